@@ -1,0 +1,45 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "SoundStation",
+    products: [
+        .library(name: "SoundStation", targets: ["SoundStation"]),
+        .executable(name: "soundstation", targets: ["soundstation"]),
+        .executable(name: "soundstation-assets", targets: ["soundstation-assets"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "COpenAL",
+            pkgConfig: "openal",
+            providers: [.apt(["libopenal-dev"])]
+        ),
+        .systemLibrary(
+            name: "CVorbis",
+            pkgConfig: "vorbisfile",
+            providers: [.apt(["libvorbis-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSDL2",
+            pkgConfig: "sdl2",
+            providers: [.apt(["libsdl2-dev"])]
+        ),
+        .target(
+            name: "SoundStation",
+            dependencies: ["COpenAL", "CVorbis"]
+        ),
+        .executableTarget(
+            name: "soundstation",
+            dependencies: ["SoundStation"]
+        ),
+        .executableTarget(
+            name: "soundstation-assets",
+            dependencies: ["SoundStation"]
+        ),
+        .testTarget(
+            name: "SoundStationTests",
+            dependencies: ["SoundStation"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

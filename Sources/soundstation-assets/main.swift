@@ -1,0 +1,3 @@
+import SoundStation
+
+print("soundstation-assets")
