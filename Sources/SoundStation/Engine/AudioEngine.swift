@@ -1,0 +1,131 @@
+import Foundation
+import Synchronization
+
+/// The sound engine: one OpenAL output, a pool of voices, buses, and the clock that drives them.
+///
+/// Every method may be called from any thread. Triggering a sound is synchronous and cheap (a lock and
+/// a handful of OpenAL calls), so a game loop can call it many times per frame.
+///
+/// ```swift
+/// let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
+/// let beep = try engine.makeBuffer(PCMAudio(sampleRate: 48_000, channels: 1, samples: tone), name: "beep")
+/// engine.play(beep, at: 0.5)
+/// let mix = try engine.render(frames: 48_000)
+/// ```
+public final class AudioEngine: Sendable {
+    /// Where this engine's mix goes.
+    public let output: AudioOutput
+    /// The mixer's rate in frames per second.
+    public var sampleRate: Int { device.sampleRate }
+    /// Channels of the mix (2 for devices and silent output).
+    public var channels: Int { device.channels }
+    /// The most sounds that can play at once: the device's source count (256 with OpenAL Soft's defaults).
+    public var voiceLimit: Int { device.sourceLimit }
+    /// The name of the opened device ("loopback" for offline and silent output).
+    public var deviceName: String { device.name }
+
+    /// Housekeeping (scheduled starts, finished voices, fades) runs at most this many frames apart.
+    static let quantum: Int64 = 256
+
+    let device: OpenALDevice
+    /// Frames between a source starting and its first sample leaving the mix: the output limiter's
+    /// lookahead. Offline rendering hides it (see ``render(frames:)``); other outputs live with it.
+    let latency: Int64
+    let state: Mutex<EngineState>
+    let hub = EventHub()
+    let startInstant = ContinuousClock.now
+    private let driver: Mutex<RealtimeDriver?> = Mutex(nil)
+
+    /// Opens an output.
+    /// - Parameter output: A device, the offline loopback renderer, or silent output.
+    /// - Throws: ``AudioEngineError/noPlaybackDevice(name:)`` when the device cannot be opened, or
+    ///   ``AudioEngineError/unsupportedRenderFormat(sampleRate:channels:)`` for a bad offline format.
+    public init(output: AudioOutput = .device()) throws(AudioEngineError) {
+        self.output = output
+        switch output {
+        case .device(let name): device = try OpenALDevice(playback: name)
+        case .offline(let rate, let channels):
+            device = try OpenALDevice(loopbackSampleRate: rate, channels: channels)
+        case .silent: device = try OpenALDevice(loopbackSampleRate: 48_000, channels: 2)
+        }
+        if case .offline = output {
+            latency = try Self.measureLatency(device)
+        } else {
+            latency = 0
+        }
+        state = Mutex(EngineState(pool: VoicePool(limit: device.sourceLimit)))
+        if case .offline = output { return }
+        driver.withLock { $0 = RealtimeDriver(engine: self) }
+    }
+
+    /// Opens `preferred`, and when that fails opens silent output instead, telling `notice` why, so a
+    /// game keeps running on a machine without sound.
+    /// - Parameters:
+    ///   - preferred: The output to try first.
+    ///   - notice: Receives a one-line explanation when the fallback is taken.
+    /// - Returns: An engine on `preferred` or on ``AudioOutput/silent``.
+    /// - Throws: ``AudioEngineError`` only when even silent output cannot be opened.
+    public static func openWithFallback(
+        _ preferred: AudioOutput, notice: (String) -> Void
+    ) throws(AudioEngineError) -> AudioEngine {
+        do {
+            return try AudioEngine(output: preferred)
+        } catch {
+            if preferred == .silent { throw error }
+            notice("\(error.description) Continuing without sound.")
+            return try AudioEngine(output: .silent)
+        }
+    }
+
+    deinit {
+        driver.withLock { $0?.stop() }
+        hub.finish()
+        // Sources go before the device; buffers held by voices go with them.
+        state.withLock { $0.pool = VoicePool(limit: 0) }
+    }
+
+    /// The names of the playback devices OpenAL can open.
+    public static func playbackDevices() -> [String] { DeviceList.playback() }
+
+    /// The names of the capture (recording) devices OpenAL can open.
+    public static func captureDevices() -> [String] { DeviceList.capture() }
+
+    /// Uploads decoded audio to the device so it can be played without further work.
+    /// - Parameters:
+    ///   - audio: Mono or stereo samples.
+    ///   - name: The name events and messages use for it.
+    /// - Returns: A buffer that any number of voices can share.
+    /// - Throws: ``AudioEngineError`` when OpenAL refuses the data (e.g. out of memory).
+    public func makeBuffer(_ audio: PCMAudio, name: String) throws(AudioEngineError) -> SoundBuffer {
+        try SoundBuffer(name: name, audio: audio, device: device)
+    }
+
+    /// Seconds on the engine clock: the frames rendered so far for offline and silent output, time since
+    /// opening for a device. A sound played ``play(_:options:at:)`` at a time `t` is heard at `t`.
+    public var time: Double {
+        Double(state.withLock { max(0, currentFrame(&$0) - ($0.primed ? latency : 0)) }) / Double(sampleRate)
+    }
+
+    /// A new stream of every ``SoundEvent`` from now on; each call returns an independent stream.
+    public func events() -> AsyncStream<SoundEvent> { hub.stream() }
+
+    /// Calls `handler` for every ``SoundEvent`` (on the thread that noticed it; keep it short).
+    /// - Parameter handler: The closure to call.
+    public func onEvent(_ handler: @escaping @Sendable (SoundEvent) -> Void) { hub.add(handler) }
+
+    /// How many OpenAL sources the engine has created; never more than ``voiceLimit``.
+    public var sourceCount: Int { state.withLock { $0.pool.sourceCount } }
+
+    /// How many voices are playing, paused or waiting for their start time.
+    public var activeVoiceCount: Int { state.withLock { $0.pool.busySlots.count } }
+
+    /// The clock's frame: the device clock advances with wall time, the others with rendering.
+    func currentFrame(_ state: inout EngineState) -> Int64 {
+        if case .device = output {
+            let elapsed = ContinuousClock.now - startInstant
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            state.frame = max(state.frame, Int64(seconds * Double(sampleRate)))
+        }
+        return state.frame
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Synchronization
+
+/// Fans sound events out to every stream and closure that asked for them.
+///
+/// Kept apart from the engine's state lock so a closure may call back into the engine.
+final class EventHub: Sendable {
+    private struct Subscribers {
+        var streams: [UUID: AsyncStream<SoundEvent>.Continuation] = [:]
+        var handlers: [@Sendable (SoundEvent) -> Void] = []
+    }
+
+    private let subscribers = Mutex(Subscribers())
+
+    func stream() -> AsyncStream<SoundEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: SoundEvent.self, bufferingPolicy: .bufferingNewest(4096))
+        let id = UUID()
+        subscribers.withLock { $0.streams[id] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.subscribers.withLock { $0.streams.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    func add(_ handler: @escaping @Sendable (SoundEvent) -> Void) {
+        subscribers.withLock { $0.handlers.append(handler) }
+    }
+
+    func send(_ events: [SoundEvent]) {
+        guard !events.isEmpty else { return }
+        let (streams, handlers) = subscribers.withLock { ($0.streams.values, $0.handlers) }
+        for event in events {
+            for continuation in streams { continuation.yield(event) }
+            for handler in handlers { handler(event) }
+        }
+    }
+
+    func finish() {
+        let streams = subscribers.withLock { $0.streams.values }
+        for continuation in streams { continuation.finish() }
+    }
+}

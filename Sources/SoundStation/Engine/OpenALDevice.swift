@@ -1,0 +1,107 @@
+import COpenAL
+
+/// Owns one OpenAL device and the single context the engine mixes in.
+///
+/// `@unchecked Sendable`: the handles never change after `init`, OpenAL Soft serialises calls on one
+/// device and context internally, and every caller selects the context for its own thread with
+/// ``makeCurrent()`` (ALC_EXT_thread_local_context), so engines on different threads never interfere.
+final class OpenALDevice: @unchecked Sendable {
+    /// Whether the device plays by itself or mixes only when asked.
+    enum Kind { case playback, loopback }
+
+    let kind: Kind
+    let name: String
+    let sampleRate: Int
+    let channels: Int
+    /// How many sources the device lets us create: the ceiling of the voice pool.
+    let sourceLimit: Int
+    private let device: OpaquePointer
+    private let context: OpaquePointer
+
+    /// Opens a real playback device.
+    init(playback name: String?) throws(AudioEngineError) {
+        guard let device = alcOpenDevice(name) else { throw .noPlaybackDevice(name: name) }
+        let attributes: [ALCint] = [ALC_OUTPUT_LIMITER_SOFT, ALC_TRUE, ALC_HRTF_SOFT, ALC_FALSE, 0]
+        guard let context = alcCreateContext(device, attributes) else {
+            alcCloseDevice(device)
+            throw .noPlaybackDevice(name: name)
+        }
+        self.kind = .playback
+        self.device = device
+        self.context = context
+        self.name = Self.string(device, ALC_ALL_DEVICES_SPECIFIER) ?? name ?? "default"
+        self.sampleRate = Int(Self.integer(device, ALC_FREQUENCY) ?? 48_000)
+        self.channels = 2
+        self.sourceLimit = Self.sourceLimit(device)
+    }
+
+    /// Opens OpenAL Soft's loopback device rendering float samples at the given format.
+    init(loopbackSampleRate sampleRate: Int, channels: Int) throws(AudioEngineError) {
+        guard (8_000...192_000).contains(sampleRate), channels == 1 || channels == 2 else {
+            throw .unsupportedRenderFormat(sampleRate: sampleRate, channels: channels)
+        }
+        guard alcIsExtensionPresent(nil, "ALC_SOFT_loopback") != 0,
+            let device = alcLoopbackOpenDeviceSOFT(nil)
+        else { throw .loopbackUnavailable }
+        let layout = channels == 1 ? ALC_MONO_SOFT : ALC_STEREO_SOFT
+        guard alcIsRenderFormatSupportedSOFT(device, ALCsizei(sampleRate), layout, ALC_FLOAT_SOFT) != 0 else {
+            alcCloseDevice(device)
+            throw .unsupportedRenderFormat(sampleRate: sampleRate, channels: channels)
+        }
+        let attributes: [ALCint] = [
+            ALC_FORMAT_CHANNELS_SOFT, layout, ALC_FORMAT_TYPE_SOFT, ALC_FLOAT_SOFT,
+            ALC_FREQUENCY, ALCint(sampleRate), ALC_OUTPUT_LIMITER_SOFT, ALC_TRUE,
+            ALC_HRTF_SOFT, ALC_FALSE, 0,
+        ]
+        guard let context = alcCreateContext(device, attributes) else {
+            alcCloseDevice(device)
+            throw .unsupportedRenderFormat(sampleRate: sampleRate, channels: channels)
+        }
+        self.kind = .loopback
+        self.device = device
+        self.context = context
+        self.name = "loopback"
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.sourceLimit = Self.sourceLimit(device)
+    }
+
+    deinit {
+        // Tear down in reverse order of creation; the owner has already deleted sources and buffers.
+        if alcGetThreadContext() == context { alcSetThreadContext(nil) }
+        alcDestroyContext(context)
+        alcCloseDevice(device)
+    }
+
+    /// Selects this device's context for OpenAL calls made on the current thread.
+    func makeCurrent() {
+        if alcGetThreadContext() != context { alcSetThreadContext(context) }
+    }
+
+    /// Mixes `frames` frames into `buffer` (loopback only), which holds `frames * channels` floats.
+    func render(into buffer: UnsafeMutablePointer<Float>, frames: Int) {
+        alcRenderSamplesSOFT(device, buffer, ALCsizei(frames))
+    }
+
+    /// False once the device was unplugged or its server went away (ALC_EXT_disconnect).
+    var isConnected: Bool {
+        (Self.integer(device, ALC_CONNECTED) ?? 1) != 0
+    }
+
+    private static func sourceLimit(_ device: OpaquePointer) -> Int {
+        let mono = Int(integer(device, ALC_MONO_SOURCES) ?? 255)
+        let stereo = Int(integer(device, ALC_STEREO_SOURCES) ?? 1)
+        return max(mono + stereo, 1)
+    }
+
+    private static func integer(_ device: OpaquePointer, _ parameter: ALCenum) -> ALCint? {
+        var value: ALCint = 0
+        alcGetIntegerv(device, parameter, 1, &value)
+        return alcGetError(device) == ALC_NO_ERROR ? value : nil
+    }
+
+    private static func string(_ device: OpaquePointer?, _ parameter: ALCenum) -> String? {
+        guard let pointer = alcGetString(device, parameter) else { return nil }
+        return String(cString: pointer)
+    }
+}

@@ -1,0 +1,159 @@
+import COpenAL
+import Foundation
+
+/// Owns one OpenAL source: a voice of the device's mixer.
+///
+/// `@unchecked Sendable`: the source name is immutable and OpenAL Soft's source calls are thread-safe;
+/// the engine's lock decides which voice a source serves, so two owners never drive it at once.
+final class OpenALSource: @unchecked Sendable {
+    /// What OpenAL says the source is doing.
+    enum State { case initial, playing, paused, stopped }
+
+    let device: OpenALDevice
+    let id: ALuint
+
+    init(device: OpenALDevice) throws(AudioEngineError) {
+        self.device = device
+        var id: ALuint = 0
+        try withOpenAL(device, "alGenSources") { alGenSources(1, &id) }
+        self.id = id
+        // Game sounds are 2D: no distance attenuation, positions relative to the listener.
+        try withOpenAL(device, "alSource(setup)") {
+            alSourcei(id, AL_SOURCE_RELATIVE, AL_TRUE)
+            alSourcef(id, AL_ROLLOFF_FACTOR, 0)
+            alSourcef(id, AL_MAX_GAIN, 16)
+        }
+    }
+
+    deinit {
+        device.makeCurrent()
+        var id = self.id
+        alSourceStop(id)
+        alSourcei(id, AL_BUFFER, 0)
+        alDeleteSources(1, &id)
+        _ = alGetError()
+    }
+
+    /// Prepares the source to play `buffer` from its start with the given mix settings.
+    func prepare(buffer: OpenALBuffer?, channels: Int, gain: Float, pitch: Float, pan: Float, loop: Bool)
+        throws(AudioEngineError)
+    {
+        let id = self.id
+        try withOpenAL(device, "alSource(prepare)") {
+            alSourceStop(id)
+            alSourcei(id, AL_BUFFER, 0)
+            if let buffer { alSourcei(id, AL_BUFFER, ALint(bitPattern: buffer.id)) }
+            alSourcei(id, AL_LOOPING, loop ? AL_TRUE : AL_FALSE)
+            alSourcef(id, AL_PITCH, pitch)
+            alSourcef(id, AL_GAIN, gain)
+            Self.applyPan(id, pan: pan, channels: channels)
+        }
+    }
+
+    /// Places the sound between the speakers: -1 is hard left, 0 centre, 1 hard right.
+    ///
+    /// Stereo sounds at the centre skip OpenAL's virtual speakers (AL_SOFT_direct_channels) so their
+    /// left and right reach the output untouched; panned ones narrow their stereo angles instead.
+    private static func applyPan(_ id: ALuint, pan: Float, channels: Int) {
+        let clamped = max(-1, min(1, pan))
+        if channels == 2 {
+            alSourcei(id, AL_DIRECT_CHANNELS_SOFT, clamped == 0 ? AL_TRUE : AL_FALSE)
+            let centre = Float.pi / 2 * clamped
+            var angles: [ALfloat] = [centre + Float.pi / 6, centre - Float.pi / 6]
+            alSourcefv(id, AL_STEREO_ANGLES, &angles)
+        } else {
+            let angle = Float.pi / 2 * clamped
+            alSource3f(id, AL_POSITION, sin(angle), 0, -cos(angle))
+        }
+    }
+
+    func play() throws(AudioEngineError) {
+        let id = self.id
+        try withOpenAL(device, "alSourcePlay") { alSourcePlay(id) }
+    }
+
+    func pause() {
+        let id = self.id
+        _ = try? withOpenAL(device, "alSourcePause") { alSourcePause(id) }
+    }
+
+    func stop() {
+        let id = self.id
+        _ = try? withOpenAL(device, "alSourceStop") {
+            alSourceStop(id)
+            alSourcei(id, AL_BUFFER, 0)
+        }
+    }
+
+    func setGain(_ gain: Float) {
+        let id = self.id
+        _ = try? withOpenAL(device, "alSourcef(AL_GAIN)") { alSourcef(id, AL_GAIN, gain) }
+    }
+
+    func setPitch(_ pitch: Float) {
+        let id = self.id
+        _ = try? withOpenAL(device, "alSourcef(AL_PITCH)") { alSourcef(id, AL_PITCH, pitch) }
+    }
+
+    func setLooping(_ loop: Bool) {
+        let id = self.id
+        _ = try? withOpenAL(device, "alSourcei(AL_LOOPING)") {
+            alSourcei(id, AL_LOOPING, loop ? AL_TRUE : AL_FALSE)
+        }
+    }
+
+    var state: State {
+        device.makeCurrent()
+        var value: ALint = 0
+        alGetSourcei(id, AL_SOURCE_STATE, &value)
+        _ = alGetError()
+        switch value {
+        case AL_PLAYING: return .playing
+        case AL_PAUSED: return .paused
+        case AL_STOPPED: return .stopped
+        default: return .initial
+        }
+    }
+
+    /// The playback position in frames within the current buffer (or queue).
+    var sampleOffset: Int {
+        get {
+            device.makeCurrent()
+            var value: ALint = 0
+            alGetSourcei(id, AL_SAMPLE_OFFSET, &value)
+            _ = alGetError()
+            return Int(value)
+        }
+        set {
+            device.makeCurrent()
+            alSourcei(id, AL_SAMPLE_OFFSET, ALint(newValue))
+            _ = alGetError()
+        }
+    }
+
+    // MARK: Streaming
+
+    /// Appends buffers to the source's queue.
+    func queue(_ buffers: [OpenALBuffer]) throws(AudioEngineError) {
+        var ids = buffers.map(\.id)
+        let id = self.id
+        try withOpenAL(device, "alSourceQueueBuffers") { alSourceQueueBuffers(id, ALsizei(ids.count), &ids) }
+    }
+
+    /// How many queued buffers the mixer has finished with.
+    var processedBuffers: Int {
+        device.makeCurrent()
+        var value: ALint = 0
+        alGetSourcei(id, AL_BUFFERS_PROCESSED, &value)
+        _ = alGetError()
+        return Int(value)
+    }
+
+    /// Takes `count` finished buffers off the queue, returning their names in queue order.
+    func unqueue(count: Int) throws(AudioEngineError) -> [ALuint] {
+        var ids = [ALuint](repeating: 0, count: count)
+        let id = self.id
+        try withOpenAL(device, "alSourceUnqueueBuffers") { alSourceUnqueueBuffers(id, ALsizei(count), &ids) }
+        return ids
+    }
+}

@@ -1,0 +1,20 @@
+/// Something that happened to a sound, reported through ``AudioEngine/events()`` and
+/// ``AudioEngine/onEvent(_:)``.
+public enum SoundEvent: Sendable, Equatable {
+    /// A voice began to play `sound` at `time` seconds on the engine clock.
+    case started(VoiceHandle, sound: String, time: Double)
+    /// A voice is done with `sound`; `reason` says why.
+    case finished(VoiceHandle, sound: String, reason: FinishReason, time: Double)
+    /// A sound could not get a voice: every voice was busy with sounds that matter more.
+    case refused(sound: String, time: Double)
+
+    /// Why a voice stopped.
+    public enum FinishReason: String, Sendable, Equatable {
+        /// It played to its end.
+        case ended
+        /// Somebody stopped it.
+        case stopped
+        /// A sound of higher priority took its voice.
+        case stolen
+    }
+}

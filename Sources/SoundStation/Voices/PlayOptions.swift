@@ -1,0 +1,28 @@
+/// How one sound is played: level, speed, position, looping and how much it matters.
+public struct PlayOptions: Sendable, Equatable {
+    /// Linear gain, 0 silent, 1 as recorded; above 1 amplifies.
+    public var volume: Float
+    /// Playback speed and pitch: 1 as recorded, 2 an octave up.
+    public var pitch: Float
+    /// -1 hard left, 0 centre, 1 hard right.
+    public var pan: Float
+    /// Whether the sound starts again when it ends, until stopped.
+    public var loop: Bool
+    /// 0...255; when every voice is busy a sound may take the voice of one with lower priority.
+    public var priority: Int
+    /// The mixing bus whose volume also applies.
+    public var bus: Bus
+
+    /// Creates options; the defaults play a sound once, centred, as recorded, on the effects bus.
+    public init(
+        volume: Float = 1, pitch: Float = 1, pan: Float = 0, loop: Bool = false, priority: Int = 128,
+        bus: Bus = .effects
+    ) {
+        self.volume = volume
+        self.pitch = pitch
+        self.pan = pan
+        self.loop = loop
+        self.priority = priority
+        self.bus = bus
+    }
+}

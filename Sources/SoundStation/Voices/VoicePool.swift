@@ -1,0 +1,110 @@
+/// The engine's voices and what is scheduled on them: the state behind the engine's lock.
+///
+/// Sources are created on demand up to the device's limit and then reused, never leaked; when all are
+/// busy a new sound takes the voice of the least important one (lowest priority, then oldest).
+struct VoicePool {
+    private(set) var voices: [Voice] = []
+    private var freeSlots: [Int32] = []
+    /// Slots that are playing, paused or scheduled, checked by housekeeping.
+    private(set) var busySlots: Set<Int32> = []
+    /// Future starts, ordered by frame then trigger order.
+    private(set) var scheduled: [(frame: Int64, slot: Int32)] = []
+    private var nextSequence: UInt64 = 0
+    let limit: Int
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// The number of sources created so far.
+    var sourceCount: Int { voices.count { $0.source != nil } }
+
+    func voice(_ handle: VoiceHandle) -> Voice? {
+        guard handle.slot >= 0, Int(handle.slot) < voices.count else { return nil }
+        let voice = voices[Int(handle.slot)]
+        return voice.generation == handle.generation && voice.isBusy ? voice : nil
+    }
+
+    /// Finds a slot for a sound of `priority`: a free one, a new one, or a stolen one.
+    /// - Returns: The slot and the voice it displaced, or `nil` when every voice matters more.
+    mutating func claim(priority: Int, device: OpenALDevice) throws(AudioEngineError)
+        -> (slot: Int32, stolen: Voice?)?
+    {
+        if let slot = freeSlots.popLast() { return (slot, nil) }
+        if voices.count < limit {
+            let source = try OpenALSource(device: device)
+            voices.append(Voice(source: source))
+            return (Int32(voices.count - 1), nil)
+        }
+        var victim: Int32?
+        for slot in busySlots {
+            let candidate = voices[Int(slot)]
+            guard candidate.options.priority <= priority else { continue }
+            if let best = victim {
+                let current = voices[Int(best)]
+                let lower = candidate.options.priority < current.options.priority
+                let older =
+                    candidate.options.priority == current.options.priority
+                    && candidate.sequence < current.sequence
+                if lower || older { victim = slot }
+            } else {
+                victim = slot
+            }
+        }
+        guard let slot = victim else { return nil }
+        let displaced = voices[Int(slot)]
+        release(slot)
+        freeSlots.removeLast()
+        return (slot, displaced)
+    }
+
+    /// Marks `slot` as holding a new sound and returns its handle.
+    mutating func occupy(_ slot: Int32, buffer: SoundBuffer, options: PlayOptions, phase: Voice.Phase)
+        -> VoiceHandle
+    {
+        var voice = voices[Int(slot)]
+        voice.generation &+= 1
+        voice.buffer = buffer
+        voice.options = options
+        voice.phase = phase
+        voice.sequence = nextSequence
+        nextSequence += 1
+        voices[Int(slot)] = voice
+        busySlots.insert(slot)
+        if case .scheduled(let frame) = phase {
+            let index = scheduled.firstIndex { $0.frame > frame } ?? scheduled.endIndex
+            scheduled.insert((frame, slot), at: index)
+        }
+        return VoiceHandle(slot: slot, generation: voice.generation)
+    }
+
+    mutating func setPhase(_ phase: Voice.Phase, of slot: Int32) {
+        voices[Int(slot)].phase = phase
+    }
+
+    mutating func setOptions(_ options: PlayOptions, of slot: Int32) {
+        voices[Int(slot)].options = options
+    }
+
+    /// Returns `slot` to the free list, dropping its buffer reference.
+    mutating func release(_ slot: Int32) {
+        guard voices[Int(slot)].isBusy else { return }
+        voices[Int(slot)].phase = .free
+        voices[Int(slot)].buffer = nil
+        busySlots.remove(slot)
+        scheduled.removeAll { $0.slot == slot }
+        freeSlots.append(slot)
+    }
+
+    /// Removes and returns the scheduled starts due at or before `frame`.
+    mutating func takeDue(upTo frame: Int64) -> [Int32] {
+        let count = scheduled.prefix { $0.frame <= frame }.count
+        guard count > 0 else { return [] }
+        let due = scheduled[..<count].map(\.slot)
+        scheduled.removeFirst(count)
+        return due
+    }
+
+    /// The frame of the next scheduled start, if any.
+    var nextScheduledFrame: Int64? { scheduled.first?.frame }
+}
