@@ -24,7 +24,8 @@ public enum AssetLocation: Sendable {
             }
             candidate = subdirectory.isEmpty ? resources : resources + "/" + subdirectory
         }
-        guard let real = CatalogueFiles.realPath(candidate), CatalogueFiles.kind(of: real) == .directory else {
+        guard let real = CatalogueFiles.realPath(candidate), CatalogueFiles.kind(of: real) == .directory
+        else {
             throw .assetsNotFound(searched: [candidate])
         }
         return real
@@ -54,8 +55,8 @@ public enum AssetLocation: Sendable {
         }
         var searched: [String] = []
         let cwd = currentDirectory ?? FileManager.default.currentDirectoryPath
-        for candidate in [join(cwd, "Assets")] + executableAncestors(executablePath).map({ join($0, "Assets") })
-        where !searched.contains(candidate) {
+        let folders = [cwd] + executableAncestors(executablePath)
+        for candidate in folders.map({ join($0, "Assets") }) where !searched.contains(candidate) {
             if let found = assetsRoot(at: candidate) { return found }
             searched.append(candidate)
         }
@@ -64,7 +65,9 @@ public enum AssetLocation: Sendable {
 
     /// The real path of `folder` if it holds a manifest.
     private static func assetsRoot(at folder: String) -> String? {
-        guard CatalogueFiles.kind(of: join(folder, Catalogue.manifestName)) == .regularFile else { return nil }
+        guard CatalogueFiles.kind(of: join(folder, Catalogue.manifestName)) == .regularFile else {
+            return nil
+        }
         return CatalogueFiles.realPath(folder)
     }
 

@@ -19,7 +19,8 @@ public struct Catalogue: Sendable, Equatable {
         guard CatalogueFiles.kind(of: assetsRoot) == .directory else {
             throw .assetsNotFound(searched: [CatalogueFiles.absolute(assetsRoot)])
         }
-        let manifest = assetsRoot.hasSuffix("/") ? assetsRoot + Self.manifestName : assetsRoot + "/" + Self.manifestName
+        let manifest =
+            assetsRoot.hasSuffix("/") ? assetsRoot + Self.manifestName : assetsRoot + "/" + Self.manifestName
         try self.init(manifestAt: manifest, root: assetsRoot)
     }
 
@@ -46,8 +47,11 @@ public struct Catalogue: Sendable, Equatable {
     ///   - json: The manifest's UTF-8 text.
     ///   - root: The folder sound paths are relative to; it must exist.
     ///   - manifestName: How messages name the manifest.
-    public init(json: [UInt8], root: String, manifestName: String = Catalogue.manifestName) throws(CatalogueError) {
-        guard let realRoot = CatalogueFiles.realPath(root), CatalogueFiles.kind(of: realRoot) == .directory else {
+    public init(json: [UInt8], root: String, manifestName: String = Catalogue.manifestName)
+        throws(CatalogueError)
+    {
+        guard let realRoot = CatalogueFiles.realPath(root), CatalogueFiles.kind(of: realRoot) == .directory
+        else {
             throw .assetsNotFound(searched: [CatalogueFiles.absolute(root)])
         }
         let entries = try ManifestParser(manifestPath: manifestName, root: realRoot).entries(from: json)
@@ -64,7 +68,8 @@ public struct Catalogue: Sendable, Equatable {
     /// The sound with this name, or an `unknownSound` error that suggests close names.
     public func entry(named name: String) throws(CatalogueError) -> SoundEntry {
         guard let entry = self[name] else {
-            throw .unknownSound(name: name, suggestions: NameSuggestions.closest(to: name, among: entries.map(\.name)))
+            throw .unknownSound(
+                name: name, suggestions: NameSuggestions.closest(to: name, among: entries.map(\.name)))
         }
         return entry
     }

@@ -54,9 +54,11 @@ public enum CatalogueError: Error, CustomStringConvertible, Equatable {
             return "sound \"\(name)\": path \"\(path)\" is refused: \(reason); "
                 + "keep every sound file inside the assets folder"
         case .fileMissing(let name, let path):
-            return "sound \"\(name)\": file \(path) does not exist; add the file or fix \"path\" in the manifest"
+            return "sound \"\(name)\": file \(path) does not exist; "
+                + "add the file or fix \"path\" in the manifest"
         case .undecodable(let name, let path, let reason):
-            return "sound \"\(name)\": file \(path) cannot be decoded (\(reason)); re-export it as WAV or Ogg Vorbis"
+            return "sound \"\(name)\": file \(path) cannot be decoded (\(reason)); "
+                + "re-export it as WAV or Ogg Vorbis"
         case .unknownSound(let name, let suggestions):
             let hint =
                 suggestions.isEmpty

@@ -39,7 +39,8 @@ struct EntryReader {
         }
         let loop = try bool("loop") ?? SoundEntry.defaultLoop(for: kind)
         let (loopStart, loopEnd) = try loopPoints(looping: loop)
-        let resolvedPath = try PathSafety.resolve(name: name, path: path, root: root, manifestPath: manifestPath)
+        let resolvedPath = try PathSafety.resolve(
+            name: name, path: path, root: root, manifestPath: manifestPath)
         let stealNames = StealPolicy.allCases.map(\.rawValue).joined(separator: ", ")
         return SoundEntry(
             name: name, path: path, resolvedPath: resolvedPath, kind: kind,
@@ -122,7 +123,8 @@ struct EntryReader {
             guard let point = LoopPoint(manifestValue: value) else { throw invalid(key, value, expected) }
             // Loop points on a sound that never loops are almost always a forgotten "loop": true.
             guard looping else {
-                throw invalid(key, value, "no loop point because \"loop\" is false; set \"loop\": true or remove it")
+                throw invalid(
+                    key, value, "no loop point because \"loop\" is false; set \"loop\": true or remove it")
             }
             points.append(point)
         }

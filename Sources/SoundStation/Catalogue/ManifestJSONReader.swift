@@ -135,14 +135,19 @@ extension ManifestJSON {
                 var scalar = try hexQuad()
                 if (0xD800..<0xDC00).contains(scalar) {
                     // Characters outside the BMP arrive as a surrogate pair of two \u escapes.
-                    guard peek(UInt8(ascii: "\\")), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u")
+                    guard peek(UInt8(ascii: "\\")), index + 1 < bytes.count,
+                        bytes[index + 1] == UInt8(ascii: "u")
                     else { throw failure("unpaired surrogate in \\u escape") }
                     index += 2
                     let low = try hexQuad()
-                    guard (0xDC00..<0xE000).contains(low) else { throw failure("unpaired surrogate in \\u escape") }
+                    guard (0xDC00..<0xE000).contains(low) else {
+                        throw failure("unpaired surrogate in \\u escape")
+                    }
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                 }
-                guard let unicode = Unicode.Scalar(scalar) else { throw failure("unpaired surrogate in \\u escape") }
+                guard let unicode = Unicode.Scalar(scalar) else {
+                    throw failure("unpaired surrogate in \\u escape")
+                }
                 return Array(String(Character(unicode)).utf8)
             default:
                 index -= 1
@@ -215,7 +220,9 @@ extension ManifestJSON {
 
         private mutating func enter() throws(SyntaxError) {
             depth += 1
-            if depth > Self.maximumDepth { throw failure("nested more than \(Self.maximumDepth) levels deep") }
+            if depth > Self.maximumDepth {
+                throw failure("nested more than \(Self.maximumDepth) levels deep")
+            }
         }
 
         private mutating func expect(_ byte: UInt8, _ message: String) throws(SyntaxError) {
@@ -246,7 +253,8 @@ extension ManifestJSON {
         }
 
         private func shown(_ byte: UInt8) -> String {
-            (0x21..<0x7F).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x" + String(byte, radix: 16)
+            (0x21..<0x7F).contains(byte)
+                ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x" + String(byte, radix: 16)
         }
 
         /// Builds an error at the current position, counting lines so editors can jump there.

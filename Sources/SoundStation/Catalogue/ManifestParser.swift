@@ -29,7 +29,8 @@ struct ManifestParser {
         }
         guard case .array(let items) = sounds else {
             throw .invalidJSON(
-                path: manifestPath, reason: "\"sounds\" is \(sounds.brief), expected an array of sound objects")
+                path: manifestPath,
+                reason: "\"sounds\" is \(sounds.brief), expected an array of sound objects")
         }
         var entries: [SoundEntry] = []
         var seen: Set<String> = []
@@ -37,7 +38,8 @@ struct ManifestParser {
             guard case .object(let object) = item else {
                 throw .invalidJSON(
                     path: manifestPath,
-                    reason: "sounds[\(position)] is \(item.brief), expected an object with name, path and kind")
+                    reason:
+                        "sounds[\(position)] is \(item.brief), expected an object with name, path and kind")
             }
             let entry = try EntryReader(object: object, position: position, manifestPath: manifestPath)
                 .entry(root: root)

@@ -13,7 +13,8 @@ enum NameSuggestions {
             let other = Array(candidate.lowercased())
             let distance = editDistance(target, other)
             let allowance = max(1, min(target.count, other.count) / 3)
-            let contains = other.count >= 3 && target.count >= 3
+            let contains =
+                other.count >= 3 && target.count >= 3
                 && (candidate.lowercased().contains(name.lowercased())
                     || name.lowercased().contains(candidate.lowercased()))
             if distance <= allowance || contains {

@@ -14,7 +14,8 @@ enum PathSafety {
         name: String, path: String, root: String, manifestPath: String
     ) throws(CatalogueError) -> String {
         if path.hasPrefix("/") {
-            throw .pathEscapesRoot(name: name, path: path, reason: "absolute paths are not allowed, use a relative one")
+            throw .pathEscapesRoot(
+                name: name, path: path, reason: "absolute paths are not allowed, use a relative one")
         }
         let components = path.split(separator: "/", omittingEmptySubsequences: true)
         if components.contains("..") {
@@ -32,7 +33,8 @@ enum PathSafety {
         guard let real = CatalogueFiles.realPath(joined) else { throw .fileMissing(name: name, path: joined) }
         guard real == root || real.hasPrefix(root == "/" ? "/" : root + "/") else {
             throw .pathEscapesRoot(
-                name: name, path: path, reason: "a symlink resolves it to \(real), outside the assets folder \(root)")
+                name: name, path: path,
+                reason: "a symlink resolves it to \(real), outside the assets folder \(root)")
         }
         switch CatalogueFiles.kind(of: real) {
         case .regularFile: return joined
