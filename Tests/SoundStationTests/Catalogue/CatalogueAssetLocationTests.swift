@@ -43,7 +43,9 @@ import Testing
         let resources = try #require(bundle.resourcePath)
         let location = AssetLocation.bundle(bundle, subdirectory: "Assets")
         #expect(try location.resolve() == CatalogueFiles.realPath(resources + "/Assets"))
-        let missing = catalogueError { _ = try AssetLocation.bundle(bundle, subdirectory: "Sounds").resolve() }
+        let missing = catalogueError {
+            _ = try AssetLocation.bundle(bundle, subdirectory: "Sounds").resolve()
+        }
         #expect(missing == .assetsNotFound(searched: [resources + "/Sounds"]))
     }
 

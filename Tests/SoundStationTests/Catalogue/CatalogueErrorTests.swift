@@ -10,7 +10,8 @@ import Testing
         .unknownKey(path: "catalogue.json", entry: "reward", key: "volumn"),
         .unknownKey(path: "catalogue.json", entry: nil, key: "sound"),
         .missingKey(path: "catalogue.json", entry: "#2", key: "name"),
-        .invalidValue(path: "catalogue.json", entry: "reward", key: "volume", value: "\"loud\"", expected: "a number"),
+        .invalidValue(
+            path: "catalogue.json", entry: "reward", key: "volume", value: "\"loud\"", expected: "a number"),
         .duplicateName(path: "catalogue.json", name: "reward"),
         .pathEscapesRoot(name: "reward", path: "../x.wav", reason: "\"..\" components are not allowed"),
         .fileMissing(name: "reward", path: "/game/Assets/Effects/reward.wav"),

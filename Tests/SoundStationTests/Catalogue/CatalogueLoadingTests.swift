@@ -156,7 +156,8 @@ import Testing
     @Test func manifestElsewhereDefaultsRootToItsFolder() throws {
         let manifest = assets.root + "/Music/list.json"
         try assets.writeAbsolute(
-            manifest, Array("{\"sounds\": [{\"name\": \"main\", \"path\": \"main.ogg\", \"kind\": \"music\"}]}".utf8))
+            manifest,
+            Array("{\"sounds\": [{\"name\": \"main\", \"path\": \"main.ogg\", \"kind\": \"music\"}]}".utf8))
         let catalogue = try Catalogue(manifestAt: manifest)
         #expect(catalogue.root.hasSuffix("/Assets/Music"))
         #expect(catalogue["main"]?.resolvedPath == catalogue.root + "/main.ogg")
@@ -168,8 +169,12 @@ import Testing
     @Test func bytesInMemoryUseTheGivenManifestName() throws {
         let json = Array("{\"sounds\": [{\"name\": \"reward\", \"path\": \"Effects/reward.wav\"}]}".utf8)
         let error = catalogueError { _ = try Catalogue(json: json, root: assets.root) }
-        #expect(error?.description.hasPrefix("catalogue.json: sound \"reward\": missing required key \"kind\"") == true)
-        let named = catalogueError { _ = try Catalogue(json: json, root: assets.root, manifestName: "mod.json") }
+        #expect(
+            error?.description.hasPrefix("catalogue.json: sound \"reward\": missing required key \"kind\"")
+                == true)
+        let named = catalogueError {
+            _ = try Catalogue(json: json, root: assets.root, manifestName: "mod.json")
+        }
         #expect(named?.description.hasPrefix("mod.json: ") == true)
     }
 

@@ -145,7 +145,9 @@ import Testing
 
     @Test(arguments: ["\"\"", "\"  \"", "\" reward\"", "7", "null"])
     func badNames(name: String) throws {
-        try assets.manifest(entries: ["{\"name\": \(name), \"path\": \"Effects/reward.wav\", \"kind\": \"effect\"}"])
+        try assets.manifest(entries: [
+            "{\"name\": \(name), \"path\": \"Effects/reward.wav\", \"kind\": \"effect\"}"
+        ])
         let error = try #require(assets.loadError())
         guard case .invalidValue(_, let entry, let key, _, _) = error else {
             Issue.record("expected invalidValue, got \(error)")

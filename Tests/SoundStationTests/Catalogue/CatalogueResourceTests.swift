@@ -45,7 +45,9 @@ private enum Effect: SoundResource {
     }
 
     @Test func unknownResourcesHaveNoPath() throws {
-        try assets.manifest(entries: ["{\"name\": \"main\", \"path\": \"Music/main.ogg\", \"kind\": \"music\"}"])
+        try assets.manifest(entries: [
+            "{\"name\": \"main\", \"path\": \"Music/main.ogg\", \"kind\": \"music\"}"
+        ])
         let smaller = try assets.load()
         #expect(Music.game.bundlePath(in: smaller) == nil)
         let error = catalogueError { _ = try smaller.entry(for: Music.game) }

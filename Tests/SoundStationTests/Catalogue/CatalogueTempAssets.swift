@@ -12,7 +12,8 @@ final class CatalogueTempAssets {
     private let base: String
 
     init() throws {
-        base = FileManager.default.temporaryDirectory
+        base =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("soundstation-catalogue-\(UUID().uuidString)").path
         root = base + "/Assets"
         outside = base + "/elsewhere"
