@@ -1,0 +1,98 @@
+import Foundation
+
+/// Where a game's assets live.
+public enum AssetLocation: Sendable {
+    /// A plain folder, absolute or relative to the working directory.
+    case directory(String)
+    /// A folder inside a bundle's resources, such as SwiftPM's `Bundle.module` for a target
+    /// that declares `resources: [.copy("Assets")]`; an empty subdirectory means the resources
+    /// folder itself.
+    case bundle(Bundle, subdirectory: String)
+
+    /// The environment variable that overrides where `locateDefault` looks.
+    public static let environmentVariable = "SOUNDSTATION_ASSETS"
+
+    /// The absolute, symlink-resolved folder, or `assetsNotFound` naming where it looked.
+    public func resolve() throws(CatalogueError) -> String {
+        let candidate: String
+        switch self {
+        case .directory(let path):
+            candidate = CatalogueFiles.absolute(path)
+        case .bundle(let bundle, let subdirectory):
+            guard let resources = bundle.resourcePath else {
+                throw .assetsNotFound(searched: [bundle.bundlePath + " (bundle without resources)"])
+            }
+            candidate = subdirectory.isEmpty ? resources : resources + "/" + subdirectory
+        }
+        guard let real = CatalogueFiles.realPath(candidate), CatalogueFiles.kind(of: real) == .directory
+        else {
+            throw .assetsNotFound(searched: [candidate])
+        }
+        return real
+    }
+
+    /// Finds the assets folder of a game run from anywhere in its repository.
+    ///
+    /// Looks, in order, at `$SOUNDSTATION_ASSETS`, `./Assets`, then `Assets` beside the
+    /// executable and in each folder above it, so `swift run` works from any subfolder and an
+    /// installed binary finds assets shipped next to it. A candidate counts only if it holds
+    /// `catalogue.json`. A set variable is final: if it points nowhere that is an error
+    /// rather than a silent fallback to some other game's assets.
+    /// - Parameters:
+    ///   - environment: The process environment; injectable for tests.
+    ///   - currentDirectory: Where `./Assets` is looked for; defaults to the working directory.
+    ///   - executablePath: The running binary; defaults to `/proc/self/exe`, then `argv[0]`.
+    /// - Returns: The absolute, symlink-resolved assets root.
+    public static func locateDefault(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        currentDirectory: String? = nil,
+        executablePath: String? = nil
+    ) throws(CatalogueError) -> String {
+        if let override = environment[environmentVariable], !override.isEmpty {
+            let root = CatalogueFiles.absolute(override)
+            guard let found = assetsRoot(at: root) else { throw .assetsNotFound(searched: [root]) }
+            return found
+        }
+        var searched: [String] = []
+        let cwd = currentDirectory ?? FileManager.default.currentDirectoryPath
+        let folders = [cwd] + executableAncestors(executablePath)
+        for candidate in folders.map({ join($0, "Assets") }) where !searched.contains(candidate) {
+            if let found = assetsRoot(at: candidate) { return found }
+            searched.append(candidate)
+        }
+        throw .assetsNotFound(searched: searched)
+    }
+
+    /// The real path of `folder` if it holds a manifest.
+    private static func assetsRoot(at folder: String) -> String? {
+        guard CatalogueFiles.kind(of: join(folder, Catalogue.manifestName)) == .regularFile else {
+            return nil
+        }
+        return CatalogueFiles.realPath(folder)
+    }
+
+    /// The executable's folder and every folder above it, nearest first.
+    private static func executableAncestors(_ explicit: String?) -> [String] {
+        let executable =
+            explicit ?? CatalogueFiles.realPath("/proc/self/exe")
+            ?? CommandLine.arguments.first.flatMap { CatalogueFiles.realPath(CatalogueFiles.absolute($0)) }
+        guard let executable else { return [] }
+        var folders: [String] = []
+        var folder = CatalogueFiles.directory(of: CatalogueFiles.absolute(executable))
+        while !folders.contains(folder) {
+            folders.append(folder)
+            folder = CatalogueFiles.directory(of: folder)
+        }
+        return folders
+    }
+
+    private static func join(_ folder: String, _ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+}
+
+/// The default assets root (see `AssetLocation.locateDefault`), or nil when none is found.
+/// Handy for command-line tools that fall back to an explicit argument.
+public func locateDefaultAssets() -> String? {
+    try? AssetLocation.locateDefault()
+}

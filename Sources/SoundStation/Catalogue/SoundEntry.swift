@@ -1,0 +1,78 @@
+/// One sound named in the catalogue manifest, with every default already applied.
+///
+/// Entries are produced by `Catalogue`, which has checked each value's range and that the
+/// file exists inside the assets root, so code that plays sounds can trust the fields as-is.
+public struct SoundEntry: Sendable, Equatable {
+    /// The unique name games use to ask for the sound.
+    public let name: String
+    /// The file's path relative to the assets root, exactly as the manifest writes it.
+    public let path: String
+    /// The absolute path of the file: the real assets root joined with `path`.
+    public let resolvedPath: String
+    /// What the sound is for.
+    public let kind: SoundKind
+    /// Linear gain in 0...4; values above 1 boost quiet recordings. Defaults to 1.
+    public let volume: Float
+    /// Whether playback wraps around. Defaults to true for music, false otherwise.
+    public let loop: Bool
+    /// 0...255, higher wins when voices run short. Defaults to 128.
+    public let priority: Int
+    /// How many copies may play at once, at least 1. Defaults to 8 for effects, 1 otherwise.
+    public let maxInstances: Int
+    /// What happens when `maxInstances` is reached. Defaults to `.oldest` (key `steal`).
+    public let steal: StealPolicy
+    /// Whether to decode while playing instead of loading up front. Defaults to false.
+    public let stream: Bool
+    /// Requests to play this sound closer together than this are merged into one, so a burst
+    /// of identical triggers in one frame does not stack into a loud spike (key `coalesceMs`).
+    /// Defaults to 5 for effects and 0 otherwise.
+    public let coalesceMilliseconds: Double
+    /// Where a loop restarts; nil means the start of the file.
+    public let loopStart: LoopPoint?
+    /// Where a loop wraps; nil means the end of the file.
+    public let loopEnd: LoopPoint?
+
+    /// Creates an entry directly, applying the manifest's defaults for every nil argument.
+    ///
+    /// Meant for tests and tools that build sounds without a manifest; unlike `Catalogue`,
+    /// it does not check ranges or that the file exists.
+    public init(
+        name: String, path: String, resolvedPath: String, kind: SoundKind,
+        volume: Float = SoundEntry.defaultVolume, loop: Bool? = nil,
+        priority: Int = SoundEntry.defaultPriority, maxInstances: Int? = nil,
+        steal: StealPolicy = SoundEntry.defaultSteal, stream: Bool = false,
+        coalesceMilliseconds: Double? = nil, loopStart: LoopPoint? = nil, loopEnd: LoopPoint? = nil
+    ) {
+        self.name = name
+        self.path = path
+        self.resolvedPath = resolvedPath
+        self.kind = kind
+        self.volume = volume
+        self.loop = loop ?? Self.defaultLoop(for: kind)
+        self.priority = priority
+        self.maxInstances = maxInstances ?? Self.defaultMaxInstances(for: kind)
+        self.steal = steal
+        self.stream = stream
+        self.coalesceMilliseconds = coalesceMilliseconds ?? Self.defaultCoalesceMilliseconds(for: kind)
+        self.loopStart = loopStart
+        self.loopEnd = loopEnd
+    }
+
+    /// The manifest's default for `loop`, per kind.
+    public static func defaultLoop(for kind: SoundKind) -> Bool { kind == .music }
+
+    /// The manifest's default for `maxInstances`, per kind.
+    public static func defaultMaxInstances(for kind: SoundKind) -> Int { kind == .effect ? 8 : 1 }
+
+    /// The manifest's default for `coalesceMs`, per kind.
+    public static func defaultCoalesceMilliseconds(for kind: SoundKind) -> Double {
+        kind == .effect ? 5 : 0
+    }
+
+    /// The manifest's default for `volume`.
+    public static let defaultVolume: Float = 1
+    /// The manifest's default for `priority`.
+    public static let defaultPriority = 128
+    /// The manifest's default for `steal`.
+    public static let defaultSteal = StealPolicy.oldest
+}
