@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the Debian packages SoundStation needs that are missing, and says which.
+# Usage: Scripts/install-deps.sh [build|test|bench]
+set -euo pipefail
+
+build=(libopenal-dev libvorbis-dev libsdl2-dev)
+test=(pulseaudio pulseaudio-utils sox vorbis-tools espeak-ng tmux xvfb)
+bench=(libsdl2-mixer-dev valgrind)
+
+wanted=("${build[@]}")
+case "${1:-build}" in
+build) ;;
+test) wanted+=("${test[@]}") ;;
+bench) wanted+=("${test[@]}" "${bench[@]}") ;;
+*) echo "usage: $0 [build|test|bench]" >&2; exit 2 ;;
+esac
+
+missing=()
+for pkg in "${wanted[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "Installing missing Debian packages: ${missing[*]}"
+if [ "$(id -u)" -eq 0 ]; then sudo=(); else sudo=(sudo); fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "Installed: ${missing[*]}"
