@@ -31,7 +31,7 @@ public final class VorbisFileDecoder {
     }
 
     private init(source: VorbisDataSource, name: String) throws(AudioDecodingError) {
-        guard source.prefix(4) == Array("OggS".utf8) else {
+        guard source.bytes(at: 0, count: 4) == Array("OggS".utf8) else {
             throw .unsupportedFormat(path: name, reason: "it does not start with 'OggS', so it is not an Ogg file")
         }
         let file = UnsafeMutablePointer<OggVorbis_File>.allocate(capacity: 1)
@@ -40,10 +40,15 @@ public final class VorbisFileDecoder {
         guard opened == 0 else {
             // On failure libvorbisfile has already cleared the struct; only the memory remains.
             file.deallocate()
-            throw Self.openError(opened, name: name, byteCount: source.byteCount)
+            throw Self.diagnoseOpenFailure(opened, source: source, name: name)
         }
-        do {
+        do throws(AudioDecodingError) {
             self.info = try Self.readInfo(file, name: name)
+            // libvorbisfile 1.3.7 can leave a freshly opened chained file positioned at its last
+            // link, so reading would skip the earlier ones; an explicit seek starts at the beginning.
+            if ov_streams(file) > 1 && ov_pcm_seek(file, 0) != 0 {
+                throw .corrupt(path: name, reason: "the chained Ogg stream cannot be rewound")
+            }
         } catch {
             ov_clear(file)
             file.deallocate()
@@ -169,7 +174,38 @@ public final class VorbisFileDecoder {
                 + "then \(rate) Hz \(channels) ch); re-encode it as one stream")
     }
 
-    private static func openError(_ code: Int32, name: String, byteCount: Int) -> AudioDecodingError {
+    /// A seekable open also scans to the last page, so a file cut short fails as "not Vorbis" or
+    /// "bad header". When the first page does hold a Vorbis header, walking the Ogg pages tells
+    /// whether the real problem is an end cut mid-page, which deserves a truncation message.
+    private static func diagnoseOpenFailure(
+        _ code: Int32, source: VorbisDataSource, name: String
+    ) -> AudioDecodingError {
+        let vorbisIdentification: [UInt8] = [1] + Array("vorbis".utf8)
+        guard code == OV_ENOTVORBIS || code == OV_EBADHEADER,
+            source.bytes(at: 28, count: 7) == vorbisIdentification
+        else {
+            return openError(code, name: name)
+        }
+        var offset = 0
+        while offset < source.byteCount {
+            let header = source.bytes(at: offset, count: 27)
+            guard header.count == 27 else { break }
+            guard Array(header[0..<4]) == Array("OggS".utf8) else {
+                return .corrupt(path: name, reason: "the Ogg page structure is broken at byte \(offset)")
+            }
+            let lacing = source.bytes(at: offset + 27, count: Int(header[26]))
+            offset += 27 + Int(header[26]) + lacing.reduce(0) { $0 + Int($1) }
+        }
+        guard offset != source.byteCount else {
+            return openError(code, name: name)
+        }
+        return .truncated(
+            path: name,
+            reason: "it ends after \(source.byteCount) bytes in the middle of an Ogg page, as when a "
+                + "download or recording is cut off")
+    }
+
+    private static func openError(_ code: Int32, name: String) -> AudioDecodingError {
         switch code {
         case OV_EREAD:
             return .unreadable(path: name, reason: "reading the Ogg data failed")
@@ -177,8 +213,6 @@ public final class VorbisFileDecoder {
             return .unsupportedFormat(path: name, reason: "the Ogg stream is not Vorbis (Opus or FLAC in Ogg?)")
         case OV_EVERSION:
             return .unsupportedFormat(path: name, reason: "a Vorbis version this libvorbis cannot decode")
-        case OV_EBADHEADER where byteCount < 4096:
-            return .truncated(path: name, reason: "the file ends (\(byteCount) bytes) inside the Vorbis headers")
         case OV_EBADHEADER:
             return .corrupt(path: name, reason: "the Vorbis headers are invalid")
         default:

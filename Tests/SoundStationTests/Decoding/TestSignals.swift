@@ -16,6 +16,15 @@ enum TestSignal {
         return samples
     }
 
+    /// Deterministic white noise in -amplitude...amplitude; it makes Vorbis files realistically large.
+    static func noise(count: Int, amplitude: Float, seed: UInt64 = 1) -> [Float] {
+        var state = seed
+        return (0..<count).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return amplitude * (Float(state >> 40) / Float(1 << 23) - 1)
+        }
+    }
+
     /// A ramp from -1 towards 1 in equal steps, hitting every region of the sample range.
     static func ramp(count: Int) -> [Float] {
         (0..<count).map { -1 + 2 * Float($0) / Float(count) }
