@@ -50,7 +50,8 @@ final class VorbisDataSource {
             return got
         case .memory(let bytes):
             bytes.withUnsafeBytes { source in
-                target.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[position..<position + wanted]))
+                target.copyMemory(
+                    from: UnsafeRawBufferPointer(rebasing: source[position..<position + wanted]))
             }
             position += wanted
             return wanted

@@ -32,7 +32,8 @@ public final class VorbisFileDecoder {
 
     private init(source: VorbisDataSource, name: String) throws(AudioDecodingError) {
         guard source.bytes(at: 0, count: 4) == Array("OggS".utf8) else {
-            throw .unsupportedFormat(path: name, reason: "it does not start with 'OggS', so it is not an Ogg file")
+            throw .unsupportedFormat(
+                path: name, reason: "it does not start with 'OggS', so it is not an Ogg file")
         }
         let file = UnsafeMutablePointer<OggVorbis_File>.allocate(capacity: 1)
         let opened = ov_open_callbacks(
@@ -138,7 +139,8 @@ public final class VorbisFileDecoder {
     private func checkLink(_ link: Int32) throws(AudioDecodingError) {
         guard let current = ov_info(file, link)?.pointee else { return }
         if Int(current.rate) != info.sampleRate || Int(current.channels) != info.channels {
-            throw Self.chainError(name: name, rate: Int(current.rate), channels: Int(current.channels), info: info)
+            throw Self.chainError(
+                name: name, rate: Int(current.rate), channels: Int(current.channels), info: info)
         }
     }
 
@@ -151,9 +153,11 @@ public final class VorbisFileDecoder {
         let rate = Int(first.rate)
         let channels = Int(first.channels)
         let info = AudioFileInfo(
-            format: .oggVorbis, sampleRate: rate, channels: channels, frameCount: max(0, Int(ov_pcm_total(file, -1))))
+            format: .oggVorbis, sampleRate: rate, channels: channels,
+            frameCount: max(0, Int(ov_pcm_total(file, -1))))
         guard channels >= 1, channels <= 2 else {
-            throw .unsupportedFormat(path: name, reason: "\(channels) channels (only mono and stereo are played)")
+            throw .unsupportedFormat(
+                path: name, reason: "\(channels) channels (only mono and stereo are played)")
         }
         guard rate > 0 else {
             throw .corrupt(path: name, reason: "the Vorbis header declares a sample rate of 0 Hz")
@@ -167,7 +171,9 @@ public final class VorbisFileDecoder {
         return info
     }
 
-    private static func chainError(name: String, rate: Int, channels: Int, info: AudioFileInfo) -> AudioDecodingError {
+    private static func chainError(name: String, rate: Int, channels: Int, info: AudioFileInfo)
+        -> AudioDecodingError
+    {
         .unsupportedFormat(
             path: name,
             reason: "a chained Ogg stream whose links differ (\(info.sampleRate) Hz \(info.channels) ch, "
@@ -210,7 +216,8 @@ public final class VorbisFileDecoder {
         case OV_EREAD:
             return .unreadable(path: name, reason: "reading the Ogg data failed")
         case OV_ENOTVORBIS:
-            return .unsupportedFormat(path: name, reason: "the Ogg stream is not Vorbis (Opus or FLAC in Ogg?)")
+            return .unsupportedFormat(
+                path: name, reason: "the Ogg stream is not Vorbis (Opus or FLAC in Ogg?)")
         case OV_EVERSION:
             return .unsupportedFormat(path: name, reason: "a Vorbis version this libvorbis cannot decode")
         case OV_EBADHEADER:
