@@ -78,7 +78,8 @@ final class VorbisDataSource {
             read_func: { destination, size, count, source in
                 guard let destination, let source, size > 0 else { return 0 }
                 let me = Unmanaged<VorbisDataSource>.fromOpaque(source).takeUnretainedValue()
-                return me.read(into: destination, count: size * count) / size
+                let total = size.multipliedReportingOverflow(by: count)
+                return me.read(into: destination, count: total.overflow ? Int.max : total.partialValue) / size
             },
             seek_func: { source, offset, whence in
                 guard let source else { return -1 }

@@ -16,7 +16,12 @@ public final class VorbisFileDecoder {
     /// Opens an Ogg Vorbis file for streaming.
     /// - Parameter path: The file to read; it stays open until the decoder is released.
     public convenience init(path: String) throws(AudioDecodingError) {
-        try self.init(source: VorbisDataSource(file: InputFile(path: path)), name: path)
+        try self.init(file: InputFile(path: path))
+    }
+
+    /// Streams from a file already opened, e.g. after its magic bytes were checked.
+    convenience init(file: InputFile) throws(AudioDecodingError) {
+        try self.init(source: VorbisDataSource(file: file), name: file.path)
     }
 
     /// Decodes an Ogg Vorbis file held in memory.
@@ -70,9 +75,13 @@ public final class VorbisFileDecoder {
     /// - Returns: Interleaved samples, a multiple of `info.channels`; empty at the end of the stream.
     public func read(maxFrames: Int) throws(AudioDecodingError) -> [Float] {
         guard maxFrames > 0 else { return [] }
+        // Callers may pass Int.max to mean "as much as there is"; neither the target nor the
+        // reservation may overflow or allocate for frames the file cannot hold.
+        let target = maxFrames.multipliedReportingOverflow(by: info.channels)
+        let targetSamples = target.overflow ? Int.max : target.partialValue
         var output: [Float] = []
-        output.reserveCapacity(maxFrames * info.channels)
-        while output.count < maxFrames * info.channels {
+        output.reserveCapacity(min(maxFrames, 65_536) * info.channels)
+        while output.count < targetSamples {
             let wanted = maxFrames - output.count / info.channels
             var channelData: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>?
             var link: Int32 = 0
@@ -108,7 +117,8 @@ public final class VorbisFileDecoder {
     /// - Returns: The rest of the stream; everything when called on a fresh decoder.
     public func readAll() throws(AudioDecodingError) -> PCMAudio {
         var samples: [Float] = []
-        samples.reserveCapacity(info.frameCount * info.channels)
+        // The declared length comes from the file, so a forged one must not drive a huge allocation.
+        samples.reserveCapacity(min(info.frameCount, source.byteCount * 16) * info.channels)
         while true {
             let chunk = try read(maxFrames: 4096)
             if chunk.isEmpty { break }

@@ -6,9 +6,9 @@ import Testing
 struct DecodingAudioDecoderTests {
     @Test("the format comes from the magic bytes, not the extension")
     func magicNotExtension() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try DecodingTestDirectory()
         defer { directory.remove() }
-        let values = TestSignal.ramp(count: 100)
+        let values = DecodingTestSignal.ramp(count: 100)
         let wavNamedOgg = try directory.write(
             WAVFixture.wav(values, channels: 1, rate: 22_050, encoding: .int16), to: "actually-wav.ogg")
         let info = try AudioDecoder.info(ofFileAt: wavNamedOgg)
@@ -17,7 +17,7 @@ struct DecodingAudioDecoderTests {
 
         let oggPath = directory.path("tone.ogg")
         let encoder = try VorbisEncoder(path: oggPath, sampleRate: 22_050, channels: 1, quality: 0.2)
-        try encoder.write(TestSignal.sine(frequency: 440, rate: 22_050, frames: 2_205))
+        try encoder.write(DecodingTestSignal.sine(frequency: 440, rate: 22_050, frames: 2_205))
         try encoder.finish()
         let oggNamedWav = try directory.write(try directory.read(oggPath), to: "actually-ogg.wav")
         #expect(try AudioDecoder.info(ofFileAt: oggNamedWav).format == .oggVorbis)
@@ -28,7 +28,7 @@ struct DecodingAudioDecoderTests {
 
     @Test("info of a WAV file reads only headers, even with fmt after a large data chunk")
     func wavInfoFromFile() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try DecodingTestDirectory()
         defer { directory.remove() }
         let bytes = WAVFixture.riff([
             WAVFixture.chunk("data", [UInt8](repeating: 0, count: 96_000)),
@@ -42,7 +42,7 @@ struct DecodingAudioDecoderTests {
 
     @Test("missing files, directories and empty files are unreadable")
     func unreadable() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try DecodingTestDirectory()
         defer { directory.remove() }
         let missing = directory.path("missing.wav")
         #expect(throws: AudioDecodingError.unreadable(path: missing, reason: "No such file or directory")) {

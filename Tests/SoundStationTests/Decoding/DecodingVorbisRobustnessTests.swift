@@ -7,14 +7,14 @@ import Testing
 struct DecodingVorbisRobustnessTests {
     @Test("after flush() without finish() the file already decodes up to about the flushed frames")
     func flushWithoutFinish() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try DecodingTestDirectory()
         defer { directory.remove() }
         let path = directory.path("recording.ogg")
         let encoder = try VorbisEncoder(path: path, sampleRate: 44_100, channels: 2, quality: 0.3)
         #expect(encoder.bytesWritten > 0)  // headers are on disk before any audio
         #expect(try VorbisFileDecoder(path: path).info.frameCount == 0)
 
-        try encoder.write(TestSignal.sine(frequency: 440, rate: 44_100, frames: 30_000, channels: 2))
+        try encoder.write(DecodingTestSignal.sine(frequency: 440, rate: 44_100, frames: 30_000, channels: 2))
         try encoder.flush()
         #expect(encoder.framesWritten == 30_000)
         // The file is read while the encoder is still open, as after a crash.
@@ -23,19 +23,20 @@ struct DecodingVorbisRobustnessTests {
         #expect(audio.frameCount <= 30_000)
         #expect(
             abs(
-                TestSignal.zeroCrossings(TestSignal.channel(0, of: audio.samples, channels: 2)) - audio
+                DecodingTestSignal.zeroCrossings(
+                    DecodingTestSignal.channel(0, of: audio.samples, channels: 2)) - audio
                     .frameCount * 880 / 44_100) <= 4)
     }
 
     @Test("a cut Ogg file plays up to the cut, or is truncated if cut in its headers; never a crash")
     func truncatedAtHalf() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try DecodingTestDirectory()
         defer { directory.remove() }
         let path = directory.path("full.ogg")
         // Noise makes pages fill up, so the file has many audio pages rather than a handful.
-        let sine = TestSignal.sine(frequency: 440, rate: 44_100, frames: 88_200)
-        let input = zip(sine, TestSignal.noise(count: sine.count, amplitude: 0.3)).map { $0 + $1 }
-        try encodeVorbis(input, to: path, rate: 44_100, channels: 1)
+        let sine = DecodingTestSignal.sine(frequency: 440, rate: 44_100, frames: 88_200)
+        let input = zip(sine, DecodingTestSignal.noise(count: sine.count, amplitude: 0.3)).map { $0 + $1 }
+        try VorbisFixture.encode(input, to: path, rate: 44_100, channels: 1)
         let bytes = try directory.read(path)
         #expect(bytes.count > 15_000)  // so that half-way is well past the headers
 
@@ -44,7 +45,10 @@ struct DecodingVorbisRobustnessTests {
             .readAll()
         #expect(half.frameCount > 10_000)
         #expect(half.frameCount < 50_000)
-        #expect(abs(TestSignal.decibels(TestSignal.rms(half.samples) / TestSignal.rms(input))) < 0.5)
+        #expect(
+            abs(
+                DecodingTestSignal.decibels(
+                    DecodingTestSignal.rms(half.samples) / DecodingTestSignal.rms(input))) < 0.5)
 
         // Cut inside the headers there is nothing to play, and the error says the file is cut short.
         let inHeaders = #expect(throws: AudioDecodingError.self) {
@@ -86,12 +90,12 @@ struct DecodingVorbisRobustnessTests {
 
     @Test("chained streams decode when the links match and are rejected when rates differ")
     func chainedStreams() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try DecodingTestDirectory()
         defer { directory.remove() }
-        let tone = TestSignal.sine(frequency: 440, rate: 22_050, frames: 5_000)
-        try encodeVorbis(tone, to: directory.path("a.ogg"), rate: 22_050, channels: 1, serial: 1)
-        try encodeVorbis(tone, to: directory.path("b.ogg"), rate: 22_050, channels: 1, serial: 2)
-        try encodeVorbis(tone, to: directory.path("c.ogg"), rate: 44_100, channels: 1, serial: 3)
+        let tone = DecodingTestSignal.sine(frequency: 440, rate: 22_050, frames: 5_000)
+        try VorbisFixture.encode(tone, to: directory.path("a.ogg"), rate: 22_050, channels: 1, serial: 1)
+        try VorbisFixture.encode(tone, to: directory.path("b.ogg"), rate: 22_050, channels: 1, serial: 2)
+        try VorbisFixture.encode(tone, to: directory.path("c.ogg"), rate: 44_100, channels: 1, serial: 3)
         let a = try directory.read(directory.path("a.ogg"))
         let b = try directory.read(directory.path("b.ogg"))
         let c = try directory.read(directory.path("c.ogg"))
@@ -115,7 +119,7 @@ struct DecodingVorbisRobustnessTests {
 
     @Test("settings libvorbisenc cannot honour are rejected before any file is created")
     func invalidSettings() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try DecodingTestDirectory()
         defer { directory.remove() }
         let path = directory.path("never.ogg")
         for (rate, channels, quality) in [
@@ -133,7 +137,7 @@ struct DecodingVorbisRobustnessTests {
 
     @Test("a missing directory, a full disk and writing after finish are reported")
     func writeFailures() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try DecodingTestDirectory()
         defer { directory.remove() }
         let missing = directory.path("nope/out.ogg")
         #expect(throws: AudioEncodingError.cannotCreate(path: missing, reason: "No such file or directory")) {

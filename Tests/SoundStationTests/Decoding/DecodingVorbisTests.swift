@@ -3,28 +3,31 @@ import Testing
 
 @testable import SoundStation
 
-/// Encodes `samples` to `path` in one go and returns the encoder for its counters.
-@discardableResult
-func encodeVorbis(
-    _ samples: [Float], to path: String, rate: Int, channels: Int, quality: Float = 0.4,
-    serial: Int32 = 0x5353
-) throws -> VorbisEncoder {
-    let encoder = try VorbisEncoder(
-        path: path, sampleRate: rate, channels: channels, quality: quality, serialNumber: serial)
-    try encoder.write(samples)
-    try encoder.finish()
-    return encoder
+/// Ogg Vorbis files made with the encoder under test.
+enum VorbisFixture {
+    /// Encodes `samples` to `path` in one go and returns the encoder for its counters.
+    @discardableResult
+    static func encode(
+        _ samples: [Float], to path: String, rate: Int, channels: Int, quality: Float = 0.4,
+        serial: Int32 = 0x5353
+    ) throws -> VorbisEncoder {
+        let encoder = try VorbisEncoder(
+            path: path, sampleRate: rate, channels: channels, quality: quality, serialNumber: serial)
+        try encoder.write(samples)
+        try encoder.finish()
+        return encoder
+    }
 }
 
 @Suite("Ogg Vorbis round trips")
 struct DecodingVorbisTests {
     @Test("a 440 Hz mono sine keeps rate, exact length, pitch and level")
     func monoSine() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try DecodingTestDirectory()
         defer { directory.remove() }
         let path = directory.path("sine.ogg")
-        let input = TestSignal.sine(frequency: 440, rate: 44_100, frames: 44_100)
-        try encodeVorbis(input, to: path, rate: 44_100, channels: 1)
+        let input = DecodingTestSignal.sine(frequency: 440, rate: 44_100, frames: 44_100)
+        try VorbisFixture.encode(input, to: path, rate: 44_100, channels: 1)
 
         let decoder = try VorbisFileDecoder(path: path)
         #expect(
@@ -34,38 +37,42 @@ struct DecodingVorbisTests {
         #expect(audio.sampleRate == 44_100)
         #expect(audio.channels == 1)
         #expect(audio.frameCount == 44_100)
-        #expect(abs(TestSignal.zeroCrossings(audio.samples) - 880) <= 4)
-        let level = TestSignal.decibels(TestSignal.rms(audio.samples) / TestSignal.rms(input))
+        #expect(abs(DecodingTestSignal.zeroCrossings(audio.samples) - 880) <= 4)
+        let level = DecodingTestSignal.decibels(
+            DecodingTestSignal.rms(audio.samples) / DecodingTestSignal.rms(input))
         #expect(abs(level) < 0.5)
     }
 
     @Test("a stereo sine keeps each channel's own frequency")
     func stereoSine() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try DecodingTestDirectory()
         defer { directory.remove() }
         let path = directory.path("stereo.ogg")
-        let input = TestSignal.sine(frequency: 440, rate: 48_000, frames: 24_000, channels: 2)
-        try encodeVorbis(input, to: path, rate: 48_000, channels: 2)
+        let input = DecodingTestSignal.sine(frequency: 440, rate: 48_000, frames: 24_000, channels: 2)
+        try VorbisFixture.encode(input, to: path, rate: 48_000, channels: 2)
 
         let audio = try AudioDecoder.decode(fileAt: path)
         #expect(audio.sampleRate == 48_000)
         #expect(audio.channels == 2)
         #expect(audio.frameCount == 24_000)
         for (channel, crossings) in [(0, 440), (1, 880)] {
-            let decoded = TestSignal.channel(channel, of: audio.samples, channels: 2)
-            let original = TestSignal.channel(channel, of: input, channels: 2)
-            #expect(abs(TestSignal.zeroCrossings(decoded) - crossings) <= 4)
-            #expect(abs(TestSignal.decibels(TestSignal.rms(decoded) / TestSignal.rms(original))) < 0.5)
+            let decoded = DecodingTestSignal.channel(channel, of: audio.samples, channels: 2)
+            let original = DecodingTestSignal.channel(channel, of: input, channels: 2)
+            #expect(abs(DecodingTestSignal.zeroCrossings(decoded) - crossings) <= 4)
+            #expect(
+                abs(
+                    DecodingTestSignal.decibels(
+                        DecodingTestSignal.rms(decoded) / DecodingTestSignal.rms(original))) < 0.5)
         }
     }
 
     @Test("the same input and settings give the same bytes")
     func deterministic() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try DecodingTestDirectory()
         defer { directory.remove() }
-        let input = TestSignal.sine(frequency: 440, rate: 22_050, frames: 11_025, channels: 2)
-        let first = try encodeVorbis(input, to: directory.path("a.ogg"), rate: 22_050, channels: 2)
-        try encodeVorbis(input, to: directory.path("b.ogg"), rate: 22_050, channels: 2)
+        let input = DecodingTestSignal.sine(frequency: 440, rate: 22_050, frames: 11_025, channels: 2)
+        let first = try VorbisFixture.encode(input, to: directory.path("a.ogg"), rate: 22_050, channels: 2)
+        try VorbisFixture.encode(input, to: directory.path("b.ogg"), rate: 22_050, channels: 2)
         let bytes = try directory.read(directory.path("a.ogg"))
         #expect(bytes == (try directory.read(directory.path("b.ogg"))))
         #expect(first.framesWritten == 11_025)
@@ -75,11 +82,11 @@ struct DecodingVorbisTests {
 
     @Test("reading in small chunks gives the same samples as readAll")
     func streamingMatchesReadAll() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try DecodingTestDirectory()
         defer { directory.remove() }
         let path = directory.path("stream.ogg")
-        try encodeVorbis(
-            TestSignal.sine(frequency: 440, rate: 44_100, frames: 10_000, channels: 2), to: path,
+        try VorbisFixture.encode(
+            DecodingTestSignal.sine(frequency: 440, rate: 44_100, frames: 10_000, channels: 2), to: path,
             rate: 44_100, channels: 2)
 
         let whole = try VorbisFileDecoder(path: path).readAll()
@@ -93,15 +100,19 @@ struct DecodingVorbisTests {
         }
         #expect(streamed == whole.samples)
         #expect(try decoder.read(maxFrames: 100).isEmpty)
+        try decoder.seek(toFrame: 0)
+        #expect(try decoder.read(maxFrames: .max) == whole.samples)
+        #expect(try decoder.read(maxFrames: 0).isEmpty)
     }
 
     @Test("seek(toFrame:) then read matches the same frames of a full decode")
     func seekThenRead() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try DecodingTestDirectory()
         defer { directory.remove() }
         let path = directory.path("seek.ogg")
-        try encodeVorbis(
-            TestSignal.sine(frequency: 440, rate: 44_100, frames: 20_000), to: path, rate: 44_100, channels: 1
+        try VorbisFixture.encode(
+            DecodingTestSignal.sine(frequency: 440, rate: 44_100, frames: 20_000), to: path, rate: 44_100,
+            channels: 1
         )
         let whole = try VorbisFileDecoder(path: path).readAll().samples
 
@@ -110,7 +121,7 @@ struct DecodingVorbisTests {
             try decoder.seek(toFrame: frame)
             let chunk = try decoder.read(maxFrames: 500)
             #expect(chunk.count == 500)
-            #expect(TestSignal.maxDifference(chunk, Array(whole[frame..<frame + 500])) < 1e-4)
+            #expect(DecodingTestSignal.maxDifference(chunk, Array(whole[frame..<frame + 500])) < 1e-4)
         }
         try decoder.seek(toFrame: 1_000_000)
         #expect(try decoder.read(maxFrames: 10).isEmpty)
@@ -120,11 +131,12 @@ struct DecodingVorbisTests {
     func crossCheckWithVorbisTools() throws {
         let tools = ["/usr/bin/oggdec", "/usr/bin/ogginfo"]
         guard tools.allSatisfy({ FileManager.default.isExecutableFile(atPath: $0) }) else { return }
-        let directory = try TemporaryDirectory()
+        let directory = try DecodingTestDirectory()
         defer { directory.remove() }
         let path = directory.path("tools.ogg")
-        try encodeVorbis(
-            TestSignal.sine(frequency: 440, rate: 44_100, frames: 8_000), to: path, rate: 44_100, channels: 1)
+        try VorbisFixture.encode(
+            DecodingTestSignal.sine(frequency: 440, rate: 44_100, frames: 8_000), to: path, rate: 44_100,
+            channels: 1)
 
         #expect(try run(tools[1], [path]).contains("ENCODER=SoundStation"))
         let wavPath = directory.path("tools.wav")
@@ -132,7 +144,7 @@ struct DecodingVorbisTests {
         let reference = try AudioDecoder.decode(fileAt: wavPath)
         let ours = try AudioDecoder.decode(fileAt: path)
         #expect(reference.frameCount == ours.frameCount)
-        #expect(TestSignal.maxDifference(reference.samples, ours.samples) < 2 / 32_768)
+        #expect(DecodingTestSignal.maxDifference(reference.samples, ours.samples) < 2 / 32_768)
     }
 
     /// Runs a tool, expecting success, and returns its standard output.

@@ -6,7 +6,7 @@ import Testing
 struct DecodingWAVWriterTests {
     private let sine = PCMAudio(
         sampleRate: 44_100, channels: 2,
-        samples: TestSignal.sine(frequency: 440, rate: 44_100, frames: 1_000, channels: 2))
+        samples: DecodingTestSignal.sine(frequency: 440, rate: 44_100, frames: 1_000, channels: 2))
 
     @Test("int16 output decodes back within one quantisation step")
     func int16RoundTrip() throws {
@@ -15,7 +15,7 @@ struct DecodingWAVWriterTests {
         let decoded = try WAVDecoder.decode(bytes: bytes, name: "rt16.wav")
         #expect(decoded.sampleRate == 44_100)
         #expect(decoded.channels == 2)
-        #expect(TestSignal.maxDifference(decoded.samples, sine.samples) <= 1 / 32_768)
+        #expect(DecodingTestSignal.maxDifference(decoded.samples, sine.samples) <= 1 / 32_768)
     }
 
     @Test("float32 output decodes back exactly")
@@ -44,7 +44,7 @@ struct DecodingWAVWriterTests {
 
     @Test("write puts a decodable file on disk and reports an impossible path")
     func writeToFile() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try DecodingTestDirectory()
         defer { directory.remove() }
         let path = directory.path("out.wav")
         try WAVWriter.write(sine, toFileAt: path, format: .float32)

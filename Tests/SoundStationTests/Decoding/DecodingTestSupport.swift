@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reference signals and measurements shared by the decoding tests.
-enum TestSignal {
+enum DecodingTestSignal {
     /// An interleaved sine; channel `c` is at `frequency * (c + 1)` so swapped channels are caught.
     static func sine(
         frequency: Double, rate: Int, frames: Int, channels: Int = 1, amplitude: Double = 0.5
@@ -52,7 +52,7 @@ enum TestSignal {
 }
 
 /// A fresh directory under the system temporary directory, removed by `remove()`.
-struct TemporaryDirectory {
+struct DecodingTestDirectory {
     let url: URL
 
     init() throws {
