@@ -9,7 +9,7 @@ public enum AudioDecoder {
         case .wav:
             return try WAVLayout(of: file, name: path).info
         case .oggVorbis:
-            return try VorbisFileDecoder(path: path).info
+            return try VorbisFileDecoder(file: file).info
         }
     }
 
@@ -21,7 +21,7 @@ public enum AudioDecoder {
         case .wav:
             return try WAVDecoder.decode(bytes: file.readAll(), name: path)
         case .oggVorbis:
-            return try VorbisFileDecoder(path: path).readAll()
+            return try VorbisFileDecoder(file: file).readAll()
         }
     }
 

@@ -11,7 +11,8 @@ public enum AudioEncodingError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .cannotCreate(let path, let reason):
-            return "Cannot create audio file '\(path)': \(reason). Check the directory exists and is writable."
+            return
+                "Cannot create audio file '\(path)': \(reason). Check the directory exists and is writable."
         case .writeFailed(let path, let reason):
             return "Writing audio file '\(path)' failed: \(reason). Free disk space or pick another "
                 + "location; the file is incomplete."

@@ -26,11 +26,11 @@ final class VorbisDataSource {
         byteCount = bytes.count
     }
 
-    /// The first bytes, to tell a Vorbis file from something else before libvorbisfile guesses.
-    func prefix(_ count: Int) -> [UInt8] {
+    /// Up to `count` bytes at `offset`, for inspecting the file outside libvorbisfile.
+    func bytes(at offset: Int, count: Int) -> [UInt8] {
         switch storage {
-        case .file(let file): return (try? file.bytes(at: 0, count: count)) ?? []
-        case .memory(let bytes): return Array(bytes.prefix(count))
+        case .file(let file): return (try? file.bytes(at: offset, count: count)) ?? []
+        case .memory(let bytes): return bytes.bytes(at: offset, count: count)
         }
     }
 
@@ -50,7 +50,8 @@ final class VorbisDataSource {
             return got
         case .memory(let bytes):
             bytes.withUnsafeBytes { source in
-                target.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[position..<position + wanted]))
+                target.copyMemory(
+                    from: UnsafeRawBufferPointer(rebasing: source[position..<position + wanted]))
             }
             position += wanted
             return wanted
@@ -73,11 +74,12 @@ final class VorbisDataSource {
 
     /// Callbacks that find this object again through the `datasource` pointer.
     static var callbacks: ov_callbacks {
-        ov_callbacks(
+        return ov_callbacks(
             read_func: { destination, size, count, source in
                 guard let destination, let source, size > 0 else { return 0 }
                 let me = Unmanaged<VorbisDataSource>.fromOpaque(source).takeUnretainedValue()
-                return me.read(into: destination, count: size * count) / size
+                let total = size.multipliedReportingOverflow(by: count)
+                return me.read(into: destination, count: total.overflow ? Int.max : total.partialValue) / size
             },
             seek_func: { source, offset, whence in
                 guard let source else { return -1 }

@@ -222,7 +222,8 @@ extension VorbisEncoder {
 
         /// Hands each ready page's header and body to `write`, which must not keep the buffers.
         func forEachPage(
-            force: Bool, _ write: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws(AudioEncodingError) -> Void
+            force: Bool,
+            _ write: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws(AudioEncodingError) -> Void
         ) throws(AudioEncodingError) {
             var page = ogg_page()
             while (force ? ogg_stream_flush(stream, &page) : ogg_stream_pageout(stream, &page)) != 0 {

@@ -16,7 +16,12 @@ public final class VorbisFileDecoder {
     /// Opens an Ogg Vorbis file for streaming.
     /// - Parameter path: The file to read; it stays open until the decoder is released.
     public convenience init(path: String) throws(AudioDecodingError) {
-        try self.init(source: VorbisDataSource(file: InputFile(path: path)), name: path)
+        try self.init(file: InputFile(path: path))
+    }
+
+    /// Streams from a file already opened, e.g. after its magic bytes were checked.
+    convenience init(file: InputFile) throws(AudioDecodingError) {
+        try self.init(source: VorbisDataSource(file: file), name: file.path)
     }
 
     /// Decodes an Ogg Vorbis file held in memory.
@@ -31,8 +36,9 @@ public final class VorbisFileDecoder {
     }
 
     private init(source: VorbisDataSource, name: String) throws(AudioDecodingError) {
-        guard source.prefix(4) == Array("OggS".utf8) else {
-            throw .unsupportedFormat(path: name, reason: "it does not start with 'OggS', so it is not an Ogg file")
+        guard source.bytes(at: 0, count: 4) == Array("OggS".utf8) else {
+            throw .unsupportedFormat(
+                path: name, reason: "it does not start with 'OggS', so it is not an Ogg file")
         }
         let file = UnsafeMutablePointer<OggVorbis_File>.allocate(capacity: 1)
         let opened = ov_open_callbacks(
@@ -40,10 +46,15 @@ public final class VorbisFileDecoder {
         guard opened == 0 else {
             // On failure libvorbisfile has already cleared the struct; only the memory remains.
             file.deallocate()
-            throw Self.openError(opened, name: name, byteCount: source.byteCount)
+            throw Self.diagnoseOpenFailure(opened, source: source, name: name)
         }
-        do {
+        do throws(AudioDecodingError) {
             self.info = try Self.readInfo(file, name: name)
+            // libvorbisfile 1.3.7 can leave a freshly opened chained file positioned at its last
+            // link, so reading would skip the earlier ones; an explicit seek starts at the beginning.
+            if ov_streams(file) > 1 && ov_pcm_seek(file, 0) != 0 {
+                throw .corrupt(path: name, reason: "the chained Ogg stream cannot be rewound")
+            }
         } catch {
             ov_clear(file)
             file.deallocate()
@@ -64,9 +75,13 @@ public final class VorbisFileDecoder {
     /// - Returns: Interleaved samples, a multiple of `info.channels`; empty at the end of the stream.
     public func read(maxFrames: Int) throws(AudioDecodingError) -> [Float] {
         guard maxFrames > 0 else { return [] }
+        // Callers may pass Int.max to mean "as much as there is"; neither the target nor the
+        // reservation may overflow or allocate for frames the file cannot hold.
+        let target = maxFrames.multipliedReportingOverflow(by: info.channels)
+        let targetSamples = target.overflow ? Int.max : target.partialValue
         var output: [Float] = []
-        output.reserveCapacity(maxFrames * info.channels)
-        while output.count < maxFrames * info.channels {
+        output.reserveCapacity(min(maxFrames, 65_536) * info.channels)
+        while output.count < targetSamples {
             let wanted = maxFrames - output.count / info.channels
             var channelData: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>?
             var link: Int32 = 0
@@ -102,7 +117,8 @@ public final class VorbisFileDecoder {
     /// - Returns: The rest of the stream; everything when called on a fresh decoder.
     public func readAll() throws(AudioDecodingError) -> PCMAudio {
         var samples: [Float] = []
-        samples.reserveCapacity(info.frameCount * info.channels)
+        // The declared length comes from the file, so a forged one must not drive a huge allocation.
+        samples.reserveCapacity(min(info.frameCount, source.byteCount * 16) * info.channels)
         while true {
             let chunk = try read(maxFrames: 4096)
             if chunk.isEmpty { break }
@@ -133,7 +149,8 @@ public final class VorbisFileDecoder {
     private func checkLink(_ link: Int32) throws(AudioDecodingError) {
         guard let current = ov_info(file, link)?.pointee else { return }
         if Int(current.rate) != info.sampleRate || Int(current.channels) != info.channels {
-            throw Self.chainError(name: name, rate: Int(current.rate), channels: Int(current.channels), info: info)
+            throw Self.chainError(
+                name: name, rate: Int(current.rate), channels: Int(current.channels), info: info)
         }
     }
 
@@ -146,9 +163,11 @@ public final class VorbisFileDecoder {
         let rate = Int(first.rate)
         let channels = Int(first.channels)
         let info = AudioFileInfo(
-            format: .oggVorbis, sampleRate: rate, channels: channels, frameCount: max(0, Int(ov_pcm_total(file, -1))))
+            format: .oggVorbis, sampleRate: rate, channels: channels,
+            frameCount: max(0, Int(ov_pcm_total(file, -1))))
         guard channels >= 1, channels <= 2 else {
-            throw .unsupportedFormat(path: name, reason: "\(channels) channels (only mono and stereo are played)")
+            throw .unsupportedFormat(
+                path: name, reason: "\(channels) channels (only mono and stereo are played)")
         }
         guard rate > 0 else {
             throw .corrupt(path: name, reason: "the Vorbis header declares a sample rate of 0 Hz")
@@ -162,23 +181,55 @@ public final class VorbisFileDecoder {
         return info
     }
 
-    private static func chainError(name: String, rate: Int, channels: Int, info: AudioFileInfo) -> AudioDecodingError {
+    private static func chainError(name: String, rate: Int, channels: Int, info: AudioFileInfo)
+        -> AudioDecodingError
+    {
         .unsupportedFormat(
             path: name,
             reason: "a chained Ogg stream whose links differ (\(info.sampleRate) Hz \(info.channels) ch, "
                 + "then \(rate) Hz \(channels) ch); re-encode it as one stream")
     }
 
-    private static func openError(_ code: Int32, name: String, byteCount: Int) -> AudioDecodingError {
+    /// A seekable open also scans to the last page, so a file cut short fails as "not Vorbis" or
+    /// "bad header". When the first page does hold a Vorbis header, walking the Ogg pages tells
+    /// whether the real problem is an end cut mid-page, which deserves a truncation message.
+    private static func diagnoseOpenFailure(
+        _ code: Int32, source: VorbisDataSource, name: String
+    ) -> AudioDecodingError {
+        let vorbisIdentification: [UInt8] = [1] + Array("vorbis".utf8)
+        guard code == OV_ENOTVORBIS || code == OV_EBADHEADER,
+            source.bytes(at: 28, count: 7) == vorbisIdentification
+        else {
+            return openError(code, name: name)
+        }
+        var offset = 0
+        while offset < source.byteCount {
+            let header = source.bytes(at: offset, count: 27)
+            guard header.count == 27 else { break }
+            guard Array(header[0..<4]) == Array("OggS".utf8) else {
+                return .corrupt(path: name, reason: "the Ogg page structure is broken at byte \(offset)")
+            }
+            let lacing = source.bytes(at: offset + 27, count: Int(header[26]))
+            offset += 27 + Int(header[26]) + lacing.reduce(0) { $0 + Int($1) }
+        }
+        guard offset != source.byteCount else {
+            return openError(code, name: name)
+        }
+        return .truncated(
+            path: name,
+            reason: "it ends after \(source.byteCount) bytes in the middle of an Ogg page, as when a "
+                + "download or recording is cut off")
+    }
+
+    private static func openError(_ code: Int32, name: String) -> AudioDecodingError {
         switch code {
         case OV_EREAD:
             return .unreadable(path: name, reason: "reading the Ogg data failed")
         case OV_ENOTVORBIS:
-            return .unsupportedFormat(path: name, reason: "the Ogg stream is not Vorbis (Opus or FLAC in Ogg?)")
+            return .unsupportedFormat(
+                path: name, reason: "the Ogg stream is not Vorbis (Opus or FLAC in Ogg?)")
         case OV_EVERSION:
             return .unsupportedFormat(path: name, reason: "a Vorbis version this libvorbis cannot decode")
-        case OV_EBADHEADER where byteCount < 4096:
-            return .truncated(path: name, reason: "the file ends (\(byteCount) bytes) inside the Vorbis headers")
         case OV_EBADHEADER:
             return .corrupt(path: name, reason: "the Vorbis headers are invalid")
         default:

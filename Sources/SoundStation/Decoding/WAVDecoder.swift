@@ -1,9 +1,9 @@
 /// Decodes RIFF/WAVE files holding integer PCM (8-bit unsigned, 16, 24, 32-bit) or IEEE float
 /// (32, 64-bit), plain or WAVE_FORMAT_EXTENSIBLE, mono or stereo.
 ///
-/// A `data` chunk shorter than its header declares is reported as ``AudioDecodingError/truncated(path:reason:)``
-/// rather than played partially: a sound that silently loses its tail is harder to notice than an error
-/// at load time.
+/// A `data` chunk shorter than its header declares is reported as
+/// ``AudioDecodingError/truncated(path:reason:)`` rather than played partially: a sound that
+/// silently loses its tail is harder to notice than an error at load time.
 public enum WAVDecoder {
     /// Decodes a whole WAV held in memory.
     /// - Parameters:
@@ -16,7 +16,8 @@ public enum WAVDecoder {
         let sampleCount = layout.frameCount * format.channels
         let start = layout.dataOffset
         let samples = bytes.withUnsafeBytes { raw in
-            convert(UnsafeRawBufferPointer(rebasing: raw[start...]), count: sampleCount, from: format.encoding)
+            convert(
+                UnsafeRawBufferPointer(rebasing: raw[start...]), count: sampleCount, from: format.encoding)
         }
         return PCMAudio(sampleRate: format.sampleRate, channels: format.channels, samples: samples)
     }

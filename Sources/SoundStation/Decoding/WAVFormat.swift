@@ -37,7 +37,8 @@ struct WAVFormat: Equatable {
     /// Parses the body of a `fmt ` chunk.
     init(chunk body: [UInt8], name: String) throws(AudioDecodingError) {
         guard body.count >= 16 else {
-            throw .corrupt(path: name, reason: "the 'fmt ' chunk is \(body.count) bytes, at least 16 expected")
+            throw .corrupt(
+                path: name, reason: "the 'fmt ' chunk is \(body.count) bytes, at least 16 expected")
         }
         var tag = Int(body.littleEndianUInt16(at: 0))
         let channels = Int(body.littleEndianUInt16(at: 2))
@@ -48,11 +49,13 @@ struct WAVFormat: Equatable {
             // The real encoding sits in a GUID; its first two bytes are the classic format tag.
             guard body.count >= 40 else {
                 throw .corrupt(
-                    path: name, reason: "WAVE_FORMAT_EXTENSIBLE 'fmt ' chunk is \(body.count) bytes, 40 expected")
+                    path: name,
+                    reason: "WAVE_FORMAT_EXTENSIBLE 'fmt ' chunk is \(body.count) bytes, 40 expected")
             }
             guard Array(body[26..<40]) == Self.subFormatGUIDTail else {
                 throw .unsupportedFormat(
-                    path: name, reason: "WAVE_FORMAT_EXTENSIBLE with a sub-format GUID that is not PCM or float")
+                    path: name,
+                    reason: "WAVE_FORMAT_EXTENSIBLE with a sub-format GUID that is not PCM or float")
             }
             // wBitsPerSample stays the container size; fewer valid bits are left-justified in it,
             // so reading the whole container gives the right value.

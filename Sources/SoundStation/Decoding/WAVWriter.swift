@@ -45,7 +45,8 @@ public enum WAVWriter {
             switch format {
             case .int16:
                 let clamped = sample.isNaN ? 0 : min(max(sample, -1), 1)
-                bytes.appendLittleEndian(UInt16(bitPattern: Int16(clamping: Int((clamped * 32_768).rounded()))))
+                bytes.appendLittleEndian(
+                    UInt16(bitPattern: Int16(clamping: Int((clamped * 32_768).rounded()))))
             case .float32:
                 bytes.appendLittleEndian(sample.bitPattern)
             }

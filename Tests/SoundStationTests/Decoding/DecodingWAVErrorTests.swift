@@ -21,7 +21,8 @@ struct DecodingWAVErrorTests {
 
     @Test("a data chunk shorter than declared is truncated and says how many bytes of how many")
     func truncatedData() throws {
-        let full = WAVFixture.wav(TestSignal.ramp(count: 100), channels: 1, rate: 44_100, encoding: .int16)
+        let full = WAVFixture.wav(
+            DecodingTestSignal.ramp(count: 100), channels: 1, rate: 44_100, encoding: .int16)
         let error = decodeError(Array(full.prefix(full.count - 50)), name: "cut.wav")
         #expect(
             error

@@ -8,24 +8,24 @@ struct DecodingWAVTests {
         "every encoding, layout and rate decodes to the stored values",
         arguments: WAVFixture.Encoding.allCases, [(1, 22_050), (2, 44_100), (2, 48_000)])
     func decodesEveryEncoding(encoding: WAVFixture.Encoding, layout: (channels: Int, rate: Int)) throws {
-        let values = TestSignal.sine(
+        let values = DecodingTestSignal.sine(
             frequency: 440, rate: layout.rate, frames: 256, channels: layout.channels)
         let bytes = WAVFixture.wav(values, channels: layout.channels, rate: layout.rate, encoding: encoding)
         let audio = try WAVDecoder.decode(bytes: bytes, name: "sine.wav")
         #expect(audio.sampleRate == layout.rate)
         #expect(audio.channels == layout.channels)
         #expect(audio.frameCount == 256)
-        #expect(TestSignal.maxDifference(audio.samples, values) <= encoding.tolerance)
+        #expect(DecodingTestSignal.maxDifference(audio.samples, values) <= encoding.tolerance)
     }
 
     @Test("a full-range ramp keeps its extremes in 8-bit unsigned and 24-bit signed")
     func rampExtremes() throws {
-        let ramp = TestSignal.ramp(count: 512)
+        let ramp = DecodingTestSignal.ramp(count: 512)
         for encoding in [WAVFixture.Encoding.unsigned8, .int24, .int32] {
             let bytes = WAVFixture.wav(ramp, channels: 1, rate: 8_000, encoding: encoding)
             let audio = try WAVDecoder.decode(bytes: bytes, name: "ramp.wav")
             #expect(audio.samples.first == -1)
-            #expect(TestSignal.maxDifference(audio.samples, ramp) <= encoding.tolerance)
+            #expect(DecodingTestSignal.maxDifference(audio.samples, ramp) <= encoding.tolerance)
         }
     }
 
@@ -52,29 +52,30 @@ struct DecodingWAVTests {
             WAVFixture.Encoding.int16, .int24, .int32, .float32,
         ])
     func extensible(encoding: WAVFixture.Encoding) throws {
-        let values = TestSignal.sine(frequency: 1_000, rate: 48_000, frames: 128, channels: 2)
+        let values = DecodingTestSignal.sine(frequency: 1_000, rate: 48_000, frames: 128, channels: 2)
         let bytes = WAVFixture.wav(values, channels: 2, rate: 48_000, encoding: encoding, extensible: true)
         let audio = try WAVDecoder.decode(bytes: bytes, name: "ext.wav")
         #expect(audio.channels == 2)
-        #expect(TestSignal.maxDifference(audio.samples, values) <= encoding.tolerance)
+        #expect(DecodingTestSignal.maxDifference(audio.samples, values) <= encoding.tolerance)
     }
 
     @Test("a fmt chunk after the data chunk works")
     func fmtAfterData() throws {
-        let values = TestSignal.ramp(count: 64)
+        let values = DecodingTestSignal.ramp(count: 64)
         let bytes = WAVFixture.riff([
             WAVFixture.chunk("data", WAVFixture.sampleBytes(values, .int16)),
             WAVFixture.fmt(tag: 1, channels: 1, rate: 22_050, bits: 16),
         ])
         let audio = try WAVDecoder.decode(bytes: bytes, name: "late-fmt.wav")
         #expect(audio.sampleRate == 22_050)
-        #expect(TestSignal.maxDifference(audio.samples, values) <= WAVFixture.Encoding.int16.tolerance)
+        #expect(
+            DecodingTestSignal.maxDifference(audio.samples, values) <= WAVFixture.Encoding.int16.tolerance)
         #expect(try WAVDecoder.info(bytes: bytes, name: "late-fmt.wav").frameCount == 64)
     }
 
     @Test("unknown chunks, including odd-sized ones with a pad byte, are skipped")
     func unknownChunksSkipped() throws {
-        let values = TestSignal.ramp(count: 33)
+        let values = DecodingTestSignal.ramp(count: 33)
         let bytes = WAVFixture.riff([
             WAVFixture.chunk("LIST", Array("INFOISFT\u{5}\0\0\0abcd\0".utf8)),
             WAVFixture.chunk("junk", [1, 2, 3]),  // odd: followed by a pad byte
@@ -85,7 +86,9 @@ struct DecodingWAVTests {
         ])
         let audio = try WAVDecoder.decode(bytes: bytes, name: "chunky.wav")
         #expect(audio.frameCount == 33)
-        #expect(TestSignal.maxDifference(audio.samples, values) <= WAVFixture.Encoding.unsigned8.tolerance)
+        #expect(
+            DecodingTestSignal.maxDifference(audio.samples, values) <= WAVFixture.Encoding.unsigned8.tolerance
+        )
     }
 
     @Test("a trailing partial frame is dropped and a missing final pad byte is tolerated")
@@ -107,7 +110,7 @@ struct DecodingWAVTests {
 
     @Test("info reads the header facts without decoding")
     func info() throws {
-        let values = TestSignal.sine(frequency: 440, rate: 48_000, frames: 4_800, channels: 2)
+        let values = DecodingTestSignal.sine(frequency: 440, rate: 48_000, frames: 4_800, channels: 2)
         let bytes = WAVFixture.wav(values, channels: 2, rate: 48_000, encoding: .int24)
         let info = try WAVDecoder.info(bytes: bytes, name: "info.wav")
         #expect(info == AudioFileInfo(format: .wav, sampleRate: 48_000, channels: 2, frameCount: 4_800))

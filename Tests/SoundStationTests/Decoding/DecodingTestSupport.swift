@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reference signals and measurements shared by the decoding tests.
-enum TestSignal {
+enum DecodingTestSignal {
     /// An interleaved sine; channel `c` is at `frequency * (c + 1)` so swapped channels are caught.
     static func sine(
         frequency: Double, rate: Int, frames: Int, channels: Int = 1, amplitude: Double = 0.5
@@ -14,6 +14,15 @@ enum TestSignal {
             }
         }
         return samples
+    }
+
+    /// Deterministic white noise in -amplitude...amplitude; it makes Vorbis files realistically large.
+    static func noise(count: Int, amplitude: Float, seed: UInt64 = 1) -> [Float] {
+        var state = seed
+        return (0..<count).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return amplitude * (Float(state >> 40) / Float(1 << 23) - 1)
+        }
     }
 
     /// A ramp from -1 towards 1 in equal steps, hitting every region of the sample range.
@@ -43,7 +52,7 @@ enum TestSignal {
 }
 
 /// A fresh directory under the system temporary directory, removed by `remove()`.
-struct TemporaryDirectory {
+struct DecodingTestDirectory {
     let url: URL
 
     init() throws {
