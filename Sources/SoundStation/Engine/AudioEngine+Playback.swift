@@ -13,55 +13,91 @@ extension AudioEngine {
     public func play(_ buffer: SoundBuffer, options: PlayOptions = PlayOptions(), at time: Double? = nil)
         -> VoiceHandle?
     {
-        var events: [SoundEvent] = []
-        let handle = state.withLock { state -> VoiceHandle? in
-            let now = currentFrame(&state)
-            let frame = time.map { max(now, Int64(($0 * Double(sampleRate)).rounded())) } ?? now
-            let clamped = Self.clamp(options)
-            guard let claimed = try? state.pool.claim(priority: clamped.priority, device: device) else {
-                events.append(.refused(sound: buffer.name, time: seconds(now)))
-                return nil
-            }
-            if let stolen = claimed.stolen, let stolenBuffer = stolen.buffer {
-                stolen.source?.stop()
-                let old = VoiceHandle(slot: claimed.slot, generation: stolen.generation)
-                events.append(.finished(old, sound: stolenBuffer.name, reason: .stolen, time: seconds(now)))
-            }
-            let deferred = frame > now || isOffline
-            let phase: Voice.Phase = deferred ? .scheduled(frame: frame) : .playing
-            let handle = state.pool.occupy(claimed.slot, buffer: buffer, options: clamped, phase: phase)
-            if !deferred { start(claimed.slot, in: &state, at: now, events: &events) }
-            return handle
-        }
-        hub.send(events)
-        return handle
+        start(
+            VoiceRequest(name: buffer.name, buffer: buffer, channels: buffer.channels, options: options),
+            at: time)
     }
 
-    /// Stops a voice at once; a stale handle does nothing.
-    /// - Parameter voice: The handle ``play(_:options:at:)`` returned.
-    public func stop(_ voice: VoiceHandle) {
+    /// Runs `action` when the engine clock reaches `time`: exactly at that frame while rendering offline,
+    /// within a few milliseconds on a device. Anything the action plays is heard from `time` on.
+    /// - Parameters:
+    ///   - time: Seconds on the engine clock; a past time runs at the next chance.
+    ///   - action: The work, called outside the engine's lock (it may call the engine).
+    public func schedule(at time: Double, _ action: @escaping @Sendable () -> Void) {
+        state.withLock { state in
+            let frame = Int64((time * Double(sampleRate)).rounded())
+            let index = state.calls.firstIndex { $0.frame > frame } ?? state.calls.endIndex
+            state.calls.insert((frame, action), at: index)
+        }
+    }
+
+    /// Stops a voice at once, or fading out over `fade` seconds; a stale handle does nothing.
+    /// - Parameters:
+    ///   - voice: The handle ``play(_:options:at:)`` returned.
+    ///   - fade: Seconds to fade out before stopping; 0 stops at once.
+    public func stop(_ voice: VoiceHandle, fade: Double = 0) {
         var events: [SoundEvent] = []
         state.withLock { state in
-            guard let current = state.pool.voice(voice), let buffer = current.buffer else { return }
-            current.source?.stop()
-            state.pool.release(voice.slot)
+            guard state.pool.voice(voice) != nil else { return }
             let now = currentFrame(&state)
-            events.append(.finished(voice, sound: buffer.name, reason: .stopped, time: seconds(now)))
+            if fade > 0 {
+                fadeOut(voice.slot, over: fade, in: &state, at: now)
+            } else {
+                finish(voice.slot, reason: .stopped, in: &state, at: now, events: &events)
+            }
         }
         hub.send(events)
     }
 
-    /// Changes a playing voice's volume (before bus gains); a stale handle does nothing.
+    /// Pauses one voice where it is; a stale handle does nothing.
+    /// - Parameter voice: The voice.
+    public func pause(_ voice: VoiceHandle) {
+        state.withLock { state in
+            guard state.pool.voice(voice)?.phase == .playing else { return }
+            state.pool.voices[Int(voice.slot)].source?.pause()
+            state.pool.update(voice.slot) { $0.phase = .paused }
+        }
+    }
+
+    /// Resumes a voice paused by ``pause(_:)`` (unless the whole engine is paused).
+    /// - Parameter voice: The voice.
+    public func resume(_ voice: VoiceHandle) {
+        state.withLock { state in
+            guard !state.isPaused, state.pool.voice(voice)?.phase == .paused else { return }
+            try? state.pool.voices[Int(voice.slot)].source?.play()
+            state.pool.update(voice.slot) { $0.phase = .playing }
+        }
+    }
+
+    /// Stops every voice, or those on one bus, at once or fading out.
+    /// - Parameters:
+    ///   - bus: Only voices on this bus; `nil` for all.
+    ///   - fade: Seconds to fade out; 0 stops at once.
+    public func stopAll(on bus: Bus? = nil, fade: Double = 0) {
+        var events: [SoundEvent] = []
+        state.withLock { state in
+            let now = currentFrame(&state)
+            for slot in state.pool.busySlots
+            where bus == nil || state.pool.voices[Int(slot)].options.bus == bus {
+                if fade > 0 {
+                    fadeOut(slot, over: fade, in: &state, at: now)
+                } else {
+                    finish(slot, reason: .stopped, in: &state, at: now, events: &events)
+                }
+            }
+        }
+        hub.send(events)
+    }
+
+    /// Changes a playing voice's volume (before fades and bus gains); a stale handle does nothing.
     /// - Parameters:
     ///   - volume: Linear gain.
     ///   - voice: The voice.
     public func setVolume(_ volume: Float, for voice: VoiceHandle) {
         state.withLock { state in
-            guard var options = state.pool.voice(voice)?.options else { return }
-            options.volume = max(0, volume)
-            state.pool.setOptions(options, of: voice.slot)
-            state.pool.voices[Int(voice.slot)].source?.setGain(
-                state.gain(volume: options.volume, bus: options.bus))
+            guard state.pool.voice(voice) != nil else { return }
+            state.pool.update(voice.slot) { $0.options.volume = max(0, volume.isFinite ? volume : 0) }
+            applyGain(voice.slot, in: &state, at: currentFrame(&state))
         }
     }
 
@@ -71,10 +107,10 @@ extension AudioEngine {
     ///   - voice: The voice.
     public func setPitch(_ pitch: Float, for voice: VoiceHandle) {
         state.withLock { state in
-            guard var options = state.pool.voice(voice)?.options else { return }
-            options.pitch = Self.clampPitch(pitch)
-            state.pool.setOptions(options, of: voice.slot)
-            state.pool.voices[Int(voice.slot)].source?.setPitch(options.pitch)
+            guard state.pool.voice(voice) != nil else { return }
+            let pitch = Self.clampPitch(pitch)
+            state.pool.update(voice.slot) { $0.options.pitch = pitch }
+            state.pool.voices[Int(voice.slot)].source?.setPitch(pitch)
         }
     }
 
@@ -85,6 +121,19 @@ extension AudioEngine {
         state.withLock { $0.pool.voice(voice) != nil }
     }
 
+    /// Where `voice` is in its sound, in frames from its start, or `nil` for a stale handle.
+    /// - Parameter voice: The handle.
+    /// - Returns: The frame being played.
+    public func position(of voice: VoiceHandle) -> Int? {
+        state.withLock { state in
+            guard let current = state.pool.voice(voice) else { return nil }
+            if let stream = current.stream, let source = current.source {
+                return stream.position(source: source)
+            }
+            return current.source?.sampleOffset
+        }
+    }
+
     var isOffline: Bool {
         if case .offline = output { return true }
         return false
@@ -92,25 +141,144 @@ extension AudioEngine {
 
     func seconds(_ frame: Int64) -> Double { Double(frame) / Double(sampleRate) }
 
+    /// Claims a voice for `request` (respecting its instance limit and priority) and starts it now
+    /// or schedules it.
+    func start(_ request: VoiceRequest, at time: Double?) -> VoiceHandle? {
+        var request = request
+        request.options = Self.clamp(request.options)
+        var events: [SoundEvent] = []
+        let handle = state.withLock { state -> VoiceHandle? in
+            let now = currentFrame(&state)
+            let frame = time.map { max(now, Int64(($0 * Double(sampleRate)).rounded())) } ?? now
+            if let limit = request.limit {
+                switch admit(request.name, limit: limit, at: frame, in: &state, events: &events) {
+                case .coalesced(let handle): return handle
+                case .refused:
+                    events.append(.refused(sound: request.name, time: seconds(now)))
+                    return nil
+                case .admitted: break
+                }
+            }
+            guard let claimed = try? state.pool.claim(priority: request.options.priority, device: device)
+            else {
+                events.append(.refused(sound: request.name, time: seconds(now)))
+                return nil
+            }
+            if let stolen = claimed.stolen {
+                stolen.source?.stop()
+                let old = VoiceHandle(slot: claimed.slot, generation: stolen.generation)
+                events.append(.finished(old, sound: stolen.name, reason: .stolen, time: seconds(now)))
+            }
+            // Streams decode their first buffers when they start: leave that to housekeeping, off the
+            // caller's thread.
+            let deferred = frame > now || isOffline || request.stream != nil
+            let phase: Voice.Phase = deferred ? .scheduled(frame: frame) : .playing
+            let handle = state.pool.occupy(claimed.slot, request: request, phase: phase, startFrame: frame)
+            if request.fadeIn > 0 {
+                let length = Int64(request.fadeIn * Double(sampleRate))
+                state.pool.update(claimed.slot) {
+                    $0.fade = GainRamp(
+                        from: 0, to: 1, start: frame, end: frame + length, curve: .equalPowerIn)
+                }
+            }
+            if !deferred { begin(claimed.slot, in: &state, at: now, events: &events) }
+            return handle
+        }
+        hub.send(events)
+        return handle
+    }
+
+    private enum Admission {
+        case admitted, refused
+        case coalesced(VoiceHandle)
+    }
+
+    /// Applies a sound's instance limit: folds a near-simultaneous repeat into the last start, or
+    /// makes room by stealing one of its own instances, or refuses.
+    private func admit(
+        _ name: String, limit: InstanceLimit, at frame: Int64, in state: inout EngineState,
+        events: inout [SoundEvent]
+    ) -> Admission {
+        let slots = state.pool.instances[name] ?? []
+        if limit.coalesceFrames > 0, let last = slots.last {
+            let voice = state.pool.voices[Int(last)]
+            if abs(frame - voice.startFrame) <= limit.coalesceFrames {
+                return .coalesced(state.pool.handle(last))
+            }
+        }
+        guard slots.count >= limit.maxInstances else { return .admitted }
+        let victim: Int32?
+        switch limit.steal {
+        case .refuse: return .refused
+        case .oldest: victim = slots.first
+        case .quietest:
+            victim = slots.min { a, b in
+                let (x, y) = (state.pool.voices[Int(a)], state.pool.voices[Int(b)])
+                return x.options.volume * x.fade.value(at: frame) < y.options.volume * y.fade.value(at: frame)
+            }
+        }
+        if let victim { finish(victim, reason: .stolen, in: &state, at: state.frame, events: &events) }
+        return .admitted
+    }
+
     /// Starts the source of an occupied slot with its options.
-    func start(_ slot: Int32, in state: inout EngineState, at frame: Int64, events: inout [SoundEvent]) {
+    func begin(_ slot: Int32, in state: inout EngineState, at frame: Int64, events: inout [SoundEvent]) {
         let voice = state.pool.voices[Int(slot)]
-        guard let buffer = voice.buffer, let source = voice.source else { return }
-        let options = voice.options
-        let gain = state.isPaused ? 0 : state.gain(volume: options.volume, bus: options.bus)
+        guard let source = voice.source else { return }
+        let gain = state.gain(of: voice, at: frame)
         do {
+            let channels = voice.buffer?.channels ?? voice.stream?.channels ?? 1
             try source.prepare(
-                buffer: buffer.storage, channels: buffer.channels, gain: gain, pitch: options.pitch,
-                pan: options.pan, loop: options.loop)
+                buffer: voice.buffer?.storage, channels: channels, gain: gain, pitch: voice.options.pitch,
+                pan: voice.options.pan, loop: voice.options.loop && voice.stream == nil)
+            if let stream = voice.stream {
+                try stream.prime(source: source, from: voice.startOffset)
+            }
             try source.play()
+            if voice.stream == nil, voice.startOffset > 0 { source.sampleOffset = voice.startOffset }
             if state.isPaused { source.pause() }
-            state.pool.setPhase(state.isPaused ? .paused : .playing, of: slot)
-            let handle = VoiceHandle(slot: slot, generation: voice.generation)
-            events.append(.started(handle, sound: buffer.name, time: seconds(frame)))
+            state.pool.update(slot) {
+                $0.phase = state.isPaused ? .paused : .playing
+                $0.appliedGain = gain
+                $0.startFrame = frame
+            }
+            events.append(.started(state.pool.handle(slot), sound: voice.name, time: seconds(frame)))
         } catch {
             state.pool.release(slot)
-            events.append(.refused(sound: buffer.name, time: seconds(frame)))
+            events.append(.refused(sound: voice.name, time: seconds(frame)))
         }
+    }
+
+    /// Stops a busy voice and frees it, with a finished event.
+    func finish(
+        _ slot: Int32, reason: SoundEvent.FinishReason, in state: inout EngineState, at frame: Int64,
+        events: inout [SoundEvent]
+    ) {
+        let voice = state.pool.voices[Int(slot)]
+        guard voice.isBusy else { return }
+        voice.source?.stop()
+        let handle = state.pool.handle(slot)
+        state.pool.release(slot)
+        events.append(.finished(handle, sound: voice.name, reason: reason, time: seconds(frame)))
+    }
+
+    /// Starts a fade to silence that ends the voice.
+    func fadeOut(_ slot: Int32, over seconds: Double, in state: inout EngineState, at frame: Int64) {
+        let length = Int64(seconds * Double(sampleRate))
+        state.pool.update(slot) {
+            $0.fade = $0.fade.retargeted(to: 0, at: frame, over: length, curve: .equalPowerOut)
+            $0.stopsAfterFade = true
+        }
+    }
+
+    /// Sends the voice's current gain to OpenAL when it changed.
+    func applyGain(_ slot: Int32, in state: inout EngineState, at frame: Int64) {
+        let voice = state.pool.voices[Int(slot)]
+        let gain = state.gain(of: voice, at: frame)
+        guard gain != voice.appliedGain, voice.phase != .free else { return }
+        if case .scheduled = voice.phase { return }
+        voice.source?.setGain(gain)
+        state.pool.update(slot) { $0.appliedGain = gain }
     }
 
     private static func clamp(_ options: PlayOptions) -> PlayOptions {
@@ -122,7 +290,7 @@ extension AudioEngine {
         return clamped
     }
 
-    private static func clampPitch(_ pitch: Float) -> Float {
+    static func clampPitch(_ pitch: Float) -> Float {
         pitch.isFinite ? max(0.01, min(8, pitch)) : 1
     }
 }

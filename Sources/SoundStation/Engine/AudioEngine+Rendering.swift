@@ -50,13 +50,14 @@ extension AudioEngine {
         guard let base = buffer.baseAddress else { return }
         var done = 0
         while done < frames {
+            runDueCalls()
             var events: [SoundEvent] = []
             let length = state.withLock { state -> Int in
                 housekeep(&state, events: &events)
                 let now = state.frame
                 let toBoundary = Self.quantum - now % Self.quantum
-                let toStart = state.pool.nextScheduledFrame.map { $0 - now } ?? Int64.max
-                return Int(min(Int64(frames - done), toBoundary, max(toStart, 1)))
+                let toEvent = state.nextEventFrame.map { $0 - now } ?? Int64.max
+                return Int(min(Int64(frames - done), toBoundary, max(toEvent, 1)))
             }
             hub.send(events)
             device.render(into: base + done * channels, frames: length)
@@ -65,22 +66,63 @@ extension AudioEngine {
         }
     }
 
-    /// Starts what is due and reclaims voices whose sound ended.
+    /// Runs the scheduled closures that are due, outside the lock so they may call the engine; what
+    /// they start now is started by the housekeeping that follows, before the next sample is mixed.
+    func runDueCalls() {
+        while true {
+            let due = state.withLock { $0.takeDueCalls(upTo: currentFrame(&$0)) }
+            if due.isEmpty { return }
+            for call in due { call() }
+        }
+    }
+
+    /// Starts what is due, refills streams, moves fades and ducking, and reclaims voices whose sound
+    /// ended.
     func housekeep(_ state: inout EngineState, events: inout [SoundEvent]) {
         let now = currentFrame(&state)
         for slot in state.pool.takeDue(upTo: now) {
-            start(slot, in: &state, at: now, events: &events)
+            begin(slot, in: &state, at: now, events: &events)
         }
+        updateDucking(&state, at: now)
         for slot in state.pool.busySlots {
             let voice = state.pool.voices[Int(slot)]
-            guard voice.phase == .playing, let source = voice.source, source.state == .stopped else {
+            guard voice.phase == .playing || voice.phase == .paused, let source = voice.source else {
                 continue
             }
-            state.pool.release(slot)
-            if let buffer = voice.buffer {
-                let handle = VoiceHandle(slot: slot, generation: voice.generation)
-                events.append(.finished(handle, sound: buffer.name, reason: .ended, time: seconds(now)))
+            if voice.stopsAfterFade, voice.fade.isDone(at: now) {
+                finish(slot, reason: .stopped, in: &state, at: now, events: &events)
+                continue
+            }
+            let ended: Bool
+            if voice.phase == .paused {
+                ended = false
+            } else if let stream = voice.stream {
+                ended = !stream.refill(source: source)
+            } else {
+                ended = source.state == .stopped
+            }
+            if ended {
+                finish(slot, reason: .ended, in: &state, at: now, events: &events)
+            } else {
+                applyGain(slot, in: &state, at: now)
             }
         }
+    }
+
+    /// Dips the music while a voice note (or, if asked, a loud effect) plays.
+    private func updateDucking(_ state: inout EngineState, at frame: Int64) {
+        let ducking = state.ducking
+        let active = state.pool.busySlots.contains { slot in
+            let voice = state.pool.voices[Int(slot)]
+            guard voice.phase == .playing else { return false }
+            return voice.options.bus == .voice
+                || (ducking.underLoudEffects && voice.options.bus == .effects
+                    && voice.options.volume >= ducking.loudEffectVolume)
+        }
+        let target: Float = active ? ducking.level : 1
+        guard state.duckLevel.to != target else { return }
+        let seconds = active ? ducking.attack : ducking.release
+        state.duckLevel = state.duckLevel.retargeted(
+            to: target, at: frame, over: Int64(seconds * Double(sampleRate)))
     }
 }

@@ -94,10 +94,25 @@ public final class AudioEngine: Sendable {
     /// - Parameters:
     ///   - audio: Mono or stereo samples.
     ///   - name: The name events and messages use for it.
+    ///   - loopPoints: For looping playback, the frames that repeat (an intro plays once before them);
+    ///     `nil` loops the whole sound. The seam is sample-exact (AL_SOFT_loop_points).
     /// - Returns: A buffer that any number of voices can share.
     /// - Throws: ``AudioEngineError`` when OpenAL refuses the data (e.g. out of memory).
-    public func makeBuffer(_ audio: PCMAudio, name: String) throws(AudioEngineError) -> SoundBuffer {
-        try SoundBuffer(name: name, audio: audio, device: device)
+    public func makeBuffer(_ audio: PCMAudio, name: String, loopPoints: Range<Int>? = nil)
+        throws(AudioEngineError)
+        -> SoundBuffer
+    {
+        let buffer = try SoundBuffer(name: name, audio: audio, device: device)
+        if let loopPoints {
+            guard loopPoints.lowerBound >= 0, loopPoints.upperBound <= audio.frameCount, !loopPoints.isEmpty
+            else {
+                throw .invalidArgument(
+                    name: "loop points", value: "\(loopPoints)",
+                    expected: "a non-empty range within 0..<\(audio.frameCount)")
+            }
+            try buffer.storage.setLoopPoints(loopPoints)
+        }
+        return buffer
     }
 
     /// Seconds on the engine clock: the frames rendered so far for offline and silent output, time since

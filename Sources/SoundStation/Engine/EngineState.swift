@@ -3,16 +3,52 @@ struct EngineState {
     var pool: VoicePool
     /// The render clock: frames mixed so far (offline and silent) or elapsed on the wall clock (device).
     var frame: Int64 = 0
-    var busVolumes: [Bus: Float] = Dictionary(uniqueKeysWithValues: Bus.allCases.map { ($0, 1) })
-    var mutedBuses: Set<Bus> = []
+    /// Closures to run on the engine clock, ordered by frame then by when they were scheduled.
+    var calls: [(frame: Int64, call: @Sendable () -> Void)] = []
     /// Whether offline rendering has mixed (and dropped) the limiter's lookahead yet.
     var primed = false
     /// True while the game's pause menu holds every sound.
     var isPaused = false
+    /// The volume each bus is set to, and whether it is muted.
+    var busVolumes: [Bus: Float] = Dictionary(uniqueKeysWithValues: Bus.allCases.map { ($0, 1) })
+    var mutedBuses: Set<Bus> = []
+    /// The level each bus is gliding towards its volume (or 0 when muted) with.
+    var busLevels: [Bus: GainRamp] = Dictionary(uniqueKeysWithValues: Bus.allCases.map { ($0, .constant(1)) })
+    /// How music dips under voice notes (and loud effects).
+    var ducking = Ducking()
+    var duckLevel = GainRamp.constant(1)
 
-    /// The gain a voice on `bus` gets for its own `volume`: its bus times the master bus.
-    func gain(volume: Float, bus: Bus) -> Float {
-        func level(_ bus: Bus) -> Float { mutedBuses.contains(bus) ? 0 : busVolumes[bus, default: 1] }
-        return bus == .master ? volume * level(.master) : volume * level(bus) * level(.master)
+    /// Removes and returns the calls due at or before `frame`.
+    mutating func takeDueCalls(upTo frame: Int64) -> [@Sendable () -> Void] {
+        let count = calls.prefix { $0.frame <= frame }.count
+        guard count > 0 else { return [] }
+        defer { calls.removeFirst(count) }
+        return calls[..<count].map(\.call)
+    }
+
+    /// The frame of the next scheduled start or call.
+    var nextEventFrame: Int64? {
+        switch (pool.nextScheduledFrame, calls.first?.frame) {
+        case (let start?, let call?): min(start, call)
+        case (let start, let call): start ?? call
+        }
+    }
+
+    /// The gain OpenAL should apply to `voice` at `frame`: its volume and fade, its bus, the master
+    /// bus and, for music, the duck.
+    func gain(of voice: Voice, at frame: Int64) -> Float {
+        if isPaused { return 0 }
+        let bus = voice.options.bus
+        var gain =
+            voice.options.volume * voice.fade.value(at: frame)
+            * busLevels[.master, default: .constant(1)].value(at: frame)
+        if bus != .master { gain *= busLevels[bus, default: .constant(1)].value(at: frame) }
+        if bus == .music { gain *= duckLevel.value(at: frame) }
+        return gain
+    }
+
+    /// Whether any bus level, the duck or a voice fade is still moving at `frame`.
+    func rampsMoving(at frame: Int64) -> Bool {
+        !duckLevel.isDone(at: frame) || busLevels.values.contains { !$0.isDone(at: frame) }
     }
 }

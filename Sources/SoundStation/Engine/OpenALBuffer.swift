@@ -35,6 +35,15 @@ final class OpenALBuffer: @unchecked Sendable {
         }
     }
 
+    /// Makes a looping source repeat only `range` of the buffer, so an intro plays once.
+    func setLoopPoints(_ range: Range<Int>) throws(AudioEngineError) {
+        var points: [ALint] = [ALint(range.lowerBound), ALint(range.upperBound)]
+        let id = self.id
+        try withOpenAL(device, "alBufferiv(AL_LOOP_POINTS_SOFT)") {
+            alBufferiv(id, AL_LOOP_POINTS_SOFT, &points)
+        }
+    }
+
     deinit {
         device.makeCurrent()
         var id = self.id

@@ -48,6 +48,7 @@ extension AudioEngine {
             if scratch.count < frames * channels { scratch = [Float](repeating: 0, count: frames * channels) }
             scratch.withUnsafeMutableBufferPointer { mixChunks(into: $0, frames: frames) }
         } else {
+            runDueCalls()
             var events: [SoundEvent] = []
             state.withLock { housekeep(&$0, events: &events) }
             hub.send(events)

@@ -10,7 +10,20 @@ struct Voice {
     var generation: UInt32 = 0
     var phase: Phase = .free
     var buffer: SoundBuffer?
+    /// Set instead of `buffer` for a track streamed from its file.
+    var stream: StreamFeeder?
+    /// The sound's name: its buffer's or its stream's.
+    var name = ""
     var options = PlayOptions()
+    /// A fade on top of the voice's volume; ``stopsAfterFade`` ends the voice when it reaches 0.
+    var fade = GainRamp.constant(1)
+    var stopsAfterFade = false
+    /// Where in the sound to begin, in frames (music resuming where it left off).
+    var startOffset = 0
+    /// The render-clock frame it started at, for coalescing repeats.
+    var startFrame: Int64 = 0
+    /// The gain last given to OpenAL, so unchanged gains cost no call.
+    var appliedGain: Float = -1
     /// Trigger order, so "oldest" is well defined even for voices started in the same frame.
     var sequence: UInt64 = 0
 

@@ -7,6 +7,8 @@ struct VoicePool {
     private var freeSlots: [Int32] = []
     /// Slots that are playing, paused or scheduled, checked by housekeeping.
     private(set) var busySlots: Set<Int32> = []
+    /// Busy slots by sound name, oldest first, for per-sound limits.
+    private(set) var instances: [String: [Int32]] = [:]
     /// Future starts, ordered by frame then trigger order.
     private(set) var scheduled: [(frame: Int64, slot: Int32)] = []
     private var nextSequence: UInt64 = 0
@@ -25,6 +27,10 @@ struct VoicePool {
         return voice.generation == handle.generation && voice.isBusy ? voice : nil
     }
 
+    func handle(_ slot: Int32) -> VoiceHandle {
+        VoiceHandle(slot: slot, generation: voices[Int(slot)].generation)
+    }
+
     /// Finds a slot for a sound of `priority`: a free one, a new one, or a stolen one.
     /// - Returns: The slot and the voice it displaced, or `nil` when every voice matters more.
     mutating func claim(priority: Int, device: OpenALDevice) throws(AudioEngineError)
@@ -36,41 +42,43 @@ struct VoicePool {
             voices.append(Voice(source: source))
             return (Int32(voices.count - 1), nil)
         }
-        var victim: Int32?
-        for slot in busySlots {
-            let candidate = voices[Int(slot)]
-            guard candidate.options.priority <= priority else { continue }
-            if let best = victim {
-                let current = voices[Int(best)]
-                let lower = candidate.options.priority < current.options.priority
-                let older =
-                    candidate.options.priority == current.options.priority
-                    && candidate.sequence < current.sequence
-                if lower || older { victim = slot }
-            } else {
-                victim = slot
-            }
+        let victim = busySlots.filter { voices[Int($0)].options.priority <= priority }.min { a, b in
+            let (x, y) = (voices[Int(a)], voices[Int(b)])
+            return (x.options.priority, x.sequence) < (y.options.priority, y.sequence)
         }
         guard let slot = victim else { return nil }
+        return (slot, take(slot))
+    }
+
+    /// Frees `slot` for immediate reuse and returns what it held.
+    mutating func take(_ slot: Int32) -> Voice {
         let displaced = voices[Int(slot)]
         release(slot)
-        freeSlots.removeLast()
-        return (slot, displaced)
+        freeSlots.removeAll { $0 == slot }
+        return displaced
     }
 
     /// Marks `slot` as holding a new sound and returns its handle.
-    mutating func occupy(_ slot: Int32, buffer: SoundBuffer, options: PlayOptions, phase: Voice.Phase)
+    mutating func occupy(_ slot: Int32, request: VoiceRequest, phase: Voice.Phase, startFrame: Int64)
         -> VoiceHandle
     {
         var voice = voices[Int(slot)]
         voice.generation &+= 1
-        voice.buffer = buffer
-        voice.options = options
+        voice.name = request.name
+        voice.buffer = request.buffer
+        voice.stream = request.stream
+        voice.options = request.options
+        voice.fade = .constant(1)
+        voice.stopsAfterFade = false
+        voice.startOffset = request.startOffset
+        voice.startFrame = startFrame
+        voice.appliedGain = -1
         voice.phase = phase
         voice.sequence = nextSequence
         nextSequence += 1
         voices[Int(slot)] = voice
         busySlots.insert(slot)
+        instances[request.name, default: []].append(slot)
         if case .scheduled(let frame) = phase {
             let index = scheduled.firstIndex { $0.frame > frame } ?? scheduled.endIndex
             scheduled.insert((frame, slot), at: index)
@@ -78,20 +86,21 @@ struct VoicePool {
         return VoiceHandle(slot: slot, generation: voice.generation)
     }
 
-    mutating func setPhase(_ phase: Voice.Phase, of slot: Int32) {
-        voices[Int(slot)].phase = phase
+    /// Changes a busy voice in place.
+    mutating func update(_ slot: Int32, _ change: (inout Voice) -> Void) {
+        change(&voices[Int(slot)])
     }
 
-    mutating func setOptions(_ options: PlayOptions, of slot: Int32) {
-        voices[Int(slot)].options = options
-    }
-
-    /// Returns `slot` to the free list, dropping its buffer reference.
+    /// Returns `slot` to the free list, dropping its buffer or stream.
     mutating func release(_ slot: Int32) {
         guard voices[Int(slot)].isBusy else { return }
+        let name = voices[Int(slot)].name
         voices[Int(slot)].phase = .free
         voices[Int(slot)].buffer = nil
+        voices[Int(slot)].stream = nil
         busySlots.remove(slot)
+        instances[name]?.removeAll { $0 == slot }
+        if instances[name]?.isEmpty == true { instances[name] = nil }
         scheduled.removeAll { $0.slot == slot }
         freeSlots.append(slot)
     }

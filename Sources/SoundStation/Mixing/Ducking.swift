@@ -1,0 +1,25 @@
+/// How the music bus dips while voice notes play, so speech stays clear over the game's music.
+public struct Ducking: Sendable, Equatable {
+    /// Music's gain while ducked (0.25 is about -12 dB); 1 turns ducking off.
+    public var level: Float
+    /// Seconds to dip when a voice starts.
+    public var attack: Double
+    /// Seconds to come back after the last voice ends.
+    public var release: Double
+    /// Also duck under effects whose volume is at least ``loudEffectVolume``.
+    public var underLoudEffects: Bool
+    /// The effect volume that counts as loud when ``underLoudEffects`` is on.
+    public var loudEffectVolume: Float
+
+    /// Creates a ducking setting; the defaults dip music by 12 dB under voice notes only.
+    public init(
+        level: Float = 0.25, attack: Double = 0.08, release: Double = 0.4, underLoudEffects: Bool = false,
+        loudEffectVolume: Float = 0.9
+    ) {
+        self.level = level
+        self.attack = attack
+        self.release = release
+        self.underLoudEffects = underLoudEffects
+        self.loudEffectVolume = loudEffectVolume
+    }
+}

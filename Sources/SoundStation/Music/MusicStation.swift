@@ -1,0 +1,168 @@
+import Synchronization
+
+/// The game's background music: one track at a time, switched per scene.
+///
+/// As in the seed design, tracks are preloaded before they are needed, `play` rewinds the chosen
+/// track to its start, loops it forever and stops the others; beyond it, switches can fade or
+/// crossfade (equal power), a track can resume where it left off, and long tracks stream.
+public final class MusicStation: Sendable {
+    /// Where a track starts when it is played again.
+    public enum StartPosition: Sendable, Equatable {
+        /// From its beginning (the default, as in the seed).
+        case restart
+        /// From where it was when it was last switched away from or stopped.
+        case resume
+    }
+
+    /// The bank the tracks are loaded in.
+    public let bank: SoundBank
+    private var engine: AudioEngine { bank.engine }
+
+    private struct Playing {
+        var name: String
+        var voice: VoiceHandle
+    }
+
+    private struct State {
+        var playing: Playing?
+        var positions: [String: Int] = [:]
+        var paused = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Creates a station playing from `bank`.
+    /// - Parameter bank: Where the tracks are (pre)loaded.
+    public init(bank: SoundBank) {
+        self.bank = bank
+    }
+
+    /// The track playing now (or fading in), if any.
+    public var current: String? { state.withLock { $0.playing?.name } }
+
+    /// The voice of the current track, for position queries.
+    public var currentVoice: VoiceHandle? { state.withLock { $0.playing?.voice } }
+
+    /// Switches to `name`, stopping the track that was playing.
+    /// - Parameters:
+    ///   - name: A preloaded music entry.
+    ///   - transition: Cut, fade in, or crossfade from the current track.
+    ///   - position: ``StartPosition/restart`` (default) or ``StartPosition/resume``.
+    ///   - time: When to switch, on the engine clock; `nil` for now.
+    /// - Throws: ``SoundLoadError/notLoaded(name:)`` when the track was not preloaded, or a catalogue
+    ///   error for an unknown name.
+    public func play(
+        _ name: String, transition: MusicTransition = .cut, from position: StartPosition = .restart,
+        at time: Double? = nil
+    ) throws(SoundLoadError) {
+        guard let (entry, buffer) = bank.lookup(name) else {
+            if bank.catalogue[name] == nil {
+                do { _ = try bank.catalogue.entry(named: name) } catch { throw .catalogue(error) }
+            }
+            throw .notLoaded(name: name)
+        }
+        if let time {
+            engine.schedule(at: time) { [self] in switchTo(entry, buffer: buffer, transition, position) }
+        } else {
+            switchTo(entry, buffer: buffer, transition, position)
+        }
+    }
+
+    /// Plays a track named by a typed resource.
+    /// - Parameters:
+    ///   - track: A ``SoundResource`` whose catalogue name is a music entry.
+    ///   - transition: Cut, fade in, or crossfade.
+    ///   - position: Restart or resume.
+    /// - Throws: As ``play(_:transition:from:at:)``.
+    public func play(
+        _ track: some SoundResource, transition: MusicTransition = .cut,
+        from position: StartPosition = .restart
+    ) throws(SoundLoadError) {
+        try play(track.catalogueName, transition: transition, from: position)
+    }
+
+    /// Stops the music, at once or fading out.
+    /// - Parameters:
+    ///   - fade: Seconds to fade out; 0 stops at once.
+    ///   - time: When, on the engine clock; `nil` for now.
+    public func stop(fade: Double = 0, at time: Double? = nil) {
+        if let time {
+            engine.schedule(at: time) { [self] in stop(fade: fade) }
+            return
+        }
+        let playing = state.withLock { state -> Playing? in
+            defer { state.playing = nil }
+            if let playing = state.playing { remember(playing, in: &state) }
+            return state.playing
+        }
+        if let playing { engine.stop(playing.voice, fade: fade) }
+    }
+
+    /// Pauses the music alone (effects go on).
+    public func pause() {
+        let voice = state.withLock { state -> VoiceHandle? in
+            state.paused = true
+            return state.playing?.voice
+        }
+        if let voice { engine.pause(voice) }
+    }
+
+    /// Resumes music paused by ``pause()``.
+    public func resume() {
+        let voice = state.withLock { state -> VoiceHandle? in
+            state.paused = false
+            return state.playing?.voice
+        }
+        if let voice { engine.resume(voice) }
+    }
+
+    private func switchTo(
+        _ entry: SoundEntry, buffer: SoundBuffer?, _ transition: MusicTransition, _ position: StartPosition
+    ) {
+        let (old, offset) = state.withLock { state -> (Playing?, Int) in
+            if let playing = state.playing { remember(playing, in: &state) }
+            let offset = position == .resume ? state.positions[entry.name] ?? 0 : 0
+            return (state.playing, offset)
+        }
+        let fade: Double
+        switch transition {
+        case .cut: fade = 0
+        case .fadeIn(let seconds): fade = seconds
+        case .crossfade(let seconds): fade = seconds
+        }
+        if let old {
+            if case .crossfade(let seconds) = transition {
+                engine.stop(old.voice, fade: seconds)
+            } else {
+                engine.stop(old.voice)
+            }
+        }
+        let options = PlayOptions(volume: entry.volume, loop: entry.loop, priority: 255, bus: .music)
+        var request: VoiceRequest
+        if let buffer {
+            request = VoiceRequest(
+                name: entry.name, buffer: buffer, channels: buffer.channels, options: options)
+        } else {
+            do {
+                let stream = try StreamFeeder(entry: entry, device: engine.device)
+                request = VoiceRequest(
+                    name: entry.name, stream: stream, channels: stream.channels, options: options)
+            } catch {
+                engine.hub.send([.refused(sound: entry.name, time: engine.time)])
+                return
+            }
+        }
+        request.fadeIn = fade
+        request.startOffset = offset
+        let voice = engine.start(request, at: nil)
+        let paused = state.withLock { state -> Bool in
+            state.playing = voice.map { Playing(name: entry.name, voice: $0) }
+            return state.paused
+        }
+        if paused, let voice { engine.pause(voice) }
+    }
+
+    private func remember(_ playing: Playing, in state: inout State) {
+        if let frame = engine.position(of: playing.voice) { state.positions[playing.name] = frame }
+    }
+}

@@ -1,0 +1,57 @@
+/// Everything a game needs for sound in one place: the engine, the catalogue, the loaded sounds,
+/// the music station and an effect station for the whole catalogue.
+///
+/// ```swift
+/// let sound = try SoundSystem(output: .device(), assets: .directory("Assets"))
+/// try await sound.bank.preload()
+/// try sound.music.play("main")
+/// try sound.effects.play("reward")
+/// ```
+public final class SoundSystem: Sendable {
+    /// The mixer and its output.
+    public let engine: AudioEngine
+    /// The game's sounds by name.
+    public let catalogue: Catalogue
+    /// The loaded sounds, shared by the stations.
+    public let bank: SoundBank
+    /// Background music.
+    public let music: MusicStation
+    /// Effects from the whole catalogue.
+    public let effects: EffectStation
+
+    /// Wraps an engine and a catalogue.
+    /// - Parameters:
+    ///   - engine: An open engine.
+    ///   - catalogue: The game's sounds.
+    public init(engine: AudioEngine, catalogue: Catalogue) {
+        self.engine = engine
+        self.catalogue = catalogue
+        bank = SoundBank(engine: engine, catalogue: catalogue)
+        music = MusicStation(bank: bank)
+        effects = EffectStation(bank: bank)
+    }
+
+    /// Opens an output and reads the catalogue at `assets`.
+    /// - Parameters:
+    ///   - output: Where the sound goes.
+    ///   - assets: The folder (or bundle) holding `catalogue.json`.
+    /// - Throws: ``AudioEngineError`` or ``CatalogueError``.
+    public convenience init(output: AudioOutput, assets: AssetLocation) throws {
+        let catalogue = try Catalogue(location: assets)
+        self.init(engine: try AudioEngine(output: output), catalogue: catalogue)
+    }
+
+    /// Carries out one cue of a cue list (what `soundstation render` and `play` do per event).
+    /// - Parameter action: The cue's action.
+    /// - Throws: ``SoundLoadError`` for a sound that is unknown or not loaded.
+    public func perform(_ action: SoundCue.Action) throws(SoundLoadError) {
+        switch action {
+        case .effect(let name): try effects.play(name)
+        case .music(let name, let transition): try music.play(name, transition: transition)
+        case .stopMusic(let fade): music.stop(fade: fade)
+        case .pause: engine.pauseAll()
+        case .resume: engine.resumeAll()
+        case .volume(let bus, let gain): engine.setVolume(gain, for: bus)
+        }
+    }
+}

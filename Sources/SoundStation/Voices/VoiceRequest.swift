@@ -1,0 +1,21 @@
+/// Everything needed to start one voice, prepared before the engine's lock is taken.
+struct VoiceRequest {
+    var name: String
+    var buffer: SoundBuffer?
+    var stream: StreamFeeder?
+    var channels: Int
+    var options: PlayOptions
+    var fadeIn: Double = 0
+    var startOffset = 0
+    /// How many voices of this sound may play at once, and what happens beyond that.
+    var limit: InstanceLimit?
+}
+
+/// A per-sound cap on simultaneous voices, as the catalogue's `maxInstances`, `steal` and
+/// `coalesceMs` keys set it.
+struct InstanceLimit {
+    var maxInstances: Int
+    var steal: StealPolicy
+    /// Repeats within this many frames of the last start are folded into it.
+    var coalesceFrames: Int64
+}

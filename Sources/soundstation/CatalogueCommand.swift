@@ -1,0 +1,75 @@
+import Foundation
+import SoundStation
+
+/// `soundstation catalogue [--assets DIR] [--json]`: every sound, decoded to prove it plays.
+enum CatalogueCommand {
+    struct Row: Encodable {
+        let name: String
+        let kind: String
+        let path: String
+        let seconds: Double
+        let sampleRate: Int
+        let channels: Int
+        let fileBytes: Int
+        let pcmBytes: Int
+    }
+
+    static func run(_ arguments: inout Arguments) throws {
+        let json = arguments.flag("json")
+        let catalogue = try Command.loadCatalogue(&arguments)
+        _ = try arguments.positional()
+        var rows: [Row] = []
+        var problems: [String] = []
+        for entry in catalogue.entries {
+            do {
+                let audio = try AudioDecoder.decode(fileAt: entry.resolvedPath)
+                let size =
+                    (try? FileManager.default.attributesOfItem(atPath: entry.resolvedPath)[.size] as? Int)
+                    ?? 0
+                rows.append(
+                    Row(
+                        name: entry.name, kind: entry.kind.rawValue, path: entry.path,
+                        seconds: audio.duration,
+                        sampleRate: audio.sampleRate, channels: audio.channels, fileBytes: size ?? 0,
+                        pcmBytes: audio.byteCount))
+            } catch {
+                problems.append(
+                    CatalogueError.undecodable(name: entry.name, path: entry.path, reason: error.description)
+                        .description)
+            }
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(rows), as: UTF8.self))
+        } else {
+            printTable(rows, root: catalogue.root)
+        }
+        for problem in problems {
+            FileHandle.standardError.write(Data("soundstation: \(problem)\n".utf8))
+        }
+        if !problems.isEmpty {
+            throw CLIError("\(problems.count) of \(catalogue.entries.count) sounds do not decode")
+        }
+    }
+
+    private static func printTable(_ rows: [Row], root: String) {
+        print("assets: \(root)")
+        let header = ["NAME", "KIND", "SECONDS", "RATE", "CH", "FILE", "PCM", "PATH"]
+        var table = [header]
+        for row in rows {
+            table.append([
+                row.name, row.kind, String(format: "%.3f", row.seconds), "\(row.sampleRate)",
+                "\(row.channels)",
+                "\(row.fileBytes)", "\(row.pcmBytes)", row.path,
+            ])
+        }
+        let widths = header.indices.map { column in table.map { $0[column].count }.max() ?? 0 }
+        for line in table {
+            let cells = line.enumerated().map { index, cell in
+                cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+            }
+            print(cells.joined(separator: "  ").trimmingCharacters(in: .whitespaces))
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import SoundStation
+
+/// Dispatches the subcommands.
+enum Command {
+    static let usage = """
+        usage: soundstation catalogue [--assets DIR] [--json]
+               soundstation devices
+               soundstation render --seconds S --out FILE.wav [--rate HZ] [--assets DIR] EVENT...
+               soundstation play [--seconds S] [--assets DIR] EVENT...
+        EVENT: T:effect:NAME  T:music:NAME[:fade=S|:crossfade=S]  T:stop-music[:fade=S]
+               T:pause  T:resume  T:volume:BUS:GAIN   (T in seconds; BUS master|music|effects|voice)
+        environment: SOUNDSTATION_OUTPUT=device|silent, SOUNDSTATION_DEVICE=NAME, SOUNDSTATION_ASSETS=DIR
+        """
+
+    static func run(_ words: [String]) async throws {
+        guard let name = words.first else { throw CLIError.usage("no command given") }
+        var arguments = Arguments(Array(words.dropFirst()))
+        switch name {
+        case "catalogue": try CatalogueCommand.run(&arguments)
+        case "devices": try DevicesCommand.run(&arguments)
+        case "render": try await RenderCommand.run(&arguments)
+        case "play": try await PlayCommand.run(&arguments)
+        case "help", "--help", "-h": print(usage)
+        default: throw CLIError.usage("unknown command \"\(name)\"")
+        }
+    }
+
+    /// The catalogue from `--assets`, `SOUNDSTATION_ASSETS`, `./Assets` or beside the executable.
+    static func loadCatalogue(_ arguments: inout Arguments) throws -> Catalogue {
+        if let directory = try arguments.value("assets") {
+            return try Catalogue(assetsRoot: directory)
+        }
+        return try Catalogue(location: .directory(try AssetLocation.locateDefault()))
+    }
+}

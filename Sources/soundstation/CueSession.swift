@@ -1,0 +1,70 @@
+import Foundation
+import SoundStation
+
+/// What `render` and `play` share: read the cues, check their names against the catalogue, preload
+/// what they use, and schedule them on an engine's clock.
+struct CueSession {
+    let cues: [SoundCue]
+    let catalogue: Catalogue
+
+    init(_ words: [String], catalogue: Catalogue) throws {
+        guard !words.isEmpty else { throw CLIError.usage("no events given") }
+        cues = try words.map { word throws(SoundCueError) in try SoundCue(parsing: word) }
+        self.catalogue = catalogue
+        for cue in cues {
+            switch cue.action {
+            case .effect(let name), .music(let name, _):
+                let entry = try catalogue.entry(named: name)
+                let wanted: SoundKind = if case .effect = cue.action { .effect } else { .music }
+                if entry.kind != wanted {
+                    throw CLIError(
+                        "event \"\(cue)\": \"\(name)\" is a \(entry.kind.rawValue) sound, not \(wanted.rawValue)"
+                    )
+                }
+            default: break
+            }
+        }
+    }
+
+    /// The time of the last cue.
+    var lastCueTime: Double { cues.map(\.time).max() ?? 0 }
+
+    /// Whether music is still meant to be playing after the last cue.
+    var leavesMusicPlaying: Bool {
+        var playing = false
+        for cue in cues.sorted(by: { $0.time < $1.time }) {
+            switch cue.action {
+            case .music: playing = true
+            case .stopMusic: playing = false
+            default: break
+            }
+        }
+        return playing
+    }
+
+    /// Preloads every sound the cues name, reporting failures as errors.
+    func preload(into stage: SoundSystem) async throws {
+        var names: [String] = []
+        for cue in cues {
+            switch cue.action {
+            case .effect(let name), .music(let name, _): if !names.contains(name) { names.append(name) }
+            default: break
+            }
+        }
+        let loaded = try await stage.bank.preload(names)
+        try loaded.throwIfFailed()
+    }
+
+    /// Schedules every cue at `offset` plus its time on the engine clock.
+    func schedule(on stage: SoundSystem, offset: Double) {
+        for cue in cues {
+            stage.engine.schedule(at: offset + cue.time) {
+                do {
+                    try stage.perform(cue.action)
+                } catch {
+                    FileHandle.standardError.write(Data("soundstation: event \"\(cue)\": \(error)\n".utf8))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,12 @@
+import SoundStation
+
+/// `soundstation devices`: what OpenAL can play to and record from.
+enum DevicesCommand {
+    static func run(_ arguments: inout Arguments) throws {
+        _ = try arguments.positional()
+        print("playback:")
+        for name in AudioEngine.playbackDevices() { print("  \(name)") }
+        print("capture:")
+        for name in AudioEngine.captureDevices() { print("  \(name)") }
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import SoundStation
+
+/// `soundstation play [--seconds S] [--assets DIR] EVENT...` on the real device (or the output that
+/// SOUNDSTATION_OUTPUT names), until every cue has happened and every sound it started has ended.
+enum PlayCommand {
+    static func run(_ arguments: inout Arguments) async throws {
+        let limit = try arguments.number("seconds", in: 0...86_400)
+        let catalogue = try Command.loadCatalogue(&arguments)
+        let session = try CueSession(try arguments.positional(), catalogue: catalogue)
+        guard let output = AudioOutput.fromEnvironment(ProcessInfo.processInfo.environment) else {
+            throw CLIError("SOUNDSTATION_OUTPUT must be \"device\" or \"silent\"")
+        }
+        let engine = try AudioEngine.openWithFallback(output) { notice in
+            FileHandle.standardError.write(Data("soundstation: notice: \(notice)\n".utf8))
+        }
+        let stage = SoundSystem(engine: engine, catalogue: catalogue)
+        try await session.preload(into: stage)
+        print("playing on \(engine.output) (\(engine.deviceName))")
+        let start = engine.time + 0.05
+        session.schedule(on: stage, offset: start)
+        let musicForever = session.leavesMusicPlaying && limit == nil
+        if musicForever { print("music plays until interrupted (Ctrl-C) or --seconds") }
+        while true {
+            try await Task.sleep(for: .milliseconds(20))
+            let elapsed = engine.time - start
+            if let limit, elapsed >= limit { break }
+            if !musicForever, elapsed > session.lastCueTime + 0.05, engine.activeVoiceCount == 0 { break }
+        }
+        print(String(format: "played %.2f s", engine.time - start))
+    }
+}

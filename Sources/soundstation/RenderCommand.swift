@@ -1,0 +1,34 @@
+import Foundation
+import SoundStation
+
+/// `soundstation render --seconds S --out FILE.wav [--rate HZ] [--assets DIR] EVENT...`
+enum RenderCommand {
+    static func run(_ arguments: inout Arguments) async throws {
+        guard let seconds = try arguments.number("seconds", in: 0...3600) else {
+            throw CLIError.usage("render needs --seconds S")
+        }
+        guard let out = try arguments.value("out") else {
+            throw CLIError.usage("render needs --out FILE.wav")
+        }
+        let rate = Int(try arguments.number("rate", in: 8000...192_000) ?? 48_000)
+        let catalogue = try Command.loadCatalogue(&arguments)
+        let session = try CueSession(try arguments.positional(), catalogue: catalogue)
+        let engine = try AudioEngine(output: .offline(sampleRate: rate, channels: 2))
+        let stage = SoundSystem(engine: engine, catalogue: catalogue)
+        try await session.preload(into: stage)
+        session.schedule(on: stage, offset: 0)
+        let total = Int((seconds * Double(rate)).rounded())
+        var samples: [Float] = []
+        samples.reserveCapacity(total * 2)
+        var rendered = 0
+        while rendered < total {
+            let chunk = min(rate, total - rendered)
+            samples += try engine.render(frames: chunk).samples
+            rendered += chunk
+        }
+        let audio = PCMAudio(sampleRate: rate, channels: 2, samples: samples)
+        try WAVWriter.write(audio, toFileAt: out, format: .float32)
+        let peak = samples.reduce(0) { max($0, abs($1)) }
+        print(String(format: "rendered %.3f s at %d Hz to %@ (peak %.3f)", seconds, rate, out, peak))
+    }
+}
