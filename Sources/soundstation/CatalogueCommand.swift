@@ -30,7 +30,7 @@ enum CatalogueCommand {
                     Row(
                         name: entry.name, kind: entry.kind.rawValue, path: entry.path,
                         seconds: audio.duration,
-                        sampleRate: audio.sampleRate, channels: audio.channels, fileBytes: size ?? 0,
+                        sampleRate: audio.sampleRate, channels: audio.channels, fileBytes: size,
                         pcmBytes: audio.byteCount))
             } catch {
                 problems.append(

@@ -19,8 +19,9 @@ public final class AudioEngine: Sendable {
     public var sampleRate: Int { device.sampleRate }
     /// Channels of the mix (2 for devices and silent output).
     public var channels: Int { device.channels }
-    /// The most sounds that can play at once: the device's source count (256 with OpenAL Soft's defaults).
-    public var voiceLimit: Int { device.sourceLimit }
+    /// The most sounds that can play at once: the device's source count (256 with OpenAL Soft's
+    /// defaults), or fewer when the engine was opened with `maxVoices`.
+    public let voiceLimit: Int
     /// The name of the opened device ("loopback" for offline and silent output).
     public var deviceName: String { device.name }
 
@@ -37,10 +38,12 @@ public final class AudioEngine: Sendable {
     private let driver: Mutex<RealtimeDriver?> = Mutex(nil)
 
     /// Opens an output.
-    /// - Parameter output: A device, the offline loopback renderer, or silent output.
+    /// - Parameters:
+    ///   - output: A device, the offline loopback renderer, or silent output.
+    ///   - maxVoices: A cap on simultaneous sounds below the device's own, e.g. to budget CPU.
     /// - Throws: ``AudioEngineError/noPlaybackDevice(name:)`` when the device cannot be opened, or
     ///   ``AudioEngineError/unsupportedRenderFormat(sampleRate:channels:)`` for a bad offline format.
-    public init(output: AudioOutput = .device()) throws(AudioEngineError) {
+    public init(output: AudioOutput = .device(), maxVoices: Int? = nil) throws(AudioEngineError) {
         self.output = output
         switch output {
         case .device(let name): device = try OpenALDevice(playback: name)
@@ -53,7 +56,8 @@ public final class AudioEngine: Sendable {
         } else {
             latency = 0
         }
-        state = Mutex(EngineState(pool: VoicePool(limit: device.sourceLimit)))
+        voiceLimit = max(1, min(device.sourceLimit, maxVoices ?? .max))
+        state = Mutex(EngineState(pool: VoicePool(limit: voiceLimit)))
         if case .offline = output { return }
         driver.withLock { $0 = RealtimeDriver(engine: self) }
     }
