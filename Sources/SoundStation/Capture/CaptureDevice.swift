@@ -25,7 +25,8 @@ public final class CaptureDevice {
         throws(CaptureError)
     {
         guard (8_000...192_000).contains(sampleRate), channels == 1 || channels == 2 else {
-            throw .invalidSettings(reason: "\(channels) channel(s) at \(sampleRate) Hz: use 1 or 2 channels, 8000...192000 Hz")
+            throw .invalidSettings(
+                reason: "\(channels) channel(s) at \(sampleRate) Hz: use 1 or 2 channels, 8000...192000 Hz")
         }
         let format = channels == 1 ? AL_FORMAT_MONO16 : AL_FORMAT_STEREO16
         let frames = ALCsizei(max(1, bufferSeconds) * Double(sampleRate))
@@ -35,7 +36,9 @@ public final class CaptureDevice {
         self.device = device
         self.sampleRate = sampleRate
         self.channels = channels
-        self.name = alcGetString(device, ALC_CAPTURE_DEVICE_SPECIFIER).map { String(cString: $0) } ?? name ?? "default"
+        self.name =
+            alcGetString(device, ALC_CAPTURE_DEVICE_SPECIFIER).map { String(cString: $0) } ?? name
+            ?? "default"
     }
 
     deinit {
@@ -98,7 +101,8 @@ public enum CaptureError: Error, CustomStringConvertible, Equatable {
             return "cannot open \(which) (\(reason)): is PulseAudio running and a source available? "
                 + "List them with `soundstation devices`."
         case .invalidSettings(let reason): return "invalid capture settings: \(reason)"
-        case .disconnected(let name): return "capture device \"\(name)\" was disconnected; what was recorded is kept"
+        case .disconnected(let name):
+            return "capture device \"\(name)\" was disconnected; what was recorded is kept"
         }
     }
 }

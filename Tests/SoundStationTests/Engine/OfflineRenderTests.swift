@@ -7,7 +7,8 @@ import Testing
 @Suite struct OfflineRenderTests {
     @Test func effectStartsAtItsFrame() throws {
         let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
-        let tone = try engine.makeBuffer(Signals.sine(frequency: 440, seconds: 0.25, phase: .pi / 2), name: "tone")
+        let tone = try engine.makeBuffer(
+            Signals.sine(frequency: 440, seconds: 0.25, phase: .pi / 2), name: "tone")
         for time in [0.0, 0.1, 0.123_456, 0.5, 0.999_97] {
             let start = engine.time
             engine.play(tone, at: start + time)
@@ -20,7 +21,8 @@ import Testing
     @Test(arguments: [22_050, 44_100, 48_000])
     func startFrameFollowsTheRate(rate: Int) throws {
         let engine = try AudioEngine(output: .offline(sampleRate: rate, channels: 2))
-        let click = try engine.makeBuffer(PCMAudio(sampleRate: rate, channels: 1, samples: [0.5, 0.5, 0.5]), name: "click")
+        let click = try engine.makeBuffer(
+            PCMAudio(sampleRate: rate, channels: 1, samples: [0.5, 0.5, 0.5]), name: "click")
         engine.play(click, at: 0.3)
         let mix = try engine.render(frames: rate / 2)
         #expect(AudioAnalysis.onset(mix, threshold: 1e-6) == Int((0.3 * Double(rate)).rounded()))
@@ -72,7 +74,10 @@ import Testing
             try assets.addWAV("b", Signals.sine(frequency: 660, seconds: 0.4))
             try assets.addOgg("m", Signals.stereoTones(left: 220, right: 330, seconds: 2))
             let system = try await assets.system()
-            let cues = ["0:music:m", "0.25:effect:a", "0.2501:effect:b", "0.9:music:m:crossfade=0.5", "1.7:stop-music:fade=0.2"]
+            let cues = [
+                "0:music:m", "0.25:effect:a", "0.2501:effect:b", "0.9:music:m:crossfade=0.5",
+                "1.7:stop-music:fade=0.2",
+            ]
             for text in cues {
                 let cue = try SoundCue(parsing: text)
                 system.engine.schedule(at: cue.time) { try? system.perform(cue.action) }
@@ -87,7 +92,9 @@ import Testing
 
     @Test func renderNeedsTheOfflineOutput() throws {
         let engine = try AudioEngine(output: .silent)
-        #expect(throws: AudioEngineError.notOffline(operation: "render(frames:)")) { try engine.render(frames: 10) }
+        #expect(throws: AudioEngineError.notOffline(operation: "render(frames:)")) {
+            try engine.render(frames: 10)
+        }
     }
 
     @Test func badRenderFormatIsRefusedWithItsValues() {
@@ -133,7 +140,8 @@ import Testing
 
     @Test func unopenableDeviceFallsBackToSilentWithANotice() throws {
         let notices = Mutex<[String]>([])
-        let engine = try AudioEngine.openWithFallback(.device(name: "SoundStation test: no such device")) { notice in
+        let engine = try AudioEngine.openWithFallback(.device(name: "SoundStation test: no such device")) {
+            notice in
             notices.withLock { $0.append(notice) }
         }
         #expect(engine.output == .silent)

@@ -8,7 +8,9 @@ final class TestAssets {
     private var entries: [String] = []
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("ss-assets-\(UUID().uuidString)").path
+        root =
+            FileManager.default.temporaryDirectory.appendingPathComponent("ss-assets-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
     }
 
@@ -45,7 +47,8 @@ final class TestAssets {
 
     /// An offline engine with every sound preloaded.
     func system(sampleRate: Int = 48_000, maxVoices: Int? = nil) async throws -> SoundSystem {
-        let engine = try AudioEngine(output: .offline(sampleRate: sampleRate, channels: 2), maxVoices: maxVoices)
+        let engine = try AudioEngine(
+            output: .offline(sampleRate: sampleRate, channels: 2), maxVoices: maxVoices)
         let system = SoundSystem(engine: engine, catalogue: try catalogue())
         let loaded = try await system.bank.preload()
         try loaded.throwIfFailed()
@@ -55,7 +58,9 @@ final class TestAssets {
 
 extension Signals {
     /// Deterministic white noise.
-    static func noise(seconds: Double, sampleRate: Int = 48_000, amplitude: Float = 0.3, channels: Int = 1, seed: UInt64 = 1)
+    static func noise(
+        seconds: Double, sampleRate: Int = 48_000, amplitude: Float = 0.3, channels: Int = 1, seed: UInt64 = 1
+    )
         -> PCMAudio
     {
         var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
@@ -71,11 +76,15 @@ extension Signals {
 
     /// A stereo signal whose left and right are different tones, so a render can be compared to it
     /// channel by channel.
-    static func stereoTones(left: Double, right: Double, seconds: Double, sampleRate: Int = 48_000, amplitude: Float = 0.4)
+    static func stereoTones(
+        left: Double, right: Double, seconds: Double, sampleRate: Int = 48_000, amplitude: Float = 0.4
+    )
         -> PCMAudio
     {
-        let l = sine(frequency: left, seconds: seconds, sampleRate: sampleRate, amplitude: amplitude, phase: .pi / 2)
-        let r = sine(frequency: right, seconds: seconds, sampleRate: sampleRate, amplitude: amplitude, phase: .pi / 2)
+        let l = sine(
+            frequency: left, seconds: seconds, sampleRate: sampleRate, amplitude: amplitude, phase: .pi / 2)
+        let r = sine(
+            frequency: right, seconds: seconds, sampleRate: sampleRate, amplitude: amplitude, phase: .pi / 2)
         var samples = [Float](repeating: 0, count: l.samples.count * 2)
         for frame in 0..<l.samples.count {
             samples[frame * 2] = l.samples[frame]
