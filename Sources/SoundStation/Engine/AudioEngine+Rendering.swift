@@ -2,7 +2,9 @@ extension AudioEngine {
     /// Mixes the next `frames` frames of an offline engine and advances its clock.
     ///
     /// Scheduled starts happen at their exact frame; finished voices are reclaimed every
-    /// ``quantum`` frames of the render clock, so the same calls always give the same samples.
+    /// ``quantum`` frames of the render clock, so the same calls always give the same samples. A sound
+    /// played between two renders starts at the first frame of the next. Peaks above 0.8 are
+    /// rounded off by ``SoftClipper`` so a loud mix never exceeds ±1.
     /// - Parameter frames: How many frames to mix.
     /// - Returns: Interleaved float samples at the engine's rate and channel count.
     /// - Throws: ``AudioEngineError/notOffline(operation:)`` for other outputs.
@@ -11,37 +13,10 @@ extension AudioEngine {
         guard frames >= 0 else {
             throw .invalidArgument(name: "frame count", value: "\(frames)", expected: "0 or more")
         }
-        // The first render mixes the limiter's lookahead too and drops it, so a sound started at
-        // mix frame F is heard at frame F of what the caller receives.
-        let skip = state.withLock { state -> Int in
-            defer { state.primed = true }
-            return state.primed ? 0 : Int(latency)
-        }
-        var samples = [Float](repeating: 0, count: (frames + skip) * channels)
-        samples.withUnsafeMutableBufferPointer { mixChunks(into: $0, frames: frames + skip) }
-        if skip > 0 { samples.removeFirst(skip * channels) }
+        var samples = [Float](repeating: 0, count: frames * channels)
+        samples.withUnsafeMutableBufferPointer { mixChunks(into: $0, frames: frames) }
+        SoftClipper.apply(to: &samples)
         return PCMAudio(sampleRate: sampleRate, channels: channels, samples: samples)
-    }
-
-    /// Finds how many frames the device delays a sound (the limiter's lookahead) by playing a click on
-    /// a throwaway source, then mixes silence until the click has left the limiter.
-    static func measureLatency(_ device: OpenALDevice) throws(AudioEngineError) -> Int64 {
-        let window = Int(quantum) * 4
-        var click = [Float](repeating: 0, count: window)
-        click[0] = 0.5
-        let buffer = try OpenALBuffer(
-            device: device, audio: PCMAudio(sampleRate: device.sampleRate, channels: 1, samples: click))
-        let source = try OpenALSource(device: device)
-        try source.prepare(buffer: buffer, channels: 1, gain: 1, pitch: 1, pan: 0, loop: false)
-        try source.play()
-        var mix = [Float](repeating: 0, count: window * device.channels)
-        mix.withUnsafeMutableBufferPointer { device.render(into: $0.baseAddress!, frames: window) }
-        let first = mix.firstIndex { $0 != 0 }.map { $0 / device.channels } ?? 0
-        source.stop()
-        for _ in 0..<8 {
-            mix.withUnsafeMutableBufferPointer { device.render(into: $0.baseAddress!, frames: window) }
-        }
-        return Int64(first)
     }
 
     /// Mixes into `buffer` in pieces that end at every quantum boundary and every scheduled start,

@@ -29,9 +29,6 @@ public final class AudioEngine: Sendable {
     static let quantum: Int64 = 256
 
     let device: OpenALDevice
-    /// Frames between a source starting and its first sample leaving the mix: the output limiter's
-    /// lookahead. Offline rendering hides it (see ``render(frames:)``); other outputs live with it.
-    let latency: Int64
     let state: Mutex<EngineState>
     let hub = EventHub()
     let startInstant = ContinuousClock.now
@@ -50,11 +47,6 @@ public final class AudioEngine: Sendable {
         case .offline(let rate, let channels):
             device = try OpenALDevice(loopbackSampleRate: rate, channels: channels)
         case .silent: device = try OpenALDevice(loopbackSampleRate: 48_000, channels: 2)
-        }
-        if case .offline = output {
-            latency = try Self.measureLatency(device)
-        } else {
-            latency = 0
         }
         voiceLimit = max(1, min(device.sourceLimit, maxVoices ?? .max))
         state = Mutex(EngineState(pool: VoicePool(limit: voiceLimit)))
@@ -120,9 +112,9 @@ public final class AudioEngine: Sendable {
     }
 
     /// Seconds on the engine clock: the frames rendered so far for offline and silent output, time since
-    /// opening for a device. A sound played ``play(_:options:at:)`` at a time `t` is heard at `t`.
+    /// opening for a device.
     public var time: Double {
-        Double(state.withLock { max(0, currentFrame(&$0) - ($0.primed ? latency : 0)) }) / Double(sampleRate)
+        Double(state.withLock { currentFrame(&$0) }) / Double(sampleRate)
     }
 
     /// A new stream of every ``SoundEvent`` from now on; each call returns an independent stream.

@@ -5,8 +5,6 @@ struct EngineState {
     var frame: Int64 = 0
     /// Closures to run on the engine clock, ordered by frame then by when they were scheduled.
     var calls: [(frame: Int64, call: @Sendable () -> Void)] = []
-    /// Whether offline rendering has mixed (and dropped) the limiter's lookahead yet.
-    var primed = false
     /// True while the game's pause menu holds every sound.
     var isPaused = false
     /// The volume each bus is set to, and whether it is muted.

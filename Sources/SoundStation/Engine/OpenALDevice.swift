@@ -36,6 +36,10 @@ final class OpenALDevice: @unchecked Sendable {
     }
 
     /// Opens OpenAL Soft's loopback device rendering float samples at the given format.
+    ///
+    /// OpenAL Soft's limiter stays off here: its 1 ms lookahead would put every sound started between
+    /// two renders 48 frames late. Offline output is kept within ±1 by ``SoftClipper`` instead, and
+    /// real devices keep the limiter.
     init(loopbackSampleRate sampleRate: Int, channels: Int) throws(AudioEngineError) {
         guard (8_000...192_000).contains(sampleRate), channels == 1 || channels == 2 else {
             throw .unsupportedRenderFormat(sampleRate: sampleRate, channels: channels)
@@ -50,7 +54,7 @@ final class OpenALDevice: @unchecked Sendable {
         }
         let attributes: [ALCint] = [
             ALC_FORMAT_CHANNELS_SOFT, layout, ALC_FORMAT_TYPE_SOFT, ALC_FLOAT_SOFT,
-            ALC_FREQUENCY, ALCint(sampleRate), ALC_OUTPUT_LIMITER_SOFT, ALC_TRUE,
+            ALC_FREQUENCY, ALCint(sampleRate), ALC_OUTPUT_LIMITER_SOFT, ALC_FALSE,
             ALC_HRTF_SOFT, ALC_FALSE, 0,
         ]
         guard let context = alcCreateContext(device, attributes) else {

@@ -80,6 +80,7 @@ extension SoundBank {
             for _ in 0..<width { enqueue() }
             var completed = 0
             for await (name, loaded, failure) in group {
+                guard loaded || failure != nil else { continue }
                 completed += 1
                 if loaded { loadedNames.append(name) }
                 if let failure { failures.append(failure) }

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Keeps an offline mix within ±1 without latency: samples up to ``knee`` pass untouched, louder
+/// ones bend smoothly towards ±1 and never reach past it.
+///
+/// OpenAL Soft's own limiter needs 1 ms of lookahead, which would make offline renders start sounds
+/// late; this curve is stateless, so a render stays sample-exact and deterministic.
+public enum SoftClipper {
+    /// Magnitudes at or below this pass unchanged (about -1.9 dBFS).
+    public static let knee: Float = 0.8
+
+    /// Shapes one sample.
+    /// - Parameter sample: Any value.
+    /// - Returns: The same value when within the knee, otherwise a value strictly inside ±1.
+    @inlinable
+    public static func shape(_ sample: Float) -> Float {
+        let magnitude = abs(sample)
+        guard magnitude > knee else { return sample }
+        let room = 1 - knee
+        let bent = knee + room * tanh((magnitude - knee) / room)
+        return sample < 0 ? -bent : bent
+    }
+
+    /// Shapes every sample in place.
+    /// - Parameter samples: Interleaved samples.
+    public static func apply(to samples: inout [Float]) {
+        for index in samples.indices where abs(samples[index]) > knee {
+            samples[index] = shape(samples[index])
+        }
+    }
+}
