@@ -1,0 +1,90 @@
+import Testing
+
+@testable import SoundStation
+
+@Suite struct MixingTests {
+    @Test func sixteenFullScaleEffectsNeverPassFullScale() async throws {
+        let assets = try TestAssets()
+        for index in 0..<16 {
+            try assets.addWAV(
+                "loud\(index)", Signals.sine(frequency: 100 + 37 * Double(index), seconds: 0.5, amplitude: 1))
+        }
+        let system = try await assets.system()
+        for index in 0..<16 { try system.effects.play("loud\(index)", at: 0.01) }
+        let mix = try system.engine.render(frames: 24_000)
+        #expect(AudioAnalysis.peak(mix) <= 1.0)
+        #expect(AudioAnalysis.peak(mix) > 0.9)
+    }
+
+    @Test func softClipperLeavesQuietSamplesAloneAndBendsLoudOnes() {
+        #expect(SoftClipper.shape(0.5) == 0.5)
+        #expect(SoftClipper.shape(-0.8) == -0.8)
+        #expect(SoftClipper.shape(0.9) > 0.85 && SoftClipper.shape(0.9) < 0.9)
+        #expect(SoftClipper.shape(12) <= 1 && SoftClipper.shape(-12) >= -1)
+        let curve = stride(from: Float(0), through: 4, by: 0.01).map(SoftClipper.shape)
+        #expect(zip(curve, curve.dropFirst()).allSatisfy { $0 <= $1 }, "the curve never folds back")
+    }
+
+    @Test func busVolumeAndMuteGlideWithoutClicks() async throws {
+        let assets = try TestAssets()
+        try assets.addWAV("song", Signals.stereoTones(left: 200, right: 200, seconds: 1), kind: "music")
+        let system = try await assets.system()
+        try system.music.play("song")
+        let full = AudioAnalysis.rms(try system.engine.render(frames: 4_800))
+        system.engine.setVolume(0.5, for: .music)
+        let gliding = try system.engine.render(frames: 4_800)
+        let half = AudioAnalysis.rms(try system.engine.render(frames: 4_800))
+        #expect(abs(AudioAnalysis.decibels(half / full) + 6.02) < 0.1)
+        // A 20 ms glide: no step in the output larger than the tone's own steepest slope.
+        #expect(
+            Compare.largestJump(gliding, frames: 0..<4_800) <= Compare.largestJump(
+                Signals.stereoTones(left: 200, right: 200, seconds: 0.1), frames: 0..<4_800) * 1.01)
+        system.engine.setVolume(2, for: .master)
+        #expect(
+            abs(
+                AudioAnalysis.decibels(
+                    AudioAnalysis.rms(try system.engine.render(frames: 4_800), frames: 1_200..<4_800) / full))
+                < 0.1)
+        system.engine.setMuted(true, for: .music)
+        _ = try system.engine.render(frames: 1_200)
+        #expect(AudioAnalysis.peak(try system.engine.render(frames: 4_800)) == 0)
+        #expect(system.engine.volume(of: .music) == 0.5 && system.engine.isMuted(.music))
+    }
+
+    @Test func musicDucksUnderAVoiceNoteAndComesBack() async throws {
+        let assets = try TestAssets()
+        try assets.addWAV("song", Signals.stereoTones(left: 200, right: 200, seconds: 1), kind: "music")
+        try assets.addWAV(
+            "note", Signals.sine(frequency: 3_000, seconds: 0.5, amplitude: 0.01), kind: "voice")
+        let system = try await assets.system()
+        system.engine.ducking = Ducking(level: 0.25, attack: 0.05, release: 0.2)
+        try system.music.play("song")
+        try system.effects.play("note", at: 0.5)
+        let mix = AudioAnalysis.channel(try system.engine.render(frames: 96_000), 0)
+        let before = AudioAnalysis.rms(mix, frames: 12_000..<24_000)
+        let ducked = AudioAnalysis.rms(mix, frames: 30_000..<46_000)
+        let after = AudioAnalysis.rms(mix, frames: 72_000..<96_000)
+        #expect(
+            abs(AudioAnalysis.decibels(ducked / before) + 12) < 0.5,
+            "ducked by \(AudioAnalysis.decibels(ducked / before)) dB")
+        #expect(abs(AudioAnalysis.decibels(after / before)) < 0.1)
+    }
+
+    @Test func pauseAllHoldsEverythingAndResumeAllContinues() async throws {
+        let assets = try TestAssets()
+        let song = Signals.stereoTones(left: 200, right: 300, seconds: 2)
+        try assets.addWAV("song", song, kind: "music")
+        try assets.addWAV("fx", Signals.noise(seconds: 1))
+        let system = try await assets.system()
+        try system.music.play("song")
+        try system.effects.play("fx")
+        _ = try system.engine.render(frames: 4_800)
+        system.engine.pauseAll()
+        #expect(system.engine.isPaused)
+        try system.effects.play("fx")
+        #expect(try system.engine.render(frames: 9_600).samples.allSatisfy { $0 == 0 })
+        system.engine.resumeAll()
+        #expect(AudioAnalysis.rms(try system.engine.render(frames: 4_800)) > 0.2)
+        #expect(system.engine.activeVoiceCount == 3)
+    }
+}
