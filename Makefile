@@ -18,8 +18,8 @@ unit:
 	$(SWIFT) test --skip-build $(SWIFT_TEST_FLAGS)
 
 e2e:
-	$(SWIFT) build --product soundstation
-	Scripts/e2e.sh .build/debug/soundstation
+	$(SWIFT) build
+	Scripts/e2e.sh .build/debug
 
 build: deps
 	$(SWIFT) build

@@ -36,6 +36,11 @@ let package = Package(
             name: "soundstation-assets",
             dependencies: ["SoundStation"]
         ),
+        .executableTarget(
+            name: "soundstation-example",
+            dependencies: ["SoundStation"],
+            path: "Examples/QuickStart"
+        ),
         .testTarget(
             name: "SoundStationTests",
             dependencies: ["SoundStation"]

@@ -81,13 +81,14 @@ public final class EffectStation: Sendable {
     ///   - volume: Multiplies the catalogue's volume.
     ///   - pitch: 1 as recorded.
     ///   - pan: -1 left, 0 centre, 1 right.
+    ///   - time: When, on the engine clock; `nil` for now.
     /// - Returns: The voice, or `nil` when refused.
     /// - Throws: As ``play(_:volume:pitch:pan:at:)``.
     @discardableResult
-    public func play(_ effect: some SoundResource, volume: Float = 1, pitch: Float = 1, pan: Float = 0)
-        throws(SoundLoadError) -> VoiceHandle?
-    {
-        try play(effect.catalogueName, volume: volume, pitch: pitch, pan: pan)
+    public func play(
+        _ effect: some SoundResource, volume: Float = 1, pitch: Float = 1, pan: Float = 0, at time: Double? = nil
+    ) throws(SoundLoadError) -> VoiceHandle? {
+        try play(effect.catalogueName, volume: volume, pitch: pitch, pan: pan, at: time)
     }
 
     /// Fires the station's only sound: the seed's single-effect station.

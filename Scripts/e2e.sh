@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# End-to-end checks of the CLIs as a user runs them, measured with sox on what they wrote or played.
+# Usage: Scripts/e2e.sh [BIN_DIR]   (run inside Scripts/with-pulse.sh for the device checks)
+set -uo pipefail
+bin=${1:-.build/debug}
+cli="$bin/soundstation"
+work=$(mktemp -d /tmp/soundstation-e2e.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+
+check() { # check NAME COMMAND...: passes when COMMAND exits 0
+    local name=$1
+    shift
+    if "$@" >"$work/out" 2>&1; then
+        passed=$((passed + 1))
+        echo "ok   $name"
+    else
+        failed=$((failed + 1))
+        echo "FAIL $name"
+        sed 's/^/     /' "$work/out"
+    fi
+}
+
+# peak FILE [START [LENGTH]]: the largest absolute sample of a WAV (or a stretch of it), per sox.
+peak() { sox "$1" -n trim "${2:-0}" ${3:+"$3"} stat 2>&1 | awk '/Maximum amplitude/ {max=$3} /Minimum amplitude/ {min=-$3} END {print (max > min ? max : min)}'; }
+above() { awk -v a="$1" -v b="$2" 'BEGIN {exit !(a > b)}'; }
+
+# fails CODE PATTERN COMMAND...: the command exits with CODE (not a signal) and says PATTERN on one line.
+fails() {
+    local code=$1 pattern=$2
+    shift 2
+    "$@" >"$work/stdout" 2>"$work/stderr"
+    local status=$?
+    [ "$status" -eq "$code" ] || { echo "exit $status, wanted $code"; cat "$work/stderr"; return 1; }
+    grep -q -- "$pattern" "$work/stderr" || { echo "stderr lacks '$pattern':"; cat "$work/stderr"; return 1; }
+}
+
+catalogue_json() {
+    "$cli" catalogue --json >"$work/catalogue.json" || return 1
+    python3 - "$work/catalogue.json" <<'PY'
+import json, sys
+rows = json.load(open(sys.argv[1]))
+names = {row["name"] for row in rows}
+wanted = {"main", "game", "reward", "upgrade", "jump", "coin", "hit", "explosion", "click", "level-up"}
+assert wanted <= names, f"missing {wanted - names}"
+for row in rows:
+    for key in ("name", "kind", "path", "seconds", "sampleRate", "channels"):
+        assert key in row, f"{row.get('name')} lacks {key}"
+    assert row["seconds"] > 0 and row["sampleRate"] > 0 and row["channels"] in (1, 2)
+music = [row for row in rows if row["kind"] == "music"]
+assert all(20 <= row["seconds"] <= 40 for row in music), music
+PY
+}
+
+render_places_effect() { # an effect at 1.0 s: silence before frame 48000, sound from it on
+    "$cli" render --seconds 2 --out "$work/click.wav" 1:effect:reward || return 1
+    soxi "$work/click.wav" | grep -q 'Channels       : 2' || return 1
+    soxi "$work/click.wav" | grep -q 'Sample Rate    : 48000' || return 1
+    soxi -s "$work/click.wav" | grep -qx 96000 || return 1
+    local before after
+    before=$(peak "$work/click.wav" 0 =0.99998)
+    after=$(peak "$work/click.wav" 1 0.05)
+    echo "peak before: $before, after: $after"
+    [ "$before" = "0.000000" ] && above "$after" 0.05
+}
+
+render_music_switch() {
+    "$cli" render --seconds 6 --rate 44100 --out "$work/music.wav" 0:music:main 2:music:game:crossfade=1 \
+        2.5:effect:explosion 3:volume:music:0.5 4:pause 4.5:resume 5:stop-music:fade=0.5 || return 1
+    soxi "$work/music.wav" | grep -q 'Sample Rate    : 44100' || return 1
+    local paused tail music
+    music=$(peak "$work/music.wav" 0.5 1)
+    paused=$(peak "$work/music.wav" 4.1 0.35)
+    tail=$(peak "$work/music.wav" 5.6 0.4)
+    echo "music $music, paused $paused, after stop $tail"
+    above "$music" 0.05 && [ "$paused" = "0.000000" ] && [ "$tail" = "0.000000" ]
+}
+
+renders_identical() {
+    "$cli" render --seconds 3 --out "$work/a.wav" 0:music:main 0.5:effect:coin 0.5:effect:jump 1:music:game:fade=1 || return 1
+    "$cli" render --seconds 3 --out "$work/b.wav" 0:music:main 0.5:effect:coin 0.5:effect:jump 1:music:game:fade=1 || return 1
+    cmp "$work/a.wav" "$work/b.wav"
+}
+
+play_is_heard() { # play on the default device while parecord records the null sink's monitor
+    parecord --device=test.monitor --rate=16000 --channels=1 --file-format=wav "$work/heard.wav" &
+    local recorder=$!
+    sleep 0.3
+    "$cli" play 0:effect:reward 0.3:effect:explosion
+    local status=$?
+    sleep 0.3
+    kill "$recorder" 2>/dev/null
+    wait "$recorder" 2>/dev/null
+    local heard
+    heard=$(peak "$work/heard.wav")
+    echo "play exit $status, recorded peak $heard"
+    [ "$status" -eq 0 ] && above "$heard" 0.05
+}
+
+play_silent_output() { SOUNDSTATION_OUTPUT=silent timeout 20 "$cli" play 0:effect:click 0.2:effect:coin; }
+
+play_falls_back_without_device() {
+    SOUNDSTATION_DEVICE="no such device" timeout 20 "$cli" play 0:effect:click 2>"$work/err" || return 1
+    grep -q "notice: .*no such device.*Continuing without sound" "$work/err"
+}
+
+example_runs() { # the README's program
+    timeout 60 "$bin/soundstation-example" | tee "$work/example" && grep -q "finished reward" "$work/example"
+}
+
+check "catalogue --json lists every sound with its keys" catalogue_json
+check "catalogue table" "$cli" catalogue
+check "devices lists the null sink" bash -c "'$cli' devices | grep -q 'Null Output'"
+check "render places an effect at its frame" render_places_effect
+check "render switches, pauses and stops music" render_music_switch
+check "two renders are identical" renders_identical
+check "play is heard on the default device" play_is_heard
+check "play on silent output" play_silent_output
+check "play falls back to silent without a device" play_falls_back_without_device
+check "unknown name exits 1 naming it" fails 1 'no sound named "rewrd"' "$cli" render --seconds 1 --out "$work/x.wav" 0:effect:rewrd
+check "bad event exits 2 naming it" fails 2 'bad event "soon:effect:reward"' "$cli" render --seconds 1 --out "$work/x.wav" soon:effect:reward
+check "music name as effect is refused" fails 1 '"main" is a music sound' "$cli" render --seconds 1 --out "$work/x.wav" 0:effect:main
+check "missing assets folder names it" fails 1 "$work/none" "$cli" catalogue --assets "$work/none"
+check "unwritable output names the file" fails 1 "/nonexistent/out.wav" "$cli" render --seconds 1 --out /nonexistent/out.wav 0:effect:click
+check "unknown command is a usage error" fails 2 'unknown command' "$cli" dance
+check "README example runs" example_runs
+
+echo "e2e: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
