@@ -1,0 +1,38 @@
+/// Why an audio file could not be read or decoded.
+///
+/// Every case carries the file's path (or the name given for in-memory bytes) so a message in a log
+/// points straight at the asset to fix.
+public enum AudioDecodingError: Error, CustomStringConvertible, Equatable {
+    /// The file cannot be opened or read, or it is empty.
+    case unreadable(path: String, reason: String)
+    /// The file is not WAV or Ogg Vorbis, or uses an encoding or channel count SoundStation does not play.
+    case unsupportedFormat(path: String, reason: String)
+    /// The file ends before the data its headers promise.
+    case truncated(path: String, reason: String)
+    /// The file's structure is inconsistent or the codec rejected its contents.
+    case corrupt(path: String, reason: String)
+
+    /// The file the error is about.
+    public var path: String {
+        switch self {
+        case .unreadable(let path, _), .unsupportedFormat(let path, _), .truncated(let path, _),
+            .corrupt(let path, _):
+            return path
+        }
+    }
+
+    /// One line: the file, what is wrong, and what to do about it.
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason):
+            return "Cannot read audio file '\(path)': \(reason). Check that it exists and is readable."
+        case .unsupportedFormat(let path, let reason):
+            return "Unsupported audio in '\(path)': \(reason). SoundStation plays mono or stereo "
+                + "PCM/float WAV and Ogg Vorbis; convert it (e.g. `sox IN -b 16 OUT.wav` or `oggenc`)."
+        case .truncated(let path, let reason):
+            return "Audio file '\(path)' is cut short: \(reason). Re-export or re-copy it."
+        case .corrupt(let path, let reason):
+            return "Audio file '\(path)' is damaged: \(reason). Re-export it from the source."
+        }
+    }
+}

@@ -1,0 +1,201 @@
+import CVorbis
+
+/// Streaming Ogg Vorbis reader for music and long ambiences: decodes on demand instead of holding
+/// the whole sound in memory.
+///
+/// Owns one `OggVorbis_File`, allocated once on the heap because libvorbisfile keeps pointers into
+/// it, and cleared in `deinit`. Not thread-safe: use one decoder per stream.
+public final class VorbisFileDecoder {
+    /// Rate, channels and total frames of the stream.
+    public let info: AudioFileInfo
+
+    private let name: String
+    private let source: VorbisDataSource
+    private let file: UnsafeMutablePointer<OggVorbis_File>
+
+    /// Opens an Ogg Vorbis file for streaming.
+    /// - Parameter path: The file to read; it stays open until the decoder is released.
+    public convenience init(path: String) throws(AudioDecodingError) {
+        try self.init(source: VorbisDataSource(file: InputFile(path: path)), name: path)
+    }
+
+    /// Decodes an Ogg Vorbis file held in memory.
+    /// - Parameters:
+    ///   - bytes: The file's contents.
+    ///   - name: The file name to use in error messages.
+    public convenience init(bytes: [UInt8], name: String) throws(AudioDecodingError) {
+        guard !bytes.isEmpty else {
+            throw .unreadable(path: name, reason: "the file is empty (0 bytes)")
+        }
+        try self.init(source: VorbisDataSource(bytes: bytes), name: name)
+    }
+
+    private init(source: VorbisDataSource, name: String) throws(AudioDecodingError) {
+        guard source.prefix(4) == Array("OggS".utf8) else {
+            throw .unsupportedFormat(path: name, reason: "it does not start with 'OggS', so it is not an Ogg file")
+        }
+        let file = UnsafeMutablePointer<OggVorbis_File>.allocate(capacity: 1)
+        let opened = ov_open_callbacks(
+            Unmanaged.passUnretained(source).toOpaque(), file, nil, 0, VorbisDataSource.callbacks)
+        guard opened == 0 else {
+            // On failure libvorbisfile has already cleared the struct; only the memory remains.
+            file.deallocate()
+            throw Self.openError(opened, name: name, byteCount: source.byteCount)
+        }
+        do {
+            self.info = try Self.readInfo(file, name: name)
+        } catch {
+            ov_clear(file)
+            file.deallocate()
+            throw error
+        }
+        self.file = file
+        self.source = source
+        self.name = name
+    }
+
+    deinit {
+        ov_clear(file)
+        file.deallocate()
+    }
+
+    /// Reads the next frames.
+    /// - Parameter maxFrames: The most frames to return; fewer come back only at the end of the stream.
+    /// - Returns: Interleaved samples, a multiple of `info.channels`; empty at the end of the stream.
+    public func read(maxFrames: Int) throws(AudioDecodingError) -> [Float] {
+        guard maxFrames > 0 else { return [] }
+        var output: [Float] = []
+        output.reserveCapacity(maxFrames * info.channels)
+        while output.count < maxFrames * info.channels {
+            let wanted = maxFrames - output.count / info.channels
+            var channelData: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>?
+            var link: Int32 = 0
+            let got = ov_read_float(file, &channelData, Int32(clamping: wanted), &link)
+            if got == OV_HOLE {
+                // A gap from lost or damaged pages: the decoder resynchronises, so keep going.
+                continue
+            }
+            if got < 0 {
+                throw Self.streamError(got, name: name)
+            }
+            if got == 0 {
+                break
+            }
+            try checkLink(link)
+            guard let channelData else { break }
+            append(frames: got, from: channelData, to: &output)
+        }
+        return output
+    }
+
+    /// Moves to a frame so the next ``read(maxFrames:)`` starts exactly there.
+    /// - Parameter frame: The frame to play next; values beyond the ends are clamped.
+    public func seek(toFrame frame: Int) throws(AudioDecodingError) {
+        let target = Int64(min(max(frame, 0), info.frameCount))
+        let result = ov_pcm_seek(file, target)
+        guard result == 0 else {
+            throw Self.streamError(Int(result), name: name)
+        }
+    }
+
+    /// Decodes from the current position to the end.
+    /// - Returns: The rest of the stream; everything when called on a fresh decoder.
+    public func readAll() throws(AudioDecodingError) -> PCMAudio {
+        var samples: [Float] = []
+        samples.reserveCapacity(info.frameCount * info.channels)
+        while true {
+            let chunk = try read(maxFrames: 4096)
+            if chunk.isEmpty { break }
+            samples.append(contentsOf: chunk)
+        }
+        return PCMAudio(sampleRate: info.sampleRate, channels: info.channels, samples: samples)
+    }
+
+    private func append(
+        frames: Int, from channelData: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>,
+        to output: inout [Float]
+    ) {
+        let channels = info.channels
+        let start = output.count
+        output.append(contentsOf: repeatElement(0, count: frames * channels))
+        output.withUnsafeMutableBufferPointer { out in
+            for channel in 0..<channels {
+                guard let samples = channelData[channel] else { continue }
+                for i in 0..<frames {
+                    out[start + i * channels + channel] = samples[i]
+                }
+            }
+        }
+    }
+
+    /// Chained streams are allowed only when every link has the same layout, since one decoder
+    /// feeds one OpenAL source format.
+    private func checkLink(_ link: Int32) throws(AudioDecodingError) {
+        guard let current = ov_info(file, link)?.pointee else { return }
+        if Int(current.rate) != info.sampleRate || Int(current.channels) != info.channels {
+            throw Self.chainError(name: name, rate: Int(current.rate), channels: Int(current.channels), info: info)
+        }
+    }
+
+    private static func readInfo(
+        _ file: UnsafeMutablePointer<OggVorbis_File>, name: String
+    ) throws(AudioDecodingError) -> AudioFileInfo {
+        guard let first = ov_info(file, 0)?.pointee else {
+            throw .corrupt(path: name, reason: "the Vorbis headers could not be read")
+        }
+        let rate = Int(first.rate)
+        let channels = Int(first.channels)
+        let info = AudioFileInfo(
+            format: .oggVorbis, sampleRate: rate, channels: channels, frameCount: max(0, Int(ov_pcm_total(file, -1))))
+        guard channels >= 1, channels <= 2 else {
+            throw .unsupportedFormat(path: name, reason: "\(channels) channels (only mono and stereo are played)")
+        }
+        guard rate > 0 else {
+            throw .corrupt(path: name, reason: "the Vorbis header declares a sample rate of 0 Hz")
+        }
+        for link in 1..<max(1, Int(ov_streams(file))) {
+            guard let other = ov_info(file, Int32(link))?.pointee else { continue }
+            if Int(other.rate) != rate || Int(other.channels) != channels {
+                throw chainError(name: name, rate: Int(other.rate), channels: Int(other.channels), info: info)
+            }
+        }
+        return info
+    }
+
+    private static func chainError(name: String, rate: Int, channels: Int, info: AudioFileInfo) -> AudioDecodingError {
+        .unsupportedFormat(
+            path: name,
+            reason: "a chained Ogg stream whose links differ (\(info.sampleRate) Hz \(info.channels) ch, "
+                + "then \(rate) Hz \(channels) ch); re-encode it as one stream")
+    }
+
+    private static func openError(_ code: Int32, name: String, byteCount: Int) -> AudioDecodingError {
+        switch code {
+        case OV_EREAD:
+            return .unreadable(path: name, reason: "reading the Ogg data failed")
+        case OV_ENOTVORBIS:
+            return .unsupportedFormat(path: name, reason: "the Ogg stream is not Vorbis (Opus or FLAC in Ogg?)")
+        case OV_EVERSION:
+            return .unsupportedFormat(path: name, reason: "a Vorbis version this libvorbis cannot decode")
+        case OV_EBADHEADER where byteCount < 4096:
+            return .truncated(path: name, reason: "the file ends (\(byteCount) bytes) inside the Vorbis headers")
+        case OV_EBADHEADER:
+            return .corrupt(path: name, reason: "the Vorbis headers are invalid")
+        default:
+            return .corrupt(path: name, reason: "libvorbisfile could not open it (error \(code))")
+        }
+    }
+
+    private static func streamError(_ code: Int, name: String) -> AudioDecodingError {
+        switch code {
+        case Int(OV_EREAD):
+            return .unreadable(path: name, reason: "reading the Ogg data failed")
+        case Int(OV_EBADLINK):
+            return .corrupt(path: name, reason: "a link in the chained Ogg stream is invalid")
+        case Int(OV_ENOSEEK):
+            return .corrupt(path: name, reason: "the stream cannot be seeked")
+        default:
+            return .corrupt(path: name, reason: "libvorbisfile failed while decoding (error \(code))")
+        }
+    }
+}
