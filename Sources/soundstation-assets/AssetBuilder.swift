@@ -49,15 +49,18 @@ enum AssetBuilder {
     /// The effects, in catalogue order.
     static let effects: [EffectPlan] = [
         EffectPlan(name: "reward", format: .wav16, synthesise: Effects.reward),
-        EffectPlan(name: "upgrade", format: .vorbis(quality: 0.5), maxInstances: 2, synthesise: Effects.upgrade),
+        EffectPlan(
+            name: "upgrade", format: .vorbis(quality: 0.5), maxInstances: 2, synthesise: Effects.upgrade),
         EffectPlan(name: "jump", format: .wav16, maxInstances: 3, synthesise: Effects.jump),
         EffectPlan(
             name: "coin", format: .wav16, maxInstances: 6, steal: "oldest", coalesceMs: 30,
             synthesise: Effects.coin),
         EffectPlan(name: "hit", format: .wav16, maxInstances: 3, steal: "quietest", synthesise: Effects.hit),
-        EffectPlan(name: "explosion", format: .vorbis(quality: 0.5), priority: 200, synthesise: Effects.explosion),
         EffectPlan(
-            name: "click", format: .wav16, priority: 64, maxInstances: 2, coalesceMs: 20, synthesise: Effects.click),
+            name: "explosion", format: .vorbis(quality: 0.5), priority: 200, synthesise: Effects.explosion),
+        EffectPlan(
+            name: "click", format: .wav16, priority: 64, maxInstances: 2, coalesceMs: 20,
+            synthesise: Effects.click),
         EffectPlan(
             name: "level-up", format: .vorbis(quality: 0.5), priority: 180, maxInstances: 1,
             synthesise: Effects.levelUp),
@@ -83,7 +86,8 @@ enum AssetBuilder {
             entries.append(
                 CatalogueEntry(
                     name: name, path: path, kind: "music", volume: 0.8, loop: true,
-                    loopStart: hasIntro ? rendered.loopStart : nil, loopEnd: hasIntro ? rendered.loopEnd : nil,
+                    loopStart: hasIntro ? rendered.loopStart : nil,
+                    loopEnd: hasIntro ? rendered.loopEnd : nil,
                     priority: 255, maxInstances: 1, stream: true))
         }
         for effect in effects {
@@ -95,7 +99,8 @@ enum AssetBuilder {
             entries.append(
                 CatalogueEntry(
                     name: effect.name, path: path, kind: "effect", volume: 1.0, loop: false,
-                    priority: effect.priority, maxInstances: effect.maxInstances, steal: effect.steal, stream: false,
+                    priority: effect.priority, maxInstances: effect.maxInstances, steal: effect.steal,
+                    stream: false,
                     coalesceMs: effect.coalesceMs))
         }
         try CatalogueWriter.write(entries, to: root + "/" + Catalogue.manifestName)

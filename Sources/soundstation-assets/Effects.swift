@@ -18,7 +18,9 @@ enum Effects {
                 let index = 1.1 * Shape.decay(local, tau: 0.1)
                 let phase = 2 * Double.pi * pitch * local
                 let strike = cos(phase + index * sin(3.5 * phase))
-                value += strike * Shape.decay(local, tau: 0.22) * Shape.rise(local, length: 0.0015, sampleRate: sampleRate)
+                value +=
+                    strike * Shape.decay(local, tau: 0.22)
+                    * Shape.rise(local, length: 0.0015, sampleRate: sampleRate)
             }
             return value
         }
@@ -35,8 +37,11 @@ enum Effects {
             for (index, pitch) in pitches.enumerated() where time >= Double(index) * spacing {
                 let local = time - Double(index) * spacing
                 let ring = index == pitches.count - 1 ? 0.2 : 0.09
-                let level = Shape.decay(local, tau: ring) * Shape.rise(local, length: 0.002, sampleRate: sampleRate)
-                value += voices[index].next(frequency: frequency(ofMIDINote: Double(pitch)), sampleRate: sampleRate)
+                let level =
+                    Shape.decay(local, tau: ring) * Shape.rise(local, length: 0.002, sampleRate: sampleRate)
+                value +=
+                    voices[index].next(
+                        frequency: frequency(ofMIDINote: Double(pitch)), sampleRate: sampleRate)
                     * level
             }
             return filter.process(value)
@@ -136,14 +141,14 @@ enum Effects {
         }
     }
 
-    /// A wobbling tone falling from 620 to under 200 Hz: a missed shot or a wrong answer.
+    /// A wobbling tone falling from 440 to about 130 Hz: a missed shot or a wrong answer.
     static func miss() -> [Double] {
         var hollow = Oscillator(.triangle, phase: 0.1)
         var edge = Oscillator(.pulse(duty: 0.5), phase: 0.1)
         var filter = OnePoleLowpass(cutoff: 2_500, sampleRate: sampleRate)
         return render(seconds: 0.5) { time in
             let wobble = 0.35 * sin(2 * Double.pi * 11 * time)
-            let pitch = 620 * pow(0.3, time / 0.45) * pow(2, wobble / 12)
+            let pitch = 440 * pow(0.3, time / 0.45) * pow(2, wobble / 12)
             let tone =
                 hollow.next(frequency: pitch, sampleRate: sampleRate)
                 + 0.3 * edge.next(frequency: pitch, sampleRate: sampleRate)

@@ -21,11 +21,17 @@ struct LoopSeam {
         var inside: Float = 0
         if end > loopStart, loopStart >= 0 {
             for channel in 0..<channels {
-                seam = max(seam, abs(audio.samples[(end - 1) * channels + channel] - audio.samples[loopStart * channels + channel]))
+                seam = max(
+                    seam,
+                    abs(
+                        audio.samples[(end - 1) * channels + channel]
+                            - audio.samples[loopStart * channels + channel]))
             }
             for frame in 1..<audio.frameCount {
                 for channel in 0..<channels {
-                    let step = abs(audio.samples[frame * channels + channel] - audio.samples[(frame - 1) * channels + channel])
+                    let step = abs(
+                        audio.samples[frame * channels + channel]
+                            - audio.samples[(frame - 1) * channels + channel])
                     inside = max(inside, step)
                 }
             }

@@ -46,7 +46,9 @@ enum Patterns {
 
     /// Sustained triads, one per bar, voiced close together around `center` so the harmony
     /// moves smoothly instead of jumping by whole octaves between chords.
-    static func pad(_ chords: [Chord], fromBar firstBar: Int, center: Int = 62, beatsPerBar: Int = 4) -> [Note] {
+    static func pad(_ chords: [Chord], fromBar firstBar: Int, center: Int = 62, beatsPerBar: Int = 4)
+        -> [Note]
+    {
         var notes: [Note] = []
         for (bar, chord) in chords.enumerated() {
             let pitchClasses = Array(chord.tones(octave: 0).prefix(3)).map { $0 % 12 }

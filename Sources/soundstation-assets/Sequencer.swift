@@ -111,7 +111,8 @@ enum Sequencer {
             let instrument = part.instrument
             for note in part.notes {
                 let start = Int((note.beat * Double(framesPerBeat)).rounded())
-                var voice = render(note, instrument, secondsPerBeat: secondsPerBeat, random: &random, sampleRate: rate)
+                var voice = render(
+                    note, instrument, secondsPerBeat: secondsPerBeat, random: &random, sampleRate: rate)
                 if start < introFrames {
                     if start + voice.count > introFrames {
                         voice.removeLast(start + voice.count - introFrames)
@@ -154,13 +155,15 @@ enum Sequencer {
     /// How long past the end the body can still sound: the longest release or drum, plus
     /// every audible echo repeat, plus a margin.
     private static func tailSeconds(of song: Song, framesPerBeat: Int, sampleRate: Double) -> Double {
-        let ringing = song.parts.map { part -> Double in
-            switch part.instrument.source {
-            case .tone: return part.instrument.envelope.release
-            case .drum(let drum): return drum.duration
-            }
-        }.max() ?? 0
-        let echoSeconds = Double(song.echo.audibleRepeats) * song.echo.delayBeats * Double(framesPerBeat) / sampleRate
+        let ringing =
+            song.parts.map { part -> Double in
+                switch part.instrument.source {
+                case .tone: return part.instrument.envelope.release
+                case .drum(let drum): return drum.duration
+                }
+            }.max() ?? 0
+        let echoSeconds =
+            Double(song.echo.audibleRepeats) * song.echo.delayBeats * Double(framesPerBeat) / sampleRate
         return ringing + echoSeconds + 0.5
     }
 
@@ -172,7 +175,9 @@ enum Sequencer {
         let waveform: Waveform
         switch instrument.source {
         case .drum(let drum):
-            return drum.render(random: &random, sampleRate: sampleRate).map { $0 * note.velocity * instrument.gain }
+            return drum.render(random: &random, sampleRate: sampleRate).map {
+                $0 * note.velocity * instrument.gain
+            }
         case .tone(let shape):
             waveform = shape
         }
@@ -187,7 +192,8 @@ enum Sequencer {
         for index in 0..<count {
             let time = Double(index) / sampleRate
             let vibratoAmount = min(max((time - instrument.vibratoDelay) / 0.2, 0), 1)
-            let vibrato = instrument.vibratoDepth * vibratoAmount * sin(2 * Double.pi * instrument.vibratoRate * time)
+            let vibrato =
+                instrument.vibratoDepth * vibratoAmount * sin(2 * Double.pi * instrument.vibratoRate * time)
             let current = pitch * pow(2, vibrato / 12)
             var value = main.next(frequency: current, sampleRate: sampleRate)
             if instrument.detuneCents != 0 {

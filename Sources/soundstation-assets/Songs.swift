@@ -33,7 +33,8 @@ enum Songs {
                         chords, fromBar: 0, octave: 5, order: [0, 1, 2, 3, 2, 1, 2, 1], stepsPerBar: 8)),
                 Part(
                     instrument: Instruments.triangleBass,
-                    notes: Patterns.bass(chords, fromBar: 0, octave: 2, offsets: [0, 12, 0, 12, 7, 12, 0, 12])),
+                    notes: Patterns.bass(
+                        chords, fromBar: 0, octave: 2, offsets: [0, 12, 0, 12, 7, 12, 0, 12])),
                 Part(instrument: Instruments.pad, notes: Patterns.pad(chords, fromBar: 0)),
                 Part(
                     instrument: Instruments.kick,
@@ -87,14 +88,15 @@ enum Songs {
                 Part(
                     instrument: Instruments.sparkle,
                     notes: Patterns.arpeggio(
-                        chords, fromBar: introBars, octave: 4, order: [0, 1, 2, 3, 4, 3, 2, 1], stepsPerBar: 16,
-                        gate: 0.5)),
+                        chords, fromBar: introBars, octave: 4, order: [0, 1, 2, 3, 4, 3, 2, 1],
+                        stepsPerBar: 16, gate: 0.5)),
                 Part(
                     instrument: Instruments.pulseBass,
                     notes: Patterns.bass(introChords, fromBar: 0, octave: 2, offsets: [0, 0, 0, 0])
                         + Patterns.bass(
                             chords, fromBar: introBars, octave: 2, offsets: [0, 12, 0, 12, 7, 12, 0, 12])),
-                Part(instrument: Instruments.pad, notes: Patterns.pad(chords, fromBar: introBars, center: 64)),
+                Part(
+                    instrument: Instruments.pad, notes: Patterns.pad(chords, fromBar: introBars, center: 64)),
                 Part(
                     instrument: Instruments.kick,
                     notes: Patterns.groove("X...X...X...X...X.......X.......", bars: 0..<introBars)
@@ -118,7 +120,8 @@ enum Songs {
     private static func phrases(_ bars: [String], fromBar firstBar: Int, beatsPerBar: Int = 4) -> [Note] {
         var notes: [Note] = []
         for (index, text) in bars.enumerated() {
-            precondition(Notation.length(of: text) == Double(beatsPerBar), "phrase must fill one bar: '\(text)'")
+            precondition(
+                Notation.length(of: text) == Double(beatsPerBar), "phrase must fill one bar: '\(text)'")
             notes += Notation.phrase(text, startingAt: Double((firstBar + index) * beatsPerBar))
         }
         return notes
@@ -129,15 +132,18 @@ enum Songs {
 enum Instruments {
     /// A mellow quarter-pulse melody voice with gentle vibrato and echo.
     static let softLead = Instrument(
-        source: .tone(.pulse(duty: 0.25)), envelope: Envelope(attack: 0.006, decay: 0.18, sustain: 0.6, release: 0.14),
+        source: .tone(.pulse(duty: 0.25)),
+        envelope: Envelope(attack: 0.006, decay: 0.18, sustain: 0.6, release: 0.14),
         gain: 0.3, pan: -0.08, cutoff: 4_500, vibratoDepth: 0.15, echoSend: 0.35)
     /// A punchier square melody voice for the faster track.
     static let brightLead = Instrument(
-        source: .tone(.pulse(duty: 0.5)), envelope: Envelope(attack: 0.004, decay: 0.1, sustain: 0.6, release: 0.09),
+        source: .tone(.pulse(duty: 0.5)),
+        envelope: Envelope(attack: 0.004, decay: 0.1, sustain: 0.6, release: 0.09),
         gain: 0.26, pan: -0.08, cutoff: 5_000, vibratoDepth: 0.2, vibratoRate: 6, echoSend: 0.3)
     /// A thin, quiet arpeggio that glitters off to the right.
     static let sparkle = Instrument(
-        source: .tone(.pulse(duty: 0.125)), envelope: Envelope(attack: 0.003, decay: 0.07, sustain: 0.35, release: 0.05),
+        source: .tone(.pulse(duty: 0.125)),
+        envelope: Envelope(attack: 0.003, decay: 0.07, sustain: 0.35, release: 0.05),
         gain: 0.09, pan: 0.45, cutoff: 4_000)
     /// A round bass that leaves room for the melody.
     static let triangleBass = Instrument(
@@ -145,7 +151,8 @@ enum Instruments {
         gain: 0.45)
     /// A firmer, filtered pulse bass that drives the in-game track.
     static let pulseBass = Instrument(
-        source: .tone(.pulse(duty: 0.25)), envelope: Envelope(attack: 0.003, decay: 0.1, sustain: 0.7, release: 0.04),
+        source: .tone(.pulse(duty: 0.25)),
+        envelope: Envelope(attack: 0.003, decay: 0.1, sustain: 0.7, release: 0.04),
         gain: 0.3, cutoff: 900)
     /// Soft, slightly detuned chords that fill the space behind the lead.
     static let pad = Instrument(

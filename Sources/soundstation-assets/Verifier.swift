@@ -58,7 +58,8 @@ enum Verifier {
             }
             let size = (try? FileManager.default.attributesOfItem(atPath: entry.resolvedPath)[.size]) as? Int
             sounds.append(
-                VerifiedSound(name: entry.name, kind: entry.kind.rawValue, audio: audio, bytes: size ?? 0, peak: peak))
+                VerifiedSound(
+                    name: entry.name, kind: entry.kind.rawValue, audio: audio, bytes: size ?? 0, peak: peak))
         }
         guard problems.isEmpty else { throw VerificationFailure(problems: problems) }
         return sounds
@@ -68,7 +69,8 @@ enum Verifier {
     static func table(_ sounds: [VerifiedSound]) -> String {
         var lines = [
             pad("name", 11) + pad("kind", 8) + pad("seconds", 9, right: true) + pad("rate", 7, right: true)
-                + pad("ch", 4, right: true) + pad("bytes", 10, right: true) + pad("peak dBFS", 11, right: true)
+                + pad("ch", 4, right: true) + pad("bytes", 10, right: true)
+                + pad("peak dBFS", 11, right: true)
         ]
         for sound in sounds {
             let decibels = sound.peak > 0 ? 20 * log10(Double(sound.peak)) : -.infinity
