@@ -48,13 +48,17 @@ enum Effects {
         }
     }
 
-    /// A square wave sweeping up from 180 to about 580 Hz: the classic platformer jump.
+    /// A square wave sweeping up from 450 to 1350 Hz: the classic platformer jump.
     static func jump() -> [Double] {
         var voice = Oscillator(.pulse(duty: 0.5), phase: 0.1)
         var filter = OnePoleLowpass(cutoff: 3_000, sampleRate: sampleRate)
         return render(seconds: 0.3) { time in
-            let pitch = 180 * pow(3.2, min(time / 0.25, 1))
-            let level = Shape.decay(time, tau: 0.12) * Shape.rise(time, length: 0.001, sampleRate: sampleRate)
+            let pitch = 450 * pow(3, min(time / 0.22, 1))
+            // Holding full level through the sweep spreads the energy over the whole rise
+            // instead of piling it up at the low start.
+            let level =
+                (time < 0.15 ? 1 : Shape.decay(time - 0.15, tau: 0.05))
+                * Shape.rise(time, length: 0.001, sampleRate: sampleRate)
             return filter.process(voice.next(frequency: pitch, sampleRate: sampleRate)) * level
         }
     }
@@ -141,14 +145,14 @@ enum Effects {
         }
     }
 
-    /// A wobbling tone falling from 440 to about 130 Hz: a missed shot or a wrong answer.
+    /// A wobbling tone falling from 300 to 90 Hz, below the jump: a missed shot or a wrong answer.
     static func miss() -> [Double] {
         var hollow = Oscillator(.triangle, phase: 0.1)
         var edge = Oscillator(.pulse(duty: 0.5), phase: 0.1)
         var filter = OnePoleLowpass(cutoff: 2_500, sampleRate: sampleRate)
         return render(seconds: 0.5) { time in
             let wobble = 0.35 * sin(2 * Double.pi * 11 * time)
-            let pitch = 440 * pow(0.3, time / 0.45) * pow(2, wobble / 12)
+            let pitch = 300 * pow(0.3, time / 0.45) * pow(2, wobble / 12)
             let tone =
                 hollow.next(frequency: pitch, sampleRate: sampleRate)
                 + 0.3 * edge.next(frequency: pitch, sampleRate: sampleRate)

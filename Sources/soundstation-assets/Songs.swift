@@ -159,7 +159,7 @@ enum Instruments {
         source: .tone(.saw), envelope: Envelope(attack: 0.08, decay: 0.4, sustain: 0.75, release: 0.35),
         gain: 0.05, pan: -0.35, cutoff: 1_400, detuneCents: 9)
     /// The kick drum.
-    static let kick = Instrument(source: .drum(.kick), gain: 0.6)
+    static let kick = Instrument(source: .drum(.kick), gain: 0.48)
     /// The snare drum.
     static let snare = Instrument(source: .drum(.snare), gain: 0.3, pan: 0.1)
     /// The closed hi-hat.
