@@ -24,7 +24,7 @@ struct Echo: Sendable {
         var wet = StereoBuffer(frames: send.frameCount)
         var leftTone = OnePoleLowpass(cutoff: damping, sampleRate: sampleRate)
         var rightTone = OnePoleLowpass(cutoff: damping, sampleRate: sampleRate)
-        guard delay > 0 else { return wet }
+        guard delay > 0, delay < send.frameCount else { return wet }
         for frame in delay..<send.frameCount {
             let source = frame - delay
             let input = (send.left[source] + send.right[source]) / 2

@@ -52,6 +52,20 @@ struct Part: Sendable {
     var notes: [Note]
 }
 
+extension Part {
+    /// This part with the notes of bar `source` also played in bar `target`.
+    func copyingBar(_ source: Int, to target: Int, beatsPerBar: Int = 4) -> Part {
+        let start = Double(source * beatsPerBar)
+        let shift = Double((target - source) * beatsPerBar)
+        let copies = notes.filter { $0.beat >= start && $0.beat < start + Double(beatsPerBar) }.map { note in
+            var copy = note
+            copy.beat += shift
+            return copy
+        }
+        return Part(instrument: instrument, notes: notes + copies)
+    }
+}
+
 /// A looping piece of music.
 ///
 /// The song is `introBars` played once, then `bodyBars` that loop forever; with no intro the
@@ -62,7 +76,9 @@ struct Song: Sendable {
     var beatsPerMinute: Int
     /// Beats in each bar.
     var beatsPerBar = 4
-    /// Bars played once before the loop.
+    /// Bars played once before the loop. The last of them should repeat the body's last bar:
+    /// the first pass then enters the loop exactly as every repeat does, with the same notes
+    /// ringing over the bar line.
     var introBars = 0
     /// Bars that loop.
     var bodyBars: Int
@@ -90,9 +106,12 @@ enum Sequencer {
     ///
     /// Notes and echoes of the body that ring past the loop end are rendered into a tail and
     /// added back at the loop start, exactly as they would sound when the body repeats, so the
-    /// seam is as smooth as any other point of the track. Intro notes are cut (with a short
-    /// fade) at the loop start and stay dry: anything of them left at the loop start would
-    /// sound again at every repeat although the intro does not.
+    /// seam is as smooth as any other point of the track.
+    ///
+    /// Whatever of the intro rings past the loop start is cut off there: left in, it would
+    /// sound again at every repeat although the intro does not. The cut is inaudible when the
+    /// intro's last bar repeats the body's last bar (see `Song.introBars`), because the
+    /// body's wrapped tail then carries on almost exactly where the intro's tail stops.
     static func render(_ song: Song, sampleRate: Int, peak: Double) -> RenderedSong {
         precondition((sampleRate * 60) % song.beatsPerMinute == 0, "tempo must give whole frames per beat")
         let framesPerBeat = sampleRate * 60 / song.beatsPerMinute
@@ -102,45 +121,34 @@ enum Sequencer {
         let tailFrames = Int(tailSeconds(of: song, framesPerBeat: framesPerBeat, sampleRate: rate) * rate)
         precondition(tailFrames < totalFrames - introFrames, "the tail must be shorter than the loop")
 
-        var intro = StereoBuffer(frames: introFrames)
-        var body = StereoBuffer(frames: totalFrames + tailFrames)
-        var send = StereoBuffer(frames: totalFrames + tailFrames)
+        // Frames past a buffer's end are dropped by `add`, which is what cuts the intro off.
+        var intro = Bus(frames: introFrames)
+        var body = Bus(frames: totalFrames + tailFrames)
         var random = SplitMix64(seed: song.seed)
         let secondsPerBeat = Double(framesPerBeat) / rate
         for part in song.parts {
             let instrument = part.instrument
             for note in part.notes {
                 let start = Int((note.beat * Double(framesPerBeat)).rounded())
-                var voice = render(
+                let voice = render(
                     note, instrument, secondsPerBeat: secondsPerBeat, random: &random, sampleRate: rate)
                 if start < introFrames {
-                    if start + voice.count > introFrames {
-                        voice.removeLast(start + voice.count - introFrames)
-                        fadeOut(&voice, seconds: 0.005, sampleRate: rate)
-                    }
-                    for (offset, sample) in voice.enumerated() {
-                        intro.add(sample, at: start + offset, pan: instrument.pan)
-                    }
+                    intro.add(voice, at: start, instrument: instrument)
                 } else {
-                    for (offset, sample) in voice.enumerated() {
-                        body.add(sample, at: start + offset, pan: instrument.pan)
-                        if instrument.echoSend > 0 {
-                            send.add(sample * instrument.echoSend, at: start + offset, pan: instrument.pan)
-                        }
-                    }
+                    body.add(voice, at: start, instrument: instrument)
                 }
             }
         }
-        body.mix(song.echo.process(send, framesPerBeat: Double(framesPerBeat), sampleRate: rate))
 
         var mix = StereoBuffer(frames: totalFrames)
-        mix.mix(body)
-        mix.mix(intro)
+        let bodyMix = body.output(echo: song.echo, framesPerBeat: framesPerBeat, sampleRate: rate)
+        mix.mix(bodyMix)
+        mix.mix(intro.output(echo: song.echo, framesPerBeat: framesPerBeat, sampleRate: rate))
         let loopLength = totalFrames - introFrames
-        for frame in totalFrames..<body.frameCount {
+        for frame in totalFrames..<bodyMix.frameCount {
             let target = introFrames + (frame - totalFrames) % loopLength
-            mix.left[target] += body.left[frame]
-            mix.right[target] += body.right[frame]
+            mix.left[target] += bodyMix.left[frame]
+            mix.right[target] += bodyMix.right[frame]
         }
 
         let gain = peak / max(mix.peak, 1e-12)
@@ -203,5 +211,33 @@ enum Sequencer {
             samples[index] = value * instrument.envelope.level(at: time, held: held)
         }
         return samples.map { $0 * note.velocity * instrument.gain }
+    }
+}
+
+/// A dry mix and the echo send that goes with it.
+private struct Bus {
+    var dry: StereoBuffer
+    var send: StereoBuffer
+
+    init(frames: Int) {
+        dry = StereoBuffer(frames: frames)
+        send = StereoBuffer(frames: frames)
+    }
+
+    /// Mixes one rendered note in from `start`, feeding the echo as the instrument asks.
+    mutating func add(_ voice: [Double], at start: Int, instrument: Instrument) {
+        for (offset, sample) in voice.enumerated() {
+            dry.add(sample, at: start + offset, pan: instrument.pan)
+            if instrument.echoSend > 0 {
+                send.add(sample * instrument.echoSend, at: start + offset, pan: instrument.pan)
+            }
+        }
+    }
+
+    /// The dry mix with the echo of the send added.
+    func output(echo: Echo, framesPerBeat: Int, sampleRate: Double) -> StereoBuffer {
+        var result = dry
+        result.mix(echo.process(send, framesPerBeat: Double(framesPerBeat), sampleRate: sampleRate))
+        return result
     }
 }

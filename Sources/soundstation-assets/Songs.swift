@@ -48,15 +48,11 @@ enum Songs {
             echo: Echo(delayBeats: 0.75, feedback: 0.35, damping: 3_000), seed: 0x4D41_494E)
     }
 
-    /// The in-game theme: a driving 150 BPM tune in G major with a two-bar pickup intro that
-    /// plays once, then 16 bars that loop.
+    /// The in-game theme: a driving 150 BPM tune in G major, 16 bars that loop after a
+    /// two-bar intro: a count-in bar, then the loop's own turnaround bar.
     static func game() -> Song {
         let chords = ["G", "D", "Em", "C", "G", "D", "C", "D", "Em", "C", "G", "D", "C", "D", "Em", "D"]
             .map(Chord.init)
-        let intro = [
-            "G4:.5 B4:.5 D5:.5 G5:.5 B4:.5 D5:.5 G5:.5 B5:.5",
-            "D5:.5 G5:.5 B5:.5 D6:.5 F#6:1 -:1",
-        ]
         let melody = [
             "G5:.5 B5:.5 D6:.5 B5:.5 G5:.5 A5:.5 B5:1",
             "A5:.5 F#5:.5 D5:.5 F#5:.5 A5:1 -:1",
@@ -77,42 +73,54 @@ enum Songs {
         ]
         let introBars = 2
         let bars = chords.count
+        let lastBar = introBars + bars - 1
         let body = introBars..<(introBars + bars)
-        let introChords = ["G", "D"].map(Chord.init)
+        let groove = introBars..<lastBar
+        let turnaround = lastBar..<(lastBar + 1)
+        let countIn = 0..<1
+        let countInChord = [Chord("G")]
+        let parts = [
+            Part(
+                instrument: Instruments.brightLead,
+                notes: phrases(["G4:.5 B4:.5 D5:.5 G5:.5 B4:.5 D5:.5 G5:.5 B5:.5"], fromBar: 0)
+                    + phrases(melody, fromBar: introBars)),
+            Part(
+                instrument: Instruments.sparkle,
+                notes: Patterns.arpeggio(
+                    chords, fromBar: introBars, octave: 4, order: [0, 1, 2, 3, 4, 3, 2, 1], stepsPerBar: 16,
+                    gate: 0.5)),
+            Part(
+                instrument: Instruments.pulseBass,
+                notes: Patterns.bass(countInChord, fromBar: 0, octave: 2, offsets: [0, 0, 0, 0])
+                    + Patterns.bass(
+                        chords, fromBar: introBars, octave: 2, offsets: [0, 12, 0, 12, 7, 12, 0, 12])),
+            Part(
+                instrument: Instruments.pad,
+                notes: Patterns.pad(countInChord, fromBar: 0, center: 64)
+                    + Patterns.pad(chords, fromBar: introBars, center: 64)),
+            Part(
+                instrument: Instruments.kick,
+                notes: Patterns.groove("X...X...X...X...", bars: countIn)
+                    + Patterns.groove("X.....X...X.....X.....X...X...x.", bars: groove)
+                    + Patterns.groove("X.....X.X.......", bars: turnaround)),
+            Part(
+                instrument: Instruments.snare,
+                notes: Patterns.groove("....X.......X...", bars: groove)
+                    + Patterns.groove("....X...o.x.xXXX", bars: turnaround)),
+            Part(
+                instrument: Instruments.hat,
+                notes: Patterns.groove("x.x.x.x.x.x.x.x.", bars: countIn)
+                    + Patterns.groove("x.X.x.X.x.X.x.X.x.X.x.X.x.X.x...", bars: groove)
+                    + Patterns.groove("x.X.x.X.x.......", bars: turnaround)),
+            Part(
+                instrument: Instruments.openHat,
+                notes: Patterns.groove("..............................x.", bars: body)),
+        ]
+        // The intro's second bar is the loop's turnaround, so the first pass enters the loop
+        // exactly as every repeat does (see `Song.introBars`).
         return Song(
             beatsPerMinute: 150, introBars: introBars, bodyBars: bars,
-            parts: [
-                Part(
-                    instrument: Instruments.brightLead,
-                    notes: phrases(intro, fromBar: 0) + phrases(melody, fromBar: introBars)),
-                Part(
-                    instrument: Instruments.sparkle,
-                    notes: Patterns.arpeggio(
-                        chords, fromBar: introBars, octave: 4, order: [0, 1, 2, 3, 4, 3, 2, 1],
-                        stepsPerBar: 16, gate: 0.5)),
-                Part(
-                    instrument: Instruments.pulseBass,
-                    notes: Patterns.bass(introChords, fromBar: 0, octave: 2, offsets: [0, 0, 0, 0])
-                        + Patterns.bass(
-                            chords, fromBar: introBars, octave: 2, offsets: [0, 12, 0, 12, 7, 12, 0, 12])),
-                Part(
-                    instrument: Instruments.pad, notes: Patterns.pad(chords, fromBar: introBars, center: 64)),
-                Part(
-                    instrument: Instruments.kick,
-                    notes: Patterns.groove("X...X...X...X...X.......X.......", bars: 0..<introBars)
-                        + Patterns.groove("X.....X...X.....X.....X...X...x.", bars: body)),
-                Part(
-                    instrument: Instruments.snare,
-                    notes: Patterns.groove("................o.o.x.x.xxxxXX..", bars: 0..<introBars)
-                        + Patterns.groove("....X.......X...", bars: body)),
-                Part(
-                    instrument: Instruments.hat,
-                    notes: Patterns.groove("x.x.x.x.x.x.x.x.................", bars: 0..<introBars)
-                        + Patterns.groove("x.X.x.X.x.X.x.X.x.X.x.X.x.X.x...", bars: body)),
-                Part(
-                    instrument: Instruments.openHat,
-                    notes: Patterns.groove("..............................x.", bars: body)),
-            ],
+            parts: parts.map { $0.copyingBar(lastBar, to: introBars - 1) },
             echo: Echo(delayBeats: 0.75, feedback: 0.3, damping: 3_500), seed: 0x4741_4D45)
     }
 
