@@ -1,0 +1,81 @@
+import Foundation
+
+/// One sound as the manifest lists it; nil fields are left out so the catalogue's defaults apply.
+struct CatalogueEntry {
+    /// The name games ask for.
+    var name: String
+    /// The file, relative to the assets folder.
+    var path: String
+    /// `effect`, `music` or `voice`.
+    var kind: String
+    /// Linear gain.
+    var volume: Double
+    /// Whether playback wraps around.
+    var loop: Bool
+    /// The frame a loop restarts at.
+    var loopStart: Int?
+    /// The frame a loop wraps at.
+    var loopEnd: Int?
+    /// 0...255, higher wins when voices run short.
+    var priority: Int
+    /// How many copies may play at once.
+    var maxInstances: Int
+    /// `oldest`, `quietest` or `refuse`.
+    var steal: String?
+    /// Whether to decode while playing.
+    var stream: Bool
+    /// Merges requests closer together than this many milliseconds.
+    var coalesceMs: Int?
+}
+
+/// Writes `catalogue.json` by hand, so keys come out in one fixed, readable order and the
+/// file is byte-for-byte the same on every run (JSONSerialization promises neither).
+enum CatalogueWriter {
+    /// The manifest text for `entries`, pretty-printed with a trailing newline.
+    static func json(for entries: [CatalogueEntry]) -> String {
+        let objects = entries.map { entry -> String in
+            var fields = [
+                ("name", quoted(entry.name)), ("path", quoted(entry.path)), ("kind", quoted(entry.kind)),
+                ("volume", number(entry.volume)), ("loop", String(entry.loop)),
+            ]
+            if let loopStart = entry.loopStart { fields.append(("loopStart", String(loopStart))) }
+            if let loopEnd = entry.loopEnd { fields.append(("loopEnd", String(loopEnd))) }
+            fields.append(("priority", String(entry.priority)))
+            fields.append(("maxInstances", String(entry.maxInstances)))
+            if let steal = entry.steal { fields.append(("steal", quoted(steal))) }
+            fields.append(("stream", String(entry.stream)))
+            if let coalesce = entry.coalesceMs { fields.append(("coalesceMs", String(coalesce))) }
+            let body = fields.map { "      \(quoted($0.0)): \($0.1)" }.joined(separator: ",\n")
+            return "    {\n" + body + "\n    }"
+        }
+        return "{\n  \"sounds\": [\n" + objects.joined(separator: ",\n") + "\n  ]\n}\n"
+    }
+
+    /// Writes the manifest to `path`, replacing any old one.
+    static func write(_ entries: [CatalogueEntry], to path: String) throws {
+        try Data(json(for: entries).utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// A JSON string literal; names and paths are plain ASCII here, but escaping keeps the
+    /// output valid whatever they become.
+    private static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    /// Swift's shortest round-trip spelling, which is valid JSON for finite values and keeps
+    /// ".0" on whole numbers, so volumes read as gains rather than counts.
+    private static func number(_ value: Double) -> String {
+        String(value)
+    }
+}
