@@ -15,7 +15,7 @@ unset PULSE_COOKIE
 
 stop() {
     pactl exit >/dev/null 2>&1 || true
-    [ -f "$runtime/pulse/pid" ] && kill "$(cat "$runtime/pulse/pid")" 2>/dev/null || true
+    pid=$(cat "$runtime/pulse/pid" 2>/dev/null) && kill "$pid" 2>/dev/null || true
     rm -rf "$runtime"
 }
 trap stop EXIT

@@ -8,6 +8,9 @@ do {
 } catch let error as CLIError {
     FileHandle.standardError.write(Data("soundstation: \(error.description)\n".utf8))
     exit(error.exitCode)
+} catch let error as SoundCueError {
+    FileHandle.standardError.write(Data("soundstation: \(error.description)\n".utf8))
+    exit(2)
 } catch let error as CustomStringConvertible {
     FileHandle.standardError.write(Data("soundstation: \(error.description)\n".utf8))
     exit(1)

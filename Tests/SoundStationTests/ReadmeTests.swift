@@ -6,7 +6,8 @@ import Testing
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-    let example = try String(contentsOf: root.appendingPathComponent("Examples/QuickStart/main.swift"), encoding: .utf8)
+    let example = try String(
+        contentsOf: root.appendingPathComponent("Examples/QuickStart/main.swift"), encoding: .utf8)
     #expect(example.hasPrefix("import SoundStation"))
     #expect(readme.contains("```swift\n" + example + "```"))
 }

@@ -86,7 +86,8 @@ public final class EffectStation: Sendable {
     /// - Throws: As ``play(_:volume:pitch:pan:at:)``.
     @discardableResult
     public func play(
-        _ effect: some SoundResource, volume: Float = 1, pitch: Float = 1, pan: Float = 0, at time: Double? = nil
+        _ effect: some SoundResource, volume: Float = 1, pitch: Float = 1, pan: Float = 0,
+        at time: Double? = nil
     ) throws(SoundLoadError) -> VoiceHandle? {
         try play(effect.catalogueName, volume: volume, pitch: pitch, pan: pan, at: time)
     }
