@@ -40,10 +40,12 @@ lint:
 format:
 	$(SWIFT) format format --in-place --recursive Package.swift Sources Tests Examples
 
+## docs: the DocC catalogue and API reference, into .build/docs
 docs: deps
+	mkdir -p .build/symbol-graphs
 	$(SWIFT) build --target SoundStation -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc .build/symbol-graphs
-	$(SWIFT) package --help >/dev/null
-	docc convert Sources/SoundStation/SoundStation.docc --additional-symbol-graph-dir .build/symbol-graphs --output-path .build/docs
+	docc convert Sources/SoundStation/SoundStation.docc --additional-symbol-graph-dir .build/symbol-graphs \
+		--fallback-display-name SoundStation --fallback-bundle-identifier soundstation --output-path .build/docs
 
 deps:
 	Scripts/install-deps.sh build

@@ -28,5 +28,6 @@ enum PlayCommand {
             if !musicForever, elapsed > session.lastCueTime + 0.05, engine.activeVoiceCount == 0 { break }
         }
         print(String(format: "played %.2f s", engine.time - start))
+        engine.shutdown()
     }
 }

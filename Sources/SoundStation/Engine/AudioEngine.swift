@@ -73,6 +73,17 @@ public final class AudioEngine: Sendable {
         }
     }
 
+    /// Stops every sound and the engine's driver thread, waiting for it, so the process can exit
+    /// without OpenAL's exit-time cleanup racing a mix in progress. The engine plays nothing after.
+    public func shutdown() {
+        let driver = self.driver.withLock { driver -> RealtimeDriver? in
+            defer { driver = nil }
+            return driver
+        }
+        driver?.stop(wait: true)
+        stopAll()
+    }
+
     deinit {
         driver.withLock { $0?.stop() }
         hub.finish()

@@ -8,12 +8,15 @@ final class RealtimeDriver: Sendable {
     static let period: Duration = .milliseconds(5)
     private final class Flag: Sendable {
         let running = Atomic<Bool>(true)
+        /// Signalled when the thread has left its loop and touches the device no more.
+        let exited = DispatchSemaphore(value: 0)
     }
     private let flag = Flag()
 
     init(engine: AudioEngine) {
         let flag = self.flag
         let thread = Thread { [weak engine] in
+            defer { flag.exited.signal() }
             var scratch = [Float]()
             var lastTick = ContinuousClock.now
             while flag.running.load(ordering: .acquiring) {
@@ -29,8 +32,10 @@ final class RealtimeDriver: Sendable {
         thread.start()
     }
 
-    func stop() {
-        flag.running.store(false, ordering: .releasing)
+    /// Asks the thread to stop; with `wait`, returns once it has (never call that from the thread).
+    func stop(wait: Bool = false) {
+        guard flag.running.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        if wait { flag.exited.wait() }
     }
 }
 
