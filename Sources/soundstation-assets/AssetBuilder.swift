@@ -72,8 +72,7 @@ enum AssetBuilder {
     /// Writes every sound under `root` and returns the catalogue entries, music first.
     static func build(into root: String) throws -> [CatalogueEntry] {
         for folder in ["Music", "Effects"] {
-            try FileManager.default.createDirectory(
-                atPath: root + "/" + folder, withIntermediateDirectories: true)
+            try FileOutput.makeFolder(root + "/" + folder)
         }
         var entries: [CatalogueEntry] = []
         for (name, song) in [("main", Songs.main()), ("game", Songs.game())] {

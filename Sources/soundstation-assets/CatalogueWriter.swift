@@ -53,7 +53,7 @@ enum CatalogueWriter {
 
     /// Writes the manifest to `path`, replacing any old one.
     static func write(_ entries: [CatalogueEntry], to path: String) throws {
-        try Data(json(for: entries).utf8).write(to: URL(fileURLWithPath: path))
+        try FileOutput.write(Array(json(for: entries).utf8), to: path)
     }
 
     /// A JSON string literal; names and paths are plain ASCII here, but escaping keeps the

@@ -1,4 +1,3 @@
-import Foundation
 import SoundStation
 
 /// Writes 24-bit integer PCM WAV files, which `WAVWriter` does not offer; the bomb tick uses
@@ -38,7 +37,7 @@ enum WAV24Writer {
 
     /// Writes `audio` as a 24-bit WAV file at `path`.
     static func write(_ audio: PCMAudio, toFileAt path: String) throws {
-        try Data(encode(audio)).write(to: URL(fileURLWithPath: path))
+        try FileOutput.write(encode(audio), to: path)
     }
 
     private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
