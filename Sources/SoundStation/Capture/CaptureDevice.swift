@@ -2,7 +2,7 @@ import COpenAL
 
 /// Records from an OpenAL capture device (a microphone, or a sound server's monitor source).
 ///
-/// Samples collect in OpenAL's ring buffer once ``start()`` is called; ``read()`` drains what has
+/// Samples collect in OpenAL's ring buffer once ``start()`` is called; ``read(maxFrames:)`` drains what has
 /// arrived. Not `Sendable`: one owner (a recorder's thread) drives it.
 public final class CaptureDevice {
     /// The opened device's name.

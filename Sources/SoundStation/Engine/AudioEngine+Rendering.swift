@@ -2,7 +2,7 @@ extension AudioEngine {
     /// Mixes the next `frames` frames of an offline engine and advances its clock.
     ///
     /// Scheduled starts happen at their exact frame; finished voices are reclaimed every
-    /// ``quantum`` frames of the render clock, so the same calls always give the same samples. A sound
+    /// 256 frames of the render clock, so the same calls always give the same samples. A sound
     /// played between two renders starts at the first frame of the next. Peaks above 0.8 are
     /// rounded off by ``SoftClipper`` so a loud mix never exceeds ±1.
     /// - Parameter frames: How many frames to mix.
