@@ -224,9 +224,9 @@ extension AudioEngine {
     /// Starts the source of an occupied slot with its options.
     func begin(_ slot: Int32, in state: inout EngineState, at frame: Int64, events: inout [SoundEvent]) {
         let voice = state.pool.voices[Int(slot)]
-        guard let source = voice.source else { return }
         let gain = state.gain(of: voice, at: frame)
         do {
+            let source = try state.pool.sourceFor(slot, device: device)
             let channels = voice.buffer?.channels ?? voice.stream?.channels ?? 1
             try source.prepare(
                 buffer: voice.buffer?.storage, channels: channels, gain: gain, pitch: voice.options.pitch,

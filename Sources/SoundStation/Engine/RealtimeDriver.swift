@@ -53,6 +53,7 @@ extension AudioEngine {
             if scratch.count < frames * channels { scratch = [Float](repeating: 0, count: frames * channels) }
             scratch.withUnsafeMutableBufferPointer { mixChunks(into: $0, frames: frames) }
         } else {
+            reopenIfLost()
             runDueCalls()
             var events: [SoundEvent] = []
             state.withLock { housekeep(&$0, events: &events) }

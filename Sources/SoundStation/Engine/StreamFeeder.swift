@@ -52,6 +52,16 @@ final class StreamFeeder: @unchecked Sendable {
         }
     }
 
+    /// Makes a fresh queue on a reopened device (the old buffers went with the old device).
+    func rebind(to device: OpenALDevice) throws(AudioEngineError) {
+        let silence = PCMAudio(
+            sampleRate: sampleRate, channels: channels, samples: [Float](repeating: 0, count: channels))
+        var fresh: [OpenALBuffer] = []
+        for _ in 0..<Self.bufferCount { fresh.append(try OpenALBuffer(device: device, audio: silence)) }
+        buffers = fresh
+        queuedStarts = []
+    }
+
     /// Bytes of PCM the stream holds at most: its queue.
     var residentBytes: Int { Self.chunkFrames * Self.bufferCount * channels * MemoryLayout<Float>.size }
 
