@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: run test unit e2e build bench assets lint format docs deps test-deps clean
+.PHONY: run test unit e2e build bench assets fuzz tsan asan lint format docs deps test-deps clean
 
 ## run: install what is missing, build, and play the catalogue's music on the default device
 run: deps
@@ -32,6 +32,17 @@ bench: test-deps
 ## assets: re-synthesise Assets/ from code (deterministic)
 assets: deps
 	$(SWIFT) run -c release soundstation-assets Assets
+
+## fuzz: libFuzzer on the WAV decoder and the manifest/cue parsers (FUZZ_SECONDS each, default 60)
+fuzz: deps
+	Scripts/fuzz.sh $(FUZZ_SECONDS)
+
+## tsan / asan: the test suite under ThreadSanitizer / AddressSanitizer
+tsan: test-deps
+	Scripts/with-pulse.sh $(SWIFT) test --sanitize=thread --scratch-path .build/tsan
+
+asan: test-deps
+	Scripts/with-pulse.sh $(SWIFT) test --sanitize=address --scratch-path .build/asan
 
 ## lint: swift format in strict mode over the whole tree
 lint:
