@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: run test unit e2e build bench assets fuzz tsan asan lint format docs deps test-deps clean
+.PHONY: run test unit e2e build bench assets fuzz soak tsan asan lint format docs deps test-deps clean
 
 ## run: install what is missing, build, and play the catalogue's music on the default device
 run: deps
@@ -36,6 +36,10 @@ assets: deps
 ## fuzz: libFuzzer on the WAV decoder and the manifest/cue parsers (FUZZ_SECONDS each, default 60)
 fuzz: deps
 	Scripts/fuzz.sh $(FUZZ_SECONDS)
+
+## soak: minutes of scene switches and effect storms on the device (SOAK_SECONDS, default 300)
+soak: test-deps
+	SOUNDSTATION_SOAK_SECONDS=$${SOAK_SECONDS:-300} Scripts/with-pulse.sh $(SWIFT) test --filter SoakTests
 
 ## tsan / asan: the test suite under ThreadSanitizer / AddressSanitizer
 tsan: test-deps

@@ -79,6 +79,7 @@ extension AudioEngine {
                 ended = false
             } else if let stream = voice.stream {
                 ended = !stream.refill(source: source)
+                state.underruns += stream.takeUnderruns()
             } else {
                 ended = source.state == .stopped
             }

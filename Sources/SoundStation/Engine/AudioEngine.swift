@@ -163,6 +163,12 @@ public final class AudioEngine: Sendable {
     /// How many OpenAL sources the engine has created; never more than ``voiceLimit``.
     public var sourceCount: Int { state.withLock { $0.pool.sourceCount } }
 
+    /// How many sound buffers are alive (loaded and not yet freed).
+    public var bufferCount: Int { buffers.live.count }
+
+    /// How many times a streamed track's queue ran dry since the engine opened (0 under normal load).
+    public var underrunCount: Int { state.withLock { $0.underruns } }
+
     /// How many voices are playing, paused or waiting for their start time.
     public var activeVoiceCount: Int { state.withLock { $0.pool.busySlots.count } }
 

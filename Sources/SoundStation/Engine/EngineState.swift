@@ -8,6 +8,8 @@ struct EngineState {
     /// True from noticing a lost device until it is reopened; housekeeping holds still meanwhile.
     var deviceLost = false
     var lastReopenAttempt: ContinuousClock.Instant?
+    /// Times a streamed track's queue ran dry and had to be restarted.
+    var underruns = 0
     /// True while the game's pause menu holds every sound.
     var isPaused = false
     /// The volume each bus is set to, and whether it is muted.

@@ -26,8 +26,8 @@ final class StreamFeeder: @unchecked Sendable {
     /// The next frame the decoder will produce.
     private var cursor = 0
     private(set) var isExhausted = false
-    /// How many times the queue ran dry while the track should have been playing.
-    private(set) var underruns = 0
+    /// Underruns not yet counted by the engine (see ``takeUnderruns()``).
+    private var underruns = 0
 
     init(entry: SoundEntry, device: OpenALDevice) throws(SoundLoadError) {
         do {
@@ -107,6 +107,12 @@ final class StreamFeeder: @unchecked Sendable {
             try? source.play()
         }
         return true
+    }
+
+    /// How many times the queue ran dry since the last call, for the engine's running count.
+    func takeUnderruns() -> Int {
+        defer { underruns = 0 }
+        return underruns
     }
 
     /// The track frame being heard.

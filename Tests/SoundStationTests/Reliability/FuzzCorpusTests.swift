@@ -40,7 +40,8 @@ import Testing
         for input in inputs {
             let bytes = [UInt8](try Data(contentsOf: input))
             do {
-                let catalogue = try Catalogue(json: bytes, root: "/nonexistent-root", manifestName: input.lastPathComponent)
+                let catalogue = try Catalogue(
+                    json: bytes, root: "/nonexistent-root", manifestName: input.lastPathComponent)
                 #expect(Set(catalogue.entries.map(\.name)).count == catalogue.entries.count)
             } catch {
                 #expect(!error.description.isEmpty)
