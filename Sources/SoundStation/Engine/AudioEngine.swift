@@ -89,6 +89,7 @@ public final class AudioEngine: Sendable {
         }
         driver?.stop(wait: true)
         stopAll()
+        hub.finish()
     }
 
     deinit {
@@ -157,8 +158,16 @@ public final class AudioEngine: Sendable {
     public func events() -> AsyncStream<SoundEvent> { hub.stream() }
 
     /// Calls `handler` for every ``SoundEvent`` (on the thread that noticed it; keep it short).
+    ///
+    /// The engine keeps the closure until the subscription is cancelled or ``shutdown()``; capture
+    /// the engine or a station weakly in it, or cancel it, so they can be freed.
     /// - Parameter handler: The closure to call.
-    public func onEvent(_ handler: @escaping @Sendable (SoundEvent) -> Void) { hub.add(handler) }
+    /// - Returns: A subscription whose `cancel()` stops the calls.
+    @discardableResult
+    public func onEvent(_ handler: @escaping @Sendable (SoundEvent) -> Void) -> EventSubscription {
+        let id = hub.add(handler)
+        return EventSubscription { [weak hub] in hub?.remove(id) }
+    }
 
     /// How many OpenAL sources the engine has created; never more than ``voiceLimit``.
     public var sourceCount: Int { state.withLock { $0.pool.sourceCount } }

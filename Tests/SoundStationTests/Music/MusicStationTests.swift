@@ -133,9 +133,10 @@ import Testing
     @Test func anEventHandlerMaySwitchTheMusic() async throws {
         let (system, _) = try await system()
         let music = system.music
-        system.engine.onEvent { event in
-            if case .finished(_, "main", .stopped, _) = event { try? music.play("game") }
+        let subscription = system.engine.onEvent { [weak music] event in
+            if case .finished(_, "main", .stopped, _) = event { try? music?.play("game") }
         }
+        defer { subscription.cancel() }
         try music.play("main")
         _ = try system.engine.render(frames: 4_800)
         music.stop()
