@@ -36,7 +36,9 @@ enum WindowFrontEnd {
             seed: seed, bot: options.bot, autostart: options.autostart, sound: sound, screens: screens)
         var status: Int32 = 0
         if !controls.closed {
-            status = loop(session, painter: painter, controls: &controls, controllers: controllers, options: options)
+            status = loop(
+                session, painter: painter, controls: &controls, controllers: controllers, notices: notices,
+                options: options)
         }
         loaded?.unload()
         sound.system.engine.shutdown()
@@ -49,7 +51,7 @@ enum WindowFrontEnd {
 
     private static func loop(
         _ session: PlaySession, painter: WindowPainter, controls: inout WindowControls,
-        controllers: SDLControllers, options: Options
+        controllers: SDLControllers, notices: NoticeBoard, options: Options
     ) -> Int32 {
         let clock = ContinuousClock()
         var nextTick = clock.now
@@ -69,7 +71,7 @@ enum WindowFrontEnd {
                 nextTick += tickLength
                 if clock.now - nextTick > .milliseconds(250) { nextTick = clock.now }
             }
-            painter.draw(session.game, notice: painter.canvas.hasVSync ? nil : nil)
+            painter.draw(session.game, notice: notices.latest)
             frames += 1
             if let limit = options.frames, frames >= limit {
                 return finish(painter.canvas, screenshot: options.screenshot)
