@@ -38,9 +38,12 @@ import Testing
         let again = try await Autoplay.run(
             seconds: Fixtures.seconds, seed: Fixtures.seed, assetsRoot: Fixtures.assetsRoot)
         #expect(first.summary.json == again.summary.json)
-        #expect(WAVWriter.encode(first.audio, format: .float32) == WAVWriter.encode(again.audio, format: .float32))
+        #expect(
+            WAVWriter.encode(first.audio, format: .float32) == WAVWriter.encode(again.audio, format: .float32)
+        )
         #expect(first.audio.frameCount == Int(Fixtures.seconds) * Autoplay.sampleRate)
-        let other = try await Autoplay.run(seconds: 5, seed: Fixtures.seed + 1, assetsRoot: Fixtures.assetsRoot)
+        let other = try await Autoplay.run(
+            seconds: 5, seed: Fixtures.seed + 1, assetsRoot: Fixtures.assetsRoot)
         #expect(other.summary.json != first.summary.json)
     }
 

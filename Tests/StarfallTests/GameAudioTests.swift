@@ -96,7 +96,9 @@ import Testing
         let effects = run.summary.effects
         let target = effects[index]
         let start = MixModel.frame(target.at)
-        let end = min(run.audio.frameCount, start + min(Self.rate / 20, model.length(of: target.name, pitch: target.pitch)))
+        let end = min(
+            run.audio.frameCount,
+            start + min(Self.rate / 20, model.length(of: target.name, pitch: target.pitch)))
         let window = start..<end
         // One copy per distinct sound: equal triggers in one frame are one voice (coalesced).
         var sounds: [(name: String, start: Int, pitch: Float)] = []
@@ -104,7 +106,9 @@ import Testing
             let begin = MixModel.frame(effect.at) + (effect == target ? shift : 0)
             let length = model.length(of: effect.name, pitch: effect.pitch)
             guard begin < end, begin + length > start else { continue }
-            if !sounds.contains(where: { $0.name == effect.name && $0.start == begin && $0.pitch == effect.pitch }) {
+            if !sounds.contains(where: {
+                $0.name == effect.name && $0.start == begin && $0.pitch == effect.pitch
+            }) {
                 sounds.append((effect.name, begin, effect.pitch))
             }
         }
@@ -130,7 +134,8 @@ import Testing
             if fading.contains(where: { $0 != 0 }) {
                 // A fade-out of unknown curve: over 50 ms a straight ramp of the old track describes it.
                 regressors.append(fading)
-                regressors.append(fading.enumerated().map { $0.element * Double($0.offset) / Double(window.count) })
+                regressors.append(
+                    fading.enumerated().map { $0.element * Double($0.offset) / Double(window.count) })
             }
             let result = Regression.fit(regressors, to: mix)
             weights.append(result.weights[targetIndex])

@@ -37,7 +37,8 @@ import Testing
             game.things = [Fixtures.about(toLand: .star, on: game, id: id)]
             events += game.step(.none)
         }
-        #expect(events.filter { if case .levelUp = $0 { true } else { false } } == [.levelUp(2), .levelUp(3)])
+        #expect(
+            events.filter { if case .levelUp = $0 { true } else { false } } == [.levelUp(2), .levelUp(3)])
         #expect(game.level == 3 && game.score == 40)
         #expect(rules.fallSpeedPerTick(level: 3) > rules.fallSpeedPerTick(level: 1))
         #expect(rules.spawnTicks(level: 3) < rules.spawnTicks(level: 1))
@@ -120,7 +121,10 @@ import Testing
         #expect(game.step(Input(select: true)) == [.upgradeBought(.widerPaddle, level: 1)])
         #expect(game.stardust == 60)
         #expect(game.step(Input(select: true)) == [.upgradeRefused(.widerPaddle)])
-        #expect(game.step(Input(down: true, select: true)) == [.cursorMoved(index: 1), .upgradeBought(.fasterPaddle, level: 1)])
+        #expect(
+            game.step(Input(down: true, select: true)) == [
+                .cursorMoved(index: 1), .upgradeBought(.fasterPaddle, level: 1),
+            ])
         #expect(game.stardust == 30)
         #expect(game.step(Input(back: true)) == [.shopClosed])
         _ = game.step(Input(up: true))

@@ -44,9 +44,7 @@ public final class GameAudio: Sendable {
         self.sound = sound
         self.fieldWidth = fieldWidth
         self.notice = notice
-        gameEffects = EffectStation(
-            bank: sound.bank,
-            sounds: [Effect.reward, .coin, .miss, .bombTick, .explosion, .hit, .jump, .levelUp].map(\.rawValue))
+        gameEffects = EffectStation(bank: sound.bank, sounds: Self.playfieldEffects.map(\.rawValue))
         shopEffect = EffectStation(bank: sound.bank, sounds: [Effect.upgrade.rawValue])
         menuEffect = EffectStation(bank: sound.bank, sounds: [Effect.click.rawValue])
     }
@@ -106,8 +104,15 @@ public final class GameAudio: Sendable {
         }
     }
 
+    /// The effects of the game scene.
+    private static let playfieldEffects: [Effect] = [
+        .reward, .coin, .miss, .bombTick, .explosion, .hit, .jump, .levelUp,
+    ]
+
     /// Pitch ratios of 0...7 semitones.
-    private static let semitones: [Float] = [1, 1.059_463, 1.122_462, 1.189_207, 1.259_921, 1.334_840, 1.414_214, 1.498_307]
+    private static let semitones: [Float] = [
+        1, 1.059_463, 1.122_462, 1.189_207, 1.259_921, 1.334_840, 1.414_214, 1.498_307,
+    ]
 
     private func enter(_ scene: Scene, at time: Double?) -> [AudioCue] {
         let when = time ?? sound.engine.time

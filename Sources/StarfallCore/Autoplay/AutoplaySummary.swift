@@ -48,7 +48,8 @@ public struct AutoplaySummary: Sendable, Equatable {
     public var json: String {
         let sceneLines = scenes.map { scene in
             let music = scene.music.map { "\"\($0)\"" } ?? "null"
-            return "    { \"name\": \"\(scene.name)\", \"music\": \(music), \"at\": \(Self.number(scene.at)) }"
+            return
+                "    { \"name\": \"\(scene.name)\", \"music\": \(music), \"at\": \(Self.number(scene.at)) }"
         }
         let effectLines = effects.map { effect in
             "    { \"name\": \"\(effect.name)\", \"at\": \(Self.number(effect.at)), "

@@ -79,7 +79,8 @@ public struct Autopilot: Sendable {
         var goal = target ?? paddle.x
         let rules = game.rules
         let awareness = max(0.15, 0.9 - 0.035 * seconds)
-        for bomb in game.things where bomb.kind == .bomb && bomb.y < rules.paddleY && bomb.id != mistakenBomb {
+        for bomb in game.things where bomb.kind == .bomb {
+            guard bomb.y < rules.paddleY, bomb.id != mistakenBomb else { continue }
             let seen = noticed[bomb.id] ?? random.chance(awareness)
             noticed[bomb.id] = seen
             let ticksToLand = (rules.paddleY - bomb.y) / bomb.speed

@@ -34,7 +34,8 @@ enum Texts {
     }
 
     static func heading(of game: Game) -> String {
-        game.shopIsOpen ? "UPGRADES  STARDUST \(game.stardust)" : "STARDUST \(game.stardust)  BEST \(game.bestScore)"
+        game.shopIsOpen
+            ? "UPGRADES  STARDUST \(game.stardust)" : "STARDUST \(game.stardust)  BEST \(game.bestScore)"
     }
 
     static func status(of game: Game) -> String {

@@ -41,7 +41,9 @@ enum TerminalFrontEnd {
     }
 
     /// The game loop; returns the signal that ended it, or nil for a normal quit.
-    private static func loop(_ session: PlaySession, mode: TerminalMode, notices: NoticeBoard, tickLimit: Int?)
+    private static func loop(
+        _ session: PlaySession, mode: TerminalMode, notices: NoticeBoard, tickLimit: Int?
+    )
         -> Int32?
     {
         let clock = ContinuousClock()
@@ -96,7 +98,8 @@ enum TerminalFrontEnd {
     /// Waits for keys until `deadline` at most, and returns those that arrived.
     private static func readKeys(until deadline: ContinuousClock.Instant, clock: ContinuousClock) -> Reading {
         let wait = deadline - clock.now
-        let milliseconds = max(0, Int32(wait.components.seconds * 1_000 + wait.components.attoseconds / 1_000_000_000_000_000))
+        let milliseconds = max(
+            0, Int32(wait.components.seconds * 1_000 + wait.components.attoseconds / 1_000_000_000_000_000))
         var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
         let ready = poll(&descriptor, 1, milliseconds)
         guard ready > 0 else { return .keys([]) }

@@ -26,7 +26,8 @@ final class TerminalMode {
     /// The terminal's size in columns and rows (80 by 24 when it will not say).
     var size: (columns: Int, rows: Int) {
         var window = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else {
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0
+        else {
             return (80, 24)
         }
         return (Int(window.ws_col), Int(window.ws_row))

@@ -9,7 +9,8 @@ enum TerminalPainter {
         canvas.putCentered(Texts.loading(progress.completed, of: progress.total), y: middle - 1)
         let width = min(40, canvas.width - 4)
         let filled = Int(progress.fraction * Double(width))
-        let bar = "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "]"
+        let bar =
+            "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "]"
         canvas.putCentered(bar, y: middle, color: .cyan)
         canvas.putCentered(progress.latest ?? "", y: middle + 1, color: .grey)
     }
@@ -24,12 +25,11 @@ enum TerminalPainter {
 
     /// Faint stars that twinkle slowly behind everything.
     private static func drawSky(_ tick: Int, into canvas: inout TextCanvas) {
-        for index in 0..<(canvas.width * canvas.height / 40) {
-            let hash = (index &* 2_654_435_761) & 0xFFFF_FFFF
-            let x = hash % canvas.width
-            let y = 1 + (hash / canvas.width) % max(1, canvas.height - 2)
-            let bright = (hash / 7 + tick / 20) % 5 == 0
-            canvas.put(bright ? "+" : ".", x: x, y: y, color: .grey)
+        let rows = max(1, canvas.height - 2)
+        for point in Sky.points(
+            count: canvas.width * rows / 30, width: canvas.width, height: rows, tick: tick)
+        {
+            canvas.put(point.bright ? "+" : ".", x: point.x, y: point.y + 1, color: .grey)
         }
     }
 
@@ -54,7 +54,8 @@ enum TerminalPainter {
             canvas.put(line, x: left, y: row + index, color: chosen ? .white : .grey, bold: chosen)
         }
         if let notice { canvas.put(notice, x: 1, y: canvas.height - 2, color: .yellow) }
-        let hints = game.shopIsOpen ? "up/down choose  enter buy  q back" : "up/down choose  enter select  q quit"
+        let hints =
+            game.shopIsOpen ? "up/down choose  enter buy  q back" : "up/down choose  enter select  q quit"
         canvas.put(hints, x: 1, y: canvas.height - 1, color: .grey)
     }
 
@@ -65,7 +66,9 @@ enum TerminalPainter {
         canvas.put(keys, x: canvas.width - keys.count - 1, y: 0, color: .grey)
         let rows = max(1, canvas.height - 2)
         let columns = max(1, canvas.width - 2)
-        func column(_ x: Double) -> Int { 1 + min(columns - 1, max(0, Int(x / rules.fieldWidth * Double(columns)))) }
+        func column(_ x: Double) -> Int {
+            1 + min(columns - 1, max(0, Int(x / rules.fieldWidth * Double(columns))))
+        }
         func row(_ y: Double) -> Int { 1 + min(rows - 1, max(0, Int(y / rules.fieldHeight * Double(rows)))) }
         for y in 1...rows {
             canvas.put("|", x: 0, y: y, color: .blue)
@@ -81,7 +84,9 @@ enum TerminalPainter {
         let paddle = game.paddle
         let from = column(paddle.left)
         let to = max(from, column(paddle.right))
-        canvas.put(String(repeating: "=", count: to - from + 1), x: from, y: row(rules.paddleY), color: .cyan, bold: true)
+        canvas.put(
+            String(repeating: "=", count: to - from + 1), x: from, y: row(rules.paddleY), color: .cyan,
+            bold: true)
         canvas.put(String(repeating: "-", count: canvas.width - 1), x: 0, y: canvas.height - 1, color: .blue)
         let middle = canvas.height / 2
         if game.scene == .gameOver {

@@ -48,6 +48,10 @@ struct TextCanvas {
     /// Writes `text` in the block font, five rows high, centred, from row `y`.
     mutating func putBlockText(_ text: String, y: Int, color: Color) {
         let left = (width - BlockFont.width(of: text)) / 2
+        // A clear box first, so nothing drawn behind shows between the letters' strokes.
+        for row in y - 1...y + BlockFont.height {
+            put(String(repeating: " ", count: BlockFont.width(of: text) + 2), x: left - 1, y: row)
+        }
         for cell in BlockFont.cells(text) {
             put("\u{2588}", x: left + cell.x, y: y + cell.y, color: color, bold: true)
         }

@@ -28,7 +28,8 @@ final class SDLCanvas {
         let centred = Int32(bitPattern: SDL_WINDOWPOS_CENTERED_MASK)
         guard
             let window = SDL_CreateWindow(
-                title, centred, centred, width, height, SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_SHOWN.rawValue)
+                title, centred, centred, width, height,
+                SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_SHOWN.rawValue)
         else {
             throw .window("SDL_CreateWindow: \(SDLSystem.lastError)")
         }
@@ -95,7 +96,8 @@ final class SDLCanvas {
             throw .window("SDL_CreateRGBSurfaceWithFormat: \(SDLSystem.lastError)")
         }
         defer { SDL_FreeSurface(surface) }
-        guard SDL_RenderReadPixels(renderer, nil, format, surface.pointee.pixels, surface.pointee.pitch) == 0 else {
+        guard SDL_RenderReadPixels(renderer, nil, format, surface.pointee.pixels, surface.pointee.pitch) == 0
+        else {
             throw .window("SDL_RenderReadPixels: \(SDLSystem.lastError)")
         }
         guard SDL_SaveBMP_RW(surface, SDL_RWFromFile(path, "wb"), 1) == 0 else {

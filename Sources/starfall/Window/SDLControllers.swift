@@ -10,7 +10,9 @@ final class SDLControllers {
 
     /// Opens the controller SDL announced at joystick `index`.
     func add(index: Int32) {
-        guard SDL_IsGameController(index) == SDL_TRUE, let controller = SDL_GameControllerOpen(index) else { return }
+        guard SDL_IsGameController(index) == SDL_TRUE, let controller = SDL_GameControllerOpen(index) else {
+            return
+        }
         controllers.append(controller)
     }
 

@@ -16,7 +16,9 @@ struct WindowControls {
         case SDL_QUIT.rawValue:
             closed = true
         case SDL_KEYDOWN.rawValue, SDL_KEYUP.rawValue:
-            key(event.key.keysym.sym, down: event.type == SDL_KEYDOWN.rawValue, repeated: event.key.repeat != 0)
+            key(
+                event.key.keysym.sym, down: event.type == SDL_KEYDOWN.rawValue,
+                repeated: event.key.repeat != 0)
         case SDL_CONTROLLERBUTTONDOWN.rawValue:
             button(SDL_GameControllerButton(Int32(event.cbutton.button)))
         case SDL_CONTROLLERDEVICEADDED.rawValue:

@@ -18,7 +18,8 @@ enum WindowFrontEnd {
         let canvas: SDLCanvas
         do {
             system = try SDLSystem()
-            canvas = try SDLCanvas(title: "Starfall", width: WindowPainter.width, height: WindowPainter.height)
+            canvas = try SDLCanvas(
+                title: "Starfall", width: WindowPainter.width, height: WindowPainter.height)
         } catch {
             sound.system.engine.shutdown()
             Console.report(error.description)

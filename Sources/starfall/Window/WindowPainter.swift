@@ -30,7 +30,8 @@ struct WindowPainter {
         let barWidth = 400
         let left = (Int(Self.width) - barWidth) / 2
         canvas.fill(x: left, y: 320, width: barWidth, height: 20, Self.bar)
-        canvas.fill(x: left, y: 320, width: Int(progress.fraction * Double(barWidth)), height: 20, Self.paddleColor)
+        canvas.fill(
+            x: left, y: 320, width: Int(progress.fraction * Double(barWidth)), height: 20, Self.paddleColor)
         text(progress.latest ?? "", centredAt: 360, scale: 2, Self.grey)
     }
 
@@ -44,13 +45,12 @@ struct WindowPainter {
     }
 
     private func drawSky(_ tick: Int) {
-        for index in 0..<90 {
-            let hash = (index &* 2_654_435_761) & 0xFFFF_FFFF
-            let x = hash % Int(Self.width)
-            let y = (hash / 640) % Int(Self.height)
-            let twinkle = (hash / 7 + tick / 15) % 6 == 0
-            let level = UInt8(twinkle ? 200 : 70)
-            canvas.fill(x: x, y: y, width: twinkle ? 2 : 1, height: twinkle ? 2 : 1, .init(red: level, green: level, blue: level))
+        for point in Sky.points(count: 110, width: Int(Self.width), height: Int(Self.height), tick: tick) {
+            let level: UInt8 = point.bright ? 210 : 80
+            let size = point.bright ? 2 : 1
+            canvas.fill(
+                x: point.x, y: point.y, width: size, height: size,
+                .init(red: level, green: level, blue: level))
         }
     }
 
@@ -69,13 +69,15 @@ struct WindowPainter {
             text(line, x: left, y: y, scale: lineScale, chosen ? Self.white : Self.grey)
         }
         if let notice { text(notice, centredAt: 470, scale: 2, Self.goldColor) }
-        let hints = game.shopIsOpen ? "ARROWS CHOOSE  ENTER BUY  ESC BACK" : "ARROWS CHOOSE  ENTER SELECT  ESC QUIT"
+        let hints =
+            game.shopIsOpen ? "ARROWS CHOOSE  ENTER BUY  ESC BACK" : "ARROWS CHOOSE  ENTER SELECT  ESC QUIT"
         text(hints, centredAt: 495, scale: 2, Self.grey)
     }
 
     private func drawPlay(_ game: Game) {
         let top = Self.barHeight
-        canvas.fill(x: 0, y: top, width: Int(Self.width), height: Int(Self.height) - top, Self.field.withAlpha(200))
+        canvas.fill(
+            x: 0, y: top, width: Int(Self.width), height: Int(Self.height) - top, Self.field.withAlpha(200))
         canvas.fill(x: 0, y: 0, width: Int(Self.width), height: top, Self.bar)
         text("SCORE \(game.score)", x: 12, y: 10, scale: 4, Self.white)
         text("LEVEL \(game.level)", x: 260, y: 10, scale: 4, Self.starColor)

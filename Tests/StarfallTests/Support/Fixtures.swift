@@ -1,5 +1,6 @@
 import Foundation
 import SoundStation
+
 @testable import StarfallCore
 
 /// Paths and shared runs for the tests.
@@ -16,7 +17,9 @@ enum Fixtures {
     static let seconds = 35.0
 
     /// One autoplay render shared by the tests that only read it (it takes a few seconds).
-    static let autoplay = Task { try await Autoplay.run(seconds: seconds, seed: seed, assetsRoot: assetsRoot) }
+    static let autoplay = Task {
+        try await Autoplay.run(seconds: seconds, seed: seed, assetsRoot: assetsRoot)
+    }
 
     /// A game started from the menu, with spawning held off so a test places what falls.
     static func startedGame(_ rules: Rules = .standard, seed: UInt64 = 1) -> Game {

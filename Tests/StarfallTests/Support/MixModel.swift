@@ -1,4 +1,5 @@
 import SoundStation
+
 @testable import StarfallCore
 
 /// What an autoplay render should contain, rebuilt from the decoded asset files and the summary
@@ -44,7 +45,8 @@ struct MixModel {
                     entry.loopRange(sampleRate: audio.sampleRate, frameCount: audio.frameCount)
                     ?? 0..<audio.frameCount
                 tracks[entry.name] = Track(
-                    samples: audio.samples, volume: entry.volume, loopStart: loop.lowerBound, loopEnd: loop.upperBound)
+                    samples: audio.samples, volume: entry.volume, loopStart: loop.lowerBound,
+                    loopEnd: loop.upperBound)
             } else {
                 effects[entry.name] = Effect(samples: audio.samples, volume: entry.volume)
             }
@@ -53,7 +55,8 @@ struct MixModel {
         for (index, scene) in summary.scenes.enumerated() {
             let start = starts[index]
             let fade = scene.music == nil ? Int(GameAudio.gameOverFade * Double(rate)) : 0
-            spans.append(MusicSpan(start: start, end: starts[index + 1], track: scene.music, fadeEnd: start + fade))
+            spans.append(
+                MusicSpan(start: start, end: starts[index + 1], track: scene.music, fadeEnd: start + fade))
         }
     }
 
