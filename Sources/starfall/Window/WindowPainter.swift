@@ -88,10 +88,10 @@ struct WindowPainter {
             let x = Int(thing.x * Self.scale)
             let y = top + Int(thing.y * Self.scale)
             switch thing.kind {
-            case .star: diamond(x: x, y: y, radius: 8, Self.starColor)
+            case .star: sparkle(x: x, y: y, core: 5, ray: 10, Self.starColor)
             case .goldenStar:
-                diamond(x: x, y: y, radius: 11, Self.goldColor)
-                diamond(x: x, y: y, radius: 4, Self.white)
+                sparkle(x: x, y: y, core: 7, ray: 14, Self.goldColor)
+                sparkle(x: x, y: y, core: 2, ray: 4, Self.white)
             case .bomb: bomb(x: x, y: y, tick: game.tick)
             }
         }
@@ -114,21 +114,22 @@ struct WindowPainter {
         text(detail, centredAt: 270, scale: 3, Self.starColor)
     }
 
-    /// A four-pointed star: rows of rectangles narrowing away from the middle.
-    private func diamond(x: Int, y: Int, radius: Int, _ color: SDLCanvas.Color) {
-        for dy in -radius...radius {
-            let half = radius - abs(dy)
-            let thin = max(1, half / 2)
-            canvas.fill(x: x - thin, y: y + dy, width: thin * 2 + 1, height: 1, color)
+    /// A star: a filled diamond with thin rays out to `ray` pixels.
+    private func sparkle(x: Int, y: Int, core: Int, ray: Int, _ color: SDLCanvas.Color) {
+        for dy in -core...core {
+            let half = core - abs(dy)
+            canvas.fill(x: x - half, y: y + dy, width: half * 2 + 1, height: 1, color)
         }
-        canvas.fill(x: x - radius, y: y - 1, width: radius * 2 + 1, height: 3, color)
+        canvas.fill(x: x - ray, y: y, width: ray * 2 + 1, height: 1, color)
+        canvas.fill(x: x, y: y - ray, width: 1, height: ray * 2 + 1, color)
     }
 
     private func bomb(x: Int, y: Int, tick: Int) {
-        canvas.fill(x: x - 8, y: y - 8, width: 17, height: 17, Self.bombColor)
-        canvas.fill(x: x - 5, y: y - 5, width: 4, height: 4, Self.white.withAlpha(120))
-        canvas.fill(x: x - 1, y: y - 13, width: 3, height: 5, Self.grey)
-        if tick / 6 % 2 == 0 { canvas.fill(x: x - 2, y: y - 16, width: 5, height: 4, Self.starColor) }
+        canvas.fill(x: x - 9, y: y - 9, width: 19, height: 19, Self.bombColor)
+        canvas.fill(x: x - 6, y: y - 6, width: 5, height: 5, Self.white.withAlpha(120))
+        canvas.fill(x: x - 1, y: y - 14, width: 3, height: 5, Self.grey)
+        // The fuse's spark flickers.
+        if tick / 6 % 2 == 0 { canvas.fill(x: x - 2, y: y - 18, width: 5, height: 5, Self.starColor) }
     }
 
     private func heart(x: Int, y: Int) {
