@@ -7,10 +7,11 @@ set -uo pipefail
 bin=${1:-.build/debug}
 game="$(cd "$(dirname "$bin/starfall")" && pwd)/starfall"
 work=$(mktemp -d /tmp/starfall-e2e.XXXXXX)
-socket="starfall-e2e-$$"
+socket=
+shells=0
 xvfb_pid=
 cleanup() {
-    tmux -L "$socket" kill-server 2>/dev/null
+    [ -n "$socket" ] && tmux -L "$socket" kill-server 2>/dev/null
     [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null
     rm -rf "$work"
 }
@@ -144,8 +145,10 @@ wait_for() { # wait_for PATTERN [SECONDS]: until the pane shows PATTERN
     return 1
 }
 
-start_shell() {
-    tmux -L "$socket" kill-server 2>/dev/null
+start_shell() { # a fresh tmux server per check: reusing a socket races with the old server's exit
+    [ -n "$socket" ] && tmux -L "$socket" kill-server 2>/dev/null
+    shells=$((shells + 1))
+    socket="starfall-e2e-$$-$shells"
     tmux -L "$socket" new-session -d -s starfall -x 100 -y 30 "env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER PS1='prompt\$ ' bash --norc --noprofile"
     wait_for 'prompt\$'
 }

@@ -3,8 +3,9 @@
 /// In the menu it follows a short script (look around, then start; on later visits, shop first). In a
 /// game it chases the star that lands soonest among those it can reach and steps aside from bombs it
 /// notices. It is deliberately fallible, and more so the longer it plays: it reacts a few ticks late,
-/// aims a little off, sometimes chases the wrong star and overlooks more bombs as it tires, so every
-/// game ends and a 30-40 s autoplay shows catches, misses, a level-up, bomb hits and game over.
+/// aims a little off, sometimes chases a star it cannot reach, overlooks more bombs and, after about
+/// eight seconds, now and then takes a bomb for a star, so every game ends and a 30-40 s autoplay shows
+/// catches, misses, a level-up, bomb hits and game over.
 public struct Autopilot: Sendable {
     private struct Step {
         var tick: Int
@@ -78,6 +79,7 @@ public struct Autopilot: Sendable {
         }
         var goal = target ?? paddle.x
         let rules = game.rules
+        // Each bomb is noticed or not once, when first seen; tiredness makes "not" likelier.
         let awareness = max(0.15, 0.9 - 0.035 * seconds)
         for bomb in game.things where bomb.kind == .bomb {
             guard bomb.y < rules.paddleY, bomb.id != mistakenBomb else { continue }
