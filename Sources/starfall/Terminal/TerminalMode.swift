@@ -66,11 +66,11 @@ final class TerminalMode {
 
     /// Writes all of `text` to stdout, however the kernel splits it.
     static func write(_ text: String) {
-        var bytes = Array(text.utf8)
+        let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+            let written = bytes.withUnsafeBytes { buffer in
+                Glibc.write(STDOUT_FILENO, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
             }
             if written < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }

@@ -60,15 +60,15 @@ struct TextCanvas {
     /// The whole screen as ANSI text: cursor home, every row, colours switched only where they change.
     var ansi: String {
         var output = "\u{1B}[H"
-        var current: (Color, Bool)?
+        var current: Cell?
         for row in 0..<height {
             // Leaving the bottom-right cell alone keeps terminals that scroll on it from scrolling.
             let columns = row == height - 1 ? width - 1 : width
             for column in 0..<columns {
                 let cell = cells[row * width + column]
-                if current == nil || current! != (cell.color, cell.bold) {
+                if current?.color != cell.color || current?.bold != cell.bold {
                     output += "\u{1B}[0;\(cell.bold ? "1;" : "")\(cell.color.rawValue)m"
-                    current = (cell.color, cell.bold)
+                    current = cell
                 }
                 output.append(cell.character)
             }
