@@ -11,12 +11,16 @@ final class PlaySession {
         case voiceNotes
     }
 
+    /// The game being played.
     private(set) var game: Game
+    /// Its sound.
     let sound: GameSound
+    /// Screens injected from other targets.
     let screens: ExternalScreens
     private var bot: Autopilot?
     private var pending: Input
 
+    /// A session at the menu, or in a game at once with `autostart`.
     init(seed: UInt64, bot: Bool, autostart: Bool, sound: GameSound, screens: ExternalScreens) {
         game = Game(rules: .standard, seed: seed, offersVoiceNotes: screens.openVoiceNotes != nil)
         self.sound = sound

@@ -2,9 +2,12 @@ import StarfallCore
 
 /// The words both front ends show, so the window and the terminal say the same things.
 enum Texts {
+    /// The game's name, as the title shows it.
     static let title = "STARFALL"
+    /// The line under the title.
     static let tagline = "catch the falling stars"
 
+    /// A main-menu line.
     static func label(_ item: MenuItem) -> String {
         switch item {
         case .start: "START"
@@ -14,6 +17,7 @@ enum Texts {
         }
     }
 
+    /// A shop line: the upgrade, its level and its price.
     static func label(_ item: ShopItem, in game: Game) -> String {
         switch item {
         case .back: return "BACK"
@@ -25,23 +29,28 @@ enum Texts {
         }
     }
 
+    /// The lines of the menu page showing now.
     static func lines(of game: Game) -> [String] {
         game.shopIsOpen ? ShopItem.all.map { label($0, in: game) } : game.menuItems.map(label)
     }
 
+    /// The highlighted line of the page showing now.
     static func cursor(of game: Game) -> Int {
         game.shopIsOpen ? game.shopCursor : game.menuCursor
     }
 
+    /// Stardust (and, on the main page, the best score).
     static func heading(of game: Game) -> String {
         game.shopIsOpen
             ? "UPGRADES  STARDUST \(game.stardust)" : "STARDUST \(game.stardust)  BEST \(game.bestScore)"
     }
 
+    /// The status line of a game.
     static func status(of game: Game) -> String {
         "SCORE \(game.score)  LEVEL \(game.level)  LIVES \(game.lives)"
     }
 
+    /// The loading screen's count.
     static func loading(_ completed: Int, of total: Int) -> String {
         "LOADING SOUNDS \(completed)/\(total)"
     }

@@ -13,6 +13,7 @@ enum Key: Equatable {
 /// Turns the bytes a terminal sends into keys: letters, Enter, Space, Ctrl-C, a lone Esc, and arrow
 /// escape sequences in both cursor modes (`ESC [ A` and `ESC O A`). Other sequences are skipped whole.
 enum KeyDecoder {
+    /// The keys in `bytes`, in order; bytes that are no key of the game are skipped.
     static func decode(_ bytes: [UInt8]) -> [Key] {
         var keys: [Key] = []
         var index = 0

@@ -12,6 +12,7 @@ struct TerminalControls {
     private var heldTicks = 0
     private var presses = Input.none
 
+    /// Takes a key pressed since the last tick into account.
     mutating func add(_ key: Key) {
         switch key {
         case .left, .right:
@@ -26,6 +27,7 @@ struct TerminalControls {
         }
     }
 
+    /// The input for the next tick; presses are used up, a held direction runs down.
     mutating func nextInput() -> Input {
         var input = presses
         input.horizontal = heldTicks > 0 ? direction : 0

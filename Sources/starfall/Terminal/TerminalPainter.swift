@@ -3,6 +3,7 @@ import StarfallCore
 
 /// Draws the game in a terminal: a status line, the playfield in between, hints at the bottom.
 enum TerminalPainter {
+    /// The loading screen: title, count, bar and the sound just loaded.
     static func drawLoading(_ progress: LoadingState, into canvas: inout TextCanvas) {
         let middle = canvas.height / 2
         canvas.putCentered(Texts.title, y: middle - 3, color: .gold, bold: true)
@@ -15,6 +16,7 @@ enum TerminalPainter {
         canvas.putCentered(progress.latest ?? "", y: middle + 1, color: .grey)
     }
 
+    /// The menu, the game or game over, whichever is showing.
     static func draw(_ game: Game, notice: String?, into canvas: inout TextCanvas) {
         drawSky(game.tick, into: &canvas)
         switch game.scene {

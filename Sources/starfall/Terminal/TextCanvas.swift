@@ -20,10 +20,13 @@ struct TextCanvas {
         var bold = false
     }
 
+    /// Columns.
     let width: Int
+    /// Rows.
     let height: Int
     private var cells: [Cell]
 
+    /// A blank screen of the given size (at least one cell).
     init(width: Int, height: Int) {
         self.width = max(1, width)
         self.height = max(1, height)

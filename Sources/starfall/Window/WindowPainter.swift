@@ -21,8 +21,10 @@ struct WindowPainter {
     private static let grey = SDLCanvas.Color(red: 120, green: 125, blue: 160)
     private static let shade = SDLCanvas.Color(red: 0, green: 0, blue: 0, alpha: 150)
 
+    /// Where it draws.
     let canvas: SDLCanvas
 
+    /// The loading screen: title, count, bar and the sound just loaded.
     func drawLoading(_ progress: LoadingState) {
         canvas.clear(Self.night)
         text(Texts.title, centredAt: 150, scale: 10, Self.starColor)
@@ -35,6 +37,7 @@ struct WindowPainter {
         text(progress.latest ?? "", centredAt: 360, scale: 2, Self.grey)
     }
 
+    /// The menu, the game or game over, whichever is showing.
     func draw(_ game: Game, notice: String?) {
         canvas.clear(Self.night)
         drawSky(game.tick)
