@@ -4,10 +4,10 @@ SWIFT_TEST_FLAGS ?=
 
 .PHONY: run test unit e2e build bench assets fuzz soak tsan asan lint format docs deps test-deps clean
 
-## run: install what is missing, build, and play the catalogue's music on the default device
+## run: install what is missing, build, and play the Starfall demo (window with a display, else terminal)
 run: deps
-	$(SWIFT) build -c release --product soundstation
-	.build/release/soundstation play --seconds 30 0:music:main
+	$(SWIFT) build -c release --product starfall
+	.build/release/starfall
 
 ## test: unit tests and CLI end-to-end checks, with a private PulseAudio server
 test: test-deps
@@ -20,6 +20,7 @@ unit:
 e2e:
 	$(SWIFT) build
 	Scripts/e2e.sh .build/debug
+	Scripts/e2e-starfall.sh .build/debug
 
 build: deps
 	$(SWIFT) build
