@@ -16,7 +16,10 @@ final class RealtimeDriver: Sendable {
     init(engine: AudioEngine) {
         let flag = self.flag
         let thread = Thread { [weak engine] in
-            defer { flag.exited.signal() }
+            defer {
+                OpenALDevice.releaseThreadContext()
+                flag.exited.signal()
+            }
             var scratch = [Float]()
             var lastTick = ContinuousClock.now
             while flag.running.load(ordering: .acquiring) {
