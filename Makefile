@@ -47,7 +47,7 @@ tsan: test-deps
 	Scripts/with-pulse.sh $(SWIFT) test --sanitize=thread --scratch-path .build/tsan
 
 asan: test-deps
-	Scripts/with-pulse.sh $(SWIFT) test --sanitize=address --scratch-path .build/asan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Scripts/lsan.supp Scripts/with-pulse.sh $(SWIFT) test --sanitize=address --scratch-path .build/asan
 
 ## lint: swift format in strict mode over the whole tree
 lint:
