@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import SoundStation
@@ -19,48 +20,53 @@ import Testing
             "song-b", Signals.stereoTones(left: 262, right: 392, seconds: 2), extra: "\"stream\": true")
     }
 
-    @Test func eightThreadsFireAndSwitchWhileAnotherRenders() async throws {
+    /// Runs `body(index)` on `count` threads of its own (not the shared task pool, which may be
+    /// busy with other tests) and returns when all have finished.
+    static func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        let group = DispatchGroup()
+        for index in 0..<count {
+            group.enter()
+            Thread {
+                body(index)
+                group.leave()
+            }.start()
+        }
+        group.wait()
+    }
+
+    @Test func eightThreadsFireAndSwitchWhileAnotherRenders() throws {
         let assets = try TestAssets()
         try Self.load(assets)
         let engine = try AudioEngine(output: .offline(), maxVoices: 48)
         let system = SoundSystem(engine: engine, catalogue: try assets.catalogue())
-        let scene = try await system.bank.preload()
-        let deadline = ContinuousClock.now + .seconds(3)
-        let fired = await withTaskGroup(of: Int.self) { group in
-            for worker in 0..<8 {
-                group.addTask {
-                    var count = 0
-                    var step = worker
-                    while ContinuousClock.now < deadline {
-                        step += 1
-                        if step % 97 == 0 {
-                            try? system.music.play(
-                                step % 2 == 0 ? "song-a" : "song-b", transition: .crossfade(0.05))
-                        } else if step % 41 == 0 {
-                            engine.setVolume(Float(step % 10) / 10, for: .effects)
-                        } else if let voice = try? system.effects.play(
-                            "fx\(step % 6)", pan: Float(step % 3) - 1)
-                        {
-                            count += 1
-                            if step % 5 == 0 { engine.stop(voice) }
-                        }
-                    }
-                    return count
+        for entry in system.catalogue.entries { try system.bank.load(entry.name) }
+        let fired = Mutex(0)
+        // Counts, not wall time: eight threads of 1,500 steps each, and a ninth rendering meanwhile.
+        Self.onThreads(9) { worker in
+            guard worker < 8 else {
+                for _ in 0..<400 { _ = try? engine.render(frames: 512) }
+                return
+            }
+            var count = 0
+            for step in worker * 1_500..<(worker + 1) * 1_500 {
+                if step % 97 == 0 {
+                    try? system.music.play(step % 2 == 0 ? "song-a" : "song-b", transition: .crossfade(0.05))
+                } else if step % 41 == 0 {
+                    engine.setVolume(Float(step % 10) / 10, for: .effects)
+                } else if let voice = try? system.effects.play("fx\(step % 6)", pan: Float(step % 3) - 1) {
+                    count += 1
+                    if step % 5 == 0 { engine.stop(voice) }
                 }
             }
-            group.addTask {
-                while ContinuousClock.now < deadline { _ = try? engine.render(frames: 512) }
-                return 0
-            }
-            return await group.reduce(0, +)
+            fired.withLock { $0 += count }
         }
-        #expect(fired > 1_000)
+        #expect(fired.withLock { $0 } > 1_000)
         #expect(engine.sourceCount <= 48)
         system.music.stop()
         _ = try engine.render(frames: 48_000)
         #expect(engine.activeVoiceCount == 0)
         let sources = engine.sourceCount
-        scene.unload()
+        for entry in system.catalogue.entries { system.bank.unload(entry.name) }
         #expect(system.bank.loadedNames.isEmpty)
         #expect(engine.bufferCount == 0, "every buffer freed once unloaded and silent")
         #expect(engine.sourceCount == sources, "sources are reused, not made anew")
