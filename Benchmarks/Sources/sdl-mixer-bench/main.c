@@ -3,6 +3,7 @@
    which mixes on SDL's audio thread and throws the result away. Usage:
      sdl-mixer-bench all --work DIR [--runs N]   every in-process case, one JSON line each
      sdl-mixer-bench startup --work DIR          one start-to-exit run (timed by bench.sh) */
+#define _POSIX_C_SOURCE 200809L
 #include <SDL.h>
 #include <SDL_mixer.h>
 #include <stdio.h>
@@ -107,7 +108,11 @@ static void case_trigger(const char *sound, int runs) {
 /* The bytes SDL_mixer hands the post-mix hook per call: one chunk of the audio thread. */
 static SDL_atomic_t mixed_bytes;
 
-static void post_mix(void *unused, Uint8 *stream, int length) { SDL_AtomicSet(&mixed_bytes, length); }
+static void post_mix(void *unused, Uint8 *stream, int length) {
+    (void)unused;
+    (void)stream;
+    SDL_AtomicSet(&mixed_bytes, length);
+}
 
 static void case_latency(int runs) {
     double *samples = calloc((size_t)runs, sizeof *samples);

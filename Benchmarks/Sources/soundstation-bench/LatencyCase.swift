@@ -15,14 +15,18 @@ enum LatencyCase {
             _ = try engine.render(frames: 1_000 + 37 * (run + 1))
             guard let voice = engine.play(level) else { fail("latency: the sound was refused") }
             let out = try engine.render(frames: 1_024).samples
-            guard let first = stride(from: 0, to: out.count, by: 2).first(where: { out[$0] != 0 || out[$0 + 1] != 0 })
+            guard
+                let first = stride(from: 0, to: out.count, by: 2).first(where: {
+                    out[$0] != 0 || out[$0 + 1] != 0
+                })
             else { fail("latency: no sound within 1024 frames of play") }
             engine.stop(voice)
             _ = try engine.render(frames: 256)
             return Double(first / 2)
         }
         CaseReport(
-            case: "latency-loopback", unit: "frames", label: "AudioEngine.play between two render(frames:) calls",
+            case: "latency-loopback", unit: "frames",
+            label: "AudioEngine.play between two render(frames:) calls",
             samples: frames
         ).emit()
 
@@ -49,7 +53,8 @@ enum LatencyCase {
             return 1_000 / Double(refresh)
         }
         CaseReport(
-            case: "latency-device", unit: "ms", label: "OpenAL period of the engine's device: 1000 / ALC_REFRESH",
+            case: "latency-device", unit: "ms",
+            label: "OpenAL period of the engine's device: 1000 / ALC_REFRESH",
             samples: periods,
             note: "\(deviceName); scheduled starts add up to the driver's 5 ms round"
         ).emit()

@@ -43,7 +43,8 @@ enum MemoryCase {
         let how = streamed ? "streamed (MusicStation)" : "decoded whole (AudioDecoder + makeBuffer)"
         let extra = ["baselineMB": baseline, "seconds": Double(frames) / 48_000]
         CaseReport(
-            case: "stream-memory", side: side, peer: peer, unit: "MB", label: "peak RSS, \(how)", samples: [peak],
+            case: "stream-memory", side: side, peer: peer, unit: "MB", label: "peak RSS, \(how)",
+            samples: [peak],
             extra: extra
         ).emit()
         CaseReport(

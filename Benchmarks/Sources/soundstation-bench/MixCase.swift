@@ -11,7 +11,9 @@ enum MixCase {
     static func run(runs: Int) throws {
         for voices in voiceCounts {
             let engine = try AudioEngine(output: .offline(sampleRate: rate, channels: 2))
-            let tones = try (0..<4).map { k in try engine.makeBuffer(tone(frequency: 220 * Double(k + 1)), name: "tone\(k)") }
+            let tones = try (0..<4).map { k in
+                try engine.makeBuffer(tone(frequency: 220 * Double(k + 1)), name: "tone\(k)")
+            }
             for v in 0..<voices {
                 let pan: Float = voices == 1 ? 0 : -1 + 2 * Float(v) / Float(voices - 1)
                 let options = PlayOptions(volume: 0.8 / Float(voices), pan: pan, loop: true)
@@ -34,7 +36,8 @@ enum MixCase {
                 return (BenchClock.processCPU() - start) * 1e3
             }
             CaseReport(
-                case: "mix-\(voices)", unit: "ms", label: "AudioEngine.render(frames: 1024) (CPU time for 10 s)",
+                case: "mix-\(voices)", unit: "ms",
+                label: "AudioEngine.render(frames: 1024) (CPU time for 10 s)",
                 samples: samples
             ).emit()
         }
@@ -42,7 +45,9 @@ enum MixCase {
 
     /// One second of a sine at half scale, as the C peer makes it.
     private static func tone(frequency: Double) -> PCMAudio {
-        let samples = (0..<rate).map { i in Float(0.5 * sin(2 * Double.pi * frequency * Double(i) / Double(rate))) }
+        let samples = (0..<rate).map { i in
+            Float(0.5 * sin(2 * Double.pi * frequency * Double(i) / Double(rate)))
+        }
         return PCMAudio(sampleRate: rate, channels: 1, samples: samples)
     }
 }

@@ -14,7 +14,9 @@ enum Synth {
     ///   - startSecond: Where in the music the file begins.
     ///   - seconds: The file's length.
     ///   - serialNumber: The Ogg stream serial of this part.
-    static func writeTrack(to path: String, from startSecond: Int = 0, seconds: Int, serialNumber: Int32 = 0x5353)
+    static func writeTrack(
+        to path: String, from startSecond: Int = 0, seconds: Int, serialNumber: Int32 = 0x5353
+    )
         throws
     {
         let rate = 48_000
@@ -74,7 +76,8 @@ enum Synth {
                 }
                 let bassPhase = phase(notes[0])
                 let bass = Float(bassPhase < 0.5 ? 4 * bassPhase - 1 : 3 - 4 * bassPhase) * 0.35
-                let arp = (phase(notes[1 + (frame / step) % 3]) < 0.5 ? 0.12 : -0.12) * arpEnvelope[frame % step]
+                let arp =
+                    (phase(notes[1 + (frame / step) % 3]) < 0.5 ? 0.12 : -0.12) * arpEnvelope[frame % step]
                 let pad = Float(2 * (phase(notes[4]) + phase(notes[5]) + phase(notes[6])) - 3) * 0.05
                 var noise = UInt32(truncatingIfNeeded: frame) &* 2_654_435_761
                 noise ^= noise >> 15

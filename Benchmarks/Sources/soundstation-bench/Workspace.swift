@@ -68,7 +68,8 @@ struct Workspace {
         // preload: everything decoded. The 60 s track is an effect entry because music above 16 MiB of
         // PCM always streams, and this case is about decoding.
         var decoded = demo.entries.map { ManifestEntry($0, stream: false) }
-        decoded.append(ManifestEntry(name: "track60", path: "Music/track60.ogg", kind: "effect", stream: false))
+        decoded.append(
+            ManifestEntry(name: "track60", path: "Music/track60.ogg", kind: "effect", stream: false))
         try write(decoded, to: preload)
         var shipped = demo.entries.map { ManifestEntry($0, stream: $0.stream) }
         shipped.append(ManifestEntry(name: "track60", path: "Music/track60.ogg", kind: "music", stream: true))

@@ -16,7 +16,8 @@ func option(_ name: String) -> String? {
 }
 
 guard let command = arguments.first, let workPath = option("work") else {
-    fail("usage: soundstation-bench prepare|all|stream-memory --work DIR [--assets DIR] [--runs N] [--mode M]")
+    fail(
+        "usage: soundstation-bench prepare|all|stream-memory --work DIR [--assets DIR] [--runs N] [--mode M]")
 }
 let work = Workspace(root: workPath)
 let runs = option("runs").map { Int($0) ?? 0 } ?? 5
@@ -31,7 +32,7 @@ do {
         let only = option("only")
         func wanted(_ name: String) -> Bool { only.map { $0.contains(name) } ?? true }
         if wanted("preload") { try await PreloadCases.run(work, runs: runs) }
-        if wanted("trigger") { try await TriggerCase.run(work, runs: runs) }
+        if wanted("trigger") { try TriggerCase.run(work, runs: runs) }
         if wanted("mix") { try MixCase.run(runs: runs) }
         if wanted("encode") { try EncodeCase.run(work, runs: runs) }
         if wanted("latency") { try LatencyCase.run(runs: runs) }
