@@ -5,7 +5,14 @@ import SoundStation
 /// `latency-loopback`: frames from a play call to the first non-zero output frame on the offline
 /// (loopback) engine; `latency-device`: the mixing period of the OpenAL device the engine opens.
 enum LatencyCase {
-    static func run(runs: Int) throws {
+    static let names = ["latency-loopback", "latency-device"]
+
+    static func run(runs: Int, cases: CaseFilter) throws {
+        if cases.wants("latency-loopback") { try loopback(runs: runs) }
+        if cases.wants("latency-device") { try device(runs: runs) }
+    }
+
+    private static func loopback(runs: Int) throws {
         let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
         let level = try engine.makeBuffer(
             PCMAudio(sampleRate: 48_000, channels: 1, samples: [Float](repeating: 0.5, count: 4_800)),
@@ -29,7 +36,9 @@ enum LatencyCase {
             label: "AudioEngine.play between two render(frames:) calls",
             samples: frames
         ).emit()
+    }
 
+    private static func device(runs: Int) throws {
         guard let probe = try? AudioEngine(output: .device()) else {
             progress("latency-device: no playback device (run under Scripts/with-pulse.sh); left out")
             return

@@ -42,3 +42,21 @@ func repeated(runs: Int, _ body: (Int) async throws -> Double) async rethrows ->
     }
     return figures
 }
+
+/// Which cases `--only` asks for: a comma-separated list of case names (`preload-1thread`) or groups
+/// (`mix` for every `mix-N`, `preload` for every `preload...` case); everything without `--only`.
+struct CaseFilter {
+    private let tokens: [String]?
+
+    init(_ list: String?) {
+        tokens = list.map { $0.split(separator: ",").map(String.init) }
+    }
+
+    /// Whether the case called `name` runs.
+    func wants(_ name: String) -> Bool {
+        tokens?.contains { name == $0 || name.hasPrefix($0 + "-") } ?? true
+    }
+
+    /// Whether any of `names` runs.
+    func any(of names: [String]) -> Bool { names.contains { wants($0) } }
+}

@@ -8,8 +8,10 @@ enum MixCase {
     static let rate = 48_000
     static let frames = rate * 10
 
-    static func run(runs: Int) throws {
-        for voices in voiceCounts {
+    static var names: [String] { voiceCounts.map { "mix-\($0)" } }
+
+    static func run(runs: Int, cases: CaseFilter) throws {
+        for voices in voiceCounts where cases.wants("mix-\(voices)") {
             let engine = try AudioEngine(output: .offline(sampleRate: rate, channels: 2))
             let tones = try (0..<4).map { k in
                 try engine.makeBuffer(tone(frequency: 220 * Double(k + 1)), name: "tone\(k)")

@@ -3,19 +3,14 @@ import SoundStation
 
 /// `preload`, `preload-1thread` and `preload-music-streamed`: decoding and uploading a catalogue.
 enum PreloadCases {
-    static func run(_ work: Workspace, runs: Int) async throws {
+    /// The cases that run on Swift's concurrency pool (valgrind 3.19 cannot run its threads).
+    static let parallelNames = ["preload", "preload-music-streamed"]
+
+    /// `preload-1thread`: every sound loaded with ``SoundBank/load(_:)`` on this thread, one after
+    /// another; synchronous, so `valgrind --tool=callgrind` can profile it.
+    static func runSingleThread(_ work: Workspace, runs: Int) throws {
         let engine = try AudioEngine(output: .offline())
         let decoded = try Catalogue(assetsRoot: work.preload)
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-
-        let parallel = try await repeated(runs: runs) { _ in
-            try await timedPreload(SoundBank(engine: engine, catalogue: decoded))
-        }
-        CaseReport(
-            case: "preload", unit: "ms", label: "SoundBank.preload(), parallel on \(cores) cores",
-            samples: parallel, note: "\(decoded.entries.count) sounds, every one decoded"
-        ).emit()
-
         let single = try repeated(runs: runs) { _ in
             let bank = SoundBank(engine: engine, catalogue: decoded)
             let start = BenchClock.wall()
@@ -28,15 +23,34 @@ enum PreloadCases {
             case: "preload-1thread", unit: "ms", label: "SoundBank.load(_:) for each sound on one thread",
             samples: single
         ).emit()
+    }
 
-        let shipped = try Catalogue(assetsRoot: work.streamed)
-        let streamed = try await repeated(runs: runs) { _ in
-            try await timedPreload(SoundBank(engine: engine, catalogue: shipped))
+    /// `preload` and `preload-music-streamed`: the parallel preloader.
+    static func run(_ work: Workspace, runs: Int, cases: CaseFilter) async throws {
+        let engine = try AudioEngine(output: .offline())
+        let decoded = try Catalogue(assetsRoot: work.preload)
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+
+        if cases.wants("preload") {
+            let parallel = try await repeated(runs: runs) { _ in
+                try await timedPreload(SoundBank(engine: engine, catalogue: decoded))
+            }
+            CaseReport(
+                case: "preload", unit: "ms", label: "SoundBank.preload(), parallel on \(cores) cores",
+                samples: parallel, note: "\(decoded.entries.count) sounds, every one decoded"
+            ).emit()
         }
-        CaseReport(
-            case: "preload-music-streamed", unit: "ms",
-            label: "SoundBank.preload(), music opened for streaming", samples: streamed
-        ).emit()
+
+        if cases.wants("preload-music-streamed") {
+            let shipped = try Catalogue(assetsRoot: work.streamed)
+            let streamed = try await repeated(runs: runs) { _ in
+                try await timedPreload(SoundBank(engine: engine, catalogue: shipped))
+            }
+            CaseReport(
+                case: "preload-music-streamed", unit: "ms",
+                label: "SoundBank.preload(), music opened for streaming", samples: streamed
+            ).emit()
+        }
     }
 
     /// Milliseconds `bank.preload()` takes; the sounds are released afterwards.

@@ -4,7 +4,7 @@ import Foundation
 // C peers and combines the JSON lines they print into .build/bench/results.json.
 //
 //     soundstation-bench prepare --assets DIR --work DIR     make the workspace (tracks, catalogues)
-//     soundstation-bench all --work DIR [--runs N] [--only CASES]
+//     soundstation-bench all --work DIR [--runs N] [--only CASES]   CASES: names or groups, by commas
 //     soundstation-bench stream-memory --work DIR --mode streamed|preloaded
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -29,13 +29,15 @@ do {
         guard let assets = option("assets") else { fail("prepare needs --assets DIR") }
         try work.prepare(assets: assets)
     case "all":
-        let only = option("only")
-        func wanted(_ name: String) -> Bool { only.map { $0.contains(name) } ?? true }
-        if wanted("preload") { try await PreloadCases.run(work, runs: runs) }
-        if wanted("trigger") { try TriggerCase.run(work, runs: runs) }
-        if wanted("mix") { try MixCase.run(runs: runs) }
-        if wanted("encode") { try EncodeCase.run(work, runs: runs) }
-        if wanted("latency") { try LatencyCase.run(runs: runs) }
+        let cases = CaseFilter(option("only"))
+        if cases.any(of: PreloadCases.parallelNames) {
+            try await PreloadCases.run(work, runs: runs, cases: cases)
+        }
+        if cases.wants("preload-1thread") { try PreloadCases.runSingleThread(work, runs: runs) }
+        if cases.wants("trigger") { try TriggerCase.run(work, runs: runs) }
+        if cases.any(of: MixCase.names) { try MixCase.run(runs: runs, cases: cases) }
+        if cases.wants("voice-encode") { try EncodeCase.run(work, runs: runs) }
+        if cases.any(of: LatencyCase.names) { try LatencyCase.run(runs: runs, cases: cases) }
     case "stream-memory":
         switch option("mode") {
         case "streamed": try await MemoryCase.run(work, streamed: true)
