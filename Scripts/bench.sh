@@ -44,7 +44,7 @@ fi
 
 # Each case group, in rounds: engine, raw C, SDL_mixer one after another, so a busy moment on the
 # shared machine lands on every side rather than on one.
-for group in preload trigger mix encode latency; do
+for group in preload trigger mix voice-encode latency; do
     echo "bench: $group ($rounds rounds of $runs runs after a warm-up)"
     for _ in $(seq "$rounds"); do
         "$bin/soundstation-bench" all --work "$work" --runs "$runs" --only "$group" >>"$lines"
