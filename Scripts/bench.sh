@@ -14,9 +14,22 @@ out="$root/.build/bench"
 mkdir -p "$out"
 started=$(date +%s)
 
+# Release builds of the Benchmarks package and of the CLI through it; the log is shown on failure.
+build() {
+    local log
+    log=$(mktemp)
+    if ! swift build -c release --package-path Benchmarks "$@" >"$log" 2>&1; then
+        cat "$log" >&2
+        rm -f "$log"
+        echo "bench: swift build -c release --package-path Benchmarks $* failed" >&2
+        exit 1
+    fi
+    grep -E 'warning:|Build' "$log" || true
+    rm -f "$log"
+}
 echo "bench: building the Benchmarks package (release)"
-swift build -c release --package-path Benchmarks 2>&1 | grep -Ev '^\[[0-9]+/[0-9]+\]' || true
-swift build -c release --package-path Benchmarks --product soundstation 2>&1 | grep -Ev '^\[[0-9]+/[0-9]+\]' || true
+build
+build --product soundstation
 bin="$root/Benchmarks/.build/release"
 for program in soundstation-bench raw-openal-bench sdl-mixer-bench soundstation; do
     [ -x "$bin/$program" ] || { echo "bench: $bin/$program was not built" >&2; exit 1; }
@@ -29,16 +42,18 @@ lines="$out/samples.jsonl"
 export SDL_AUDIODRIVER=dummy
 
 echo "bench: preparing the workspace in $work"
+# About 40 s of speech, repeated and cut to exactly 60 s of 16 kHz mono; without espeak-ng or sox,
+# `prepare` synthesises a speech-like signal instead.
 if command -v espeak-ng >/dev/null && command -v sox >/dev/null; then
-    # About 40 s of speech, repeated and cut to exactly 60 s of 16 kHz mono.
     espeak-ng -w "$work/speech.wav" "The northern gate is closed until the storm has passed. \
 Take the lantern from the guard house, follow the river past the old mill, and wait for the signal \
 on the bridge. If the bells ring twice, the caravan has arrived and the market opens at dawn. \
 Bring the map, the spare rope and the sealed letter for the captain, and do not open it on the way. \
 When you reach the harbour, ask for the ship with the green sail and give the sailor this coin. \
 The crossing takes three days when the wind is kind, and five when it is not. Keep the fire low at \
-night, count the stars before you sleep, and remember the names of the islands we passed." 2>/dev/null
-    sox "$work/speech.wav" -r 16000 -c 1 -b 16 "$work/speech16k.wav" repeat 1 trim 0 60
+night, count the stars before you sleep, and remember the names of the islands we passed." 2>/dev/null &&
+        sox "$work/speech.wav" -r 16000 -c 1 -b 16 "$work/speech16k.wav" repeat 1 trim 0 60 ||
+        { echo "bench: espeak-ng or sox failed; the speech will be synthesised" >&2; rm -f "$work/speech16k.wav"; }
 fi
 "$bin/soundstation-bench" prepare --assets "$root/Assets" --work "$work"
 
@@ -75,7 +90,8 @@ while read -r name kind; do
 done < <(python3 -c '
 import json, sys
 for sound in json.load(open(sys.argv[1]))["sounds"]:
-    print(sound["name"], sound["kind"])' Assets/catalogue.json)
+    if sound["kind"] in ("effect", "music"):  # the CLI plays no voice notes
+        print(sound["name"], sound["kind"])' Assets/catalogue.json)
 python3 - "$work" "$bin" "${demo_events[@]}" >"$work/timed.json" <<'EOF'
 import json, sys
 work, bin, events = sys.argv[1], sys.argv[2], sys.argv[3:]
