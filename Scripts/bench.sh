@@ -4,11 +4,11 @@
 # temporary workspace (generated tracks, speech, catalogues), runs every case in interleaved rounds
 # (each process warms up, then runs), and writes .build/bench/results.json and a table.
 # Needs the private PulseAudio server of Scripts/with-pulse.sh for the device cases.
-# Usage: Scripts/bench.sh [ROUNDS [RUNS]]   (default 3 rounds of 2 runs: 6 runs per case)
+# Usage: Scripts/bench.sh [ROUNDS [RUNS]]   (default 4 rounds of 2 runs: 8 runs per case)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-rounds=${1:-3}
+rounds=${1:-4}
 runs=${2:-2}
 out="$root/.build/bench"
 mkdir -p "$out"
@@ -119,7 +119,7 @@ fi
 python3 Benchmarks/Scripts/bench.py time --runs "$total" "$work/timed.json" >>"$lines"
 
 {
-    echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(free -g | awk '/^Mem:/ {print $2}') GB RAM"
+    echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(free -m | awk '/^Mem:/ {print $2}') MiB RAM"
     echo "system: $(. /etc/os-release && echo "$PRETTY_NAME"), $(uname -r), $(swift --version 2>/dev/null | head -1)"
     echo "libraries: OpenAL Soft $(dpkg-query -W -f='${Version}' libopenal1 2>/dev/null), libvorbis $(dpkg-query -W -f='${Version}' libvorbis0a 2>/dev/null), SDL_mixer $(dpkg-query -W -f='${Version}' libsdl2-mixer-2.0-0 2>/dev/null)"
     echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
