@@ -13,6 +13,7 @@ runs=${2:-2}
 out="$root/.build/bench"
 mkdir -p "$out"
 started=$(date +%s)
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # Release builds of the Benchmarks package and of the CLI through it; the log is shown on failure.
 build() {
@@ -122,7 +123,7 @@ python3 Benchmarks/Scripts/bench.py time --runs "$total" "$work/timed.json" >>"$
     echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(free -m | awk '/^Mem:/ {print $2}') MiB RAM"
     echo "system: $(. /etc/os-release && echo "$PRETTY_NAME"), $(uname -r), $(swift --version 2>/dev/null | head -1)"
     echo "libraries: OpenAL Soft $(dpkg-query -W -f='${Version}' libopenal1 2>/dev/null), libvorbis $(dpkg-query -W -f='${Version}' libvorbis0a 2>/dev/null), SDL_mixer $(dpkg-query -W -f='${Version}' libsdl2-mixer-2.0-0 2>/dev/null)"
-    echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "load average (1, 5, 15 min) at the start: $load_start; at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 } >"$out/machine.txt"
 
 echo
@@ -130,4 +131,8 @@ python3 Benchmarks/Scripts/bench.py report "$lines" \
     --json "$out/results.json" --markdown "$out/results.md"
 echo
 cat "$out/machine.txt"
+if awk -v load="${load_start%% *}" -v cores="$(nproc)" 'BEGIN { exit !(load > cores / 2) }'; then
+    echo "bench: other work was running when the bench started (load $load_start on $(nproc) cores):" \
+        "wall-clock cases (preload above all, which needs every core) are noisy; run again when it is idle"
+fi
 echo "bench: wrote $out/results.json (table: $out/results.md) in $(($(date +%s) - started)) s"
