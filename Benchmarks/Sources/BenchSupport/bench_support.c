@@ -14,7 +14,8 @@ void bench_set_program(const char *name) { program = name; }
 
 double bench_wall_seconds(void) {
     struct timespec now;
-    if (clock_gettime(CLOCK_MONOTONIC, &now) != 0) bench_die("clock_gettime(CLOCK_MONOTONIC): %s", strerror(errno));
+    if (clock_gettime(CLOCK_MONOTONIC, &now) != 0)
+        bench_die("clock_gettime(CLOCK_MONOTONIC): %s", strerror(errno));
     return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
 }
 
@@ -37,8 +38,8 @@ void bench_die(const char *format, ...) {
 
 void bench_emit(const char *case_name, const char *peer, const char *unit, const char *label,
                 const double *samples, size_t count, const char *note) {
-    printf("{\"case\":\"%s\",\"side\":\"peer\",\"peer\":\"%s\",\"unit\":\"%s\",\"label\":\"%s\",\"samples\":[",
-           case_name, peer, unit, label);
+    printf("{\"case\":\"%s\",\"side\":\"peer\",\"peer\":\"%s\",", case_name, peer);
+    printf("\"unit\":\"%s\",\"label\":\"%s\",\"samples\":[", unit, label);
     for (size_t i = 0; i < count; i++) printf("%s%.9g", i ? "," : "", samples[i]);
     printf("]");
     if (note) printf(",\"note\":\"%s\"", note);
@@ -103,7 +104,8 @@ int bench_int_option(int argc, char **argv, const char *name, int fallback) {
     if (!text) return fallback;
     char *end;
     long value = strtol(text, &end, 10);
-    if (*end != '\0' || value < 1 || value > 1000000) bench_die("--%s needs a positive whole number, not '%s'", name, text);
+    if (*end != '\0' || value < 1 || value > 1000000)
+        bench_die("--%s needs a positive whole number, not '%s'", name, text);
     return (int)value;
 }
 

@@ -27,7 +27,10 @@ void raw_case_preload(const char *list, const char *case_name, int runs) {
         alDeleteBuffers((ALsizei)loaded, buffers);
         raw_check_al("alDeleteBuffers");
     }
-    bench_emit(case_name, RAW_PEER, "ms", "ov_read + alBufferData, one thread", samples, (size_t)runs, NULL);
+    const char *label = strcmp(case_name, "preload") == 0
+                            ? "ov_read + alBufferData, one thread"
+                            : "ov_read + alBufferData for effects, ov_fopen + ov_pcm_total for music, one thread";
+    bench_emit(case_name, RAW_PEER, "ms", label, samples, (size_t)runs, NULL);
     raw_close(output);
     free(samples);
     free(buffers);
@@ -75,7 +78,8 @@ void raw_case_trigger(const char *sound, int runs) {
         double elapsed = bench_wall_seconds() - start;
         if (run >= 0) samples[run] = elapsed / TRIGGERS * 1e6;
     }
-    bench_emit("trigger", RAW_PEER, "us", "free list + alSourcei/f/3f + alSourcePlay (default device)", samples,
+    bench_emit("trigger", RAW_PEER, "us",
+               "free list + alSourcei/f/3f + alSourcePlay (default device)", samples,
                (size_t)runs, NULL);
     for (int i = 0; i < TRIGGER_VOICES; i++) alSourceStop(sources[i]);
     alDeleteSources(TRIGGER_VOICES, sources);
@@ -98,8 +102,10 @@ static void make_tones(ALuint tones[MIX_TONES]) {
     raw_check_al("alGenBuffers");
     for (int k = 0; k < MIX_TONES; k++) {
         double frequency = 220.0 * (k + 1);
-        for (int i = 0; i < RAW_RATE; i++) samples[i] = (float)(0.5 * sin(2 * 3.14159265358979323846 * frequency * i / RAW_RATE));
-        alBufferData(tones[k], AL_FORMAT_MONO_FLOAT32, samples, RAW_RATE * (ALsizei)sizeof *samples, RAW_RATE);
+        for (int i = 0; i < RAW_RATE; i++)
+            samples[i] = (float)(0.5 * sin(2 * 3.14159265358979323846 * frequency * i / RAW_RATE));
+        alBufferData(tones[k], AL_FORMAT_MONO_FLOAT32, samples, RAW_RATE * (ALsizei)sizeof *samples,
+                     RAW_RATE);
         raw_check_al("alBufferData(tone)");
     }
     free(samples);
@@ -151,7 +157,8 @@ void raw_case_mix(int runs) {
         }
         char name[32];
         snprintf(name, sizeof name, "mix-%d", voices);
-        bench_emit(name, RAW_PEER, "ms", "alcRenderSamplesSOFT, 1024-frame calls (CPU time for 10 s)", samples,
+        bench_emit(name, RAW_PEER, "ms",
+                   "alcRenderSamplesSOFT, 1024-frame calls (CPU time for 10 s)", samples,
                    (size_t)runs, NULL);
         bench_emit(name, RAW_PEER "-256", "ms", "alcRenderSamplesSOFT, 256-frame calls (CPU time for 10 s)",
                    quantum_samples, (size_t)runs, NULL);
@@ -204,7 +211,8 @@ void raw_case_latency(int runs) {
         double frames = loopback_latency(loopback, source, 1000 + 37 * (run + 1));
         if (run >= 0) samples[run] = frames;
     }
-    bench_emit("latency-loopback", RAW_PEER, "frames", "alSourcePlay between two alcRenderSamplesSOFT calls", samples,
+    bench_emit("latency-loopback", RAW_PEER, "frames",
+               "alSourcePlay between two alcRenderSamplesSOFT calls", samples,
                (size_t)runs, NULL);
     alDeleteSources(1, &source);
     alDeleteBuffers(1, &buffer);
@@ -218,11 +226,13 @@ void raw_case_latency(int runs) {
         alcGetIntegerv(device.device, ALC_REFRESH, 1, &refresh);
         alcGetIntegerv(device.device, ALC_FREQUENCY, 1, &frequency);
         raw_check_alc(device.device, "alcGetIntegerv(ALC_REFRESH/ALC_FREQUENCY)");
-        if (refresh <= 0 || frequency <= 0) bench_die("the default device reports refresh %d Hz, rate %d Hz", refresh, frequency);
+        if (refresh <= 0 || frequency <= 0)
+            bench_die("the default device reports refresh %d Hz, rate %d Hz", refresh, frequency);
         if (run >= 0) samples[run] = 1000.0 / refresh;
         raw_close(device);
     }
-    bench_emit("latency-device", RAW_PEER, "ms", "OpenAL period on the default device: 1000 / ALC_REFRESH", samples,
+    bench_emit("latency-device", RAW_PEER, "ms",
+               "OpenAL period on the default device: 1000 / ALC_REFRESH", samples,
                (size_t)runs, NULL);
     free(samples);
 }
@@ -249,8 +259,8 @@ static void write_float_wav(const char *path, const float *samples, unsigned int
     put_le(header + 40, data, 4);
     FILE *file = fopen(path, "wb");
     if (!file) bench_die("cannot create %s", path);
-    if (fwrite(header, 1, sizeof header, file) != sizeof header || fwrite(samples, sizeof(float) * 2, frames, file) != frames ||
-        fclose(file) != 0)
+    if (fwrite(header, 1, sizeof header, file) != sizeof header ||
+        fwrite(samples, sizeof(float) * 2, frames, file) != frames || fclose(file) != 0)
         bench_die("cannot write %s", path);
 }
 

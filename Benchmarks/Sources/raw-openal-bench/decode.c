@@ -81,7 +81,12 @@ static float *wav_to_float(const wav_layout *wav, size_t *count) {
         switch (wav->bits) {
         case 8: out[i] = ((float)p[0] - 128.0f) / 128.0f; break;
         case 16: out[i] = (float)(int16_t)le16(p) / 32768.0f; break;
-        case 24: out[i] = (float)((int32_t)((uint32_t)p[0] << 8 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 24) >> 8) / 8388608.0f; break;
+        case 24: {
+            /* Shifted to the top of 32 bits and back, which extends the sign. */
+            int32_t value = (int32_t)((uint32_t)p[0] << 8 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 24) >> 8;
+            out[i] = (float)value / 8388608.0f;
+            break;
+        }
         default:
             if (wav->tag == 3) {
                 uint32_t bits = le32(p);
@@ -122,7 +127,8 @@ static ALuint load_vorbis(const char *path) {
     int opened = ov_fopen(path, &file);
     if (opened != 0) bench_die("ov_fopen(%s) failed with %d", path, opened);
     vorbis_info *info = ov_info(&file, -1);
-    if (!info || info->channels < 1 || info->channels > 2) bench_die("%s: not a mono or stereo Vorbis stream", path);
+    if (!info || info->channels < 1 || info->channels > 2)
+        bench_die("%s: not a mono or stereo Vorbis stream", path);
     ogg_int64_t total = ov_pcm_total(&file, -1);
     if (total < 0) bench_die("ov_pcm_total(%s) failed with %lld", path, (long long)total);
     size_t capacity = (size_t)total * (size_t)info->channels * 2;
@@ -131,7 +137,9 @@ static ALuint load_vorbis(const char *path) {
     size_t done = 0;
     int section = 0;
     while (done < capacity) {
-        long got = ov_read(&file, pcm + done, (int)(capacity - done > 65536 ? 65536 : capacity - done), 0, 2, 1, &section);
+        int wanted = (int)(capacity - done > 65536 ? 65536 : capacity - done);
+        /* Little-endian, 16-bit, signed samples. */
+        long got = ov_read(&file, pcm + done, wanted, 0, 2, 1, &section);
         if (got == OV_HOLE) continue;
         if (got < 0) bench_die("ov_read(%s) failed with %ld", path, got);
         if (got == 0) break;

@@ -21,7 +21,8 @@ static void write_pages(ogg_stream_state *stream, FILE *file, int force, const c
     }
 }
 
-static void drain(vorbis_dsp_state *dsp, vorbis_block *block, ogg_stream_state *stream, FILE *file, const char *path) {
+static void drain(vorbis_dsp_state *dsp, vorbis_block *block, ogg_stream_state *stream, FILE *file,
+                  const char *path) {
     ogg_packet packet;
     while (vorbis_analysis_blockout(dsp, block) == 1) {
         vorbis_analysis(block, NULL);
@@ -38,14 +39,16 @@ static void encode_file(const raw_pcm *pcm, const char *path) {
     vorbis_info info;
     vorbis_info_init(&info);
     int result = vorbis_encode_init_vbr(&info, pcm->channels, pcm->rate, ENCODE_QUALITY);
-    if (result != 0) bench_die("vorbis_encode_init_vbr(%d ch, %d Hz) failed with %d", pcm->channels, pcm->rate, result);
+    if (result != 0)
+        bench_die("vorbis_encode_init_vbr(%d ch, %d Hz) failed with %d", pcm->channels, pcm->rate, result);
     vorbis_comment comment;
     vorbis_comment_init(&comment);
     vorbis_comment_add_tag(&comment, "ENCODER", "raw-openal-bench");
     vorbis_dsp_state dsp;
     vorbis_block block;
     ogg_stream_state stream;
-    if (vorbis_analysis_init(&dsp, &info) != 0 || vorbis_block_init(&dsp, &block) != 0 || ogg_stream_init(&stream, 0x5353) != 0)
+    if (vorbis_analysis_init(&dsp, &info) != 0 || vorbis_block_init(&dsp, &block) != 0 ||
+        ogg_stream_init(&stream, 0x5353) != 0)
         bench_die("libvorbis could not set up the encoder");
     FILE *file = fopen(path, "wb");
     if (!file) bench_die("cannot create %s: %s", path, strerror(errno));
@@ -89,8 +92,10 @@ void raw_case_encode(const char *speech, const char *out, int runs) {
         if (run >= 0) samples[run] = elapsed * 1e3;
     }
     char note[96];
-    snprintf(note, sizeof note, "audio %.3f s at %d Hz, %d ch", (double)pcm.frames / pcm.rate, pcm.rate, pcm.channels);
-    bench_emit("voice-encode", RAW_PEER, "ms", "libvorbisenc q0.4, 1600-frame writes, fsync at the end", samples,
+    snprintf(note, sizeof note, "audio %.3f s at %d Hz, %d ch", (double)pcm.frames / pcm.rate, pcm.rate,
+             pcm.channels);
+    bench_emit("voice-encode", RAW_PEER, "ms",
+               "libvorbisenc q0.4, 1600-frame writes, fsync at the end", samples,
                (size_t)runs, note);
     free(samples);
     free(pcm.samples);

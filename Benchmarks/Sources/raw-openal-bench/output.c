@@ -16,7 +16,8 @@ static const char *al_error_name(ALenum code) {
 
 void raw_check_al(const char *call) {
     ALenum code = alGetError();
-    if (code != AL_NO_ERROR) bench_die("OpenAL call %s failed with %s (0x%x)", call, al_error_name(code), code);
+    if (code != AL_NO_ERROR)
+        bench_die("OpenAL call %s failed with %s (0x%x)", call, al_error_name(code), code);
 }
 
 void raw_check_alc(ALCdevice *device, const char *call) {

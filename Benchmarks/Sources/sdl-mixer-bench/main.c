@@ -23,12 +23,14 @@ static void open_audio(void) {
     if (SDL_Init(SDL_INIT_AUDIO) != 0) bench_die("SDL_Init(SDL_INIT_AUDIO) failed: %s", SDL_GetError());
     int formats = Mix_Init(MIX_INIT_OGG);
     if (!(formats & MIX_INIT_OGG)) bench_die("Mix_Init(MIX_INIT_OGG) failed: %s", Mix_GetError());
-    if (Mix_OpenAudio(SDL_RATE, AUDIO_F32SYS, 2, SDL_CHUNK) != 0) bench_die("Mix_OpenAudio failed: %s", Mix_GetError());
+    if (Mix_OpenAudio(SDL_RATE, AUDIO_F32SYS, 2, SDL_CHUNK) != 0)
+        bench_die("Mix_OpenAudio failed: %s", Mix_GetError());
     int rate = 0, channels = 0;
     Uint16 format = 0;
     if (!Mix_QuerySpec(&rate, &format, &channels)) bench_die("Mix_QuerySpec failed: %s", Mix_GetError());
     if (rate != SDL_RATE || channels != 2 || format != AUDIO_F32SYS)
-        bench_die("SDL opened %d Hz, %d channels, format 0x%x instead of %d Hz float stereo", rate, channels, format, SDL_RATE);
+        bench_die("SDL opened %d Hz, %d channels, format 0x%x instead of %d Hz float stereo", rate, channels,
+                  format, SDL_RATE);
 }
 
 static void close_audio(void) {
@@ -39,7 +41,8 @@ static void close_audio(void) {
 
 /* Loads every sound of a list: Mix_LoadWAV decodes into a chunk; with `streamed_music`, entries
    marked "open" go to Mix_LoadMUS, which opens the file for streaming. */
-static void load_list(bench_sound *sounds, size_t count, int streamed_music, Mix_Chunk **chunks, Mix_Music **music) {
+static void load_list(bench_sound *sounds, size_t count, int streamed_music, Mix_Chunk **chunks,
+                      Mix_Music **music) {
     for (size_t i = 0; i < count; i++) {
         chunks[i] = NULL;
         music[i] = NULL;
@@ -74,9 +77,9 @@ static void case_preload(const char *list, const char *case_name, int streamed_m
         if (run >= 0) samples[run] = elapsed * 1e3;
         free_list(count, chunks, music);
     }
-    bench_emit(case_name, SDL_PEER, "ms",
-               streamed_music ? "Mix_LoadWAV effects, Mix_LoadMUS music" : "Mix_LoadWAV every sound (decoded)", samples,
-               (size_t)runs, NULL);
+    const char *label =
+        streamed_music ? "Mix_LoadWAV effects, Mix_LoadMUS music" : "Mix_LoadWAV every sound (decoded)";
+    bench_emit(case_name, SDL_PEER, "ms", label, samples, (size_t)runs, NULL);
     free(samples);
     free(music);
     free(chunks);
@@ -86,19 +89,22 @@ static void case_preload(const char *list, const char *case_name, int streamed_m
 static void case_trigger(const char *sound, int runs) {
     Mix_Chunk *chunk = Mix_LoadWAV(sound);
     if (!chunk) bench_die("Mix_LoadWAV(%s) failed: %s", sound, Mix_GetError());
-    if (Mix_AllocateChannels(TRIGGER_CHANNELS) != TRIGGER_CHANNELS) bench_die("Mix_AllocateChannels(%d) failed", TRIGGER_CHANNELS);
+    if (Mix_AllocateChannels(TRIGGER_CHANNELS) != TRIGGER_CHANNELS)
+        bench_die("Mix_AllocateChannels(%d) failed", TRIGGER_CHANNELS);
     double *samples = calloc((size_t)runs, sizeof *samples);
     if (!samples) bench_die("out of memory");
     for (int run = -1; run < runs; run++) {
         double start = bench_wall_seconds();
         for (int i = 0; i < TRIGGERS; i++) {
             /* Naming the channel recycles it: whatever played there is replaced. */
-            if (Mix_PlayChannel(i % TRIGGER_CHANNELS, chunk, 0) < 0) bench_die("Mix_PlayChannel failed: %s", Mix_GetError());
+            if (Mix_PlayChannel(i % TRIGGER_CHANNELS, chunk, 0) < 0)
+                bench_die("Mix_PlayChannel failed: %s", Mix_GetError());
         }
         double elapsed = bench_wall_seconds() - start;
         if (run >= 0) samples[run] = elapsed / TRIGGERS * 1e6;
     }
-    bench_emit("trigger", SDL_PEER, "us", "Mix_PlayChannel on a named channel (no gain, pitch or pan)", samples,
+    bench_emit("trigger", SDL_PEER, "us",
+               "Mix_PlayChannel on a named channel (no gain, pitch or pan)", samples,
                (size_t)runs, NULL);
     Mix_HaltChannel(-1);
     Mix_FreeChunk(chunk);
@@ -131,7 +137,8 @@ static void case_latency(int runs) {
         if (run >= 0) samples[run] = frames * 1000.0 / SDL_RATE;
     }
     Mix_SetPostMix(NULL, NULL);
-    bench_emit("latency-device", SDL_PEER, "ms", "frames per SDL_mixer mix call (Mix_OpenAudio chunk 2048)", samples,
+    bench_emit("latency-device", SDL_PEER, "ms",
+               "frames per SDL_mixer mix call (Mix_OpenAudio chunk 2048)", samples,
                (size_t)runs, NULL);
     free(samples);
 }
