@@ -284,12 +284,22 @@ extension AudioEngine {
     }
 
     /// Sends the voice's current gain to OpenAL when it changed.
-    func applyGain(_ slot: Int32, in state: inout EngineState, at frame: Int64) {
-        let voice = state.pool.voices[Int(slot)]
-        let gain = state.gain(of: voice, at: frame)
-        guard gain != voice.appliedGain, voice.phase != .free else { return }
-        if case .scheduled = voice.phase { return }
-        voice.source?.setGain(gain)
+    /// - Parameter levels: The bus levels at `frame`, when the caller has them already.
+    func applyGain(_ slot: Int32, in state: inout EngineState, at frame: Int64, levels: BusLevels? = nil) {
+        let index = Int(slot)
+        let phase = state.pool.voices[index].phase
+        guard phase == .playing || phase == .paused else { return }
+        // Only the fields the gain depends on are read, so no reference in the voice is retained.
+        let options = state.pool.voices[index].options
+        let fade = state.pool.voices[index].fade
+        let gain =
+            if let levels {
+                state.gain(options: options, fade: fade, at: frame, levels: levels)
+            } else {
+                state.gain(options: options, fade: fade, at: frame)
+            }
+        guard gain != state.pool.voices[index].appliedGain else { return }
+        state.pool.voices[index].source?.setGain(gain)
         state.pool.update(slot) { $0.appliedGain = gain }
     }
 

@@ -65,19 +65,24 @@ extension AudioEngine {
             begin(slot, in: &state, at: now, events: &events)
         }
         updateDucking(&state, at: now)
+        let levels = state.busLevels(at: now)
+        let tracksPositions = if case .device = output { true } else { false }
         for slot in state.pool.busySlots {
-            let voice = state.pool.voices[Int(slot)]
-            guard voice.phase == .playing || voice.phase == .paused, let source = voice.source else {
+            // Fields are read one by one: copying the whole voice would retain and release its
+            // buffer, stream, source and name for every voice on every quantum.
+            let index = Int(slot)
+            let phase = state.pool.voices[index].phase
+            guard phase == .playing || phase == .paused, let source = state.pool.voices[index].source else {
                 continue
             }
-            if voice.stopsAfterFade, voice.fade.isDone(at: now) {
+            if state.pool.voices[index].stopsAfterFade, state.pool.voices[index].fade.isDone(at: now) {
                 finish(slot, reason: .stopped, in: &state, at: now, events: &events)
                 continue
             }
             let ended: Bool
-            if voice.phase == .paused {
+            if phase == .paused {
                 ended = false
-            } else if let stream = voice.stream {
+            } else if let stream = state.pool.voices[index].stream {
                 ended = !stream.refill(source: source)
                 state.underruns += stream.takeUnderruns()
             } else {
@@ -86,9 +91,11 @@ extension AudioEngine {
             if ended {
                 finish(slot, reason: .ended, in: &state, at: now, events: &events)
             } else {
-                applyGain(slot, in: &state, at: now)
-                if voice.survivesDeviceLoss {
-                    let offset = voice.stream?.position(source: source) ?? source.sampleOffset
+                applyGain(slot, in: &state, at: now, levels: levels)
+                // Only a device can be lost; offline and silent output skip the position query.
+                if tracksPositions, state.pool.voices[index].survivesDeviceLoss {
+                    let stream = state.pool.voices[index].stream
+                    let offset = stream?.position(source: source) ?? source.sampleOffset
                     state.pool.update(slot) { $0.lastOffset = offset }
                 }
             }
@@ -99,11 +106,11 @@ extension AudioEngine {
     private func updateDucking(_ state: inout EngineState, at frame: Int64) {
         let ducking = state.ducking
         let active = state.pool.busySlots.contains { slot in
-            let voice = state.pool.voices[Int(slot)]
-            guard voice.phase == .playing else { return false }
-            return voice.options.bus == .voice
-                || (ducking.underLoudEffects && voice.options.bus == .effects
-                    && voice.options.volume >= ducking.loudEffectVolume)
+            guard state.pool.voices[Int(slot)].phase == .playing else { return false }
+            let options = state.pool.voices[Int(slot)].options
+            return options.bus == .voice
+                || (ducking.underLoudEffects && options.bus == .effects
+                    && options.volume >= ducking.loudEffectVolume)
         }
         let target: Float = active ? ducking.level : 1
         guard state.duckLevel.to != target else { return }

@@ -40,18 +40,61 @@ struct EngineState {
     /// The gain OpenAL should apply to `voice` at `frame`: its volume and fade, its bus, the master
     /// bus and, for music, the duck.
     func gain(of voice: Voice, at frame: Int64) -> Float {
+        gain(options: voice.options, fade: voice.fade, at: frame)
+    }
+
+    /// ``gain(of:at:)`` from the two fields of a voice it depends on, looking up only its own bus.
+    func gain(options: PlayOptions, fade: GainRamp, at frame: Int64) -> Float {
         if isPaused { return 0 }
-        let bus = voice.options.bus
+        let bus = options.bus
         var gain =
-            voice.options.volume * voice.fade.value(at: frame)
+            options.volume * fade.value(at: frame)
             * busLevels[.master, default: .constant(1)].value(at: frame)
         if bus != .master { gain *= busLevels[bus, default: .constant(1)].value(at: frame) }
         if bus == .music { gain *= duckLevel.value(at: frame) }
         return gain
     }
 
+    /// ``gain(options:fade:at:)`` with the bus levels at `frame` already read (the same products, in
+    /// the same order, so the same result to the bit).
+    func gain(options: PlayOptions, fade: GainRamp, at frame: Int64, levels: BusLevels) -> Float {
+        if isPaused { return 0 }
+        let bus = options.bus
+        var gain = options.volume * fade.value(at: frame) * levels.master
+        if bus != .master { gain *= levels.level(of: bus) }
+        if bus == .music { gain *= levels.duck }
+        return gain
+    }
+
+    /// Every bus's level and the duck at `frame`, read once for all the voices a housekeeping pass
+    /// updates (a lookup in ``busLevels`` hashes the bus's name).
+    func busLevels(at frame: Int64) -> BusLevels {
+        func level(_ bus: Bus) -> Float { busLevels[bus, default: .constant(1)].value(at: frame) }
+        return BusLevels(
+            master: level(.master), music: level(.music), effects: level(.effects), voice: level(.voice),
+            duck: duckLevel.value(at: frame))
+    }
+
     /// Whether any bus level, the duck or a voice fade is still moving at `frame`.
     func rampsMoving(at frame: Int64) -> Bool {
         !duckLevel.isDone(at: frame) || busLevels.values.contains { !$0.isDone(at: frame) }
+    }
+}
+
+/// The level of each bus and of the music's duck at one frame.
+struct BusLevels {
+    var master: Float
+    var music: Float
+    var effects: Float
+    var voice: Float
+    var duck: Float
+
+    func level(of bus: Bus) -> Float {
+        switch bus {
+        case .master: master
+        case .music: music
+        case .effects: effects
+        case .voice: voice
+        }
     }
 }

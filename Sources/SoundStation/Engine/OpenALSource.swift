@@ -40,9 +40,13 @@ final class OpenALSource: @unchecked Sendable {
     {
         let id = self.id
         try withOpenAL(device, "alSource(prepare)") {
-            alSourceStop(id)
-            alSourcei(id, AL_BUFFER, 0)
-            if let buffer { alSourcei(id, AL_BUFFER, ALint(bitPattern: buffer.id)) }
+            // Voices are stopped when they are freed, so a stop here is rarely needed; it is skipped
+            // then because alSourceStop takes the device's lock (the sound server's, on PulseAudio).
+            var state: ALint = 0
+            alGetSourcei(id, AL_SOURCE_STATE, &state)
+            if state == AL_PLAYING || state == AL_PAUSED { alSourceStop(id) }
+            // Setting a buffer on a stopped source replaces whatever it held, a stream's queue included.
+            alSourcei(id, AL_BUFFER, buffer.map { ALint(bitPattern: $0.id) } ?? 0)
             alSourcei(id, AL_LOOPING, loop ? AL_TRUE : AL_FALSE)
             alSourcef(id, AL_PITCH, pitch)
             alSourcef(id, AL_GAIN, gain)

@@ -56,7 +56,7 @@ extension SoundBank {
     public func preload(
         _ names: [String]? = nil, progress: (@Sendable (PreloadProgress) -> Void)? = nil
     ) async throws -> PreloadedSounds {
-        let wanted = names ?? catalogue.entries.map(\.name)
+        let wanted = Self.largestFirst(names ?? catalogue.entries.map(\.name), in: catalogue)
         let total = wanted.count
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
         var loadedNames: [String] = []
@@ -94,6 +94,21 @@ extension SoundBank {
             throw CancellationError()
         }
         return held
+    }
+
+    /// The names in the order to start loading them: biggest file first, so a long track does not
+    /// start last and keep one core busy while the others wait (the catalogue order breaks ties).
+    /// Unknown names keep their place at the end, where their loads fail with a catalogue error.
+    static func largestFirst(_ names: [String], in catalogue: Catalogue) -> [String] {
+        let sizes = names.map { name -> Int in
+            guard let path = catalogue[name]?.resolvedPath,
+                let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+            else { return -1 }
+            return size
+        }
+        return names.indices.sorted { a, b in
+            sizes[a] != sizes[b] ? sizes[a] > sizes[b] : a < b
+        }.map { names[$0] }
     }
 
     /// Starts a preload and returns a stream of its progress alongside the task that finishes it.

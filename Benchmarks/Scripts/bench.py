@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""Helpers for Scripts/bench.sh: time whole commands, and turn the JSON lines the benchmark binaries
+print into .build/bench/results.json and a table.
+
+    bench.py time --runs N SPEC.json        time each command of SPEC (a JSON list of
+                                            {case, side, peer, unit, label, cmd}) once as a warm-up
+                                            and then N times, interleaved, printing one JSON line each
+    bench.py report LINES.jsonl --json OUT.json --markdown OUT.md
+"""
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+
+# Every row of the table: case, peer (as the peers name themselves), and the target the issue sets
+# (ratio engine/peer, or an absolute bound on the engine figure), if any.
+ROWS = [
+    ("preload", "raw-openal", ("ratio<=", 0.6)),
+    ("preload", "sdl-mixer", None),
+    ("preload-1thread", "raw-openal", ("ratio<=", 1.0)),
+    ("preload-music-streamed", "raw-openal", None),
+    ("preload-music-streamed", "sdl-mixer", None),
+    ("trigger", "raw-openal", ("ratio<=", 1.5)),
+    ("trigger", "sdl-mixer", None),
+    ("mix-1", "raw-openal", ("ratio<=", 1.1)),
+    ("mix-16", "raw-openal", ("ratio<=", 1.1)),
+    ("mix-64", "raw-openal", ("ratio<=", 1.1)),
+    ("mix-255", "raw-openal", ("ratio<=", 1.1)),
+    ("mix-1", "raw-openal-256", None),
+    ("mix-16", "raw-openal-256", None),
+    ("mix-64", "raw-openal-256", None),
+    ("mix-255", "raw-openal-256", None),
+    ("stream-memory", "soundstation-preloaded", None),
+    ("stream-memory-pcm", "soundstation-preloaded", ("engine<", 2.0)),
+    ("voice-encode", "raw-openal", ("ratio<=", 1.1)),
+    ("voice-encode", "oggenc", None),
+    ("voice-encode-speed", "raw-openal", ("engine>=", 100.0)),
+    ("voice-encode-speed", "oggenc", None),
+    ("latency-loopback", "raw-openal", None),
+    ("latency-device", "raw-openal", None),
+    ("latency-device", "sdl-mixer", None),
+    ("startup", "raw-openal", None),
+    ("startup", "sdl-mixer", None),
+]
+
+
+def time_commands(spec_path, runs):
+    specs = json.load(open(spec_path))
+    samples = [[] for _ in specs]
+    for run in range(-1, runs):
+        for index, spec in enumerate(specs):
+            start = time.perf_counter()
+            done = subprocess.run(spec["cmd"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            elapsed = time.perf_counter() - start
+            if done.returncode != 0:
+                sys.exit("bench.py: %s failed (%d): %s" % (" ".join(spec["cmd"]), done.returncode,
+                                                           done.stderr.decode(errors="replace").strip()))
+            if run >= 0:
+                samples[index].append(elapsed * 1e3)
+    for spec, figures in zip(specs, samples):
+        line = {key: spec[key] for key in ("case", "side", "unit", "label") if key in spec}
+        if "peer" in spec:
+            line["peer"] = spec["peer"]
+        line["samples"] = figures
+        print(json.dumps(line), flush=True)
+
+
+def read_lines(path):
+    lines = []
+    for text in open(path):
+        text = text.strip()
+        if text.startswith("{"):
+            lines.append(json.loads(text))
+    return lines
+
+
+def summary(figures):
+    return {
+        "n": len(figures),
+        "median": statistics.median(figures),
+        "min": min(figures),
+        "max": max(figures),
+        "samples": figures,
+    }
+
+
+def gather(lines, case, side, peer=None):
+    """Every sample of one case and side, over all rounds, with the first line's label and note."""
+    chosen = [line for line in lines if line["case"] == case and line["side"] == side
+              and (peer is None or line.get("peer") == peer)]
+    figures = [value for line in chosen for value in line["samples"]]
+    label = chosen[0].get("label", "") if chosen else ""
+    notes = sorted({line["note"] for line in chosen if line.get("note")})
+    unit = chosen[0]["unit"] if chosen else ""
+    return figures, label, notes, unit
+
+
+def derive_speed(lines, seconds):
+    """voice-encode-speed: audio seconds per encoding second, from each voice-encode run."""
+    derived = []
+    for line in lines:
+        if line["case"] == "voice-encode":
+            speed = dict(line)
+            speed["case"] = "voice-encode-speed"
+            speed["unit"] = "x realtime"
+            speed["samples"] = [seconds / (ms / 1e3) for ms in line["samples"]]
+            derived.append(speed)
+    return derived
+
+
+def number(value):
+    if value is None:
+        return "-"
+    if value == 0:
+        return "0"
+    if abs(value) >= 100:
+        return "%.0f" % value
+    if abs(value) >= 10:
+        return "%.1f" % value
+    if abs(value) >= 1:
+        return "%.2f" % value
+    return "%.3g" % value
+
+
+def cell(stats):
+    return "%s [%s-%s]" % (number(stats["median"]), number(stats["min"]), number(stats["max"]))
+
+
+def verdict(target, engine, ratio):
+    if target is None:
+        return ""
+    kind, bound = target
+    if kind == "ratio<=":
+        return ("met" if ratio is not None and ratio <= bound else "MISSED") + " (ratio <= %g)" % bound
+    if kind == "engine<":
+        return ("met" if engine < bound else "MISSED") + " (engine < %g)" % bound
+    return ("met" if engine >= bound else "MISSED") + " (engine >= %g)" % bound
+
+
+def report(arguments):
+    lines = read_lines(arguments.lines)
+    # The speech's length as the engine decoded it for its voice-encode runs.
+    seconds = [line["extra"]["audioSeconds"] for line in lines
+               if line["case"] == "voice-encode" and "audioSeconds" in line.get("extra", {})]
+    if seconds:
+        lines += derive_speed(lines, seconds[0])
+    results, table = [], []
+    for case, peer, target in ROWS:
+        engine_figures, engine_label, engine_notes, unit = gather(lines, case, "engine")
+        peer_side = "engine-variant" if peer == "soundstation-preloaded" else "peer"
+        # The single-threaded engine preload is compared with the same raw run as the parallel one.
+        peer_case = "preload" if case == "preload-1thread" else case
+        peer_figures, peer_label, peer_notes, _ = gather(lines, peer_case, peer_side, peer)
+        if not engine_figures or not peer_figures:
+            print("bench: no figures for %s vs %s; left out" % (case, peer), file=sys.stderr)
+            continue
+        engine, other = summary(engine_figures), summary(peer_figures)
+        if other["median"] == 0:
+            ratio = 1.0 if engine["median"] == 0 else None
+        else:
+            ratio = engine["median"] / other["median"]
+        results.append({
+            "name": case,
+            "unit": unit,
+            "engine": engine["median"],
+            "peer": other["median"],
+            "peerName": peer,
+            "ratio": ratio,
+            "runs": {"engine": engine, "peer": other},
+        })
+        table.append((case, unit, cell(engine), cell(other), peer, number(ratio), "%d/%d" % (engine["n"], other["n"]),
+                      verdict(target, engine["median"], ratio), engine_label, peer_label,
+                      "; ".join(engine_notes), "; ".join(peer_notes)))
+    with open(arguments.json, "w") as out:
+        json.dump(results, out, indent=2)
+        out.write("\n")
+
+    headers = ("name", "unit", "engine", "peer", "peerName", "ratio", "runs", "target")
+    widths = [max(len(headers[i]), *(len(row[i]) for row in table)) for i in range(len(headers))]
+    print("  ".join(h.ljust(w) for h, w in zip(headers, widths)))
+    print("  ".join("-" * w for w in widths))
+    for row in table:
+        print("  ".join(row[i].ljust(widths[i]) for i in range(len(headers))))
+    print("\nengine and peer: median [min-max] of the runs; ratio = engine / peer (lower is better,")
+    print("except voice-encode-speed, x realtime, where higher is better); runs: engine/peer run count.")
+
+    with open(arguments.markdown, "w") as out:
+        out.write("| name | unit | engine | peer | peerName | ratio | runs | target |\n")
+        out.write("| --- | --- | --- | --- | --- | --- | --- | --- |\n")
+        for row in table:
+            out.write("| " + " | ".join(row[:8]) + " |\n")
+        out.write("\nWhat each side measured:\n\n")
+        seen = set()
+        for row in table:
+            case, peer, engine_label, peer_label, engine_notes, peer_notes = row[0], row[4], *row[8:12]
+            if case not in seen:
+                seen.add(case)
+                out.write("- `%s`, engine: %s%s\n" % (case, engine_label, " (%s)" % engine_notes if engine_notes else ""))
+            out.write("- `%s`, %s: %s%s\n" % (case, peer, peer_label, " (%s)" % peer_notes if peer_notes else ""))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+    timing = commands.add_parser("time")
+    timing.add_argument("--runs", type=int, default=5)
+    timing.add_argument("spec")
+    combine = commands.add_parser("report")
+    combine.add_argument("lines")
+    combine.add_argument("--json", required=True)
+    combine.add_argument("--markdown", required=True)
+    arguments = parser.parse_args()
+    if arguments.command == "time":
+        time_commands(arguments.spec, arguments.runs)
+    else:
+        report(arguments)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,54 @@
+import Foundation
+
+// soundstation-bench: the engine's side of each benchmark case; Scripts/bench.sh runs it with the
+// C peers and combines the JSON lines they print into .build/bench/results.json.
+//
+//     soundstation-bench prepare --assets DIR --work DIR     make the workspace (tracks, catalogues)
+//     soundstation-bench all --work DIR [--runs N] [--only CASES]   CASES: names or groups, by commas
+//     soundstation-bench stream-memory --work DIR --mode streamed|preloaded
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+/// The value after `--name`, if given.
+func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: "--" + name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+
+guard let command = arguments.first, let workPath = option("work") else {
+    fail(
+        "usage: soundstation-bench prepare|all|stream-memory --work DIR [--assets DIR] [--runs N] [--mode M]")
+}
+let work = Workspace(root: workPath)
+let runs = option("runs").map { Int($0) ?? 0 } ?? 5
+guard runs > 0 else { fail("--runs needs a positive whole number") }
+
+do {
+    switch command {
+    case "prepare":
+        guard let assets = option("assets") else { fail("prepare needs --assets DIR") }
+        try work.prepare(assets: assets)
+    case "all":
+        let cases = CaseFilter(option("only"))
+        if cases.any(of: PreloadCases.parallelNames) {
+            try await PreloadCases.run(work, runs: runs, cases: cases)
+        }
+        if cases.wants("preload-1thread") { try PreloadCases.runSingleThread(work, runs: runs) }
+        if cases.wants("trigger") { try TriggerCase.run(work, runs: runs) }
+        if cases.any(of: MixCase.names) { try MixCase.run(runs: runs, cases: cases) }
+        if cases.wants("voice-encode") { try EncodeCase.run(work, runs: runs) }
+        if cases.any(of: LatencyCase.names) { try LatencyCase.run(runs: runs, cases: cases) }
+    case "stream-memory":
+        switch option("mode") {
+        case "streamed": try await MemoryCase.run(work, streamed: true)
+        case "preloaded": try await MemoryCase.run(work, streamed: false)
+        default: fail("stream-memory needs --mode streamed or --mode preloaded")
+        }
+    default:
+        fail("unknown command \(command)")
+    }
+} catch let error as CustomStringConvertible {
+    fail(error.description)
+} catch {
+    fail("\(error)")
+}

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# The benchmarks of `make bench`: SoundStation against raw OpenAL Soft + libvorbis in C and against
+# SDL_mixer 2, in the same run on the same machine. Builds the Benchmarks package in release, makes a
+# temporary workspace (generated tracks, speech, catalogues), runs every case in interleaved rounds
+# (each process warms up, then runs), and writes .build/bench/results.json and a table.
+# Needs the private PulseAudio server of Scripts/with-pulse.sh for the device cases.
+# Usage: Scripts/bench.sh [ROUNDS [RUNS]]   (default 4 rounds of 2 runs: 8 runs per case)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+rounds=${1:-4}
+runs=${2:-2}
+out="$root/.build/bench"
+mkdir -p "$out"
+started=$(date +%s)
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# Release builds of the Benchmarks package and of the CLI through it; the log is shown on failure.
+build() {
+    local log
+    log=$(mktemp)
+    if ! swift build -c release --package-path Benchmarks "$@" >"$log" 2>&1; then
+        cat "$log" >&2
+        rm -f "$log"
+        echo "bench: swift build -c release --package-path Benchmarks $* failed" >&2
+        exit 1
+    fi
+    grep -E 'warning:|Build' "$log" || true
+    rm -f "$log"
+}
+echo "bench: building the Benchmarks package (release)"
+build
+build --product soundstation
+bin="$root/Benchmarks/.build/release"
+for program in soundstation-bench raw-openal-bench sdl-mixer-bench soundstation; do
+    [ -x "$bin/$program" ] || { echo "bench: $bin/$program was not built" >&2; exit 1; }
+done
+
+work=$(mktemp -d /tmp/soundstation-bench.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+lines="$out/samples.jsonl"
+: >"$lines"
+export SDL_AUDIODRIVER=dummy
+
+echo "bench: preparing the workspace in $work"
+# About 40 s of speech, repeated and cut to exactly 60 s of 16 kHz mono; without espeak-ng or sox,
+# `prepare` synthesises a speech-like signal instead.
+if command -v espeak-ng >/dev/null && command -v sox >/dev/null; then
+    espeak-ng -w "$work/speech.wav" "The northern gate is closed until the storm has passed. \
+Take the lantern from the guard house, follow the river past the old mill, and wait for the signal \
+on the bridge. If the bells ring twice, the caravan has arrived and the market opens at dawn. \
+Bring the map, the spare rope and the sealed letter for the captain, and do not open it on the way. \
+When you reach the harbour, ask for the ship with the green sail and give the sailor this coin. \
+The crossing takes three days when the wind is kind, and five when it is not. Keep the fire low at \
+night, count the stars before you sleep, and remember the names of the islands we passed." 2>/dev/null &&
+        sox "$work/speech.wav" -r 16000 -c 1 -b 16 "$work/speech16k.wav" repeat 1 trim 0 60 ||
+        { echo "bench: espeak-ng or sox failed; the speech will be synthesised" >&2; rm -f "$work/speech16k.wav"; }
+fi
+"$bin/soundstation-bench" prepare --assets "$root/Assets" --work "$work"
+
+# Each case group, in rounds: engine, raw C, SDL_mixer one after another, so a busy moment on the
+# shared machine lands on every side rather than on one.
+for group in preload trigger mix voice-encode latency; do
+    echo "bench: $group ($rounds rounds of $runs runs after a warm-up)"
+    for _ in $(seq "$rounds"); do
+        "$bin/soundstation-bench" all --work "$work" --runs "$runs" --only "$group" >>"$lines"
+        "$bin/raw-openal-bench" all --work "$work" --runs "$runs" --only "$group" >>"$lines"
+        case $group in
+        preload | trigger | latency)
+            "$bin/sdl-mixer-bench" all --work "$work" --runs "$runs" --only "$group" >>"$lines" ;;
+        esac
+    done 2> >(grep -Ev '^(ALSA lib|AL lib: \(EE\) (ALCplaybackAlsa_open|ReleaseThreadCtx))' >&2)
+done
+
+echo "bench: stream-memory (one process per run, streamed and preloaded in turn)"
+total=$((rounds * runs))
+for run in $(seq 0 "$total"); do
+    for mode in streamed preloaded; do
+        if [ "$run" -eq 0 ]; then
+            "$bin/soundstation-bench" stream-memory --work "$work" --mode "$mode" >/dev/null
+        else
+            "$bin/soundstation-bench" stream-memory --work "$work" --mode "$mode" >>"$lines"
+        fi
+    done
+done
+
+echo "bench: voice-encode with oggenc, startup (whole processes)"
+demo_events=()
+while read -r name kind; do
+    demo_events+=("0:$kind:$name")
+done < <(python3 -c '
+import json, sys
+for sound in json.load(open(sys.argv[1]))["sounds"]:
+    if sound["kind"] in ("effect", "music"):  # the CLI plays no voice notes
+        print(sound["name"], sound["kind"])' Assets/catalogue.json)
+python3 - "$work" "$bin" "${demo_events[@]}" >"$work/timed.json" <<'EOF'
+import json, sys
+work, bin, events = sys.argv[1], sys.argv[2], sys.argv[3:]
+specs = [
+    {"case": "voice-encode", "side": "peer", "peer": "oggenc", "unit": "ms",
+     "label": "oggenc -q 4 (whole process: start, read WAV, encode, exit)",
+     "cmd": ["oggenc", "-Q", "-q", "4", "-o", work + "/voice-oggenc.ogg", work + "/speech16k.wav"]},
+    {"case": "startup", "side": "engine", "unit": "ms",
+     "label": "soundstation render --seconds 0.01 with every demo sound preloaded (starfall waits for the demo)",
+     "cmd": [bin + "/soundstation", "render", "--seconds", "0.01", "--out", work + "/startup.wav",
+             "--assets", "Assets"] + events},
+    {"case": "startup", "side": "peer", "peer": "raw-openal", "unit": "ms",
+     "label": "open loopback, load the demo sounds, render 480 frames, write the WAV, exit",
+     "cmd": [bin + "/raw-openal-bench", "startup", "--work", work, "--out", work + "/startup-raw.wav"]},
+    {"case": "startup", "side": "peer", "peer": "sdl-mixer", "unit": "ms",
+     "label": "SDL_Init + Mix_OpenAudio, Mix_LoadWAV effects, Mix_LoadMUS music, exit",
+     "cmd": [bin + "/sdl-mixer-bench", "startup", "--work", work]},
+]
+print(json.dumps(specs))
+EOF
+if ! command -v oggenc >/dev/null; then
+    echo "bench: oggenc (vorbis-tools) is missing; its row is left out" >&2
+    python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); json.dump(s[1:], open(sys.argv[1], "w"))' "$work/timed.json"
+fi
+python3 Benchmarks/Scripts/bench.py time --runs "$total" "$work/timed.json" >>"$lines"
+
+{
+    echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(free -m | awk '/^Mem:/ {print $2}') MiB RAM"
+    echo "system: $(. /etc/os-release && echo "$PRETTY_NAME"), $(uname -r), $(swift --version 2>/dev/null | head -1)"
+    echo "libraries: OpenAL Soft $(dpkg-query -W -f='${Version}' libopenal1 2>/dev/null), libvorbis $(dpkg-query -W -f='${Version}' libvorbis0a 2>/dev/null), SDL_mixer $(dpkg-query -W -f='${Version}' libsdl2-mixer-2.0-0 2>/dev/null)"
+    echo "load average (1, 5, 15 min) at the start: $load_start; at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+} >"$out/machine.txt"
+
+echo
+python3 Benchmarks/Scripts/bench.py report "$lines" \
+    --json "$out/results.json" --markdown "$out/results.md"
+echo
+cat "$out/machine.txt"
+if awk -v load="${load_start%% *}" -v cores="$(nproc)" 'BEGIN { exit !(load > cores / 2) }'; then
+    echo "bench: other work was running when the bench started (load $load_start on $(nproc) cores):" \
+        "wall-clock cases (preload above all, which needs every core) are noisy; run again when it is idle"
+fi
+echo "bench: wrote $out/results.json (table: $out/results.md) in $(($(date +%s) - started)) s"
