@@ -240,19 +240,24 @@ extension AudioEngine {
         do {
             let source = try state.pool.sourceFor(slot, device: device)
             let channels = voice.buffer?.channels ?? voice.stream?.channels ?? 1
+            // A plain one-shot is set up and started in one batch; streams queue first, resumed
+            // sounds seek after starting.
+            let atOnce = voice.stream == nil && voice.startOffset == 0
             try source.prepare(
                 buffer: voice.buffer?.storage, channels: channels, gain: gain, pitch: voice.options.pitch,
-                pan: voice.options.pan, loop: voice.options.loop && voice.stream == nil)
+                pan: voice.options.pan, loop: voice.options.loop && voice.stream == nil, play: atOnce)
             if let stream = voice.stream {
                 try stream.prime(source: source, from: voice.startOffset)
             }
-            try source.play()
+            if !atOnce { try source.play() }
             if voice.stream == nil, voice.startOffset > 0 { source.sampleOffset = voice.startOffset }
+            let endEstimate = Self.endEstimate(of: voice, from: frame, engineRate: sampleRate)
             if state.isPaused { source.pause() }
             state.pool.update(slot) {
                 $0.phase = state.isPaused ? .paused : .playing
                 $0.appliedGain = gain
                 $0.startFrame = frame
+                $0.endEstimate = endEstimate
             }
             events.append(.started(state.pool.handle(slot), sound: voice.name, time: seconds(frame)))
         } catch {
@@ -301,6 +306,13 @@ extension AudioEngine {
         guard gain != state.pool.voices[index].appliedGain else { return }
         state.pool.voices[index].source?.setGain(gain)
         state.pool.update(slot) { $0.appliedGain = gain }
+    }
+
+    /// When a one-shot started at `frame` should end at its pitch, in render-clock frames.
+    static func endEstimate(of voice: Voice, from frame: Int64, engineRate: Int) -> Int64 {
+        guard !voice.options.loop, voice.stream == nil, let buffer = voice.buffer else { return .max }
+        let remaining = Double(max(buffer.frameCount - voice.startOffset, 0)) / Double(buffer.sampleRate)
+        return frame + Int64(remaining / Double(max(voice.options.pitch, 0.01)) * Double(engineRate))
     }
 
     private static func clamp(_ options: PlayOptions) -> PlayOptions {

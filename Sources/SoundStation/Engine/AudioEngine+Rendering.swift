@@ -30,7 +30,9 @@ extension AudioEngine {
             let length = state.withLock { state -> Int in
                 housekeep(&state, events: &events)
                 let now = state.frame
-                let toBoundary = Self.quantum - now % Self.quantum
+                // Fades and glides need the fine step; otherwise a coarser one saves render calls.
+                let step = state.fineSteps ? Self.quantum : Self.idleQuantum
+                let toBoundary = step - now % step
                 let toEvent = state.nextEventFrame.map { $0 - now } ?? Int64.max
                 return Int(min(Int64(frames - done), toBoundary, max(toEvent, 1)))
             }
@@ -67,6 +69,7 @@ extension AudioEngine {
         updateDucking(&state, at: now)
         let levels = state.busLevels(at: now)
         let tracksPositions = if case .device = output { true } else { false }
+        var fading = state.rampsMoving(at: now)
         for slot in state.pool.busySlots {
             // Fields are read one by one: copying the whole voice would retain and release its
             // buffer, stream, source and name for every voice on every quantum.
@@ -75,16 +78,21 @@ extension AudioEngine {
             guard phase == .playing || phase == .paused, let source = state.pool.voices[index].source else {
                 continue
             }
-            if state.pool.voices[index].stopsAfterFade, state.pool.voices[index].fade.isDone(at: now) {
+            let fadeDone = state.pool.voices[index].fade.isDone(at: now)
+            if state.pool.voices[index].stopsAfterFade, fadeDone {
                 finish(slot, reason: .stopped, in: &state, at: now, events: &events)
                 continue
             }
+            if !fadeDone { fading = true }
             let ended: Bool
             if phase == .paused {
                 ended = false
             } else if let stream = state.pool.voices[index].stream {
                 ended = !stream.refill(source: source)
                 state.underruns += stream.takeUnderruns()
+            } else if now + Self.quantum < state.pool.voices[index].endEstimate {
+                // Not due to end yet: skip asking OpenAL (a pitch raised midway only makes this late).
+                ended = false
             } else {
                 ended = source.state == .stopped
             }
@@ -100,6 +108,7 @@ extension AudioEngine {
                 }
             }
         }
+        state.fineSteps = fading
     }
 
     /// Dips the music while a voice note (or, if asked, a loud effect) plays.

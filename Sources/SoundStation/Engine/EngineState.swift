@@ -8,6 +8,8 @@ struct EngineState {
     /// True from noticing a lost device until it is reopened; housekeeping holds still meanwhile.
     var deviceLost = false
     var lastReopenAttempt: ContinuousClock.Instant?
+    /// Whether a fade, glide or duck was moving at the last housekeeping, so the next must come soon.
+    var fineSteps = true
     /// Times a streamed track's queue ran dry and had to be restarted.
     var underruns = 0
     /// True while the game's pause menu holds every sound.

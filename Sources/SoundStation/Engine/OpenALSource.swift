@@ -35,11 +35,13 @@ final class OpenALSource: @unchecked Sendable {
     }
 
     /// Prepares the source to play `buffer` from its start with the given mix settings.
-    func prepare(buffer: OpenALBuffer?, channels: Int, gain: Float, pitch: Float, pan: Float, loop: Bool)
-        throws(AudioEngineError)
-    {
+    /// - Parameter play: Also start it, in the same error check (the trigger path's single batch).
+    func prepare(
+        buffer: OpenALBuffer?, channels: Int, gain: Float, pitch: Float, pan: Float, loop: Bool,
+        play: Bool = false
+    ) throws(AudioEngineError) {
         let id = self.id
-        try withOpenAL(device, "alSource(prepare)") {
+        try withOpenAL(device, play ? "alSource(prepare), alSourcePlay" : "alSource(prepare)") {
             // Voices are stopped when they are freed, so a stop here is rarely needed; it is skipped
             // then because alSourceStop takes the device's lock (the sound server's, on PulseAudio).
             var state: ALint = 0
@@ -51,6 +53,7 @@ final class OpenALSource: @unchecked Sendable {
             alSourcef(id, AL_PITCH, pitch)
             alSourcef(id, AL_GAIN, gain)
             Self.applyPan(id, pan: pan, channels: channels)
+            if play { alSourcePlay(id) }
         }
     }
 

@@ -25,6 +25,9 @@ struct Voice {
     /// Where a looping or streamed voice was at the last housekeeping, to resume it after a lost
     /// device comes back (OpenAL forgets positions when it stops every source on a disconnect).
     var lastOffset = 0
+    /// The render-clock frame a one-shot should end by at its pitch; housekeeping asks OpenAL whether
+    /// it has stopped only from a little before then (loops and streams: never).
+    var endEstimate = Int64.max
     /// The gain last given to OpenAL, so unchanged gains cost no call.
     var appliedGain: Float = -1
     /// Trigger order, so "oldest" is well defined even for voices started in the same frame.

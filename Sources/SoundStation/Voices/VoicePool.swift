@@ -109,13 +109,13 @@ struct VoicePool {
     mutating func release(_ slot: Int32) {
         guard voices[Int(slot)].isBusy else { return }
         let name = voices[Int(slot)].name
+        if case .scheduled = voices[Int(slot)].phase { scheduled.removeAll { $0.slot == slot } }
         voices[Int(slot)].phase = .free
         voices[Int(slot)].buffer = nil
         voices[Int(slot)].stream = nil
         busySlots.remove(slot)
         instances[name]?.removeAll { $0 == slot }
         if instances[name]?.isEmpty == true { instances[name] = nil }
-        scheduled.removeAll { $0.slot == slot }
         freeSlots.append(slot)
     }
 
