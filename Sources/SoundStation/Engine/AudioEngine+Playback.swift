@@ -213,8 +213,7 @@ extension AudioEngine {
     ) -> Admission {
         let slots = state.pool.instances[name] ?? []
         if limit.coalesceFrames > 0, let last = slots.last {
-            let voice = state.pool.voices[Int(last)]
-            if abs(frame - voice.startFrame) <= limit.coalesceFrames {
+            if abs(frame - state.pool.voices[Int(last)].startFrame) <= limit.coalesceFrames {
                 return .coalesced(state.pool.handle(last))
             }
         }
@@ -259,7 +258,9 @@ extension AudioEngine {
                 $0.startFrame = frame
                 $0.endEstimate = endEstimate
             }
-            events.append(.started(state.pool.handle(slot), sound: voice.name, time: seconds(frame)))
+            if hub.isListening {
+                events.append(.started(state.pool.handle(slot), sound: voice.name, time: seconds(frame)))
+            }
         } catch {
             state.pool.release(slot)
             events.append(.refused(sound: voice.name, time: seconds(frame)))
@@ -271,12 +272,16 @@ extension AudioEngine {
         _ slot: Int32, reason: SoundEvent.FinishReason, in state: inout EngineState, at frame: Int64,
         events: inout [SoundEvent]
     ) {
-        let voice = state.pool.voices[Int(slot)]
-        guard voice.isBusy else { return }
-        voice.source?.stop()
+        // Fields are read one by one: copying the whole voice retains and releases all it holds.
+        guard state.pool.voices[Int(slot)].isBusy else { return }
+        state.pool.voices[Int(slot)].source?.stop()
         let handle = state.pool.handle(slot)
+        if hub.isListening {
+            events.append(
+                .finished(
+                    handle, sound: state.pool.voices[Int(slot)].name, reason: reason, time: seconds(frame)))
+        }
         state.pool.release(slot)
-        events.append(.finished(handle, sound: voice.name, reason: reason, time: seconds(frame)))
     }
 
     /// Starts a fade to silence that ends the voice.

@@ -11,26 +11,48 @@ final class EventHub: Sendable {
     }
 
     private let subscribers = Mutex(Subscribers())
+    /// Streams plus closures, read without the lock so the trigger path can skip building events
+    /// nobody will receive.
+    private let listeners = Atomic<Int>(0)
+
+    /// Whether any stream or closure is subscribed.
+    var isListening: Bool { listeners.load(ordering: .relaxed) > 0 }
+
+    private func recount(_ subscribers: Subscribers) {
+        listeners.store(subscribers.streams.count + subscribers.handlers.count, ordering: .relaxed)
+    }
 
     func stream() -> AsyncStream<SoundEvent> {
         let (stream, continuation) = AsyncStream.makeStream(
             of: SoundEvent.self, bufferingPolicy: .bufferingNewest(4096))
         let id = UUID()
-        subscribers.withLock { $0.streams[id] = continuation }
+        subscribers.withLock {
+            $0.streams[id] = continuation
+            recount($0)
+        }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.subscribers.withLock { $0.streams.removeValue(forKey: id) }
+            self?.subscribers.withLock { subscribers in
+                subscribers.streams.removeValue(forKey: id)
+                self?.recount(subscribers)
+            }
         }
         return stream
     }
 
     func add(_ handler: @escaping @Sendable (SoundEvent) -> Void) -> UUID {
         let id = UUID()
-        subscribers.withLock { $0.handlers[id] = handler }
+        subscribers.withLock {
+            $0.handlers[id] = handler
+            recount($0)
+        }
         return id
     }
 
     func remove(_ id: UUID) {
-        _ = subscribers.withLock { $0.handlers.removeValue(forKey: id) }
+        subscribers.withLock {
+            $0.handlers.removeValue(forKey: id)
+            recount($0)
+        }
     }
 
     func send(_ events: [SoundEvent]) {
@@ -45,7 +67,10 @@ final class EventHub: Sendable {
     /// Ends every stream and drops every closure (which may hold the engine: this breaks the cycle).
     func finish() {
         let streams = subscribers.withLock { subscribers in
-            defer { subscribers = Subscribers() }
+            defer {
+                subscribers = Subscribers()
+                recount(subscribers)
+            }
             return subscribers.streams.values
         }
         for continuation in streams { continuation.finish() }
