@@ -7,6 +7,8 @@ let package = Package(
         .library(name: "SoundStation", targets: ["SoundStation"]),
         .executable(name: "soundstation", targets: ["soundstation"]),
         .executable(name: "soundstation-assets", targets: ["soundstation-assets"]),
+        .library(name: "VoiceNotes", targets: ["VoiceNotes"]),
+        .executable(name: "voicenote", targets: ["voicenote"]),
     ],
     targets: [
         .systemLibrary(
@@ -45,6 +47,9 @@ let package = Package(
             name: "SoundStationTests",
             dependencies: ["SoundStation"]
         ),
+        .target(name: "VoiceNotes", dependencies: ["SoundStation"], exclude: ["README-section.md"]),
+        .executableTarget(name: "voicenote", dependencies: ["VoiceNotes", "SoundStation"]),
+        .testTarget(name: "VoiceNotesTests", dependencies: ["VoiceNotes", "SoundStation"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,170 @@
+import Foundation
+import SoundStation
+
+/// The body of a recorder's thread: opens the device and the file, moves samples to the encoder as
+/// they arrive, flushes regularly, and finishes the note.
+///
+/// The device and the writer are created and used on this thread only, which is why they need no
+/// locks and never cross to another thread.
+struct RecordingLoop: Sendable {
+    /// What ``VoiceNoteRecorder/start(seconds:)`` learns once everything is open.
+    struct Opened: Sendable {
+        let name: String
+        let path: String
+        let device: String
+    }
+
+    let settings: VoiceNoteSettings
+    let device: String?
+    let frameLimit: Int?
+    let library: VoiceNoteLibrary
+    let control: RecordingControl
+    let opened: Completion<Result<Opened, VoiceNoteError>>
+    let recorder: VoiceNoteRecorder
+
+    /// How often the device is drained: short enough for a lively meter, long enough to be cheap.
+    static let pollInterval = 0.025
+    /// How often the file is synced to disk; a crash loses at most this plus the encoder's look-ahead.
+    static let flushInterval = Duration.milliseconds(500)
+    /// OpenAL's ring buffer; generous so a slow disk sync never drops input.
+    static let deviceBufferSeconds = 4.0
+
+    func run() {
+        let capture: CaptureDevice
+        do {
+            capture = try CaptureDevice(
+                name: device, sampleRate: settings.sampleRate, channels: settings.channels,
+                bufferSeconds: Self.deviceBufferSeconds)
+        } catch {
+            opened.complete(.failure(Self.translate(error, device: device, settings: settings)))
+            return
+        }
+        let reservation: NoteReservation
+        let writer: any NoteWriter
+        do {
+            reservation = try library.reserveNewNote(format: settings.format)
+            writer = try NoteWriters.make(path: reservation.partPath, settings: settings)
+        } catch {
+            opened.complete(.failure(error))
+            return
+        }
+        capture.start()
+        opened.complete(
+            .success(Opened(name: reservation.name, path: reservation.partPath, device: capture.name)))
+
+        var session = Session(capture: capture, writer: writer, loop: self)
+        session.record()
+        capture.stop()
+        session.drainAfterStop()
+        recorder.complete(session.finish(reservation), control: control)
+    }
+
+    fileprivate func remaining(after frames: Int) -> Int {
+        frameLimit.map { max(0, $0 - frames) } ?? .max
+    }
+
+    private static func translate(_ error: CaptureError, device: String?, settings: VoiceNoteSettings)
+        -> VoiceNoteError
+    {
+        switch error {
+        case .invalidSettings(let reason): .invalidSettings(reason: reason)
+        case .cannotOpen, .disconnected:
+            .cannotOpenDevice(
+                device: device,
+                reason: "OpenAL could not open it for \(settings.channels) channel(s) at "
+                    + "\(settings.sampleRate) Hz; is the sound server running and the device present?")
+        }
+    }
+}
+
+/// The mutable part of one recording, on the recording thread's stack.
+private struct Session {
+    let capture: CaptureDevice
+    let writer: any NoteWriter
+    let loop: RecordingLoop
+    var frames = 0
+    var failure: VoiceNoteError?
+
+    private var channels: Int { loop.settings.channels }
+    private var seconds: Double { Double(frames) / Double(loop.settings.sampleRate) }
+
+    /// Polls the device until a stop is asked for, the length is reached, or something fails.
+    mutating func record() {
+        var lastFlush = ContinuousClock.now
+        while !loop.control.isStopRequested, loop.remaining(after: frames) > 0 {
+            Thread.sleep(forTimeInterval: RecordingLoop.pollInterval)
+            guard take(capture.read(maxFrames: loop.remaining(after: frames))) else { return }
+            if !capture.isConnected {
+                failure = .deviceDisconnected(device: capture.name, path: writer.path, keptSeconds: seconds)
+                return
+            }
+            if ContinuousClock.now - lastFlush >= RecordingLoop.flushInterval {
+                do {
+                    try writer.flush()
+                } catch {
+                    failure = error
+                    return
+                }
+                lastFlush = .now
+            }
+        }
+    }
+
+    /// After a stop, what the device captured up to that moment still belongs to the note.
+    mutating func drainAfterStop() {
+        guard failure == nil, loop.control.isStopRequested else { return }
+        _ = take(capture.read(maxFrames: loop.remaining(after: frames)))
+    }
+
+    /// Writes one block and publishes the new length and level; false after a write failure.
+    private mutating func take(_ samples: [Float]) -> Bool {
+        guard !samples.isEmpty else { return true }
+        do {
+            try writer.write(samples)
+        } catch {
+            failure = error
+            return false
+        }
+        frames += samples.count / channels
+        let (frames, elapsed, bytes) = (frames, seconds, writer.bytesWritten)
+        let level = InputLevel(measuring: samples)
+        loop.recorder.publish { status in
+            status.frames = frames
+            status.elapsed = elapsed
+            status.level = level
+            status.bytesWritten = bytes
+        }
+        return true
+    }
+
+    /// Ends the file and moves it to its final name; after a write failure the part written so far is
+    /// repaired in place instead, which needs no free space.
+    func finish(_ reservation: NoteReservation) -> Result<VoiceNote, VoiceNoteError> {
+        var failure = self.failure
+        if failure == nil || failure?.isDisconnection == true {
+            do {
+                try writer.finish()
+            } catch {
+                failure = error
+            }
+        }
+        guard case .writeFailed(let path, let reason, _)? = failure else {
+            let note = Result { () throws(VoiceNoteError) in try loop.library.adopt(reservation) }
+            if let failure, case .success = note { return .failure(failure) }
+            return note
+        }
+        do {
+            let report = try loop.library.salvage(reservation)
+            return .failure(.writeFailed(path: path, reason: reason, keptSeconds: report.keptSeconds))
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+extension VoiceNoteError {
+    fileprivate var isDisconnection: Bool {
+        if case .deviceDisconnected = self { return true }
+        return false
+    }
+}
