@@ -20,6 +20,7 @@ unit:
 e2e:
 	$(SWIFT) build
 	Scripts/e2e.sh .build/debug
+	Scripts/e2e-voicenote.sh .build/debug
 
 build: deps
 	$(SWIFT) build

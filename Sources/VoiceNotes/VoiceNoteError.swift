@@ -12,6 +12,8 @@ public enum VoiceNoteError: Error, CustomStringConvertible, Equatable {
     case writeFailed(path: String, reason: String, keptSeconds: Double)
     /// The capture device went away while recording; what was recorded is kept.
     case deviceDisconnected(device: String, path: String, keptSeconds: Double)
+    /// The device delivered no audio at all, so no note was kept.
+    case noAudio(device: String, waited: Double)
     /// A name that could leave the notes folder or is otherwise unusable.
     case invalidName(String, reason: String)
     /// No note of that name in the folder.
@@ -50,6 +52,10 @@ public enum VoiceNoteError: Error, CustomStringConvertible, Equatable {
         case .deviceDisconnected(let device, let path, let kept):
             return "recording stopped: capture device \"\(device)\" went away; "
                 + "\(Self.seconds(kept)) were kept in '\(path)'. Reconnect it and record again."
+        case .noAudio(let device, let waited):
+            return "capture device \"\(device)\" delivered no audio in \(Self.seconds(waited)), so nothing was "
+                + "kept. Check that it is not muted or suspended (`pactl list short sources`), or pick "
+                + "another with --device."
         case .invalidName(let name, let reason):
             return "invalid note name \"\(name)\": \(reason). "
                 + "Use a plain name such as \"meeting\" (no '/', no '..', not starting with '.')."

@@ -22,10 +22,16 @@ enum RecordCommand {
         try keyboard?.enterRawMode(fullScreen: false)
         defer { keyboard?.restore() }
 
+        // The line below promises that sound is being captured, so it waits for the first samples.
+        if Console.isTerminal { Console.overwrite("starting \(recorder.status.device ?? "the device")...") }
+        while recorder.isRecording && !recorder.status.inputStarted && trap.caught == nil {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         let status = recorder.status
         let until =
             seconds.map { "for \($0) s" }
             ?? (keyboard == nil ? "until SIGINT or SIGTERM" : "until Enter")
+        if Console.isTerminal { Console.overwrite("") }
         Console.out(
             "recording \(name) to \(status.path ?? library.directory) from \"\(status.device ?? "default")\" "
                 + "(\(settings.sampleRate) Hz, \(settings.channels) ch, \(settings.format.displayName), "

@@ -18,6 +18,7 @@ struct ScreenLayoutTests {
     ) -> ScreenModel {
         var recordingStatus = RecordingStatus()
         recordingStatus.isRecording = recording
+        recordingStatus.inputStarted = recording
         recordingStatus.elapsed = recording ? 3.25 : 0
         recordingStatus.level = InputLevel(peak: -6, rms: -15)
         var playback = PlaybackStatus()

@@ -24,10 +24,15 @@ struct RecordingLoop: Sendable {
 
     /// How often the device is drained: short enough for a lively meter, long enough to be cheap.
     static let pollInterval = 0.025
-    /// How often the file is synced to disk; a crash loses at most this plus the encoder's look-ahead.
-    static let flushInterval = Duration.milliseconds(500)
+    /// How much new audio goes between syncs to disk: a crash loses at most this plus the encoder's
+    /// look-ahead. Counted in audio rather than wall time so every forced page holds several Vorbis
+    /// packets; a page holding only the stream's first packet would carry granule position 0, which
+    /// strict checkers (ogginfo) reject.
+    static let flushSeconds = 0.5
     /// OpenAL's ring buffer; generous so a slow disk sync never drops input.
     static let deviceBufferSeconds = 4.0
+    /// How long a device may take to deliver its first samples before the recording gives up.
+    static let startTimeout = Duration.seconds(10)
 
     func run() {
         let capture: CaptureDevice
@@ -84,28 +89,34 @@ private struct Session {
     let loop: RecordingLoop
     var frames = 0
     var failure: VoiceNoteError?
+    private let started = ContinuousClock.now
 
     private var channels: Int { loop.settings.channels }
     private var seconds: Double { Double(frames) / Double(loop.settings.sampleRate) }
 
     /// Polls the device until a stop is asked for, the length is reached, or something fails.
     mutating func record() {
-        var lastFlush = ContinuousClock.now
+        var flushedFrames = 0
+        let flushFrames = Int(RecordingLoop.flushSeconds * Double(loop.settings.sampleRate))
         while !loop.control.isStopRequested, loop.remaining(after: frames) > 0 {
             Thread.sleep(forTimeInterval: RecordingLoop.pollInterval)
             guard take(capture.read(maxFrames: loop.remaining(after: frames))) else { return }
+            if frames == 0, ContinuousClock.now - started > RecordingLoop.startTimeout {
+                failure = .noAudio(device: capture.name, waited: RecordingLoop.startTimeout.seconds)
+                return
+            }
             if !capture.isConnected {
                 failure = .deviceDisconnected(device: capture.name, path: writer.path, keptSeconds: seconds)
                 return
             }
-            if ContinuousClock.now - lastFlush >= RecordingLoop.flushInterval {
+            if frames - flushedFrames >= flushFrames {
                 do {
                     try writer.flush()
                 } catch {
                     failure = error
                     return
                 }
-                lastFlush = .now
+                flushedFrames = frames
             }
         }
     }
@@ -129,6 +140,7 @@ private struct Session {
         let (frames, elapsed, bytes) = (frames, seconds, writer.bytesWritten)
         let level = InputLevel(measuring: samples)
         loop.recorder.publish { status in
+            status.inputStarted = true
             status.frames = frames
             status.elapsed = elapsed
             status.level = level
@@ -141,6 +153,11 @@ private struct Session {
     /// repaired in place instead, which needs no free space.
     func finish(_ reservation: NoteReservation) -> Result<VoiceNote, VoiceNoteError> {
         var failure = self.failure
+        guard frames > 0 else {
+            // An empty note is no note: nothing to play, only clutter in the list.
+            try? FileManager.default.removeItem(atPath: reservation.partPath)
+            return .failure(failure ?? .noAudio(device: capture.name, waited: (ContinuousClock.now - started).seconds))
+        }
         if failure == nil || failure?.isDisconnection == true {
             do {
                 try writer.finish()
@@ -166,5 +183,11 @@ extension VoiceNoteError {
     fileprivate var isDisconnection: Bool {
         if case .deviceDisconnected = self { return true }
         return false
+    }
+}
+
+extension Duration {
+    fileprivate var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) * 1e-18
     }
 }

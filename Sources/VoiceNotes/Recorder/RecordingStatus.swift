@@ -6,6 +6,10 @@ public struct RecordingStatus: Sendable, Equatable {
     public var name: String?
     /// The unfinished file being written.
     public var path: String?
+    /// True once the device has delivered its first samples. A sound server may take a moment to
+    /// start the stream (PulseAudio through OpenAL Soft takes about two seconds the first time a
+    /// process records); a view can show "starting" until then, and nothing before it is recorded.
+    public var inputStarted = false
     /// Frames captured and written.
     public var frames = 0
     /// Seconds of audio written: counted samples, not wall time.

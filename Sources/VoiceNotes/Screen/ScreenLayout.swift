@@ -51,6 +51,10 @@ enum ScreenLayout {
     private static func status(_ recording: RecordingStatus) -> ScreenLine {
         guard recording.isRecording else { return ScreenLine(" Ready") }
         var line = ScreenLine(" * Recording", TextStyle(bold: true, foreground: TextStyle.red))
+        guard recording.inputStarted else {
+            line.append("  starting \(recording.device ?? "the device")...")
+            return line
+        }
         line.append("  \(clock(recording.elapsed))  \(size(recording.bytesWritten))")
         if let name = recording.name { line.append("  \(name)", TextStyle(dim: true)) }
         return line

@@ -45,7 +45,14 @@ public final class SignalTrap: Sendable {
         guard !installed.isEmpty else { return }
         for source in installed { source.cancel() }
         for number in signals { signal(number, SIG_DFL) }
-        if reraise, let caught { raise(caught) }
+        guard reraise, let caught else { return }
+        // Dispatch's worker threads block signals, and this may be one of them: unblock it here so
+        // raise() delivers at once instead of leaving the signal pending on a thread that never takes it.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, caught)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        raise(caught)
     }
 }
 
