@@ -53,7 +53,8 @@ public enum VoiceNoteError: Error, CustomStringConvertible, Equatable {
             return "recording stopped: capture device \"\(device)\" went away; "
                 + "\(Self.seconds(kept)) were kept in '\(path)'. Reconnect it and record again."
         case .noAudio(let device, let waited):
-            return "capture device \"\(device)\" delivered no audio in \(Self.seconds(waited)), so nothing was "
+            return
+                "capture device \"\(device)\" delivered no audio in \(Self.seconds(waited)), so nothing was "
                 + "kept. Check that it is not muted or suspended (`pactl list short sources`), or pick "
                 + "another with --device."
         case .invalidName(let name, let reason):

@@ -22,7 +22,8 @@ struct Arguments {
     mutating func number(_ name: String, in range: ClosedRange<Double>) throws(CLIError) -> Double? {
         guard let text = try value(name) else { return nil }
         guard let number = Double(text), range.contains(number) else {
-            throw .usage("--\(name) \(text): expected a number from \(range.lowerBound) to \(range.upperBound)")
+            throw .usage(
+                "--\(name) \(text): expected a number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
     }
@@ -31,7 +32,8 @@ struct Arguments {
     mutating func integer(_ name: String, in range: ClosedRange<Int>) throws(CLIError) -> Int? {
         guard let text = try value(name) else { return nil }
         guard let number = Int(text), range.contains(number) else {
-            throw .usage("--\(name) \(text): expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+            throw .usage(
+                "--\(name) \(text): expected a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
     }

@@ -36,7 +36,8 @@ enum Console {
     /// A text level meter: `[########------]` for the peak over 60 dB.
     static func meter(_ level: InputLevel, width: Int = 24) -> String {
         let filled = Int((level.meterFraction() * Double(width)).rounded())
-        return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]"
+        return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+            + "]"
     }
 
     /// Repairs and unreadable files found when a library opened, on stderr.

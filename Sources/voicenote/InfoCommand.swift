@@ -21,8 +21,12 @@ enum InfoCommand {
         Console.out("rate:      \(note.sampleRate) Hz")
         Console.out("channels:  \(note.channels)")
         Console.out("duration:  \(String(format: "%.3f", note.duration)) s (\(audio.frameCount) frames)")
-        Console.out("size:      \(Console.size(note.byteCount)) (\(note.byteCount) bytes, \(String(format: "%.1f", bitrate)) kbit/s)")
-        Console.out("level:     peak \(String(format: "%.1f", level.peak)) dBFS, RMS \(String(format: "%.1f", level.rms)) dBFS")
+        Console.out(
+            "size:      \(Console.size(note.byteCount)) (\(note.byteCount) bytes, \(String(format: "%.1f", bitrate)) kbit/s)"
+        )
+        Console.out(
+            "level:     peak \(String(format: "%.1f", level.peak)) dBFS, RMS \(String(format: "%.1f", level.rms)) dBFS"
+        )
         Console.out("date:      \(note.date)")
     }
 }

@@ -18,7 +18,8 @@ enum ListCommand {
         for note in notes {
             Console.out(
                 pad(note.fileName, width) + "  " + formatter.string(from: note.date) + "  "
-                    + leftPad(String(format: "%.2f s", note.duration), 10) + "  " + leftPad(Console.size(note.byteCount), 9))
+                    + leftPad(String(format: "%.2f s", note.duration), 10) + "  "
+                    + leftPad(Console.size(note.byteCount), 9))
         }
     }
 

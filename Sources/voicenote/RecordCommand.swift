@@ -57,14 +57,17 @@ enum RecordCommand {
         while recorder.isRecording, trap.caught == nil {
             if let keyboard {
                 let keys = keyboard.readKeys(timeout: 50)
-                if keys.contains(where: { [.enter, .escape, .interrupt, .character("q")].contains($0) }) { return }
+                if keys.contains(where: { [.enter, .escape, .interrupt, .character("q")].contains($0) }) {
+                    return
+                }
             } else {
                 try? await Task.sleep(for: .milliseconds(50))
             }
             let status = recorder.status
             let text =
                 "\(Console.clock(status.elapsed))  \(Console.meter(status.level))  "
-                + String(format: "peak %6.1f dB  RMS %6.1f dB  %@", status.level.peak, status.level.rms,
+                + String(
+                    format: "peak %6.1f dB  RMS %6.1f dB  %@", status.level.peak, status.level.rms,
                     Console.size(status.bytesWritten))
             if Console.isTerminal {
                 Console.overwrite(text)

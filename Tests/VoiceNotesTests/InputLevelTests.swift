@@ -6,7 +6,8 @@ import Testing
 struct InputLevelTests {
     @Test("a half-scale sine peaks at -6.02 dBFS with an RMS of -9.03 dBFS")
     func sine() {
-        let level = InputLevel(measuring: Tone.sine(frequency: 1_000, seconds: 0.1, rate: 48_000, amplitude: 0.5))
+        let level = InputLevel(
+            measuring: Tone.sine(frequency: 1_000, seconds: 0.1, rate: 48_000, amplitude: 0.5))
         #expect(abs(level.peak - -6.02) < 0.01)
         #expect(abs(level.rms - -9.03) < 0.01)
         #expect(abs(level.meterFraction(range: 60) - (60 - 6.02) / 60) < 0.001)

@@ -25,7 +25,8 @@ struct LibraryTests {
         defer { folder.remove() }
         let library = try VoiceNoteLibrary(environment: ["XDG_DATA_HOME": folder.path])
         #expect(library.directory == folder.path + "/soundstation/voice-notes")
-        let mode = try FileManager.default.attributesOfItem(atPath: library.directory)[.posixPermissions] as? Int
+        let mode =
+            try FileManager.default.attributesOfItem(atPath: library.directory)[.posixPermissions] as? Int
         #expect(mode == 0o700)
         #expect(library.notes.isEmpty)
     }
@@ -116,8 +117,10 @@ struct LibraryTests {
 
     @Test(
         "names with '/' or '..' (or hidden, empty, control characters) are refused before touching a file",
-        arguments: ["../victim", "../victim.ogg", "a/b", "/etc/passwd", "..", "x..y", ".hidden", "", "tab\tname",
-            "note.ogg.part"])
+        arguments: [
+            "../victim", "../victim.ogg", "a/b", "/etc/passwd", "..", "x..y", ".hidden", "", "tab\tname",
+            "note.ogg.part",
+        ])
     func unsafeNames(name: String) throws {
         let outer = try TestFolder()
         defer { outer.remove() }

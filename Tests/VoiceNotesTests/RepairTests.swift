@@ -7,7 +7,9 @@ import Testing
 @Suite("Unfinished recordings are repaired when the library opens")
 struct RepairTests {
     /// An Ogg recording as a crash leaves it: flushed but never finished, then cut inside a page.
-    private func crashedOgg(in folder: TestFolder, name: String, seconds: Double) throws -> (path: String, flushed: Int) {
+    private func crashedOgg(in folder: TestFolder, name: String, seconds: Double) throws -> (
+        path: String, flushed: Int
+    ) {
         let path = folder.file(name)
         let encoder = try VorbisEncoder(path: path, sampleRate: 12_000, channels: 1, quality: 0.6)
         let samples = Tone.sine(frequency: 330, seconds: seconds, rate: 12_000, amplitude: 0.5)
@@ -107,7 +109,8 @@ struct RepairTests {
         #expect(try RawFile.createEmpty(path))
         let writer = try WAVNoteWriter(path: path, settings: settings)
         let frames = 8_000
-        try writer.write(Tone.sine(frequency: 500, seconds: Double(frames * 2) / 16_000, rate: 16_000, amplitude: 0.5))
+        try writer.write(
+            Tone.sine(frequency: 500, seconds: Double(frames * 2) / 16_000, rate: 16_000, amplitude: 0.5))
         // No flush: the header still says 0 bytes of data. Append half a frame, as a torn write would.
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.seekToEnd()

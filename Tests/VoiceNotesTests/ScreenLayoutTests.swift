@@ -27,7 +27,8 @@ struct ScreenLayoutTests {
         playback.isPaused = paused
         playback.duration = playing?.duration ?? 0
         return ScreenModel(
-            folder: "/notes", recording: recordingStatus, notes: notes, selected: selected, playback: playback,
+            folder: "/notes", recording: recordingStatus, notes: notes, selected: selected,
+            playback: playback,
             playbackTime: 1.2, message: nil)
     }
 
@@ -67,7 +68,8 @@ struct ScreenLayoutTests {
         let other = try #require(playing.first { $0.plainText.contains("first") })
         #expect(!other.rendered(width: 120).contains("31m") && !other.rendered(width: 120).contains("32m"))
 
-        let paused = ScreenLayout.lines(model(notes: [first, second], playing: second, paused: true), rows: 20)
+        let paused = ScreenLayout.lines(
+            model(notes: [first, second], playing: second, paused: true), rows: 20)
         let pausedRow = try #require(paused.first { $0.plainText.contains("second") })
         #expect(pausedRow.rendered(width: 120).contains("32m"))
         #expect(pausedRow.plainText.contains("paused"))

@@ -105,7 +105,8 @@ enum NoteRepair {
     private static func setAside(_ path: String, file: String, reason: String) -> RepairReport {
         let damaged = path.replacingSuffix(".part", with: ".damaged")
         let keptAs = rename(path, damaged) == 0 ? (damaged as NSString).lastPathComponent : file
-        return RepairReport(file: file, keptAs: keptAs, keptSeconds: 0, outcome: .unrecoverable(reason: reason))
+        return RepairReport(
+            file: file, keptAs: keptAs, keptSeconds: 0, outcome: .unrecoverable(reason: reason))
     }
 }
 

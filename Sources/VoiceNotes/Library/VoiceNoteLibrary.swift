@@ -89,7 +89,9 @@ public final class VoiceNoteLibrary: Sendable {
         var problems: [String] = []
         let current = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? names
         for name in current where !name.hasPrefix(".") {
-            guard let format = NoteName.split(name).format, name.hasSuffix(format.fileExtension) else { continue }
+            guard let format = NoteName.split(name).format, name.hasSuffix(format.fileExtension) else {
+                continue
+            }
             do {
                 notes.append(try VoiceNote(path: path(of: name)))
             } catch {
@@ -146,7 +148,8 @@ public final class VoiceNoteLibrary: Sendable {
         let (base, format) = NoteName.split(newName)
         if let format, format != note.format {
             throw .invalidName(
-                newName, reason: "it would change the file's extension to .\(format.fileExtension) "
+                newName,
+                reason: "it would change the file's extension to .\(format.fileExtension) "
                     + "but the note is \(note.format.displayName)")
         }
         let target = path(of: base + "." + note.format.fileExtension)
@@ -179,7 +182,9 @@ public final class VoiceNoteLibrary: Sendable {
     }
 
     /// Creates and locks a new `recording-<unix time>.EXT.part`, with a suffix when that name is taken.
-    func reserveNewNote(format: VoiceNoteFormat, date: Date = Date()) throws(VoiceNoteError) -> NoteReservation {
+    func reserveNewNote(format: VoiceNoteFormat, date: Date = Date()) throws(VoiceNoteError)
+        -> NoteReservation
+    {
         let stem = "recording-\(Int(date.timeIntervalSince1970))"
         for attempt in 1...1_000 {
             let name = attempt == 1 ? stem : "\(stem)-\(attempt)"
@@ -187,7 +192,8 @@ public final class VoiceNoteLibrary: Sendable {
             if FileManager.default.fileExists(atPath: finalPath) { continue }
             let partPath = finalPath + ".part"
             guard try RawFile.createEmpty(partPath), let lock = PartFileLock(path: partPath) else { continue }
-            return NoteReservation(name: name, partPath: partPath, finalPath: finalPath, format: format, lock: lock)
+            return NoteReservation(
+                name: name, partPath: partPath, finalPath: finalPath, format: format, lock: lock)
         }
         throw .cannotCreateFile(path: path(of: stem), reason: "a thousand notes already have that name")
     }
@@ -234,7 +240,8 @@ public final class VoiceNoteLibrary: Sendable {
         var finalPath = path(of: stem)
         var attempt = 2
         while FileManager.default.fileExists(atPath: finalPath) {
-            finalPath = path(of: "\(base)-recovered\(attempt == 2 ? "" : "-\(attempt)").\(format.fileExtension)")
+            finalPath = path(
+                of: "\(base)-recovered\(attempt == 2 ? "" : "-\(attempt)").\(format.fileExtension)")
             attempt += 1
         }
         return NoteRepair.repair(partPath: partPath, finalPath: finalPath, format: format)
@@ -270,7 +277,8 @@ public final class VoiceNoteLibrary: Sendable {
             ancestor = (ancestor as NSString).deletingLastPathComponent
         }
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: ancestor, isDirectory: &isDirectory), !isDirectory.boolValue {
+        if FileManager.default.fileExists(atPath: ancestor, isDirectory: &isDirectory), !isDirectory.boolValue
+        {
             return "'\(ancestor)' is a file, not a folder"
         }
         return "it could not be created inside '\(ancestor)'"

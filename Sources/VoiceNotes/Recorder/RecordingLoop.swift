@@ -156,7 +156,8 @@ private struct Session {
         guard frames > 0 else {
             // An empty note is no note: nothing to play, only clutter in the list.
             try? FileManager.default.removeItem(atPath: reservation.partPath)
-            return .failure(failure ?? .noAudio(device: capture.name, waited: (ContinuousClock.now - started).seconds))
+            return .failure(
+                failure ?? .noAudio(device: capture.name, waited: (ContinuousClock.now - started).seconds))
         }
         if failure == nil || failure?.isDisconnection == true {
             do {

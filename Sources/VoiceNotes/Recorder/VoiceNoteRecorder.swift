@@ -46,7 +46,9 @@ public final class VoiceNoteRecorder: Sendable {
     ///   - library: The folder notes are recorded into.
     ///   - settings: Rate, channels, quality and format; the seed's by default.
     ///   - device: A name from ``VoiceNoteRecorder/captureDevices()``, or nil for the default device.
-    public init(library: VoiceNoteLibrary, settings: VoiceNoteSettings = VoiceNoteSettings(), device: String? = nil) {
+    public init(
+        library: VoiceNoteLibrary, settings: VoiceNoteSettings = VoiceNoteSettings(), device: String? = nil
+    ) {
         self.library = library
         self.device = device
         state = Mutex(State(settings: settings))

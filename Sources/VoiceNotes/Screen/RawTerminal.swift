@@ -69,7 +69,9 @@ public final class RawTerminal {
         var bytes = Array(text.utf8)
         var done = 0
         while done < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { Glibc.write(output, $0.baseAddress! + done, $0.count - done) }
+            let count = bytes.withUnsafeMutableBytes {
+                Glibc.write(output, $0.baseAddress! + done, $0.count - done)
+            }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return }
             done += count
@@ -97,7 +99,8 @@ public final class RawTerminal {
 
     private func waitForInput(_ milliseconds: Int) -> Bool {
         var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-        return poll(&descriptor, 1, Int32(clamping: milliseconds)) > 0 && descriptor.revents & Int16(POLLIN) != 0
+        return poll(&descriptor, 1, Int32(clamping: milliseconds)) > 0
+            && descriptor.revents & Int16(POLLIN) != 0
     }
 
     private func readAvailable() -> [UInt8] {

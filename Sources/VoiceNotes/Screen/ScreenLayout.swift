@@ -37,7 +37,8 @@ enum ScreenLayout {
         lines += list(model, room: room)
         while lines.count < max(rows - footer, lines.count) { lines.append(ScreenLine()) }
         lines.append(ScreenLine())
-        lines.append(ScreenLine(model.message.map { " " + $0 } ?? "", TextStyle(foreground: TextStyle.yellow)))
+        lines.append(
+            ScreenLine(model.message.map { " " + $0 } ?? "", TextStyle(foreground: TextStyle.yellow)))
         lines.append(ScreenLine(" " + keys, TextStyle(dim: true)))
         return lines
     }

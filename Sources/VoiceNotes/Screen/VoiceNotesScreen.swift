@@ -47,7 +47,8 @@ public final class VoiceNotesScreen {
     ) throws(VoiceNoteError) {
         let library = try VoiceNoteLibrary(directory: directory)
         self.init(
-            library: library, recorder: VoiceNoteRecorder(library: library, settings: settings, device: device),
+            library: library,
+            recorder: VoiceNoteRecorder(library: library, settings: settings, device: device),
             player: VoiceNotePlayer(engine: engine))
     }
 
@@ -73,7 +74,8 @@ public final class VoiceNotesScreen {
         while !quit && trap.caught == nil {
             collectFinishedRecording()
             let (columns, rows) = terminal.size()
-            let frame = ScreenLayout.frame(ScreenLayout.lines(model(), rows: rows), columns: columns, rows: rows)
+            let frame = ScreenLayout.frame(
+                ScreenLayout.lines(model(), rows: rows), columns: columns, rows: rows)
             if frame != lastFrame {
                 terminal.write(frame)
                 lastFrame = frame

@@ -16,7 +16,9 @@ import Testing
 struct DeviceRecordingTests {
     static let sentence = "Voice notes keep what you say. Testing one, two, three."
 
-    @Test("a note records N seconds of speech at 12 kHz mono, whose loudness follows the speech; it plays back once")
+    @Test(
+        "a note records N seconds of speech at 12 kHz mono, whose loudness follows the speech; it plays back once"
+    )
     func recordAndPlayBack() async throws {
         let fixture = try SpeechFixture(text: Self.sentence)
         defer { fixture.remove() }
@@ -46,7 +48,8 @@ struct DeviceRecordingTests {
         paplay.waitUntilExit()
         let note = try recorder.stop()
         #expect(changed.withLock { $0 }, "observers hear about status changes")
-        #expect(elapsedSeen == elapsedSeen.sorted() && elapsedSeen.count > 10, "elapsed grows while recording")
+        #expect(
+            elapsedSeen == elapsedSeen.sorted() && elapsedSeen.count > 10, "elapsed grows while recording")
         #expect(loudestPeak > -20, "the meter saw the speech (peak \(loudestPeak) dBFS)")
 
         // The note: in the library, finished under its final name, valid Ogg Vorbis at the asked format.
@@ -69,7 +72,8 @@ struct DeviceRecordingTests {
         #expect(match.correlation > 0.8, "the recording's loudness follows the speech")
         #expect(match.speechDB - match.outsideDB > 20, "speech stands out of the silence around it")
         let original = Measure.decibels(Measure.rms(fixture.speech))
-        #expect(abs(match.speechDB - original) < 3, "speech recorded at \(match.speechDB), played at \(original)")
+        #expect(
+            abs(match.speechDB - original) < 3, "speech recorded at \(match.speechDB), played at \(original)")
 
         try await playBack(note, fixture: fixture)
     }

@@ -50,6 +50,8 @@ struct SpeechFixture {
         }
         let outsideCount = before.count + after.count
         let outside = outsideCount > 0 ? (outsideSquares / Double(outsideCount)).squareRoot() : 0
-        return (correlation, Measure.decibels(Measure.rms(recorded, frames: inside)), Measure.decibels(outside))
+        return (
+            correlation, Measure.decibels(Measure.rms(recorded, frames: inside)), Measure.decibels(outside)
+        )
     }
 }

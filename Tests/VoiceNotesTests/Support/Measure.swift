@@ -30,7 +30,9 @@ enum Measure {
 
     /// The lag (in windows) at which `recorded` best follows `reference`, and the Pearson
     /// correlation there.
-    static func bestAlignment(of reference: [Double], in recorded: [Double]) -> (lag: Int, correlation: Double) {
+    static func bestAlignment(of reference: [Double], in recorded: [Double]) -> (
+        lag: Int, correlation: Double
+    ) {
         var best = (lag: 0, correlation: -1.0)
         guard recorded.count >= reference.count else { return best }
         for lag in 0...(recorded.count - reference.count) {
@@ -54,16 +56,21 @@ enum Measure {
     }
 
     /// Amplitude of one frequency in channel 0 over a frame range (Goertzel), 1 for a full-scale sine.
-    static func amplitude(of frequency: Double, in audio: PCMAudio, frames: Range<Int>, channel: Int = 0) -> Double {
+    static func amplitude(of frequency: Double, in audio: PCMAudio, frames: Range<Int>, channel: Int = 0)
+        -> Double
+    {
         let omega = 2 * Double.pi * frequency / Double(audio.sampleRate)
         let coefficient = 2 * cos(omega)
         var (previous, beforePrevious) = (0.0, 0.0)
         for frame in frames {
-            let value = Double(audio.samples[frame * audio.channels + channel]) + coefficient * previous - beforePrevious
+            let value =
+                Double(audio.samples[frame * audio.channels + channel]) + coefficient * previous
+                - beforePrevious
             beforePrevious = previous
             previous = value
         }
-        let power = previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious
+        let power =
+            previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious
         return 2 * power.squareRoot() / Double(frames.count)
     }
 }

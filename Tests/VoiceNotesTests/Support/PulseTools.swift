@@ -51,8 +51,13 @@ struct PrivateSink {
         description = "VoiceNotes_\(tag)"
         let result = try PulseTools.run(
             "pactl",
-            ["load-module", "module-null-sink", "sink_name=\(name)", "sink_properties=device.description=\(description)"])
-        guard result.status == 0 else { throw ToolFailure(message: "pactl load-module exited \(result.status)") }
+            [
+                "load-module", "module-null-sink", "sink_name=\(name)",
+                "sink_properties=device.description=\(description)",
+            ])
+        guard result.status == 0 else {
+            throw ToolFailure(message: "pactl load-module exited \(result.status)")
+        }
         module = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
