@@ -31,25 +31,24 @@ public final class VoiceNotePlayer: Sendable {
 
     private let state = Mutex(State())
     private let broadcast = FinishBroadcast()
-    private let watcher = Mutex<Task<Void, Never>?>(nil)
 
     /// Creates a player on `engine`; it listens to the engine's events for the ends of its notes.
+    ///
+    /// The engine keeps a small handler holding the player weakly for as long as the engine lives,
+    /// so make one player per engine rather than one per note.
     /// - Parameter engine: A device engine to be heard, or an offline one in tests.
     public init(engine: AudioEngine) {
         self.engine = engine
-        let events = engine.events()
-        let task = Task { [weak self] in
-            for await event in events {
-                guard case .finished(let voice, _, let reason, _) = event else { continue }
-                guard let self else { return }
-                self.voiceFinished(voice, reason: reason)
-            }
+        // A handler rather than an events() stream: it runs on the engine's own thread as the voice
+        // ends (during render() offline), so the end is reported at once even when every task
+        // thread is busy with game work.
+        engine.onEvent { [weak self] event in
+            guard case .finished(let voice, _, let reason, _) = event else { return }
+            self?.voiceFinished(voice, reason: reason)
         }
-        watcher.withLock { $0 = task }
     }
 
     deinit {
-        watcher.withLock { $0?.cancel() }
         broadcast.finish()
     }
 

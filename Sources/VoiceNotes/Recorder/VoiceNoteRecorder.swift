@@ -102,7 +102,8 @@ public final class VoiceNoteRecorder: Sendable {
         }
         let session = Session(control: RecordingControl(), result: Completion())
         let claimed = state.withLock { state -> Bool in
-            guard state.session == nil else { return false }
+            // A recording that ended by itself (its length reached) needs no stop() before the next.
+            if let running = state.session, running.result.current == nil { return false }
             state.session = session
             return true
         }

@@ -9,7 +9,9 @@ import Testing
 /// The real device path: espeak-ng speech is played into a null sink of the test's own on the private
 /// PulseAudio server while the recorder captures the sink's monitor, and notes are played back
 /// through the engine and captured again. Serialized: the tests share the server and the machine's
-/// two cores, and their timings matter.
+/// two cores, and their timings matter. Where timing matters the tests block their thread instead
+/// of awaiting: other suites can keep every task thread busy for seconds, and an await could then
+/// resume far too late to start the speech inside the recording.
 @Suite(
     "Recording and playing voice notes through PulseAudio", .serialized,
     .enabled(if: PulseTools.isAvailable, "needs the private PulseAudio server of `make test`"))
@@ -19,7 +21,7 @@ struct DeviceRecordingTests {
     @Test(
         "a note records N seconds of speech at 12 kHz mono, whose loudness follows the speech; it plays back once"
     )
-    func recordAndPlayBack() async throws {
+    func recordAndPlayBack() throws {
         let fixture = try SpeechFixture(text: Self.sentence)
         defer { fixture.remove() }
         let seconds = (fixture.speech.duration + 2).rounded()
@@ -35,13 +37,13 @@ struct DeviceRecordingTests {
         let name = try recorder.start(seconds: seconds)
         #expect(recorder.isRecording)
         #expect(recorder.status.device == fixture.sink.monitor)
-        try await waitForInput(recorder)
-        try await Task.sleep(for: .milliseconds(600))
+        try waitForInput(recorder)
+        Thread.sleep(forTimeInterval: 0.6)
         let paplay = try fixture.playSpeech()
         var loudestPeak = InputLevel.floor
         var elapsedSeen: [Double] = []
         while recorder.isRecording {
-            try await Task.sleep(for: .milliseconds(50))
+            Thread.sleep(forTimeInterval: 0.05)
             loudestPeak = max(loudestPeak, recorder.level.peak)
             elapsedSeen.append(recorder.elapsed)
         }
@@ -75,43 +77,35 @@ struct DeviceRecordingTests {
         #expect(
             abs(match.speechDB - original) < 3, "speech recorded at \(match.speechDB), played at \(original)")
 
-        try await playBack(note, fixture: fixture)
+        try playBack(note, fixture: fixture)
     }
 
     /// Plays the note through the engine on the sink and records it there: heard, finished once.
-    private func playBack(_ note: VoiceNote, fixture: SpeechFixture) async throws {
+    private func playBack(_ note: VoiceNote, fixture: SpeechFixture) throws {
         let engine = try AudioEngine(output: .device(name: fixture.sink.description))
         defer { engine.shutdown() }
         let capture = try CaptureDevice(name: fixture.sink.monitor, sampleRate: 12_000, channels: 1)
         let player = VoiceNotePlayer(engine: engine)
-        let stream = player.finishedEvents()
-        let events = Task {
-            var received: [PlaybackFinished] = []
-            for await event in stream { received.append(event) }
-            return received
-        }
-        let ended = Mutex(false)
-        player.onFinished { _ in ended.withLock { $0 = true } }
+        let events = Mutex<[PlaybackFinished]>([])
+        player.onFinished { event in events.withLock { $0.append(event) } }
         capture.start()
-        try await Task.sleep(for: .milliseconds(300))
+        Thread.sleep(forTimeInterval: 0.3)
         try player.play(note)
         var samples: [Float] = []
         // The output stream, like capture, may take a moment to start: wait for the end, not a time.
         let deadline = ContinuousClock.now + .seconds(note.duration + 6)
         var tail: ContinuousClock.Instant?
         while ContinuousClock.now < (tail ?? deadline) {
-            try await Task.sleep(for: .milliseconds(40))
+            Thread.sleep(forTimeInterval: 0.04)
             samples += capture.read()
-            if tail == nil, ended.withLock({ $0 }) { tail = .now + .milliseconds(500) }
+            if tail == nil, !events.withLock(\.isEmpty) { tail = .now + .milliseconds(500) }
         }
         capture.stop()
         samples += capture.read()
         #expect(!player.isPlaying)
-        // Let a second event show up if one ever would, then end the stream.
-        try await Task.sleep(for: .milliseconds(300))
-        withExtendedLifetime(player) {}
-        events.cancel()
-        let received = await events.value
+        // Let a second event show up if one ever would.
+        Thread.sleep(forTimeInterval: 0.3)
+        let received = events.withLock { $0 }
         #expect(received.count == 1, "finished events: \(received)")
         #expect(received.first?.reason == .ended && received.first?.note == note)
 
@@ -146,18 +140,24 @@ struct DeviceRecordingTests {
         let audio = try AudioDecoder.decode(fileAt: note.path)
         #expect(audio.sampleRate == 16_000 && audio.channels == 2 && audio.frameCount == 24_000)
         #expect(Measure.decibels(Measure.rms(audio)) > -40, "the speech is in it")
+
+        // A recording that ended by itself needs no stop() before the next one.
+        try recorder.start(seconds: 0.25)
+        let second = try await recorder.finished()
+        #expect(second.fileName != note.fileName)
+        #expect(try AudioDecoder.decode(fileAt: second.path).frameCount == 4_000)
     }
 
     @Test("stop() ends a recording early, keeping what was captured up to then")
-    func stopEarly() async throws {
+    func stopEarly() throws {
         let fixture = try SpeechFixture(text: "Stop.")
         defer { fixture.remove() }
         let library = try VoiceNoteLibrary(directory: fixture.notesFolder)
         let recorder = VoiceNoteRecorder(library: library, device: fixture.sink.monitor)
         try recorder.start()
         #expect(throws: VoiceNoteError.self) { try recorder.start() }
-        try await waitForInput(recorder)
-        try await Task.sleep(for: .seconds(1.5))
+        try waitForInput(recorder)
+        Thread.sleep(forTimeInterval: 1.5)
         let elapsed = recorder.elapsed
         let note = try recorder.stop()
         #expect(!recorder.isRecording)
@@ -187,7 +187,7 @@ struct DeviceRecordingTests {
     @Test(
         "killing the recording process leaves a note that opens and holds all but the last second",
         .enabled(if: BuiltTool.isBuilt, "build the voicenote executable first (`swift build`)"))
-    func killedMidway() async throws {
+    func killedMidway() throws {
         let fixture = try SpeechFixture(text: Self.sentence + " " + Self.sentence)
         defer { fixture.remove() }
         let process = Process()
@@ -211,7 +211,7 @@ struct DeviceRecordingTests {
         try #require(text.hasPrefix("recording "), "voicenote record said: \(text)")
         let started = ContinuousClock.now
         let paplay = try fixture.playSpeech()
-        try await Task.sleep(for: .seconds(3))
+        Thread.sleep(forTimeInterval: 3)
         kill(process.processIdentifier, SIGKILL)
         let elapsed = ContinuousClock.now - started
         process.waitUntilExit()
@@ -236,10 +236,10 @@ struct DeviceRecordingTests {
 }
 
 /// Waits until the device delivers samples (PulseAudio may take two seconds to start a stream).
-private func waitForInput(_ recorder: VoiceNoteRecorder) async throws {
+private func waitForInput(_ recorder: VoiceNoteRecorder) throws {
     let deadline = ContinuousClock.now + .seconds(8)
     while !recorder.status.inputStarted && recorder.isRecording && ContinuousClock.now < deadline {
-        try await Task.sleep(for: .milliseconds(10))
+        Thread.sleep(forTimeInterval: 0.005)
     }
     try #require(recorder.status.inputStarted, "the device delivered no samples")
 }
