@@ -34,7 +34,7 @@ public final class VoiceNoteLibrary: Sendable {
         var path = directory ?? ""
         if directory == nil { path = try Self.defaultDirectory(environment: environment) }
         self.directory = (path as NSString).standardizingPath
-        try Self.prepare(self.directory)
+        try NotesFolder.prepare(self.directory)
         try refresh()
     }
 
@@ -181,45 +181,8 @@ public final class VoiceNoteLibrary: Sendable {
         directory + "/" + fileName
     }
 
-    /// Creates and locks a new `recording-<unix time>.EXT.part`, with a suffix when that name is taken.
-    func reserveNewNote(format: VoiceNoteFormat, date: Date = Date()) throws(VoiceNoteError)
-        -> NoteReservation
-    {
-        let stem = "recording-\(Int(date.timeIntervalSince1970))"
-        for attempt in 1...1_000 {
-            let name = attempt == 1 ? stem : "\(stem)-\(attempt)"
-            let finalPath = path(of: "\(name).\(format.fileExtension)")
-            if FileManager.default.fileExists(atPath: finalPath) { continue }
-            let partPath = finalPath + ".part"
-            guard try RawFile.createEmpty(partPath), let lock = PartFileLock(path: partPath) else { continue }
-            return NoteReservation(
-                name: name, partPath: partPath, finalPath: finalPath, format: format, lock: lock)
-        }
-        throw .cannotCreateFile(path: path(of: stem), reason: "a thousand notes already have that name")
-    }
-
-    /// Moves a finished recording to its final name and adds it to ``notes``.
-    func adopt(_ reservation: NoteReservation) throws(VoiceNoteError) -> VoiceNote {
-        guard Glibc.rename(reservation.partPath, reservation.finalPath) == 0 else {
-            throw .fileOperationFailed(
-                path: reservation.partPath, operation: "finish", reason: RawFile.systemError())
-        }
-        let note = try VoiceNote(path: reservation.finalPath)
-        insert(note)
-        return note
-    }
-
-    /// Keeps what a failed recording wrote, repairing it in place, and adds it to ``notes``.
-    func salvage(_ reservation: NoteReservation) throws(VoiceNoteError) -> RepairReport {
-        let report = NoteRepair.repair(
-            partPath: reservation.partPath, finalPath: reservation.finalPath, format: reservation.format)
-        if case .recovered = report.outcome {
-            insert(try VoiceNote(path: reservation.finalPath))
-        }
-        return report
-    }
-
-    private func insert(_ note: VoiceNote) {
+    /// Adds a note that just got its final name, keeping the order.
+    func insert(_ note: VoiceNote) {
         withMutation(keyPath: \.notes) {
             state.withLock { state in
                 state.notes.removeAll { $0.fileName == note.fileName }
@@ -228,69 +191,4 @@ public final class VoiceNoteLibrary: Sendable {
             }
         }
     }
-
-    /// Repairs `NAME.EXT.part` unless a recorder still holds it.
-    private func repairUnfinished(_ fileName: String) -> RepairReport? {
-        let stem = String(fileName.dropLast(".part".count))
-        let (base, format) = NoteName.split(stem)
-        guard let format else { return nil }
-        let partPath = path(of: fileName)
-        guard let lock = PartFileLock(path: partPath) else { return nil }
-        defer { withExtendedLifetime(lock) {} }
-        var finalPath = path(of: stem)
-        var attempt = 2
-        while FileManager.default.fileExists(atPath: finalPath) {
-            finalPath = path(
-                of: "\(base)-recovered\(attempt == 2 ? "" : "-\(attempt)").\(format.fileExtension)")
-            attempt += 1
-        }
-        return NoteRepair.repair(partPath: partPath, finalPath: finalPath, format: format)
-    }
-
-    /// Creates the folder private to its owner, or checks that an existing one is usable.
-    private static func prepare(_ directory: String) throws(VoiceNoteError) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
-                throw .folderUnavailable(path: directory, reason: "a file of that name is in the way")
-            }
-        } else {
-            do {
-                try FileManager.default.createDirectory(
-                    atPath: directory, withIntermediateDirectories: true,
-                    attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw .folderUnavailable(path: directory, reason: Self.creationFailure(directory))
-            }
-            // The umask could have narrowed the mode, never widened it; set it exactly anyway.
-            chmod(directory, 0o700)
-        }
-        guard Glibc.access(directory, W_OK | X_OK) == 0 else {
-            throw .folderUnavailable(path: directory, reason: "it is not writable (\(RawFile.systemError()))")
-        }
-    }
-
-    /// Names the ancestor that stopped the folder being created, which is rarely the folder itself.
-    private static func creationFailure(_ directory: String) -> String {
-        var ancestor = (directory as NSString).deletingLastPathComponent
-        while !ancestor.isEmpty, ancestor != "/", !FileManager.default.fileExists(atPath: ancestor) {
-            ancestor = (ancestor as NSString).deletingLastPathComponent
-        }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: ancestor, isDirectory: &isDirectory), !isDirectory.boolValue
-        {
-            return "'\(ancestor)' is a file, not a folder"
-        }
-        return "it could not be created inside '\(ancestor)'"
-    }
-}
-
-/// A new note's file, created empty and locked, waiting for the recorder to write it.
-struct NoteReservation {
-    let name: String
-    let partPath: String
-    let finalPath: String
-    let format: VoiceNoteFormat
-    /// Held until the note is finished, so ``VoiceNoteLibrary/refresh()`` leaves the file alone.
-    let lock: PartFileLock
 }

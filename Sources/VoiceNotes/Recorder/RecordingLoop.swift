@@ -45,11 +45,18 @@ struct RecordingLoop: Sendable {
             return
         }
         let reservation: NoteReservation
-        let writer: any NoteWriter
         do {
             reservation = try library.reserveNewNote(format: settings.format)
+        } catch {
+            opened.complete(.failure(error))
+            return
+        }
+        let writer: any NoteWriter
+        do {
             writer = try NoteWriters.make(path: reservation.partPath, settings: settings)
         } catch {
+            // The empty reserved file would otherwise be "repaired" (and set aside) at the next open.
+            try? FileManager.default.removeItem(atPath: reservation.partPath)
             opened.complete(.failure(error))
             return
         }

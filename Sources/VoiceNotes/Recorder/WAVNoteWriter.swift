@@ -19,7 +19,12 @@ final class WAVNoteWriter: NoteWriter {
         self.path = path
         sampleRate = settings.sampleRate
         channels = settings.channels
-        file = try RawFile(updating: path)
+        do {
+            file = try RawFile(updating: path)
+        } catch {
+            guard case .fileOperationFailed(_, _, let reason) = error else { throw error }
+            throw .cannotCreateFile(path: path, reason: reason)
+        }
         // An empty clip gives the canonical 44-byte header with zero sizes, patched as data arrives.
         let header = WAVWriter.encode(
             PCMAudio(sampleRate: sampleRate, channels: channels, samples: []), format: .int16)
