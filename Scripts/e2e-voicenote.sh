@@ -2,7 +2,8 @@
 # End-to-end checks of the voicenote CLI and its terminal screen, as a user runs them: speech from
 # espeak-ng is played into the null sink while voicenote records its monitor; results are measured
 # with soxi/sox/ogginfo, and the screen is driven through tmux.
-# Usage: Scripts/e2e-voicenote.sh [BIN_DIR]   (inside Scripts/with-pulse.sh)
+# Usage: Scripts/e2e-voicenote.sh [BIN_DIR]   (inside Scripts/with-pulse.sh; E2E_VERBOSE=1 shows
+# what every check measured, not only the failing ones)
 set -uo pipefail
 bin=${1:-.build/debug}
 cli="$bin/voicenote"
@@ -23,6 +24,7 @@ check() { # check NAME COMMAND...: passes when COMMAND exits 0
     if "$@" >"$work/out" 2>&1; then
         passed=$((passed + 1))
         echo "ok   $name"
+        [ -z "${E2E_VERBOSE:-}" ] || sed 's/^/     /' "$work/out"
     else
         failed=$((failed + 1))
         echo "FAIL $name"

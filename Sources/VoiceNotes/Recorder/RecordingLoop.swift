@@ -173,14 +173,20 @@ private struct Session {
                 failure = error
             }
         }
-        guard case .writeFailed(let path, let reason, _)? = failure else {
+        guard case .writeFailed(_, let reason, _)? = failure else {
             let note = Result { () throws(VoiceNoteError) in try loop.library.adopt(reservation) }
-            if let failure, case .success = note { return .failure(failure) }
-            return note
+            guard let failure, case .success = note else { return note }
+            // The message names the note as the user will find it, not the unfinished file.
+            if case .deviceDisconnected(let device, _, let kept) = failure {
+                return .failure(
+                    .deviceDisconnected(device: device, path: reservation.finalPath, keptSeconds: kept))
+            }
+            return .failure(failure)
         }
         do {
             let report = try loop.library.salvage(reservation)
-            return .failure(.writeFailed(path: path, reason: reason, keptSeconds: report.keptSeconds))
+            let kept = report.keptAs.map(loop.library.path(of:)) ?? reservation.finalPath
+            return .failure(.writeFailed(path: kept, reason: reason, keptSeconds: report.keptSeconds))
         } catch {
             return .failure(error)
         }
