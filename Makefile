@@ -2,12 +2,12 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: run test unit e2e build bench assets lint format docs deps test-deps clean
+.PHONY: run test unit e2e build bench assets fuzz soak tsan asan lint format docs deps test-deps clean
 
-## run: install what is missing, build, and play the catalogue's music on the default device
+## run: install what is missing, build, and play the Starfall demo (window with a display, else terminal)
 run: deps
-	$(SWIFT) build -c release --product soundstation
-	.build/release/soundstation play --seconds 30 0:music:main
+	$(SWIFT) build -c release --product starfall
+	.build/release/starfall
 
 ## test: unit tests and CLI end-to-end checks, with a private PulseAudio server
 test: test-deps
@@ -20,6 +20,7 @@ unit:
 e2e:
 	$(SWIFT) build
 	Scripts/e2e.sh .build/debug
+	Scripts/e2e-starfall.sh .build/debug
 	Scripts/e2e-voicenote.sh .build/debug
 
 build: deps
@@ -33,6 +34,21 @@ bench: test-deps
 ## assets: re-synthesise Assets/ from code (deterministic)
 assets: deps
 	$(SWIFT) run -c release soundstation-assets Assets
+
+## fuzz: libFuzzer on the WAV decoder and the manifest/cue parsers (FUZZ_SECONDS each, default 60)
+fuzz: deps
+	Scripts/fuzz.sh $(FUZZ_SECONDS)
+
+## soak: minutes of scene switches and effect storms on the device (SOAK_SECONDS, default 300)
+soak: test-deps
+	SOUNDSTATION_SOAK_SECONDS=$${SOAK_SECONDS:-300} Scripts/with-pulse.sh $(SWIFT) test --filter SoakTests
+
+## tsan / asan: the test suite under ThreadSanitizer / AddressSanitizer
+tsan: test-deps
+	Scripts/with-pulse.sh $(SWIFT) test --sanitize=thread --scratch-path .build/tsan
+
+asan: test-deps
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Scripts/lsan.supp Scripts/with-pulse.sh $(SWIFT) test --sanitize=address --scratch-path .build/asan
 
 ## lint: swift format in strict mode over the whole tree
 lint:

@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "SoundStation", targets: ["SoundStation"]),
         .executable(name: "soundstation", targets: ["soundstation"]),
         .executable(name: "soundstation-assets", targets: ["soundstation-assets"]),
+        .executable(name: "starfall", targets: ["starfall"]),
         .library(name: "VoiceNotes", targets: ["VoiceNotes"]),
         .executable(name: "voicenote", targets: ["voicenote"]),
     ],
@@ -46,6 +47,19 @@ let package = Package(
         .testTarget(
             name: "SoundStationTests",
             dependencies: ["SoundStation"]
+        ),
+        .target(
+            name: "StarfallCore",
+            dependencies: ["SoundStation"]
+        ),
+        .executableTarget(
+            name: "starfall",
+            dependencies: ["StarfallCore", "SoundStation", "CSDL2"],
+            exclude: ["README-section.md"]
+        ),
+        .testTarget(
+            name: "StarfallTests",
+            dependencies: ["StarfallCore", "SoundStation"]
         ),
         .target(name: "VoiceNotes", dependencies: ["SoundStation"], exclude: ["README-section.md"]),
         .executableTarget(name: "voicenote", dependencies: ["VoiceNotes", "SoundStation"]),

@@ -105,6 +105,28 @@ play_falls_back_without_device() {
     grep -q "notice: .*no such device.*Continuing without sound" "$work/err"
 }
 
+play_survives_server_restart() { # stop the sound server mid-play, start it again: music comes back
+    . "$(dirname "$0")/pulse-lib.sh"
+    local dir="$work/loss"
+    pulse_start "$dir" loss || return 1
+    env $(pulse_env "$dir") "$cli" play --seconds 9 0:music:main 0.5:effect:reward >"$work/loss.out" 2>"$work/loss.err" &
+    local player=$!
+    sleep 2.5
+    pulse_stop "$dir"
+    sleep 1.5
+    pulse_start "$dir" loss || { kill "$player"; return 1; }
+    sleep 2
+    env $(pulse_env "$dir") timeout 2 parecord --device=loss.monitor --rate=16000 --channels=1 --file-format=wav "$work/after.wav"
+    wait "$player"
+    local status=$? heard
+    heard=$(peak "$work/after.wav")
+    pulse_stop "$dir"
+    cat "$work/loss.err"
+    echo "play exit $status, heard after restart: $heard"
+    [ "$status" -eq 0 ] && grep -q "device lost" "$work/loss.err" && grep -q "device restored" "$work/loss.err" \
+        && above "$heard" 0.02
+}
+
 example_runs() { # the README's program
     timeout 60 "$bin/soundstation-example" | tee "$work/example" && grep -q "finished reward" "$work/example"
 }
@@ -118,6 +140,7 @@ check "two renders are identical" renders_identical
 check "play is heard on the default device" play_is_heard
 check "play on silent output" play_silent_output
 check "play falls back to silent without a device" play_falls_back_without_device
+check "play survives the sound server stopping and coming back" play_survives_server_restart
 check "unknown name exits 1 naming it" fails 1 'no sound named "rewrd"' "$cli" render --seconds 1 --out "$work/x.wav" 0:effect:rewrd
 check "bad event exits 2 naming it" fails 2 'bad event "soon:effect:reward"' "$cli" render --seconds 1 --out "$work/x.wav" soon:effect:reward
 check "music name as effect is refused" fails 1 '"main" is a music sound' "$cli" render --seconds 1 --out "$work/x.wav" 0:effect:main

@@ -14,6 +14,21 @@ enum PlayCommand {
         let engine = try AudioEngine.openWithFallback(output) { notice in
             FileHandle.standardError.write(Data("soundstation: notice: \(notice)\n".utf8))
         }
+        engine.onEvent { event in
+            switch event {
+            case .deviceLost(let reason, let time):
+                FileHandle.standardError.write(
+                    Data(
+                        "soundstation: device lost at \(String(format: "%.2f", time)) s (\(reason)); retrying\n"
+                            .utf8))
+            case .deviceRestored(let device, let time):
+                FileHandle.standardError.write(
+                    Data(
+                        "soundstation: device restored at \(String(format: "%.2f", time)) s (\(device))\n"
+                            .utf8))
+            default: break
+            }
+        }
         let stage = SoundSystem(engine: engine, catalogue: catalogue)
         try await session.preload(into: stage)
         print("playing on \(engine.output) (\(engine.deviceName))")

@@ -28,6 +28,7 @@ public final class CaptureDevice {
             throw .invalidSettings(
                 reason: "\(channels) channel(s) at \(sampleRate) Hz: use 1 or 2 channels, 8000...192000 Hz")
         }
+        OpenALDevice.quietLibraryLog
         let format = channels == 1 ? AL_FORMAT_MONO16 : AL_FORMAT_STEREO16
         let frames = ALCsizei(max(1, bufferSeconds) * Double(sampleRate))
         guard let device = alcCaptureOpenDevice(name, ALCuint(sampleRate), format, frames) else {

@@ -93,12 +93,13 @@ public final class EffectStation: Sendable {
     }
 
     /// Fires the station's only sound: the seed's single-effect station.
+    /// - Parameter time: When, on the engine clock; `nil` for now.
     /// - Returns: The voice, or `nil` when refused.
     /// - Throws: ``SoundLoadError/notLoaded(name:)`` when the station does not hold exactly one sound.
     @discardableResult
-    public func play() throws(SoundLoadError) -> VoiceHandle? {
+    public func play(at time: Double? = nil) throws(SoundLoadError) -> VoiceHandle? {
         guard let sounds, sounds.count == 1 else { throw .notLoaded(name: "(a station of one sound)") }
-        return try play(sounds[0])
+        return try play(sounds[0], at: time)
     }
 
     /// Stops every effect, at once or fading out (music and voice notes go on).

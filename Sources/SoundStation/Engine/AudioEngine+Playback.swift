@@ -36,6 +36,12 @@ extension AudioEngine {
     ///   - voice: The handle ``play(_:options:at:)`` returned.
     ///   - fade: Seconds to fade out before stopping; 0 stops at once.
     public func stop(_ voice: VoiceHandle, fade: Double = 0) {
+        hub.send(stopCollectingEvents(voice, fade: fade))
+    }
+
+    /// ``stop(_:fade:)`` that hands back its events instead of sending them, for callers holding a
+    /// lock of their own (a handler could call back into them).
+    func stopCollectingEvents(_ voice: VoiceHandle, fade: Double) -> [SoundEvent] {
         var events: [SoundEvent] = []
         state.withLock { state in
             guard state.pool.voice(voice) != nil else { return }
@@ -46,7 +52,7 @@ extension AudioEngine {
                 finish(voice.slot, reason: .stopped, in: &state, at: now, events: &events)
             }
         }
-        hub.send(events)
+        return events
     }
 
     /// Pauses one voice where it is; a stale handle does nothing.
@@ -144,6 +150,13 @@ extension AudioEngine {
     /// Claims a voice for `request` (respecting its instance limit and priority) and starts it now
     /// or schedules it.
     func start(_ request: VoiceRequest, at time: Double?) -> VoiceHandle? {
+        let (handle, events) = startCollectingEvents(request, at: time)
+        hub.send(events)
+        return handle
+    }
+
+    /// ``start(_:at:)`` that hands back its events instead of sending them.
+    func startCollectingEvents(_ request: VoiceRequest, at time: Double?) -> (VoiceHandle?, [SoundEvent]) {
         var request = request
         request.options = Self.clamp(request.options)
         var events: [SoundEvent] = []
@@ -184,8 +197,7 @@ extension AudioEngine {
             if !deferred { begin(claimed.slot, in: &state, at: now, events: &events) }
             return handle
         }
-        hub.send(events)
-        return handle
+        return (handle, events)
     }
 
     private enum Admission {
@@ -224,9 +236,9 @@ extension AudioEngine {
     /// Starts the source of an occupied slot with its options.
     func begin(_ slot: Int32, in state: inout EngineState, at frame: Int64, events: inout [SoundEvent]) {
         let voice = state.pool.voices[Int(slot)]
-        guard let source = voice.source else { return }
         let gain = state.gain(of: voice, at: frame)
         do {
+            let source = try state.pool.sourceFor(slot, device: device)
             let channels = voice.buffer?.channels ?? voice.stream?.channels ?? 1
             try source.prepare(
                 buffer: voice.buffer?.storage, channels: channels, gain: gain, pitch: voice.options.pitch,

@@ -55,6 +55,12 @@ extension AudioEngine {
     /// ended.
     func housekeep(_ state: inout EngineState, events: inout [SoundEvent]) {
         let now = currentFrame(&state)
+        if case .device = output, !state.deviceLost, !device.isConnected {
+            state.deviceLost = true
+            events.append(.deviceLost(reason: "\(device.name) disconnected", time: seconds(now)))
+        }
+        // OpenAL stopped every source when the device went: reaping them now would end the music.
+        if state.deviceLost { return }
         for slot in state.pool.takeDue(upTo: now) {
             begin(slot, in: &state, at: now, events: &events)
         }
@@ -73,6 +79,7 @@ extension AudioEngine {
                 ended = false
             } else if let stream = voice.stream {
                 ended = !stream.refill(source: source)
+                state.underruns += stream.takeUnderruns()
             } else {
                 ended = source.state == .stopped
             }
@@ -80,6 +87,10 @@ extension AudioEngine {
                 finish(slot, reason: .ended, in: &state, at: now, events: &events)
             } else {
                 applyGain(slot, in: &state, at: now)
+                if voice.survivesDeviceLoss {
+                    let offset = voice.stream?.position(source: source) ?? source.sampleOffset
+                    state.pool.update(slot) { $0.lastOffset = offset }
+                }
             }
         }
     }

@@ -15,10 +15,6 @@ import Synchronization
 public final class AudioEngine: Sendable {
     /// Where this engine's mix goes.
     public let output: AudioOutput
-    /// The mixer's rate in frames per second.
-    public var sampleRate: Int { device.sampleRate }
-    /// Channels of the mix (2 for devices and silent output).
-    public var channels: Int { device.channels }
     /// The most sounds that can play at once: the device's source count (256 with OpenAL Soft's
     /// defaults), or fewer when the engine was opened with `maxVoices`.
     public let voiceLimit: Int
@@ -28,7 +24,14 @@ public final class AudioEngine: Sendable {
     /// Housekeeping (scheduled starts, finished voices, fades) runs at most this many frames apart.
     static let quantum: Int64 = 256
 
-    let device: OpenALDevice
+    /// The device mixing now; replaced when a lost device is reopened.
+    var device: OpenALDevice { currentDevice.withLock { $0 } }
+    let currentDevice: Mutex<OpenALDevice>
+    let buffers = BufferRegistry()
+    /// Fixed at opening, so the clock keeps its rate across a reopened device.
+    public let sampleRate: Int
+    /// Channels of the mix (2 for devices and silent output).
+    public let channels: Int
     let state: Mutex<EngineState>
     let hub = EventHub()
     let startInstant = ContinuousClock.now
@@ -42,12 +45,16 @@ public final class AudioEngine: Sendable {
     ///   ``AudioEngineError/unsupportedRenderFormat(sampleRate:channels:)`` for a bad offline format.
     public init(output: AudioOutput = .device(), maxVoices: Int? = nil) throws(AudioEngineError) {
         self.output = output
+        let device: OpenALDevice
         switch output {
         case .device(let name): device = try OpenALDevice(playback: name)
         case .offline(let rate, let channels):
             device = try OpenALDevice(loopbackSampleRate: rate, channels: channels)
         case .silent: device = try OpenALDevice(loopbackSampleRate: 48_000, channels: 2)
         }
+        currentDevice = Mutex(device)
+        sampleRate = device.sampleRate
+        channels = device.channels
         voiceLimit = max(1, min(device.sourceLimit, maxVoices ?? .max))
         state = Mutex(EngineState(pool: VoicePool(limit: voiceLimit)))
         if case .offline = output { return }
@@ -82,6 +89,7 @@ public final class AudioEngine: Sendable {
         }
         driver?.stop(wait: true)
         stopAll()
+        hub.finish()
     }
 
     deinit {
@@ -98,6 +106,9 @@ public final class AudioEngine: Sendable {
     public static func captureDevices() -> [String] { DeviceList.capture() }
 
     /// Uploads decoded audio to the device so it can be played without further work.
+    ///
+    /// The engine keeps `audio` to upload again should the device be lost and reopened; pass
+    /// `reload` (``makeBuffer(_:name:loopPoints:reload:)``) to re-read it from its file instead.
     /// - Parameters:
     ///   - audio: Mono or stereo samples.
     ///   - name: The name events and messages use for it.
@@ -109,16 +120,31 @@ public final class AudioEngine: Sendable {
         throws(AudioEngineError)
         -> SoundBuffer
     {
-        let buffer = try SoundBuffer(name: name, audio: audio, device: device)
-        if let loopPoints {
-            guard loopPoints.lowerBound >= 0, loopPoints.upperBound <= audio.frameCount, !loopPoints.isEmpty
-            else {
-                throw .invalidArgument(
-                    name: "loop points", value: "\(loopPoints)",
-                    expected: "a non-empty range within 0..<\(audio.frameCount)")
-            }
-            try buffer.storage.setLoopPoints(loopPoints)
+        try makeBuffer(audio, name: name, loopPoints: loopPoints) { audio }
+    }
+
+    /// Uploads decoded audio, saying how to get the same samples again after a device loss.
+    /// - Parameters:
+    ///   - audio: Mono or stereo samples.
+    ///   - name: The name events and messages use for it.
+    ///   - loopPoints: The frames a looping voice repeats; `nil` for all.
+    ///   - reload: Produces the same samples again (e.g. by decoding the file once more).
+    /// - Returns: A buffer that any number of voices can share.
+    /// - Throws: ``AudioEngineError`` for bad loop points or when OpenAL refuses the data.
+    public func makeBuffer(
+        _ audio: PCMAudio, name: String, loopPoints: Range<Int>?,
+        reload: @escaping @Sendable () throws -> PCMAudio
+    ) throws(AudioEngineError) -> SoundBuffer {
+        if let loopPoints,
+            loopPoints.lowerBound < 0 || loopPoints.upperBound > audio.frameCount || loopPoints.isEmpty
+        {
+            throw .invalidArgument(
+                name: "loop points", value: "\(loopPoints)",
+                expected: "a non-empty range within 0..<\(audio.frameCount)")
         }
+        let buffer = try SoundBuffer(
+            name: name, audio: audio, device: device, loopPoints: loopPoints, reload: reload)
+        buffers.add(buffer)
         return buffer
     }
 
@@ -132,11 +158,25 @@ public final class AudioEngine: Sendable {
     public func events() -> AsyncStream<SoundEvent> { hub.stream() }
 
     /// Calls `handler` for every ``SoundEvent`` (on the thread that noticed it; keep it short).
+    ///
+    /// The engine keeps the closure until the subscription is cancelled or ``shutdown()``; capture
+    /// the engine or a station weakly in it, or cancel it, so they can be freed.
     /// - Parameter handler: The closure to call.
-    public func onEvent(_ handler: @escaping @Sendable (SoundEvent) -> Void) { hub.add(handler) }
+    /// - Returns: A subscription whose `cancel()` stops the calls.
+    @discardableResult
+    public func onEvent(_ handler: @escaping @Sendable (SoundEvent) -> Void) -> EventSubscription {
+        let id = hub.add(handler)
+        return EventSubscription { [weak hub] in hub?.remove(id) }
+    }
 
     /// How many OpenAL sources the engine has created; never more than ``voiceLimit``.
     public var sourceCount: Int { state.withLock { $0.pool.sourceCount } }
+
+    /// How many sound buffers are alive (loaded and not yet freed).
+    public var bufferCount: Int { buffers.live.count }
+
+    /// How many times a streamed track's queue ran dry since the engine opened (0 under normal load).
+    public var underrunCount: Int { state.withLock { $0.underruns } }
 
     /// How many voices are playing, paused or waiting for their start time.
     public var activeVoiceCount: Int { state.withLock { $0.pool.busySlots.count } }

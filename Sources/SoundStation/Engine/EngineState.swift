@@ -5,6 +5,11 @@ struct EngineState {
     var frame: Int64 = 0
     /// Closures to run on the engine clock, ordered by frame then by when they were scheduled.
     var calls: [(frame: Int64, call: @Sendable () -> Void)] = []
+    /// True from noticing a lost device until it is reopened; housekeeping holds still meanwhile.
+    var deviceLost = false
+    var lastReopenAttempt: ContinuousClock.Instant?
+    /// Times a streamed track's queue ran dry and had to be restarted.
+    var underruns = 0
     /// True while the game's pause menu holds every sound.
     var isPaused = false
     /// The volume each bus is set to, and whether it is muted.

@@ -7,7 +7,7 @@ import Synchronization
 final class EventHub: Sendable {
     private struct Subscribers {
         var streams: [UUID: AsyncStream<SoundEvent>.Continuation] = [:]
-        var handlers: [@Sendable (SoundEvent) -> Void] = []
+        var handlers: [UUID: @Sendable (SoundEvent) -> Void] = [:]
     }
 
     private let subscribers = Mutex(Subscribers())
@@ -23,21 +23,31 @@ final class EventHub: Sendable {
         return stream
     }
 
-    func add(_ handler: @escaping @Sendable (SoundEvent) -> Void) {
-        subscribers.withLock { $0.handlers.append(handler) }
+    func add(_ handler: @escaping @Sendable (SoundEvent) -> Void) -> UUID {
+        let id = UUID()
+        subscribers.withLock { $0.handlers[id] = handler }
+        return id
+    }
+
+    func remove(_ id: UUID) {
+        _ = subscribers.withLock { $0.handlers.removeValue(forKey: id) }
     }
 
     func send(_ events: [SoundEvent]) {
         guard !events.isEmpty else { return }
-        let (streams, handlers) = subscribers.withLock { ($0.streams.values, $0.handlers) }
+        let (streams, handlers) = subscribers.withLock { ($0.streams.values, $0.handlers.values) }
         for event in events {
             for continuation in streams { continuation.yield(event) }
             for handler in handlers { handler(event) }
         }
     }
 
+    /// Ends every stream and drops every closure (which may hold the engine: this breaks the cycle).
     func finish() {
-        let streams = subscribers.withLock { $0.streams.values }
+        let streams = subscribers.withLock { subscribers in
+            defer { subscribers = Subscribers() }
+            return subscribers.streams.values
+        }
         for continuation in streams { continuation.finish() }
     }
 }

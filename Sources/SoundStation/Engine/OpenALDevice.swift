@@ -1,4 +1,5 @@
 import COpenAL
+import Glibc
 
 /// Owns one OpenAL device and the single context the engine mixes in.
 ///
@@ -18,8 +19,15 @@ final class OpenALDevice: @unchecked Sendable {
     private let device: OpaquePointer
     private let context: OpaquePointer
 
+    /// OpenAL Soft prints its own errors (every backend it tries, ALSA included) unless told not to;
+    /// the engine reports failures itself, so its log stays quiet unless ALSOFT_LOGLEVEL asks.
+    static let quietLibraryLog: Void = {
+        setenv("ALSOFT_LOGLEVEL", "0", 0)
+    }()
+
     /// Opens a real playback device.
     init(playback name: String?) throws(AudioEngineError) {
+        Self.quietLibraryLog
         guard let device = alcOpenDevice(name) else { throw .noPlaybackDevice(name: name) }
         let attributes: [ALCint] = [ALC_OUTPUT_LIMITER_SOFT, ALC_TRUE, ALC_HRTF_SOFT, ALC_FALSE, 0]
         guard let context = alcCreateContext(device, attributes) else {
@@ -41,6 +49,7 @@ final class OpenALDevice: @unchecked Sendable {
     /// two renders 48 frames late. Offline output is kept within ±1 by ``SoftClipper`` instead, and
     /// real devices keep the limiter.
     init(loopbackSampleRate sampleRate: Int, channels: Int) throws(AudioEngineError) {
+        Self.quietLibraryLog
         guard (8_000...192_000).contains(sampleRate), channels == 1 || channels == 2 else {
             throw .unsupportedRenderFormat(sampleRate: sampleRate, channels: channels)
         }
@@ -80,6 +89,12 @@ final class OpenALDevice: @unchecked Sendable {
     /// Selects this device's context for OpenAL calls made on the current thread.
     func makeCurrent() {
         if alcGetThreadContext() != context { alcSetThreadContext(context) }
+    }
+
+    /// Lets go of whatever context this thread selected, before the thread ends (OpenAL warns about
+    /// a context still current on a finished thread).
+    static func releaseThreadContext() {
+        if alcGetThreadContext() != nil { alcSetThreadContext(nil) }
     }
 
     /// Mixes `frames` frames into `buffer` (loopback only), which holds `frames * channels` floats.

@@ -16,7 +16,10 @@ final class RealtimeDriver: Sendable {
     init(engine: AudioEngine) {
         let flag = self.flag
         let thread = Thread { [weak engine] in
-            defer { flag.exited.signal() }
+            defer {
+                OpenALDevice.releaseThreadContext()
+                flag.exited.signal()
+            }
             var scratch = [Float]()
             var lastTick = ContinuousClock.now
             while flag.running.load(ordering: .acquiring) {
@@ -53,6 +56,7 @@ extension AudioEngine {
             if scratch.count < frames * channels { scratch = [Float](repeating: 0, count: frames * channels) }
             scratch.withUnsafeMutableBufferPointer { mixChunks(into: $0, frames: frames) }
         } else {
+            reopenIfLost()
             runDueCalls()
             var events: [SoundEvent] = []
             state.withLock { housekeep(&$0, events: &events) }

@@ -1,7 +1,11 @@
+import Synchronization
+
 /// Decoded audio uploaded to the engine's device, ready to play with no work left on the trigger path.
 ///
 /// One buffer serves every voice that plays it; it is freed when the last reference goes away, and a
-/// playing voice keeps a reference, so freeing never cuts a sound off.
+/// playing voice keeps a reference, so freeing never cuts a sound off. When the device is lost and
+/// reopened, the engine uploads the sound again from where it came from (its file, or a copy of the
+/// samples it was made from).
 public final class SoundBuffer: Sendable {
     /// The name it was loaded under (a catalogue name or a file name), used in events and messages.
     public let name: String
@@ -13,17 +17,68 @@ public final class SoundBuffer: Sendable {
     public let frameCount: Int
     /// Bytes of PCM held by the device.
     public let byteCount: Int
-    let storage: OpenALBuffer
+    /// The frames a looping voice repeats, if not all of them.
+    let loopPoints: Range<Int>?
+    /// Produces the samples again for a new device.
+    let reload: @Sendable () throws -> PCMAudio
+    private let current: Mutex<OpenALBuffer>
 
-    init(name: String, audio: PCMAudio, device: OpenALDevice) throws(AudioEngineError) {
+    init(
+        name: String, audio: PCMAudio, device: OpenALDevice, loopPoints: Range<Int>?,
+        reload: @escaping @Sendable () throws -> PCMAudio
+    ) throws(AudioEngineError) {
         self.name = name
         self.sampleRate = audio.sampleRate
         self.channels = audio.channels
         self.frameCount = audio.frameCount
         self.byteCount = audio.byteCount
-        self.storage = try OpenALBuffer(device: device, audio: audio)
+        self.loopPoints = loopPoints
+        self.reload = reload
+        self.current = Mutex(try Self.upload(audio, to: device, loopPoints: loopPoints))
     }
 
     /// Length in seconds.
     public var duration: Double { Double(frameCount) / Double(sampleRate) }
+
+    /// The OpenAL buffer on the engine's current device.
+    var storage: OpenALBuffer { current.withLock { $0 } }
+
+    /// Uploads the sound to `device` without installing it yet (see ``install(_:)``).
+    func prepare(for device: OpenALDevice) throws -> OpenALBuffer {
+        try Self.upload(try reload(), to: device, loopPoints: loopPoints)
+    }
+
+    /// Makes `buffer` (from ``prepare(for:)``) the one voices play from now on.
+    func install(_ buffer: OpenALBuffer) {
+        current.withLock { $0 = buffer }
+    }
+
+    private static func upload(_ audio: PCMAudio, to device: OpenALDevice, loopPoints: Range<Int>?)
+        throws(AudioEngineError) -> OpenALBuffer
+    {
+        let buffer = try OpenALBuffer(device: device, audio: audio)
+        if let loopPoints { try buffer.setLoopPoints(loopPoints) }
+        return buffer
+    }
+}
+
+/// The engine's list of live buffers, so a reopened device can be given every sound again.
+final class BufferRegistry: Sendable {
+    private struct Entry: @unchecked Sendable {
+        // `@unchecked`: a weak reference to a Sendable class, read and written only under the mutex.
+        weak var buffer: SoundBuffer?
+    }
+
+    private let entries = Mutex<[Entry]>([])
+
+    func add(_ buffer: SoundBuffer) {
+        entries.withLock { entries in
+            entries.removeAll { $0.buffer == nil }
+            entries.append(Entry(buffer: buffer))
+        }
+    }
+
+    var live: [SoundBuffer] {
+        entries.withLock { $0.compactMap(\.buffer) }
+    }
 }

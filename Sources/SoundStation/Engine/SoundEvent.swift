@@ -7,6 +7,11 @@ public enum SoundEvent: Sendable, Equatable {
     case finished(VoiceHandle, sound: String, reason: FinishReason, time: Double)
     /// A sound could not get a voice: every voice was busy with sounds that matter more.
     case refused(sound: String, time: Double)
+    /// The output device went away (unplugged, or its sound server stopped). The game goes on; the
+    /// engine tries to reopen it every second.
+    case deviceLost(reason: String, time: Double)
+    /// The device is back: sounds were uploaded again and looping music resumed where it was.
+    case deviceRestored(device: String, time: Double)
 
     /// Why a voice stopped.
     public enum FinishReason: String, Sendable, Equatable {
@@ -16,5 +21,7 @@ public enum SoundEvent: Sendable, Equatable {
         case stopped
         /// A sound of higher priority took its voice.
         case stolen
+        /// The device was lost while it played (one-shots are not replayed after a reopen).
+        case deviceLost
     }
 }

@@ -26,8 +26,8 @@ final class StreamFeeder: @unchecked Sendable {
     /// The next frame the decoder will produce.
     private var cursor = 0
     private(set) var isExhausted = false
-    /// How many times the queue ran dry while the track should have been playing.
-    private(set) var underruns = 0
+    /// Underruns not yet counted by the engine (see ``takeUnderruns()``).
+    private var underruns = 0
 
     init(entry: SoundEntry, device: OpenALDevice) throws(SoundLoadError) {
         do {
@@ -50,6 +50,16 @@ final class StreamFeeder: @unchecked Sendable {
         } catch {
             throw .engine(name: name, error)
         }
+    }
+
+    /// Makes a fresh queue on a reopened device (the old buffers went with the old device).
+    func rebind(to device: OpenALDevice) throws(AudioEngineError) {
+        let silence = PCMAudio(
+            sampleRate: sampleRate, channels: channels, samples: [Float](repeating: 0, count: channels))
+        var fresh: [OpenALBuffer] = []
+        for _ in 0..<Self.bufferCount { fresh.append(try OpenALBuffer(device: device, audio: silence)) }
+        buffers = fresh
+        queuedStarts = []
     }
 
     /// Bytes of PCM the stream holds at most: its queue.
@@ -97,6 +107,12 @@ final class StreamFeeder: @unchecked Sendable {
             try? source.play()
         }
         return true
+    }
+
+    /// How many times the queue ran dry since the last call, for the engine's running count.
+    func takeUnderruns() -> Int {
+        defer { underruns = 0 }
+        return underruns
     }
 
     /// The track frame being heard.

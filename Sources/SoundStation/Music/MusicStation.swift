@@ -90,12 +90,15 @@ public final class MusicStation: Sendable {
             engine.schedule(at: time) { [self] in stop(fade: fade) }
             return
         }
-        let playing = state.withLock { state -> Playing? in
-            defer { state.playing = nil }
-            if let playing = state.playing { remember(playing, in: &state) }
-            return state.playing
+        // The whole switch holds the station's lock (then the engine's), so two threads switching at
+        // once cannot leave an orphaned track looping.
+        let events = state.withLock { state -> [SoundEvent] in
+            guard let playing = state.playing else { return [] }
+            remember(playing, in: &state)
+            state.playing = nil
+            return engine.stopCollectingEvents(playing.voice, fade: fade)
         }
-        if let playing { engine.stop(playing.voice, fade: fade) }
+        engine.hub.send(events)
     }
 
     /// Pauses the music alone (effects go on).
@@ -119,24 +122,28 @@ public final class MusicStation: Sendable {
     private func switchTo(
         _ entry: SoundEntry, buffer: SoundBuffer?, _ transition: MusicTransition, _ position: StartPosition
     ) {
-        let (old, offset) = state.withLock { state -> (Playing?, Int) in
-            if let playing = state.playing { remember(playing, in: &state) }
-            let offset = position == .resume ? state.positions[entry.name] ?? 0 : 0
-            return (state.playing, offset)
-        }
-        let fade: Double
-        switch transition {
-        case .cut: fade = 0
-        case .fadeIn(let seconds): fade = seconds
-        case .crossfade(let seconds): fade = seconds
-        }
-        if let old {
-            if case .crossfade(let seconds) = transition {
-                engine.stop(old.voice, fade: seconds)
-            } else {
-                engine.stop(old.voice)
+        // Events are sent once the station's lock is released: a handler may switch the music.
+        let events = state.withLock { state -> [SoundEvent] in
+            var events: [SoundEvent] = []
+            if let old = state.playing {
+                remember(old, in: &state)
+                var fade = 0.0
+                if case .crossfade(let seconds) = transition { fade = seconds }
+                events += engine.stopCollectingEvents(old.voice, fade: fade)
             }
+            let offset = position == .resume ? state.positions[entry.name] ?? 0 : 0
+            let (voice, started) = startVoice(entry, buffer: buffer, transition: transition, offset: offset)
+            events += started
+            state.playing = voice.map { Playing(name: entry.name, voice: $0) }
+            if state.paused, let voice { engine.pause(voice) }
+            return events
         }
+        engine.hub.send(events)
+    }
+
+    private func startVoice(
+        _ entry: SoundEntry, buffer: SoundBuffer?, transition: MusicTransition, offset: Int
+    ) -> (VoiceHandle?, [SoundEvent]) {
         let options = PlayOptions(volume: entry.volume, loop: entry.loop, priority: 255, bus: .music)
         var request: VoiceRequest
         if let buffer {
@@ -148,18 +155,15 @@ public final class MusicStation: Sendable {
                 request = VoiceRequest(
                     name: entry.name, stream: stream, channels: stream.channels, options: options)
             } catch {
-                engine.hub.send([.refused(sound: entry.name, time: engine.time)])
-                return
+                return (nil, [.refused(sound: entry.name, time: engine.time)])
             }
         }
-        request.fadeIn = fade
-        request.startOffset = offset
-        let voice = engine.start(request, at: nil)
-        let paused = state.withLock { state -> Bool in
-            state.playing = voice.map { Playing(name: entry.name, voice: $0) }
-            return state.paused
+        switch transition {
+        case .cut: request.fadeIn = 0
+        case .fadeIn(let seconds), .crossfade(let seconds): request.fadeIn = seconds
         }
-        if paused, let voice { engine.pause(voice) }
+        request.startOffset = offset
+        return engine.startCollectingEvents(request, at: nil)
     }
 
     private func remember(_ playing: Playing, in state: inout State) {

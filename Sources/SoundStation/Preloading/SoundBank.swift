@@ -121,7 +121,10 @@ public final class SoundBank: Sendable {
             let audio = try AudioDecoder.decode(fileAt: entry.resolvedPath)
             let loop = entry.loopRange(sampleRate: audio.sampleRate, frameCount: audio.frameCount)
             do {
-                return try engine.makeBuffer(audio, name: entry.name, loopPoints: loop)
+                let path = entry.resolvedPath
+                return try engine.makeBuffer(audio, name: entry.name, loopPoints: loop) {
+                    try AudioDecoder.decode(fileAt: path)
+                }
             } catch {
                 throw SoundLoadError.engine(name: entry.name, error)
             }

@@ -22,10 +22,16 @@ struct Voice {
     var startOffset = 0
     /// The render-clock frame it started at, for coalescing repeats.
     var startFrame: Int64 = 0
+    /// Where a looping or streamed voice was at the last housekeeping, to resume it after a lost
+    /// device comes back (OpenAL forgets positions when it stops every source on a disconnect).
+    var lastOffset = 0
     /// The gain last given to OpenAL, so unchanged gains cost no call.
     var appliedGain: Float = -1
     /// Trigger order, so "oldest" is well defined even for voices started in the same frame.
     var sequence: UInt64 = 0
 
     var isBusy: Bool { phase != .free }
+
+    /// Whether it should carry on after a device reopens: music and other loops, not one-shots.
+    var survivesDeviceLoss: Bool { options.loop || stream != nil }
 }

@@ -50,6 +50,20 @@ struct VoicePool {
         return (slot, take(slot))
     }
 
+    /// Drops every source (they belong to a device that is gone); ``sourceFor(_:device:)`` makes new
+    /// ones on the next device as voices need them.
+    mutating func resetSources() {
+        for index in voices.indices { voices[index].source = nil }
+    }
+
+    /// The slot's source, made on `device` if the slot has none yet.
+    mutating func sourceFor(_ slot: Int32, device: OpenALDevice) throws(AudioEngineError) -> OpenALSource {
+        if let source = voices[Int(slot)].source { return source }
+        let source = try OpenALSource(device: device)
+        voices[Int(slot)].source = source
+        return source
+    }
+
     /// Frees `slot` for immediate reuse and returns what it held.
     mutating func take(_ slot: Int32) -> Voice {
         let displaced = voices[Int(slot)]

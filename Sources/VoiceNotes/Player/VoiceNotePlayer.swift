@@ -31,24 +31,24 @@ public final class VoiceNotePlayer: Sendable {
 
     private let state = Mutex(State())
     private let broadcast = FinishBroadcast()
+    private let subscription = Mutex<EventSubscription?>(nil)
 
     /// Creates a player on `engine`; it listens to the engine's events for the ends of its notes.
-    ///
-    /// The engine keeps a small handler holding the player weakly for as long as the engine lives,
-    /// so make one player per engine rather than one per note.
     /// - Parameter engine: A device engine to be heard, or an offline one in tests.
     public init(engine: AudioEngine) {
         self.engine = engine
         // A handler rather than an events() stream: it runs on the engine's own thread as the voice
         // ends (during render() offline), so the end is reported at once even when every task
         // thread is busy with game work.
-        engine.onEvent { [weak self] event in
+        let handler = engine.onEvent { [weak self] event in
             guard case .finished(let voice, _, let reason, _) = event else { return }
             self?.voiceFinished(voice, reason: reason)
         }
+        subscription.withLock { $0 = handler }
     }
 
     deinit {
+        subscription.withLock { $0?.cancel() }
         broadcast.finish()
     }
 

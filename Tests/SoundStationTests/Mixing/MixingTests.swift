@@ -70,6 +70,30 @@ import Testing
         #expect(abs(AudioAnalysis.decibels(after / before)) < 0.1)
     }
 
+    @Test func musicDucksUnderLoudEffectsOnlyWhenAsked() async throws {
+        let assets = try TestAssets()
+        try assets.addWAV("song", Signals.stereoTones(left: 200, right: 200, seconds: 1), kind: "music")
+        try assets.addWAV("boom", Signals.sine(frequency: 3_000, seconds: 0.4, amplitude: 0.01))
+        let system = try await assets.system()
+        try system.music.play("song")
+        try system.effects.play("boom", volume: 1, at: 0.25)
+        try system.effects.play("boom", volume: 0.5, at: 1.0)
+        system.engine.schedule(at: 0.75) {
+            system.engine.ducking = Ducking(level: 0.5, attack: 0.02, release: 0.05, underLoudEffects: true)
+        }
+        let mix = AudioAnalysis.channel(try system.engine.render(frames: 96_000), 0)
+        let before = AudioAnalysis.rms(mix, frames: 2_400..<9_600)
+        // Off by default: the first (loud) effect leaves the music alone.
+        #expect(abs(AudioAnalysis.decibels(AudioAnalysis.rms(mix, frames: 14_400..<28_800) / before)) < 0.2)
+        // On, but the second effect is below the loud volume: still no duck.
+        #expect(abs(AudioAnalysis.decibels(AudioAnalysis.rms(mix, frames: 50_400..<64_800) / before)) < 0.2)
+        system.engine.schedule(at: 2.2) { try? system.effects.play("boom") }
+        let loud = AudioAnalysis.channel(try system.engine.render(frames: 48_000), 0)
+        #expect(
+            abs(AudioAnalysis.decibels(AudioAnalysis.rms(loud, frames: 12_000..<24_000) / before) + 6.02)
+                < 0.3)
+    }
+
     @Test func pauseAllHoldsEverythingAndResumeAllContinues() async throws {
         let assets = try TestAssets()
         let song = Signals.stereoTones(left: 200, right: 300, seconds: 2)

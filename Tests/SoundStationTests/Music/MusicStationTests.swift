@@ -130,6 +130,21 @@ import Testing
         #expect(Compare.largestDifference(resumed, at: 0, main, from: pausedAt, to: pausedAt + 8_000) < 1e-4)
     }
 
+    @Test func anEventHandlerMaySwitchTheMusic() async throws {
+        let (system, _) = try await system()
+        let music = system.music
+        let subscription = system.engine.onEvent { [weak music] event in
+            if case .finished(_, "main", .stopped, _) = event { try? music?.play("game") }
+        }
+        defer { subscription.cancel() }
+        try music.play("main")
+        _ = try system.engine.render(frames: 4_800)
+        music.stop()
+        #expect(music.current == "game")
+        _ = try system.engine.render(frames: 4_800)
+        #expect(system.engine.activeVoiceCount == 1)
+    }
+
     @Test func unloadedTrackIsRefusedWithoutStoppingTheMusic() async throws {
         let assets = try TestAssets()
         try assets.addWAV("main", main, kind: "music")

@@ -1,0 +1,211 @@
+#!/usr/bin/env bash
+# End-to-end checks of the starfall demo as a user runs it: autoplay renders measured with sox and
+# python, the window under SDL's dummy driver and under Xvfb (a screenshot), and the terminal front
+# end driven through tmux, checking the terminal is left exactly as it was found.
+# Usage: Scripts/e2e-starfall.sh [BIN_DIR]   (run inside Scripts/with-pulse.sh for a sound device)
+set -uo pipefail
+bin=${1:-.build/debug}
+game="$(cd "$(dirname "$bin/starfall")" && pwd)/starfall"
+work=$(mktemp -d /tmp/starfall-e2e.XXXXXX)
+socket=
+shells=0
+xvfb_pid=
+cleanup() {
+    [ -n "$socket" ] && tmux -L "$socket" kill-server 2>/dev/null
+    [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT
+passed=0
+failed=0
+
+check() { # check NAME COMMAND...: passes when COMMAND exits 0
+    local name=$1
+    shift
+    if "$@" >"$work/out" 2>&1; then
+        passed=$((passed + 1))
+        echo "ok   $name"
+    else
+        failed=$((failed + 1))
+        echo "FAIL $name"
+        sed 's/^/     /' "$work/out"
+    fi
+}
+
+peak() { sox "$1" -n trim "${2:-0}" ${3:+"$3"} stat 2>&1 | awk '/Maximum amplitude/ {max=$3} /Minimum amplitude/ {min=-$3} END {print (max > min ? max : min)}'; }
+above() { awk -v a="$1" -v b="$2" 'BEGIN {exit !(a > b)}'; }
+
+autoplay_renders() {
+    "$game" --autoplay 35 --seed 1 --audio-out "$work/a.wav" >"$work/a.json" 2>"$work/a.err" || return 1
+    soxi "$work/a.wav" | grep -q 'Channels       : 2' || return 1
+    soxi "$work/a.wav" | grep -q 'Sample Rate    : 48000' || return 1
+    soxi -s "$work/a.wav" | grep -qx 1680000 || return 1
+    echo "music in the first second: $(peak "$work/a.wav" 0 0.9)"
+    above "$(peak "$work/a.wav" 0 0.9)" 0.05 || return 1
+    python3 - "$work/a.json" <<'PY'
+import json, sys
+summary = json.load(open(sys.argv[1]))  # stdout holds the JSON object and nothing else
+assert set(summary) == {"scenes", "effects"}, summary.keys()
+scenes = [(s["name"], s["music"]) for s in summary["scenes"]]
+assert scenes[:4] == [("menu", "main"), ("game", "game"), ("game-over", None), ("menu", "main")], scenes
+assert summary["scenes"][0]["at"] == 0.0
+names = {e["name"] for e in summary["effects"]}
+for wanted in ("reward", "miss", "explosion", "level-up", "bomb-tick", "click"):
+    assert wanted in names, f"no {wanted} in {sorted(names)}"
+for e in summary["effects"]:
+    assert set(e) >= {"name", "at", "volume", "pitch"}, e
+    assert abs(e["at"] * 60 - round(e["at"] * 60)) < 1e-3, e
+print(f"{len(summary['scenes'])} scenes, {len(summary['effects'])} effects")
+PY
+}
+
+autoplay_is_repeatable() {
+    "$game" --autoplay 35 --seed 1 --audio-out "$work/b.wav" >"$work/b.json" 2>/dev/null || return 1
+    cmp "$work/a.wav" "$work/b.wav" && cmp "$work/a.json" "$work/b.json"
+}
+
+effects_are_heard() { # the first reward of the summary: silence of effects before it is not needed,
+    # but the mix must be louder in the 0.1 s after it than the music alone in the 0.1 s before
+    local at
+    at=$(python3 -c 'import json,sys; print(next(e["at"] for e in json.load(open(sys.argv[1]))["effects"] if e["name"] == "explosion"))' "$work/a.json")
+    local before after
+    before=$(peak "$work/a.wav" "$(awk -v t="$at" 'BEGIN {print t - 0.1}')" 0.1)
+    after=$(peak "$work/a.wav" "$at" 0.1)
+    echo "explosion at $at s: peak before $before, after $after"
+    above "$after" "$before"
+}
+
+usage_errors() {
+    "$game" --autoplay 10 >/dev/null 2>"$work/err"
+    [ $? -eq 2 ] && grep -q -- "--audio-out" "$work/err" || { cat "$work/err"; return 1; }
+    "$game" --dance >/dev/null 2>"$work/err"
+    [ $? -eq 2 ] && grep -q 'unknown option "--dance"' "$work/err" || { cat "$work/err"; return 1; }
+    "$game" --autoplay 5 --audio-out "$work/x.wav" --assets "$work/none" >/dev/null 2>"$work/err"
+    [ $? -eq 1 ] && grep -q "$work/none" "$work/err" || { cat "$work/err"; return 1; }
+}
+
+no_screen_is_explained() {
+    env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER "$game" </dev/null >/dev/null 2>"$work/err"
+    [ $? -eq 1 ] && grep -q "no display and no terminal" "$work/err" || { cat "$work/err"; return 1; }
+}
+
+window_dummy() { SDL_VIDEODRIVER=dummy timeout 60 "$game" --window --frames 120; }
+
+window_dummy_plays() { SDL_VIDEODRIVER=dummy timeout 60 "$game" --window --autostart --bot --seed 4 --frames 300; }
+
+window_without_sound_device() {
+    SDL_VIDEODRIVER=dummy SOUNDSTATION_DEVICE="no such device" timeout 60 "$game" --window --frames 30 \
+        2>"$work/err" || { cat "$work/err"; return 1; }
+    grep -q "notice: .*no such device.*Continuing without sound" "$work/err" || { cat "$work/err"; return 1; }
+}
+
+window_screenshot() { # a real X server (Xvfb on a free display); the BMP must show the playfield
+    exec 4>"$work/display"
+    Xvfb -displayfd 4 -screen 0 1024x768x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+    xvfb_pid=$!
+    for _ in $(seq 50); do [ -s "$work/display" ] && break; sleep 0.1; done
+    exec 4>&-
+    local display
+    display=":$(head -n1 "$work/display")"
+    [ "$display" != ":" ] || { cat "$work/xvfb.log"; return 1; }
+    DISPLAY=$display timeout 60 "$game" --window --autostart --bot --seed 3 --frames 200 \
+        --screenshot "$work/shot.bmp" || return 1
+    python3 - "$work/shot.bmp" <<'PY'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+assert data[:2] == b"BM", "not a BMP"
+offset, = struct.unpack_from("<I", data, 10)
+width, height, _, bits = struct.unpack_from("<iiHH", data, 18)
+step = bits // 8
+row = (width * step + 3) & ~3
+def pixel(x, y):
+    line = abs(height) - 1 - y if height > 0 else y
+    at = offset + line * row + x * step
+    return data[at + 2], data[at + 1], data[at]
+counts = {"paddle": 0, "star": 0, "text": 0}
+for y in range(abs(height)):
+    for x in range(width):
+        r, g, b = pixel(x, y)
+        if (r, g, b) == (60, 210, 235): counts["paddle"] += 1
+        if (r, g, b) == (255, 222, 70): counts["star"] += 1
+        if (r, g, b) == (240, 240, 250): counts["text"] += 1
+print(f"{width}x{abs(height)} {bits}-bit: {counts}")
+assert counts["paddle"] > 300 and counts["star"] > 20 and counts["text"] > 100, counts
+PY
+}
+
+# The terminal front end in a tmux pane running a plain shell, as a person would use it.
+pane() { tmux -L "$socket" capture-pane -t starfall -p; }
+keys() { tmux -L "$socket" send-keys -t starfall "$@"; }
+wait_for() { # wait_for PATTERN [SECONDS]: until the pane shows PATTERN
+    local tries=$((${2:-10} * 10))
+    for _ in $(seq "$tries"); do pane | grep -q -- "$1" && return 0; sleep 0.1; done
+    echo "the pane never showed '$1'; it shows:"
+    pane
+    return 1
+}
+
+start_shell() { # a fresh tmux server per check: reusing a socket races with the old server's exit
+    [ -n "$socket" ] && tmux -L "$socket" kill-server 2>/dev/null
+    shells=$((shells + 1))
+    socket="starfall-e2e-$$-$shells"
+    tmux -L "$socket" new-session -d -s starfall -x 100 -y 30 "env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER PS1='prompt\$ ' bash --norc --noprofile"
+    wait_for 'prompt\$'
+}
+
+terminal_plays_and_restores() {
+    start_shell || return 1
+    keys "cd $work && stty -a > before.txt && $game; echo status=\$?" Enter
+    wait_for "START" || return 1
+    pane | grep -q "STARFALL" || { echo "no title"; pane; return 1; }
+    keys Space
+    wait_for "LIVES" || return 1
+    keys p
+    wait_for "PAUSED" || return 1
+    keys q
+    wait_for "catch the falling stars" || return 1
+    keys q
+    wait_for "status=0" || return 1
+    keys "stty -a > after.txt; echo reply-\$((40 + 2))" Enter
+    wait_for "reply-42" || return 1
+    pane | grep -q "stty -a > before.txt" || { echo "the main screen did not come back"; pane; return 1; }
+    diff "$work/before.txt" "$work/after.txt"
+}
+
+terminal_ctrl_c_restores() {
+    start_shell || return 1
+    keys "cd $work && stty -a > before-int.txt && $game --terminal --autostart --bot; echo status=\$?" Enter
+    wait_for "LIVES" || return 1
+    keys C-c
+    wait_for "status=130" || return 1
+    keys "stty -a > after-int.txt; echo reply-int" Enter
+    wait_for "reply-int" || return 1
+    diff "$work/before-int.txt" "$work/after-int.txt"
+}
+
+terminal_sigterm_restores() {
+    start_shell || return 1
+    keys "cd $work && stty -a > before-term.txt && bash -c 'echo \$\$ > pid; exec $game --terminal'; echo status=\$?" Enter
+    wait_for "START" || return 1
+    kill -TERM "$(cat "$work/pid")"
+    wait_for "status=143" || return 1
+    keys "stty -a > after-term.txt; echo reply-term" Enter
+    wait_for "reply-term" || return 1
+    diff "$work/before-term.txt" "$work/after-term.txt"
+}
+
+check "autoplay renders 35 s at 48 kHz stereo and prints the JSON summary" autoplay_renders
+check "autoplay with the same seed gives the same bytes" autoplay_is_repeatable
+check "autoplay WAV: the explosion is heard at its time" effects_are_heard
+check "usage errors exit 2, missing assets exit 1, naming them" usage_errors
+check "no display and no terminal is explained" no_screen_is_explained
+check "window runs headless with SDL_VIDEODRIVER=dummy" window_dummy
+check "window plays a bot game headless" window_dummy_plays
+check "window runs silent with a notice when there is no sound device" window_without_sound_device
+check "window screenshot under Xvfb shows the playfield" window_screenshot
+check "terminal: title, play, pause, menu, quit; terminal left as found" terminal_plays_and_restores
+check "terminal: Ctrl-C exits 130 and restores the terminal" terminal_ctrl_c_restores
+check "terminal: SIGTERM exits 143 and restores the terminal" terminal_sigterm_restores
+
+echo "e2e-starfall: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

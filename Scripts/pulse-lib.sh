@@ -1,0 +1,39 @@
+# Private PulseAudio servers for tests: source this file, then
+#   pulse_start DIR SINK   starts a server whose runtime folder is DIR, with a null sink SINK as the
+#                          default device and its monitor as the default source
+#   pulse_env DIR          prints the variables that point clients (OpenAL, pactl) at that server
+#   pulse_stop DIR         stops it
+pulse_env() {
+    echo "XDG_RUNTIME_DIR=$1 PULSE_RUNTIME_PATH=$1/pulse PULSE_SERVER=unix:$1/pulse/native"
+}
+
+pulse_start() {
+    local dir=$1 sink=$2
+    mkdir -p "$dir" && chmod 700 "$dir"
+    env -u PULSE_COOKIE $(pulse_env "$dir") pulseaudio --daemonize=yes --exit-idle-time=-1 -n \
+        --disallow-exit=no \
+        --load="module-null-sink sink_name=$sink sink_properties=device.description=Null_Output" \
+        --load="module-native-protocol-unix" --log-target=file:"$dir/pulse.log" 2>/dev/null
+    local _
+    for _ in $(seq 50); do
+        env $(pulse_env "$dir") pactl info >/dev/null 2>&1 && break
+        sleep 0.1
+    done
+    if ! env $(pulse_env "$dir") pactl info >/dev/null 2>&1; then
+        echo "pulse_start: the PulseAudio server in $dir did not start; its log:" >&2
+        cat "$dir/pulse.log" >&2
+        return 1
+    fi
+    env $(pulse_env "$dir") pactl set-default-source "$sink.monitor" >/dev/null
+}
+
+pulse_stop() {
+    local dir=$1 pid
+    env $(pulse_env "$dir") pactl exit >/dev/null 2>&1 || true
+    pid=$(cat "$dir/pulse/pid" 2>/dev/null) && kill "$pid" 2>/dev/null || true
+    local _
+    for _ in $(seq 30); do
+        env $(pulse_env "$dir") pactl info >/dev/null 2>&1 || return 0
+        sleep 0.1
+    done
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+extension AudioEngine {
+    /// Seconds between attempts to reopen a lost device.
+    static let reopenInterval: Duration = .seconds(1)
+
+    /// While the device is lost, tries now and then to open it again; when that works, uploads every
+    /// live sound to the new device and resumes the looping voices where they were.
+    ///
+    /// OpenAL Soft 1.19 has no ALC_SOFT_reopen_device, so recovery is a new device and context.
+    /// Decoding and uploading happen before the engine's lock is taken; only the swap holds it.
+    func reopenIfLost() {
+        guard case .device(let name) = output else { return }
+        let due = state.withLock { state -> Bool in
+            guard state.deviceLost else { return false }
+            let now = ContinuousClock.now
+            if let last = state.lastReopenAttempt, now - last < Self.reopenInterval { return false }
+            state.lastReopenAttempt = now
+            return true
+        }
+        guard due, let fresh = try? OpenALDevice(playback: name), fresh.isConnected else { return }
+        var uploads: [(SoundBuffer, OpenALBuffer)] = []
+        for buffer in buffers.live {
+            if let storage = try? buffer.prepare(for: fresh) { uploads.append((buffer, storage)) }
+        }
+        var events: [SoundEvent] = []
+        state.withLock { state in
+            state.pool.resetSources()
+            currentDevice.withLock { $0 = fresh }
+            for (buffer, storage) in uploads { buffer.install(storage) }
+            state.deviceLost = false
+            state.lastReopenAttempt = nil
+            let now = currentFrame(&state)
+            events.append(.deviceRestored(device: fresh.name, time: seconds(now)))
+            for slot in state.pool.busySlots {
+                let voice = state.pool.voices[Int(slot)]
+                if case .scheduled = voice.phase { continue }
+                guard voice.survivesDeviceLoss else {
+                    finish(slot, reason: .deviceLost, in: &state, at: now, events: &events)
+                    continue
+                }
+                let wasPaused = voice.phase == .paused
+                if let stream = voice.stream, (try? stream.rebind(to: fresh)) == nil {
+                    finish(slot, reason: .deviceLost, in: &state, at: now, events: &events)
+                    continue
+                }
+                state.pool.update(slot) { $0.startOffset = voice.lastOffset }
+                begin(slot, in: &state, at: now, events: &events)
+                if wasPaused, !state.isPaused {
+                    state.pool.voices[Int(slot)].source?.pause()
+                    state.pool.update(slot) { $0.phase = .paused }
+                }
+            }
+        }
+        // The restarted voices announce themselves again; keep only the restore and the losses.
+        hub.send(events.filter { if case .started = $0 { false } else { true } })
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import SoundStation
+import StarfallCore
+
+/// The game's sound for an interactive front end: the real device when there is one, silent output
+/// with a notice when there is not, the catalogue, and the event mapping.
+struct GameSound {
+    /// Engine, catalogue, bank and stations.
+    let system: SoundSystem
+    /// The game's events turned into sound.
+    let audio: GameAudio
+
+    /// Opens the output chosen by `SOUNDSTATION_OUTPUT`/`SOUNDSTATION_DEVICE` (the default device
+    /// otherwise) and reads the catalogue.
+    /// - Parameters:
+    ///   - assets: The assets folder from `--assets`, or nil to look in the usual places.
+    ///   - notices: Where a missing device or an unknown setting is reported.
+    /// - Throws: ``StartupError`` when the catalogue cannot be read or not even silent output opens.
+    static func open(assets: String?, notices: NoticeBoard) throws(StartupError) -> GameSound {
+        let catalogue: Catalogue
+        do {
+            catalogue = try Catalogue(assetsRoot: assetsRoot(assets))
+        } catch {
+            throw .catalogue(error)
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let output = AudioOutput.fromEnvironment(environment)
+        if output == nil {
+            notices.post(
+                "SOUNDSTATION_OUTPUT=\(environment["SOUNDSTATION_OUTPUT"] ?? "") is neither device nor silent; "
+                    + "using the default device")
+        }
+        let engine: AudioEngine
+        do {
+            engine = try AudioEngine.openWithFallback(output ?? .device()) { notices.post($0) }
+        } catch {
+            throw .engine(error)
+        }
+        let system = SoundSystem(engine: engine, catalogue: catalogue)
+        let audio = GameAudio(sound: system, fieldWidth: Rules.standard.fieldWidth) { notices.post($0) }
+        return GameSound(system: system, audio: audio)
+    }
+
+    /// The assets folder: `explicit` when given, else where ``AssetLocation/locateDefault(environment:currentDirectory:executablePath:)``
+    /// finds one.
+    static func assetsRoot(_ explicit: String?) throws(CatalogueError) -> String {
+        if let explicit { return explicit }
+        return try AssetLocation.locateDefault()
+    }
+
+    /// Loads every sound before the menu appears, calling `show` as each one finishes so a front end
+    /// can draw the loading screen; sounds that fail are reported and the game goes on without them.
+    /// - Parameters:
+    ///   - notices: Where failures are reported.
+    ///   - show: Draws the progress; called on the main actor.
+    /// - Returns: The loaded sounds, or nil when the preload was cancelled.
+    @MainActor
+    func preload(notices: NoticeBoard, show: (LoadingState) -> Void) async -> PreloadedSounds? {
+        let (progress, task) = system.bank.preloadWithProgress()
+        show(LoadingState(completed: 0, total: system.catalogue.entries.count, latest: nil))
+        for await step in progress {
+            show(LoadingState(completed: step.completed, total: step.total, latest: step.latest))
+        }
+        guard let loaded = try? await task.value else { return nil }
+        if !loaded.failures.isEmpty {
+            notices.post(
+                SoundLoadError.someFailed(failures: loaded.failures).description
+                    + "; the game goes on without them (make assets re-creates the demo's sounds)")
+        }
+        return loaded
+    }
+}

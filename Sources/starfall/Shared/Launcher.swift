@@ -1,0 +1,54 @@
+import Foundation
+import StarfallCore
+
+/// Chooses and runs the front end the command line asks for.
+@MainActor
+enum Launcher {
+    /// Runs `starfall` and returns its exit status.
+    static func run(_ options: Options, screens: ExternalScreens) async -> Int32 {
+        let frontEnd: Options.Mode
+        switch options.mode {
+        case .autoplay(let seconds):
+            guard let audioOut = options.audioOut else {
+                Console.report(UsageError.autoplayNeedsOutput.description)
+                return 2
+            }
+            return await AutoplayCommand.run(
+                seconds: seconds, seed: options.seed ?? 1, audioOut: audioOut, assets: options.assets)
+        case .automatic:
+            if hasDisplay {
+                frontEnd = .window
+            } else if isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 {
+                frontEnd = .terminal
+            } else {
+                Console.report(StartupError.noScreen.description)
+                return 1
+            }
+        case .window, .terminal:
+            frontEnd = options.mode
+        }
+        let notices = NoticeBoard()
+        let sound: GameSound
+        do {
+            sound = try GameSound.open(assets: options.assets, notices: notices)
+        } catch {
+            Console.report(error.description)
+            return 1
+        }
+        // A person playing gets a new game each time; --seed replays one.
+        let seed = options.seed ?? UInt64(Date().timeIntervalSince1970 * 1_000)
+        if frontEnd == .window {
+            return await WindowFrontEnd.run(
+                options: options, seed: seed, sound: sound, notices: notices, screens: screens)
+        }
+        return await TerminalFrontEnd.run(
+            options: options, seed: seed, sound: sound, notices: notices, screens: screens)
+    }
+
+    /// Whether SDL has somewhere to open a window: an X11 or Wayland display, or a video driver chosen
+    /// explicitly (such as `SDL_VIDEODRIVER=dummy` in CI).
+    static var hasDisplay: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return ["DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"].contains { !(environment[$0] ?? "").isEmpty }
+    }
+}

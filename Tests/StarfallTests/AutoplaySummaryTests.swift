@@ -1,0 +1,62 @@
+import Foundation
+import SoundStation
+import Testing
+
+@testable import StarfallCore
+
+@Suite struct AutoplaySummaryTests {
+    @Test func numbersHaveAtMostSixDecimalsAndNoLocale() {
+        #expect(AutoplaySummary.number(0) == "0.0")
+        #expect(AutoplaySummary.number(3.2125) == "3.2125")
+        #expect(AutoplaySummary.number(1.0 / 60) == "0.016667")
+        #expect(AutoplaySummary.number(-0.437_017_2) == "-0.437017")
+        #expect(AutoplaySummary.number(35) == "35.0")
+    }
+
+    @Test func theJSONIsOneObjectWithScenesAndEffects() throws {
+        let summary = AutoplaySummary(cues: [
+            .scene(.menu, music: "main", at: 0),
+            .effect(name: "reward", at: 3.2125, volume: 1, pitch: 1.059_463, pan: -0.25),
+            .scene(.gameOver, music: nil, at: 20),
+        ])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(summary.json.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == ["scenes", "effects"])
+        let scenes = try #require(object["scenes"] as? [[String: Any]])
+        #expect(scenes.count == 2)
+        #expect(scenes[0]["name"] as? String == "menu" && scenes[0]["music"] as? String == "main")
+        #expect(scenes[1]["music"] is NSNull)
+        let effects = try #require(object["effects"] as? [[String: Any]])
+        #expect(effects[0]["name"] as? String == "reward")
+        #expect(effects[0]["at"] as? Double == 3.2125)
+        #expect(effects[0]["pitch"] as? Double == 1.059_463)
+        #expect(effects[0]["volume"] as? Double == 1)
+    }
+
+    @Test func theSameSeedGivesTheSameBytes() async throws {
+        let first = try await Fixtures.autoplay.value
+        let again = try await Autoplay.run(
+            seconds: Fixtures.seconds, seed: Fixtures.seed, assetsRoot: Fixtures.assetsRoot)
+        #expect(first.summary.json == again.summary.json)
+        #expect(
+            WAVWriter.encode(first.audio, format: .float32) == WAVWriter.encode(again.audio, format: .float32)
+        )
+        #expect(first.audio.frameCount == Int(Fixtures.seconds) * Autoplay.sampleRate)
+        let other = try await Autoplay.run(
+            seconds: 5, seed: Fixtures.seed + 1, assetsRoot: Fixtures.assetsRoot)
+        #expect(other.summary.json != first.summary.json)
+    }
+
+    @Test func badLengthsAndMissingAssetsAreTypedErrorsThatSayWhatToDo() async {
+        await #expect(throws: AutoplayError.badDuration(0)) {
+            try await Autoplay.run(seconds: 0, seed: 1, assetsRoot: Fixtures.assetsRoot)
+        }
+        do {
+            _ = try await Autoplay.run(seconds: 1, seed: 1, assetsRoot: "/nonexistent/assets")
+            Issue.record("a missing assets folder was accepted")
+        } catch {
+            #expect(error.description.contains("/nonexistent/assets"))
+            #expect(error.description.contains("--assets"))
+        }
+    }
+}
