@@ -21,6 +21,7 @@ e2e:
 	$(SWIFT) build
 	Scripts/e2e.sh .build/debug
 	Scripts/e2e-starfall.sh .build/debug
+	Scripts/e2e-voicenote.sh .build/debug
 
 build: deps
 	$(SWIFT) build

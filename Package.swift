@@ -8,6 +8,8 @@ let package = Package(
         .executable(name: "soundstation", targets: ["soundstation"]),
         .executable(name: "soundstation-assets", targets: ["soundstation-assets"]),
         .executable(name: "starfall", targets: ["starfall"]),
+        .library(name: "VoiceNotes", targets: ["VoiceNotes"]),
+        .executable(name: "voicenote", targets: ["voicenote"]),
     ],
     targets: [
         .systemLibrary(
@@ -59,6 +61,9 @@ let package = Package(
             name: "StarfallTests",
             dependencies: ["StarfallCore", "SoundStation"]
         ),
+        .target(name: "VoiceNotes", dependencies: ["SoundStation"], exclude: ["README-section.md"]),
+        .executableTarget(name: "voicenote", dependencies: ["VoiceNotes", "SoundStation"]),
+        .testTarget(name: "VoiceNotesTests", dependencies: ["VoiceNotes", "SoundStation"]),
     ],
     swiftLanguageModes: [.v6]
 )

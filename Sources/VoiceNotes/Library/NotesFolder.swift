@@ -1,0 +1,42 @@
+import Foundation
+import Glibc
+
+/// Creating and checking a notes folder.
+enum NotesFolder {
+    /// Creates the folder private to its owner, or checks that an existing one is usable.
+    static func prepare(_ directory: String) throws(VoiceNoteError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw .folderUnavailable(path: directory, reason: "a file of that name is in the way")
+            }
+        } else {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: directory, withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw .folderUnavailable(path: directory, reason: Self.creationFailure(directory))
+            }
+            // The umask could have narrowed the mode, never widened it; set it exactly anyway.
+            chmod(directory, 0o700)
+        }
+        guard Glibc.access(directory, W_OK | X_OK) == 0 else {
+            throw .folderUnavailable(path: directory, reason: "it is not writable (\(RawFile.systemError()))")
+        }
+    }
+
+    /// Names the ancestor that stopped the folder being created, which is rarely the folder itself.
+    private static func creationFailure(_ directory: String) -> String {
+        var ancestor = (directory as NSString).deletingLastPathComponent
+        while !ancestor.isEmpty, ancestor != "/", !FileManager.default.fileExists(atPath: ancestor) {
+            ancestor = (ancestor as NSString).deletingLastPathComponent
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: ancestor, isDirectory: &isDirectory), !isDirectory.boolValue
+        {
+            return "'\(ancestor)' is a file, not a folder"
+        }
+        return "it could not be created inside '\(ancestor)'"
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import Observation
+import SoundStation
+import Synchronization
+
+/// Plays voice notes through an ``AudioEngine``'s voice bus: the seed's player with play, pause,
+/// resume and stop, plus seeking and a finished event.
+///
+/// Notes play on ``Bus/voice``, so the engine's ducking dips the game's music while one plays.
+/// A note is decoded whole into one engine buffer (a minute of 12 kHz mono is under 3 MB), which is
+/// what makes pausing and seeking exact. Safe to use from any thread.
+///
+/// ```swift
+/// let player = VoiceNotePlayer(engine: engine)
+/// player.onFinished { print("\($0.note.name) \($0.reason)") }
+/// try player.play(note)
+/// ```
+@Observable
+public final class VoiceNotePlayer: Sendable {
+    /// The engine notes play on.
+    public let engine: AudioEngine
+
+    private struct State {
+        var status = PlaybackStatus()
+        var voice: VoiceHandle?
+        var sampleRate = 1
+        /// Voices that finished before ``play(_:)`` recorded them as current (a very short note on a
+        /// busy machine): checked when it does, so no end goes unreported.
+        var recentlyFinished: [VoiceHandle: SoundEvent.FinishReason] = [:]
+    }
+
+    private let state = Mutex(State())
+    private let broadcast = FinishBroadcast()
+    private let subscription = Mutex<EventSubscription?>(nil)
+
+    /// Creates a player on `engine`; it listens to the engine's events for the ends of its notes.
+    /// - Parameter engine: A device engine to be heard, or an offline one in tests.
+    public init(engine: AudioEngine) {
+        self.engine = engine
+        // A handler rather than an events() stream: it runs on the engine's own thread as the voice
+        // ends (during render() offline), so the end is reported at once even when every task
+        // thread is busy with game work.
+        let handler = engine.onEvent { [weak self] event in
+            guard case .finished(let voice, _, let reason, _) = event else { return }
+            self?.voiceFinished(voice, reason: reason)
+        }
+        subscription.withLock { $0 = handler }
+    }
+
+    deinit {
+        subscription.withLock { $0?.cancel() }
+        broadcast.finish()
+    }
+
+    /// What is playing, as one snapshot.
+    public var status: PlaybackStatus {
+        access(keyPath: \.status)
+        return state.withLock { $0.status }
+    }
+
+    /// True while a note is loaded, paused or not.
+    public var isPlaying: Bool { status.isPlaying }
+
+    /// True while the note is paused.
+    public var isPaused: Bool { status.isPaused }
+
+    /// The note's length in seconds (0 when idle).
+    public var duration: Double { status.duration }
+
+    /// The note being played or paused.
+    public var note: VoiceNote? { status.note }
+
+    /// Seconds into the note; read it on a timer to draw progress (it changes too often to be observed).
+    public var currentTime: Double {
+        access(keyPath: \.status)
+        let (voice, rate) = state.withLock { ($0.voice, $0.sampleRate) }
+        guard let voice, let frame = engine.position(of: voice) else { return 0 }
+        return Double(frame) / Double(rate)
+    }
+
+    /// A new stream of every playback end from now on; each call returns an independent stream.
+    public func finishedEvents() -> AsyncStream<PlaybackFinished> { broadcast.stream() }
+
+    /// Calls `handler` at every playback end, on the thread that noticed it; keep it short.
+    /// - Parameter handler: The closure.
+    public func onFinished(_ handler: @escaping @Sendable (PlaybackFinished) -> Void) {
+        broadcast.add(handler)
+    }
+
+    /// Plays a note from its start, stopping whatever this player was playing.
+    /// - Parameter note: A note from a ``VoiceNoteLibrary``.
+    /// - Throws: ``VoiceNoteError/unreadable(path:reason:)`` or ``VoiceNoteError/playbackFailed(path:reason:)``.
+    public func play(_ note: VoiceNote) throws(VoiceNoteError) {
+        let audio: PCMAudio
+        do {
+            audio = try AudioDecoder.decode(fileAt: note.path)
+        } catch {
+            throw .unreadable(path: note.path, reason: error.description)
+        }
+        let buffer: SoundBuffer
+        do {
+            buffer = try engine.makeBuffer(audio, name: note.fileName)
+        } catch {
+            throw .playbackFailed(path: note.path, reason: error.description)
+        }
+        stop()
+        guard let voice = engine.play(buffer, options: PlayOptions(priority: 200, bus: .voice)) else {
+            throw .playbackFailed(path: note.path, reason: "every voice of the engine is busy")
+        }
+        var status = PlaybackStatus()
+        status.note = note
+        status.isPlaying = true
+        status.duration = audio.duration
+        let early = mutate { state -> SoundEvent.FinishReason? in
+            if let reason = state.recentlyFinished.removeValue(forKey: voice) { return reason }
+            state.status = status
+            state.voice = voice
+            state.sampleRate = audio.sampleRate
+            return nil
+        }
+        if let early { broadcast.send(PlaybackFinished(note: note, reason: Self.reason(early))) }
+    }
+
+    /// Plays a file that need not be in a library.
+    /// - Parameter path: A `.ogg` or `.wav` file.
+    public func play(fileAt path: String) throws(VoiceNoteError) {
+        try play(VoiceNote(path: path))
+    }
+
+    /// Pauses where it is.
+    public func pause() {
+        guard let voice = state.withLock({ $0.status.isPaused ? nil : $0.voice }) else { return }
+        engine.pause(voice)
+        mutate { $0.status.isPaused = true }
+    }
+
+    /// Resumes a paused note from where it paused.
+    public func resume() {
+        guard let voice = state.withLock({ $0.status.isPaused ? $0.voice : nil }) else { return }
+        engine.resume(voice)
+        mutate { $0.status.isPaused = false }
+    }
+
+    /// Pauses a playing note or resumes a paused one.
+    public func togglePause() {
+        if isPaused { resume() } else { pause() }
+    }
+
+    /// Stops the note; a finished event with ``PlaybackFinished/Reason/stopped`` follows.
+    public func stop() {
+        let stopped = mutate { state -> (VoiceHandle, VoiceNote?)? in
+            guard let voice = state.voice else { return nil }
+            defer {
+                state.voice = nil
+                state.status = PlaybackStatus()
+            }
+            return (voice, state.status.note)
+        }
+        guard let (voice, note) = stopped else { return }
+        engine.stop(voice)
+        if let note { broadcast.send(PlaybackFinished(note: note, reason: .stopped)) }
+    }
+
+    /// Jumps to a time in the note, staying paused if it was paused.
+    /// - Parameter seconds: The time, clamped to the note.
+    public func seek(to seconds: Double) {
+        let (voice, rate) = state.withLock { ($0.voice, $0.sampleRate) }
+        guard let voice, seconds.isFinite else { return }
+        engine.seek(voice, toFrame: Int((seconds * Double(rate)).rounded()))
+    }
+
+    private func voiceFinished(_ voice: VoiceHandle, reason: SoundEvent.FinishReason) {
+        let ended = mutate { state -> VoiceNote? in
+            guard state.voice == voice else {
+                // Bounded: only a voice started but not yet recorded can be waiting here.
+                if state.recentlyFinished.count > 32 { state.recentlyFinished.removeAll() }
+                state.recentlyFinished[voice] = reason
+                return nil
+            }
+            defer {
+                state.voice = nil
+                state.status = PlaybackStatus()
+            }
+            return state.status.note
+        }
+        if let ended { broadcast.send(PlaybackFinished(note: ended, reason: Self.reason(reason))) }
+    }
+
+    private func mutate<T>(_ change: (inout State) -> T) -> T {
+        withMutation(keyPath: \.status) { state.withLock { change(&$0) } }
+    }
+
+    private static func reason(_ reason: SoundEvent.FinishReason) -> PlaybackFinished.Reason {
+        reason == .ended ? .ended : .stopped
+    }
+}

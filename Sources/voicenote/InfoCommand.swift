@@ -1,0 +1,32 @@
+import Foundation
+import SoundStation
+import VoiceNotes
+
+/// `voicenote info FILE|NAME`: format, rate, channels, duration, size and level of a note.
+enum InfoCommand {
+    static func run(_ arguments: inout Arguments) throws {
+        let directory = try arguments.value("dir")
+        let path = try PlayCommand.resolve(try arguments.single("FILE or NAME"), directory: directory)
+        let note = try VoiceNote(path: path)
+        let audio: PCMAudio
+        do {
+            audio = try AudioDecoder.decode(fileAt: path)
+        } catch {
+            throw VoiceNoteError.unreadable(path: path, reason: error.description)
+        }
+        let level = InputLevel(measuring: audio.samples)
+        let bitrate = note.duration > 0 ? Double(note.byteCount) * 8 / note.duration / 1_000 : 0
+        Console.out("file:      \(note.path)")
+        Console.out("format:    \(note.format.displayName)")
+        Console.out("rate:      \(note.sampleRate) Hz")
+        Console.out("channels:  \(note.channels)")
+        Console.out("duration:  \(String(format: "%.3f", note.duration)) s (\(audio.frameCount) frames)")
+        Console.out(
+            "size:      \(Console.size(note.byteCount)) (\(note.byteCount) bytes, \(String(format: "%.1f", bitrate)) kbit/s)"
+        )
+        Console.out(
+            "level:     peak \(String(format: "%.1f", level.peak)) dBFS, RMS \(String(format: "%.1f", level.rms)) dBFS"
+        )
+        Console.out("date:      \(note.date)")
+    }
+}

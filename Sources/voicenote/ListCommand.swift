@@ -1,0 +1,33 @@
+import Foundation
+import VoiceNotes
+
+/// `voicenote list [--dir DIR]`: the notes, newest first.
+enum ListCommand {
+    static func run(_ arguments: inout Arguments) throws {
+        let library = try Command.library(&arguments)
+        _ = try arguments.positional()
+        let notes = library.notes
+        guard !notes.isEmpty else {
+            Console.out("no voice notes in \(library.directory)")
+            return
+        }
+        let width = max(24, notes.map(\.fileName.count).max() ?? 0)
+        Console.out(pad("NAME", width) + "  DATE                  DURATION       SIZE")
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        for note in notes {
+            Console.out(
+                pad(note.fileName, width) + "  " + formatter.string(from: note.date) + "  "
+                    + leftPad(String(format: "%.2f s", note.duration), 10) + "  "
+                    + leftPad(Console.size(note.byteCount), 9))
+        }
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0)
+    }
+
+    private static func leftPad(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+}
