@@ -54,7 +54,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "starfall",
-            dependencies: ["StarfallCore", "SoundStation", "CSDL2"],
+            dependencies: ["StarfallCore", "SoundStation", "VoiceNotes", "CSDL2"],
             exclude: ["README-section.md"]
         ),
         .testTarget(

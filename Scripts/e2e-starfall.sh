@@ -172,6 +172,23 @@ terminal_plays_and_restores() {
     diff "$work/before.txt" "$work/after.txt"
 }
 
+terminal_opens_voice_notes() { # the menu's voice-notes entry opens the recorder screen and comes back
+    start_shell || return 1
+    keys "cd $work && XDG_DATA_HOME=$work/notes-home $game; echo status=\$?" Enter
+    wait_for "START" || return 1
+    keys s
+    wait_for "> UPGRADES" || return 1
+    keys s
+    wait_for "> VOICE NOTES" || return 1
+    keys Enter
+    wait_for "Press r to record" || return 1
+    pane | grep -q "Voice Notes" || { echo "no voice-notes title"; pane; return 1; }
+    keys q
+    wait_for "> VOICE NOTES" || return 1
+    keys q
+    wait_for "status=0"
+}
+
 terminal_ctrl_c_restores() {
     start_shell || return 1
     keys "cd $work && stty -a > before-int.txt && $game --terminal --autostart --bot; echo status=\$?" Enter
@@ -204,6 +221,7 @@ check "window plays a bot game headless" window_dummy_plays
 check "window runs silent with a notice when there is no sound device" window_without_sound_device
 check "window screenshot under Xvfb shows the playfield" window_screenshot
 check "terminal: title, play, pause, menu, quit; terminal left as found" terminal_plays_and_restores
+check "terminal: the menu opens the voice-notes screen and returns" terminal_opens_voice_notes
 check "terminal: Ctrl-C exits 130 and restores the terminal" terminal_ctrl_c_restores
 check "terminal: SIGTERM exits 143 and restores the terminal" terminal_sigterm_restores
 

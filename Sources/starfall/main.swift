@@ -1,8 +1,19 @@
 import Foundation
+import SoundStation
+import VoiceNotes
 
-// Screens that other targets provide. Voice notes: set `openVoiceNotes` (see ExternalScreens.swift)
-// and the menu offers the entry; left nil, the menu does not show it.
-let screens = ExternalScreens(openVoiceNotes: nil)
+// Screens that other targets provide (see ExternalScreens.swift). The voice-notes screen gets an
+// engine of its own: the game's is paused while the screen is open, and notes must still play.
+let screens = ExternalScreens(openVoiceNotes: {
+    do {
+        let output = AudioOutput.fromEnvironment(ProcessInfo.processInfo.environment) ?? .device()
+        let engine = try AudioEngine.openWithFallback(output) { Console.report("voice notes: \($0)") }
+        defer { engine.shutdown() }
+        try VoiceNotesScreen(engine: engine).run()
+    } catch {
+        Console.report("voice notes: \(error)")
+    }
+})
 
 let options: Options
 do {
