@@ -54,14 +54,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "starfall",
-            dependencies: ["StarfallCore", "SoundStation", "VoiceNotes", "CSDL2"],
-            exclude: ["README-section.md"]
+            dependencies: ["StarfallCore", "SoundStation", "VoiceNotes", "CSDL2"]
         ),
         .testTarget(
             name: "StarfallTests",
             dependencies: ["StarfallCore", "SoundStation"]
         ),
-        .target(name: "VoiceNotes", dependencies: ["SoundStation"], exclude: ["README-section.md"]),
+        .target(name: "VoiceNotes", dependencies: ["SoundStation"]),
         .executableTarget(name: "voicenote", dependencies: ["VoiceNotes", "SoundStation"]),
         .testTarget(name: "VoiceNotesTests", dependencies: ["VoiceNotes", "SoundStation"]),
     ],
