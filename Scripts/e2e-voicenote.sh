@@ -189,6 +189,26 @@ kill_is_repaired() { # kill -9 mid-recording; the next list repairs the note and
     ogginfo "$note" >/dev/null && above "$(soxi -D "$note")" 1
 }
 
+server_stop_keeps_note() { # the sound server goes away mid-recording: the note so far is kept, and said so
+    . "$(dirname "$0")/pulse-lib.sh"
+    local dir="$work/lost-server"
+    pulse_start "$dir" lost || return 1
+    env $(pulse_env "$dir") "$cli" record --seconds 30 --dir "$work/lost" </dev/null >"$work/lost.out" 2>"$work/lost.err" &
+    local pid=$!
+    for _ in $(seq 100); do grep -q '^recording ' "$work/lost.out" && break; sleep 0.1; done
+    sleep 2
+    pulse_stop "$dir"
+    wait "$pid"
+    local status=$?
+    cat "$work/lost.err"
+    local note
+    note=$(find "$work/lost" -name '*.ogg')
+    [ -n "$note" ] || { echo "no note kept"; return 1; }
+    echo "exit $status, kept note: $(soxi -D "$note") s"
+    [ "$status" -eq 1 ] && grep -q "went away" "$work/lost.err" && ogginfo "$note" >/dev/null \
+        && above "$(soxi -D "$note")" 1.5
+}
+
 # The screen in tmux: title, r records, r stops and the note is listed, Enter plays, q restores.
 pane() { tmux -S "$tmux_socket" capture-pane -t voicenote -p; }
 keys() { tmux -S "$tmux_socket" send-keys -t voicenote "$@"; }
@@ -234,6 +254,7 @@ check "a file-size limit stops a WAV recording and keeps what was written" full_
 check "a file-size limit stops an Ogg recording and keeps what was written" full_disk_ogg
 check "SIGTERM ends a recording and keeps it whole" sigterm_saves
 check "kill -9 leaves a note that list repairs" kill_is_repaired
+check "the sound server stopping mid-recording keeps the note and says why" server_stop_keeps_note
 check "an unusable folder is named" fails 1 "cannot use the voice notes folder '$work/speech.wav/notes'" \
     "$cli" list --dir "$work/speech.wav/notes"
 check "a bad quality is a usage error" fails 2 '--quality best' "$cli" record --quality best --dir "$notes"
