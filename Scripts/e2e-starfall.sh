@@ -16,24 +16,9 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-passed=0
-failed=0
+. "$(dirname "$0")/e2e-lib.sh"
 
-check() { # check NAME COMMAND...: passes when COMMAND exits 0
-    local name=$1
-    shift
-    if "$@" >"$work/out" 2>&1; then
-        passed=$((passed + 1))
-        echo "ok   $name"
-    else
-        failed=$((failed + 1))
-        echo "FAIL $name"
-        sed 's/^/     /' "$work/out"
-    fi
-}
 
-peak() { sox "$1" -n trim "${2:-0}" ${3:+"$3"} stat 2>&1 | awk '/Maximum amplitude/ {max=$3} /Minimum amplitude/ {min=-$3} END {print (max > min ? max : min)}'; }
-above() { awk -v a="$1" -v b="$2" 'BEGIN {exit !(a > b)}'; }
 
 autoplay_renders() {
     "$game" --autoplay 35 --seed 1 --audio-out "$work/a.wav" >"$work/a.json" 2>"$work/a.err" || return 1
@@ -225,5 +210,4 @@ check "terminal: the menu opens the voice-notes screen and returns" terminal_ope
 check "terminal: Ctrl-C exits 130 and restores the terminal" terminal_ctrl_c_restores
 check "terminal: SIGTERM exits 143 and restores the terminal" terminal_sigterm_restores
 
-echo "e2e-starfall: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+e2e_summary e2e-starfall

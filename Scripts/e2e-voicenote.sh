@@ -15,36 +15,10 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-passed=0
-failed=0
+. "$(dirname "$0")/e2e-lib.sh"
 
-check() { # check NAME COMMAND...: passes when COMMAND exits 0
-    local name=$1
-    shift
-    if "$@" >"$work/out" 2>&1; then
-        passed=$((passed + 1))
-        echo "ok   $name"
-        [ -z "${E2E_VERBOSE:-}" ] || sed 's/^/     /' "$work/out"
-    else
-        failed=$((failed + 1))
-        echo "FAIL $name"
-        sed 's/^/     /' "$work/out"
-    fi
-}
 
-# fails CODE PATTERN COMMAND...: the command exits with CODE and says PATTERN on stderr.
-fails() {
-    local code=$1 pattern=$2
-    shift 2
-    "$@" >"$work/stdout" 2>"$work/stderr"
-    local status=$?
-    [ "$status" -eq "$code" ] || { echo "exit $status, wanted $code"; cat "$work/stderr"; return 1; }
-    grep -q -- "$pattern" "$work/stderr" || { echo "stderr lacks '$pattern':"; cat "$work/stderr"; return 1; }
-}
 
-above() { awk -v a="$1" -v b="$2" 'BEGIN {exit !(a > b)}'; }
-# rms FILE [START [LENGTH]]: RMS amplitude of a file (or a stretch of it), per sox.
-rms() { sox "$1" -n trim "${2:-0}" ${3:+"$3"} stat 2>&1 | awk '/RMS +amplitude/ {print $3}'; }
 only_note() { find "$notes" -maxdepth 1 -name 'recording-*.ogg' | head -1; }
 
 espeak-ng -w "$work/speech.wav" "This is a voice note. It was recorded from the null sink." || exit 1
@@ -261,5 +235,4 @@ check "a bad quality is a usage error" fails 2 '--quality best' "$cli" record --
 check "the screen without a terminal says so" fails 1 'needs a terminal' "$cli" screen --dir "$notes"
 check "screen: title, r records, r stops and lists, Enter plays, Space pauses, q restores" screen_session
 
-echo "e2e-voicenote: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+e2e_summary e2e-voicenote

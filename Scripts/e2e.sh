@@ -6,35 +6,10 @@ bin=${1:-.build/debug}
 cli="$bin/soundstation"
 work=$(mktemp -d /tmp/soundstation-e2e.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
+. "$(dirname "$0")/e2e-lib.sh"
 
-check() { # check NAME COMMAND...: passes when COMMAND exits 0
-    local name=$1
-    shift
-    if "$@" >"$work/out" 2>&1; then
-        passed=$((passed + 1))
-        echo "ok   $name"
-    else
-        failed=$((failed + 1))
-        echo "FAIL $name"
-        sed 's/^/     /' "$work/out"
-    fi
-}
 
-# peak FILE [START [LENGTH]]: the largest absolute sample of a WAV (or a stretch of it), per sox.
-peak() { sox "$1" -n trim "${2:-0}" ${3:+"$3"} stat 2>&1 | awk '/Maximum amplitude/ {max=$3} /Minimum amplitude/ {min=-$3} END {print (max > min ? max : min)}'; }
-above() { awk -v a="$1" -v b="$2" 'BEGIN {exit !(a > b)}'; }
 
-# fails CODE PATTERN COMMAND...: the command exits with CODE (not a signal) and says PATTERN on one line.
-fails() {
-    local code=$1 pattern=$2
-    shift 2
-    "$@" >"$work/stdout" 2>"$work/stderr"
-    local status=$?
-    [ "$status" -eq "$code" ] || { echo "exit $status, wanted $code"; cat "$work/stderr"; return 1; }
-    grep -q -- "$pattern" "$work/stderr" || { echo "stderr lacks '$pattern':"; cat "$work/stderr"; return 1; }
-}
 
 catalogue_json() {
     "$cli" catalogue --json >"$work/catalogue.json" || return 1
@@ -149,5 +124,4 @@ check "unwritable output names the file" fails 1 "/nonexistent/out.wav" "$cli" r
 check "unknown command is a usage error" fails 2 'unknown command' "$cli" dance
 check "README example runs" example_runs
 
-echo "e2e: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+e2e_summary e2e
