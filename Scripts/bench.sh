@@ -31,8 +31,9 @@ build() {
 echo "bench: building the Benchmarks package (release)"
 build
 build --product soundstation
+build --product starfall
 bin="$root/Benchmarks/.build/release"
-for program in soundstation-bench raw-openal-bench sdl-mixer-bench soundstation; do
+for program in soundstation-bench raw-openal-bench sdl-mixer-bench soundstation starfall; do
     [ -x "$bin/$program" ] || { echo "bench: $bin/$program was not built" >&2; exit 1; }
 done
 
@@ -85,25 +86,16 @@ for run in $(seq 0 "$total"); do
 done
 
 echo "bench: voice-encode with oggenc, startup (whole processes)"
-demo_events=()
-while read -r name kind; do
-    demo_events+=("0:$kind:$name")
-done < <(python3 -c '
+python3 - "$work" "$bin" >"$work/timed.json" <<'EOF'
 import json, sys
-for sound in json.load(open(sys.argv[1]))["sounds"]:
-    if sound["kind"] in ("effect", "music"):  # the CLI plays no voice notes
-        print(sound["name"], sound["kind"])' Assets/catalogue.json)
-python3 - "$work" "$bin" "${demo_events[@]}" >"$work/timed.json" <<'EOF'
-import json, sys
-work, bin, events = sys.argv[1], sys.argv[2], sys.argv[3:]
+work, bin = sys.argv[1], sys.argv[2]
 specs = [
     {"case": "voice-encode", "side": "peer", "peer": "oggenc", "unit": "ms",
      "label": "oggenc -q 4 (whole process: start, read WAV, encode, exit)",
      "cmd": ["oggenc", "-Q", "-q", "4", "-o", work + "/voice-oggenc.ogg", work + "/speech16k.wav"]},
     {"case": "startup", "side": "engine", "unit": "ms",
-     "label": "soundstation render --seconds 0.01 with every demo sound preloaded (starfall waits for the demo)",
-     "cmd": [bin + "/soundstation", "render", "--seconds", "0.01", "--out", work + "/startup.wav",
-             "--assets", "Assets"] + events},
+     "label": "starfall --autoplay 0: start, open the engine, preload every demo sound, write the (empty) render",
+     "cmd": [bin + "/starfall", "--autoplay", "0", "--audio-out", work + "/startup.wav", "--assets", "Assets"]},
     {"case": "startup", "side": "peer", "peer": "raw-openal", "unit": "ms",
      "label": "open loopback, load the demo sounds, render 480 frames, write the WAV, exit",
      "cmd": [bin + "/raw-openal-bench", "startup", "--work", work, "--out", work + "/startup-raw.wav"]},

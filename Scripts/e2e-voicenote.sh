@@ -183,6 +183,28 @@ server_stop_keeps_note() { # the sound server goes away mid-recording: the note 
         && above "$(soxi -D "$note")" 1.5
 }
 
+full_tmpfs_keeps_what_was_written() { # a real "no space left": a 24 KiB tmpfs fills up mid-recording
+    local disk="$work/small-disk"
+    mkdir -p "$disk"
+    mount -t tmpfs -o size=24k tmpfs "$disk" 2>/dev/null || { echo "cannot mount a tmpfs here"; return 1; }
+    "$cli" record --seconds 60 --dir "$disk/notes" </dev/null >"$work/tmpfs.out" 2>"$work/tmpfs.err" &
+    local pid=$!
+    paplay "$work/speech.wav" &
+    wait "$pid"
+    local status=$?
+    cat "$work/tmpfs.err"
+    local note
+    note=$(find "$disk/notes" -name '*.ogg' | head -1)
+    local kept=0
+    [ -n "$note" ] && kept=$(soxi -D "$note")
+    echo "exit $status, kept $kept s in $note"
+    local ok=1
+    [ "$status" -eq 1 ] && grep -q "No space left on device" "$work/tmpfs.err" && [ -n "$note" ] \
+        && ogginfo "$note" >/dev/null && above "$kept" 0.5 && ok=0
+    umount "$disk"
+    return $ok
+}
+
 # The screen in tmux: title, r records, r stops and the note is listed, Enter plays, q restores.
 pane() { tmux -S "$tmux_socket" capture-pane -t voicenote -p; }
 keys() { tmux -S "$tmux_socket" send-keys -t voicenote "$@"; }
@@ -226,6 +248,9 @@ check "devices lists the monitor" devices_lists_monitor
 check "record --format wav --rate 16000 --channels 2" wav_format
 check "a file-size limit stops a WAV recording and keeps what was written" full_disk_keeps_what_was_written
 check "a file-size limit stops an Ogg recording and keeps what was written" full_disk_ogg
+if [ "$(id -u)" -eq 0 ]; then
+    check "a full disk (tmpfs) stops the recording and keeps what was written" full_tmpfs_keeps_what_was_written
+fi
 check "SIGTERM ends a recording and keeps it whole" sigterm_saves
 check "kill -9 leaves a note that list repairs" kill_is_repaired
 check "the sound server stopping mid-recording keeps the note and says why" server_stop_keeps_note

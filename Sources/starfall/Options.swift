@@ -55,8 +55,11 @@ struct Options: Equatable {
             case "--terminal": try options.choose(.terminal, argument)
             case "--autoplay":
                 let text = try value(for: argument)
-                guard let seconds = Double(text), seconds > 0, seconds <= 3_600 else {
-                    throw .badValue(option: argument, value: text, expected: "seconds between 0 and 3600")
+                guard let seconds = Double(text), seconds >= 0, seconds <= 3_600 else {
+                    throw .badValue(
+                        option: argument, value: text,
+                        expected:
+                            "seconds from 0 to 3600 (0 preloads and renders nothing, for timing start-up)")
                 }
                 try options.choose(.autoplay(seconds: seconds), argument)
             case "--seed":

@@ -32,7 +32,7 @@ public enum Autoplay {
     public static func run(
         seconds: Double, seed: UInt64, assetsRoot: String, rules: Rules = .autoplay
     ) async throws(AutoplayError) -> AutoplayRun {
-        guard seconds > 0, seconds <= AutoplayError.maximumSeconds else { throw .badDuration(seconds) }
+        guard seconds >= 0, seconds <= AutoplayError.maximumSeconds else { throw .badDuration(seconds) }
         guard rules.ticksPerSecond > 0, sampleRate % rules.ticksPerSecond == 0 else {
             throw .ticksDoNotDivideRate(sampleRate: sampleRate, ticksPerSecond: rules.ticksPerSecond)
         }

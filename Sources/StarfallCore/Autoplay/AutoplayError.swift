@@ -23,7 +23,7 @@ public enum AutoplayError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .badDuration(let seconds):
-            "autoplay needs a length between 0 and \(Int(Self.maximumSeconds)) seconds, not \(seconds): "
+            "autoplay needs a length from 0 to \(Int(Self.maximumSeconds)) seconds, not \(seconds): "
                 + "pass e.g. --autoplay 35"
         case .ticksDoNotDivideRate(let rate, let ticks):
             "\(rate) Hz is not a whole number of frames per tick at \(ticks) ticks per second: "
