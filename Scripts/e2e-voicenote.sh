@@ -183,10 +183,10 @@ server_stop_keeps_note() { # the sound server goes away mid-recording: the note 
         && above "$(soxi -D "$note")" 1.5
 }
 
-full_tmpfs_keeps_what_was_written() { # a real "no space left": a 24 KiB tmpfs fills up mid-recording
+full_tmpfs_keeps_what_was_written() { # a real "no space left": an 8 KiB tmpfs fills up mid-recording
     local disk="$work/small-disk"
     mkdir -p "$disk"
-    mount -t tmpfs -o size=24k tmpfs "$disk" 2>/dev/null || { echo "cannot mount a tmpfs here"; return 1; }
+    mount -t tmpfs -o size=8k tmpfs "$disk" 2>/dev/null || { echo "cannot mount a tmpfs here"; return 1; }
     "$cli" record --seconds 60 --dir "$disk/notes" </dev/null >"$work/tmpfs.out" 2>"$work/tmpfs.err" &
     local pid=$!
     paplay "$work/speech.wav" &
