@@ -3,7 +3,7 @@ import Synchronization
 /// Fires one-shot effects by name: from any thread, many per frame, within each sound's limits.
 ///
 /// A game scene keeps one station for the effects it uses (the seed's game station); a menu that
-/// needs a single effect makes a station of one sound and calls ``play()`` (the seed's single-effect
+/// needs a single effect makes a station of one sound and calls ``play(at:)`` (the seed's single-effect
 /// station). The catalogue's `priority`, `maxInstances`, `steal` and `coalesceMs` apply.
 public final class EffectStation: Sendable {
     /// The bank the effects are loaded in.
