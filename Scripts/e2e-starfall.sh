@@ -84,6 +84,29 @@ window_without_sound_device() {
     grep -q "notice: .*no such device.*Continuing without sound" "$work/err" || { cat "$work/err"; return 1; }
 }
 
+window_survives_server_restart() { # the sound server stops mid-game and comes back: the game goes on,
+    # exits 0, and its music is heard again
+    . "$(dirname "$0")/pulse-lib.sh"
+    local dir="$work/loss"
+    pulse_start "$dir" loss || return 1
+    env $(pulse_env "$dir") SDL_VIDEODRIVER=dummy timeout 60 "$game" --window --autostart --bot --seed 3 \
+        --frames 720 2>"$work/loss.err" &
+    local pid=$!
+    sleep 3
+    pulse_stop "$dir"
+    sleep 1.5
+    pulse_start "$dir" loss || { kill "$pid"; return 1; }
+    sleep 2
+    env $(pulse_env "$dir") timeout 2 parecord --device=loss.monitor --rate=16000 --channels=1 \
+        --file-format=wav "$work/after.wav"
+    wait "$pid"
+    local status=$? heard
+    heard=$(peak "$work/after.wav")
+    pulse_stop "$dir"
+    echo "exit $status, heard after the restart: $heard"
+    [ "$status" -eq 0 ] && above "$heard" 0.02
+}
+
 window_screenshot() { # a real X server (Xvfb on a free display); the BMP must show the playfield
     exec 4>"$work/display"
     Xvfb -displayfd 4 -screen 0 1024x768x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
@@ -204,6 +227,7 @@ check "no display and no terminal is explained" no_screen_is_explained
 check "window runs headless with SDL_VIDEODRIVER=dummy" window_dummy
 check "window plays a bot game headless" window_dummy_plays
 check "window runs silent with a notice when there is no sound device" window_without_sound_device
+check "window survives the sound server stopping and coming back" window_survives_server_restart
 check "window screenshot under Xvfb shows the playfield" window_screenshot
 check "terminal: title, play, pause, menu, quit; terminal left as found" terminal_plays_and_restores
 check "terminal: the menu opens the voice-notes screen and returns" terminal_opens_voice_notes

@@ -10,8 +10,6 @@ final class SDLCanvas {
         var alpha: UInt8 = 255
     }
 
-    /// Whether presenting waits for the display's refresh.
-    let hasVSync: Bool
     /// Logical width in pixels.
     let width: Int32
     /// Logical height in pixels.
@@ -44,9 +42,6 @@ final class SDLCanvas {
             throw .window("SDL_CreateRenderer: \(SDLSystem.lastError)")
         }
         self.renderer = renderer
-        var info = SDL_RendererInfo()
-        SDL_GetRendererInfo(renderer, &info)
-        hasVSync = info.flags & SDL_RENDERER_PRESENTVSYNC.rawValue != 0
         SDL_RenderSetLogicalSize(renderer, width, height)
         SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
     }

@@ -3,8 +3,8 @@ import SoundStation
 import StarfallCore
 
 /// The game in an SDL2 window: keyboard and game controllers, a 60 Hz simulation stepped by the
-/// clock, drawn once per vsynced frame (or paced by sleeping when the renderer has no vsync, as
-/// under SDL's dummy driver and Xvfb).
+/// clock, drawn once per frame and paced to the ticks (vsync when the renderer really has it,
+/// otherwise by sleeping, as under SDL's dummy driver and Xvfb).
 @MainActor
 enum WindowFrontEnd {
     private static let tickLength = Duration.seconds(1) / 60
@@ -78,11 +78,12 @@ enum WindowFrontEnd {
                 return finish(painter.canvas, screenshot: options.screenshot)
             }
             painter.canvas.present()
-            if !painter.canvas.hasVSync {
-                let wait = nextTick - clock.now
-                if wait > .zero {
-                    SDL_Delay(UInt32(wait.components.attoseconds / 1_000_000_000_000_000))
-                }
+            // Sleep out the rest of the tick whatever the renderer claims: SDL's dummy and software
+            // renderers report vsync without waiting for it, and a real vsync leaves nothing to wait.
+            let wait = nextTick - clock.now
+            if wait > .zero {
+                // Rounded up, so the next pass finds the tick due instead of drawing it twice.
+                SDL_Delay(UInt32((wait.components.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
             }
         }
     }
