@@ -68,7 +68,7 @@ public final class EffectStation: Sendable {
         let options = PlayOptions(
             volume: entry.volume * volume, pitch: pitch, pan: pan, priority: entry.priority,
             bus: entry.kind == .voice ? .voice : .effects)
-        var request = VoiceRequest(name: name, buffer: buffer, channels: buffer.channels, options: options)
+        var request = VoiceRequest(name: name, buffer: buffer, options: options)
         request.limit = InstanceLimit(
             maxInstances: entry.maxInstances, steal: entry.steal,
             coalesceFrames: Int64(entry.coalesceMilliseconds / 1000 * Double(engine.sampleRate)))

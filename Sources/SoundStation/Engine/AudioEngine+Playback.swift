@@ -14,7 +14,7 @@ extension AudioEngine {
         -> VoiceHandle?
     {
         start(
-            VoiceRequest(name: buffer.name, buffer: buffer, channels: buffer.channels, options: options),
+            VoiceRequest(name: buffer.name, buffer: buffer, options: options),
             at: time)
     }
 

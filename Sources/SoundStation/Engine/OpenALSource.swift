@@ -102,13 +102,6 @@ final class OpenALSource: @unchecked Sendable {
         _ = try? withOpenAL(device, "alSourcef(AL_PITCH)") { alSourcef(id, AL_PITCH, pitch) }
     }
 
-    func setLooping(_ loop: Bool) {
-        let id = self.id
-        _ = try? withOpenAL(device, "alSourcei(AL_LOOPING)") {
-            alSourcei(id, AL_LOOPING, loop ? AL_TRUE : AL_FALSE)
-        }
-    }
-
     var state: State {
         device.makeCurrent()
         var value: ALint = 0

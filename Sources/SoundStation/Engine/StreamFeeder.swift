@@ -62,9 +62,6 @@ final class StreamFeeder: @unchecked Sendable {
         queuedStarts = []
     }
 
-    /// Bytes of PCM the stream holds at most: its queue.
-    var residentBytes: Int { Self.chunkFrames * Self.bufferCount * channels * MemoryLayout<Float>.size }
-
     /// Fills every buffer from `frame` on and queues them on `source`.
     func prime(source: OpenALSource, from frame: Int) throws(AudioEngineError) {
         cursor = min(max(frame, 0), loopEnd - 1)

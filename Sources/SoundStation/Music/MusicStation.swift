@@ -148,12 +148,12 @@ public final class MusicStation: Sendable {
         var request: VoiceRequest
         if let buffer {
             request = VoiceRequest(
-                name: entry.name, buffer: buffer, channels: buffer.channels, options: options)
+                name: entry.name, buffer: buffer, options: options)
         } else {
             do {
                 let stream = try StreamFeeder(entry: entry, device: engine.device)
                 request = VoiceRequest(
-                    name: entry.name, stream: stream, channels: stream.channels, options: options)
+                    name: entry.name, stream: stream, options: options)
             } catch {
                 return (nil, [.refused(sound: entry.name, time: engine.time)])
             }

@@ -3,7 +3,6 @@ struct VoiceRequest {
     var name: String
     var buffer: SoundBuffer?
     var stream: StreamFeeder?
-    var channels: Int
     var options: PlayOptions
     var fadeIn: Double = 0
     var startOffset = 0
