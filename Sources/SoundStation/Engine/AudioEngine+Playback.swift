@@ -19,17 +19,30 @@ extension AudioEngine {
         -> VoiceHandle?
     {
         guard buffer.ring === ring else { return nil }
-        return trigger(buffer.id, options: Self.clamp(options), at: time, soundDefaults: false)
+        // The command holds the buffer (a retain: an atomic increment), so a buffer made and dropped
+        // in one expression still plays.
+        let retained = Unmanaged.passRetained(buffer)
+        let handle = trigger(
+            buffer.id, options: Self.clamp(options), at: time, soundDefaults: false,
+            retained: retained.toOpaque())
+        if handle == nil { retained.release() }
+        return handle
     }
 
     /// Writes one play command for `sound` into the ring.
-    /// - Parameter soundDefaults: Take priority, bus and limits from the sound's table entry and
-    ///   multiply its volume, rather than using `options` as they are.
-    func trigger(_ sound: SoundID, options: PlayOptions, at time: Double?, soundDefaults: Bool) -> VoiceHandle? {
+    /// - Parameters:
+    ///   - soundDefaults: Take priority, bus and limits from the sound's table entry and multiply
+    ///     its volume, rather than using `options` as they are.
+    ///   - retained: A retained buffer for the command to carry; the caller releases it on `nil`.
+    func trigger(
+        _ sound: SoundID, options: PlayOptions, at time: Double?, soundDefaults: Bool,
+        retained: UnsafeMutableRawPointer? = nil
+    ) -> VoiceHandle? {
         let ticket = ring.nextTicket()
         let frame = time.map(frame(forSeconds:)) ?? Int64(SSRT_NOW)
         let command = ssrt_command(
-            ticket: ticket, sound: sound, options: options, frame: frame, soundDefaults: soundDefaults)
+            ticket: ticket, sound: sound, options: options, frame: frame, soundDefaults: soundDefaults,
+            retained: retained)
         return ring.push(command) ? VoiceHandle(ticket: ticket) : nil
     }
 
@@ -62,7 +75,9 @@ extension AudioEngine {
     /// Starts (or schedules) the voice one play command asks for.
     private func execute(_ command: ssrt_command, in state: inout EngineState, events: inout [SoundEvent]) {
         let sound = SoundID(rawValue: command.sound)
-        guard let index = state.sounds.index(sound), let buffer = state.sounds.slots[index].buffer else {
+        let carried = command.retained.map { Unmanaged<SoundBuffer>.fromOpaque($0).takeRetainedValue() }
+        guard let index = state.sounds.index(sound), let buffer = carried ?? state.sounds.slots[index].buffer
+        else {
             let handle = VoiceHandle(ticket: command.ticket)
             events.append(
                 .refused(handle, sound: state.sounds.name(of: sound), time: seconds(currentFrame(&state))))
