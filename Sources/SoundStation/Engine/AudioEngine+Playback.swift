@@ -279,6 +279,8 @@ extension AudioEngine {
         // caller's thread.
         let deferred = frame > now || isOffline || request.stream != nil
         let phase: Voice.Phase = deferred ? .scheduled(frame: frame) : .playing
+        // A stream opens and decodes its first chunks on the streaming worker from now on.
+        request.stream?.start(from: request.startOffset)
         state.pool.occupy(claimed.slot, request: request, ticket: ticket, phase: phase, startFrame: frame)
         if request.fadeIn > 0 {
             let length = Int64(request.fadeIn * Double(sampleRate))
@@ -325,10 +327,15 @@ extension AudioEngine {
     /// Starts the source of an occupied slot with its options.
     func begin(_ slot: Int32, in state: inout EngineState, at frame: Int64, events: inout [SoundEvent]) {
         let voice = state.pool.voices[Int(slot)]
+        if let stream = voice.stream, !stream.isReadyToBegin {
+            // The worker is still opening or decoding: look again next round (it wakes the driver).
+            state.pool.reschedule(slot, at: frame + Self.quantum)
+            return
+        }
         let gain = state.gain(of: voice, at: frame)
         do {
             let source = try state.pool.sourceFor(slot, device: device)
-            let channels = voice.buffer?.channels ?? voice.stream?.channels ?? 1
+            let channels = voice.buffer?.channels ?? voice.stream?.format?.channels ?? 1
             // A plain one-shot is set up and started in one batch; streams queue first, resumed
             // sounds seek after starting.
             let atOnce = voice.stream == nil && voice.startOffset == 0
@@ -336,7 +343,7 @@ extension AudioEngine {
                 buffer: voice.buffer?.storage, channels: channels, gain: gain, pitch: voice.options.pitch,
                 pan: voice.options.pan, loop: voice.options.loop && voice.stream == nil, play: atOnce)
             if let stream = voice.stream {
-                try stream.prime(source: source, from: voice.startOffset)
+                try stream.prime(source: source)
             }
             if !atOnce { try source.play() }
             if voice.stream == nil, voice.startOffset > 0 { source.sampleOffset = voice.startOffset }
