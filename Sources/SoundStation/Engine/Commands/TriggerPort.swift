@@ -49,7 +49,8 @@ public struct TriggerPort: @unchecked Sendable {
         -> VoiceHandle?
     {
         guard time.isFinite else { return nil }
-        let frame = Int64(max(0, (time * sampleRate).rounded()))
+        // Clamped before converting: a time too far away must not trap in a signal handler.
+        let frame = Int64(max(0, min((time * sampleRate).rounded(), 9.0e18)))
         let ticket = ssrt_trigger(core, sound.rawValue, volume, pitch, pan, frame)
         return ticket > 0 ? VoiceHandle(ticket: UInt64(ticket)) : nil
     }
