@@ -77,6 +77,11 @@ let package = Package(
             linkerSettings: [
                 .unsafeFlags([
                     "-static-stdlib",
+                    // Foundation's static archives and what they need, which a shared library's link does
+                    // not pull in by itself; --no-undefined makes a missing one fail the build.
+                    "-lFoundation", "-lFoundationInternationalization", "-lFoundationEssentials",
+                    "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCollections", "-l_FoundationCShims",
+                    "-Xlinker", "--no-undefined",
                     "-Xlinker", "-soname=libsoundstation.so.0",
                     "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/SoundStationC/exports.map",
                 ])
