@@ -83,7 +83,8 @@ let package = Package(
                     "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCollections", "-l_FoundationCShims",
                     "-Xlinker", "--no-undefined",
                     "-Xlinker", "-soname=libsoundstation.so.0",
-                    "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/SoundStationC/exports.map",
+                    "-Xlinker",
+                    "--version-script=\(Context.packageDirectory)/Sources/SoundStationC/exports.map",
                 ])
             ]
         ),

@@ -87,6 +87,16 @@ python_says_what_to_do() { # no library anywhere: the error names what to do
     grep -q 'make install' "$work/err" && grep -q SOUNDSTATION_LIBRARY "$work/err"
 }
 
+readme_holds_the_examples() { # the README's copies are the files the tests run
+    python3 - "$root" <<'PY'
+import sys
+root = sys.argv[1]
+readme = open(f"{root}/README.md").read()
+for path in ("Examples/C/hello.c", "Examples/Python/hello.py"):
+    assert open(f"{root}/{path}").read().rstrip() in readme, f"README's copy of {path} differs"
+PY
+}
+
 start=$SECONDS
 check "make install-lib into a prefix (CONFIG=$config)" install_into_prefix
 check "DESTDIR install, then make uninstall removes it all" destdir_and_uninstall
@@ -97,6 +107,7 @@ check "a C game builds with pkg-config" build_game
 check "ldd: nothing from the Swift toolchain" nothing_from_the_toolchain
 check "C tests: offline onsets, music, identical renders, every error path" c_tests
 check "README C example builds and runs" readme_c_example
+check "README holds the examples as they are" readme_holds_the_examples
 check "pip install ./python, pytest" python_package
 check "README Python example runs" readme_python_example
 check "Python without the library says what to do" python_says_what_to_do

@@ -78,10 +78,11 @@ final class CEngine: Sendable {
     /// Lets go of everything, once: stops the sound, unloads it, closes the output.
     func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        guard let live = live.withLock({ live -> Live? in
-            defer { live = nil }
-            return live
-        })
+        guard
+            let live = live.withLock({ live -> Live? in
+                defer { live = nil }
+                return live
+            })
         else { return }
         live.subscription?.cancel()
         live.system.music.stop()
@@ -113,7 +114,8 @@ final class CEngine: Sendable {
             record = .init(type: SS_EVENT_STARTED, soundID: id(sound), name: sound, time: time)
         case .finished(_, let sound, let reason, let time):
             record = .init(
-                type: SS_EVENT_FINISHED, soundID: id(sound), name: sound, time: time, reason: Self.code(of: reason))
+                type: SS_EVENT_FINISHED, soundID: id(sound), name: sound, time: time,
+                reason: Self.code(of: reason))
         case .refused(let sound, let time):
             record = .init(type: SS_EVENT_REFUSED, soundID: id(sound), name: sound, time: time)
         case .deviceLost(let reason, let time):

@@ -17,7 +17,8 @@ struct CError: Error {
     }
 
     static let closed = CError(
-        code: Int32(SS_ERR_CLOSED), message: "the engine was closed with ss_close: open a new one with ss_open")
+        code: Int32(SS_ERR_CLOSED),
+        message: "the engine was closed with ss_close: open a new one with ss_open")
 
     /// The code and message for an engine error.
     init(_ error: AudioEngineError) {
@@ -88,9 +89,11 @@ func string(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(CError) -> 
 /// - Returns: The value.
 /// - Throws: ``CError`` (invalid argument) naming the value.
 @discardableResult
-func checked<T: BinaryFloatingPoint>(_ value: T, _ what: String, in range: ClosedRange<T>) throws(CError) -> T {
+func checked<T: BinaryFloatingPoint>(_ value: T, _ what: String, in range: ClosedRange<T>) throws(CError) -> T
+{
     guard value.isFinite, range.contains(value) else {
-        throw .invalid("invalid \(what) \(value): expected a number in \(range.lowerBound)...\(range.upperBound)")
+        throw .invalid(
+            "invalid \(what) \(value): expected a number in \(range.lowerBound)...\(range.upperBound)")
     }
     return value
 }

@@ -24,9 +24,13 @@ public func ssPreload(
         let wanted: [String]
         if let names {
             guard count >= 0 else { throw .invalid("invalid count \(count): expected 0 or more names") }
-            wanted = try (0..<Int(count)).map { index throws(CError) in try string(names[index], "names[\(index)]") }
+            wanted = try (0..<Int(count)).map { index throws(CError) in
+                try string(names[index], "names[\(index)]")
+            }
             for name in wanted {
-                do throws(CatalogueError) { _ = try system.catalogue.entry(named: name) } catch { throw CError(error) }
+                do throws(CatalogueError) { _ = try system.catalogue.entry(named: name) } catch {
+                    throw CError(error)
+                }
             }
         } else {
             wanted = system.catalogue.entries.map(\.name)
@@ -107,7 +111,9 @@ public func ssLoadFile(
         let system = try engine.system
         let name = try string(name, "name")
         let path = try string(path, "path")
-        guard !name.isEmpty else { throw .invalid("the sound name is empty: give the file a name to play it by") }
+        guard !name.isEmpty else {
+            throw .invalid("the sound name is empty: give the file a name to play it by")
+        }
         if system.catalogue[name] != nil || engine.table.withLock({ $0.ids[name] }) != nil {
             throw .invalid("sound name \"\(name)\" is already in use in this engine: choose another name")
         }
@@ -116,7 +122,9 @@ public func ssLoadFile(
             throw CError(code: Int32(SS_ERR_DECODE), message: error.description)
         }
         let buffer: SoundBuffer
-        do throws(AudioEngineError) { buffer = try system.engine.makeBuffer(audio, name: name) } catch { throw CError(error) }
+        do throws(AudioEngineError) { buffer = try system.engine.makeBuffer(audio, name: name) } catch {
+            throw CError(error)
+        }
         return engine.table.withLock { $0.add(.init(name: name, file: buffer)) }
     }
 }
@@ -133,7 +141,9 @@ public func ssSoundID(_ engine: OpaquePointer?, _ name: UnsafePointer<CChar>?) -
         let system = try engine.system
         let name = try string(name, "name")
         if let id = engine.table.withLock({ $0.ids[name] }) { return id }
-        do throws(CatalogueError) { _ = try system.catalogue.entry(named: name) } catch { throw CError(error) }
+        do throws(CatalogueError) { _ = try system.catalogue.entry(named: name) } catch {
+            throw CError(error)
+        }
         throw CError(SoundLoadError.notLoaded(name: name))
     }
 }

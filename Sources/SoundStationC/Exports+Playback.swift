@@ -51,13 +51,16 @@ public func ssPlayAt(
 ///   - crossfadeSeconds: 0 cuts; more crossfades.
 /// - Returns: `SS_OK` or a negative code.
 @_cdecl("ss_music")
-public func ssMusic(_ engine: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ crossfadeSeconds: Double) -> Int32 {
+public func ssMusic(_ engine: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ crossfadeSeconds: Double)
+    -> Int32
+{
     cCall { () throws(CError) -> Int32 in
         let system = try handle(engine).system
         let name = try string(name, "name")
         try checked(crossfadeSeconds, "crossfade", in: 0...3600)
         do throws(SoundLoadError) {
-            try system.music.play(name, transition: crossfadeSeconds > 0 ? .crossfade(crossfadeSeconds) : .cut)
+            try system.music.play(
+                name, transition: crossfadeSeconds > 0 ? .crossfade(crossfadeSeconds) : .cut)
         } catch {
             throw CError(error)
         }
@@ -105,7 +108,8 @@ public func ssSetVolume(_ engine: OpaquePointer?, _ bus: UnsafePointer<CChar>?, 
         let system = try handle(engine).system
         let busName = try string(bus, "bus")
         guard let bus = Bus(rawValue: busName) else {
-            throw .unknown("unknown bus \"\(busName)\": expected \"master\", \"music\", \"effects\" or \"voice\"")
+            throw .unknown(
+                "unknown bus \"\(busName)\": expected \"master\", \"music\", \"effects\" or \"voice\"")
         }
         system.engine.setVolume(try checked(gain, "gain", in: 0...16), for: bus)
         return Int32(SS_OK)
@@ -141,7 +145,9 @@ public func ssResumeAll(_ engine: OpaquePointer?) -> Int32 {
 ///   - frames: How many frames.
 /// - Returns: `frames`, or a negative code.
 @_cdecl("ss_render")
-public func ssRender(_ engine: OpaquePointer?, _ interleavedStereo: UnsafeMutablePointer<Float>?, _ frames: Int32)
+public func ssRender(
+    _ engine: OpaquePointer?, _ interleavedStereo: UnsafeMutablePointer<Float>?, _ frames: Int32
+)
     -> Int32
 {
     cCall { () throws(CError) -> Int32 in
@@ -152,7 +158,9 @@ public func ssRender(_ engine: OpaquePointer?, _ interleavedStereo: UnsafeMutabl
         do throws(AudioEngineError) { audio = try system.engine.render(frames: Int(frames)) } catch {
             throw CError(
                 code: CError(error).code,
-                message: "ss_render needs an engine opened with \"offline:RATE\": this one is \(system.engine.output)")
+                message:
+                    "ss_render needs an engine opened with \"offline:RATE\": this one is \(system.engine.output)"
+            )
         }
         audio.samples.withUnsafeBufferPointer { samples in
             guard let base = samples.baseAddress else { return }

@@ -16,7 +16,9 @@ enum OutputSpec: Equatable {
             self = .exactly(.device())
         } else if text.hasPrefix("device:") {
             let name = String(text.dropFirst("device:".count))
-            guard !name.isEmpty else { throw .invalid("invalid output \"\(text)\": the device name is empty") }
+            guard !name.isEmpty else {
+                throw .invalid("invalid output \"\(text)\": the device name is empty")
+            }
             self = .exactly(.device(name: name))
         } else if text == "auto" {
             self = .deviceOrSilent
