@@ -46,7 +46,7 @@ import Testing
         for await event in events {
             switch event {
             case .finished(_, "low", .stolen, _): stolen += 1
-            case .refused("lowest", _): refused += 1
+            case .refused(_, "lowest", _): refused += 1
             default: break
             }
             if stolen == 1 && refused == 1 { break }
