@@ -116,7 +116,7 @@ final class CEngine: Sendable {
             record = .init(
                 type: SS_EVENT_FINISHED, soundID: id(sound), name: sound, time: time,
                 reason: Self.code(of: reason))
-        case .refused(let sound, let time):
+        case .refused(_, let sound, let time):
             record = .init(type: SS_EVENT_REFUSED, soundID: id(sound), name: sound, time: time)
         case .deviceLost(let reason, let time):
             record = .init(type: SS_EVENT_DEVICE_LOST, soundID: -1, name: reason, time: time)
