@@ -46,8 +46,11 @@ enum ssrt_flag {
     SSRT_FLAG_SOUND_DEFAULTS = 2
 };
 
-/** One fixed-size command: no pointers, nothing to free. */
+/** One fixed-size command. */
 typedef struct ssrt_command {
+    /* A reference the producer retained for the consumer to take over (the Swift engine's buffer,
+       so a buffer played and dropped at once still plays); NULL from ssrt_trigger and from C. */
+    void *retained;
     uint64_t ticket;  /* names the voice it makes; from ssrt_next_ticket */
     int64_t frame;    /* render-clock frame to start at, or SSRT_NOW */
     int32_t sound;    /* the sound id */

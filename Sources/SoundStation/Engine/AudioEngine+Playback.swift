@@ -19,17 +19,30 @@ extension AudioEngine {
         -> VoiceHandle?
     {
         guard buffer.ring === ring else { return nil }
-        return trigger(buffer.id, options: Self.clamp(options), at: time, soundDefaults: false)
+        // The command holds the buffer (a retain: an atomic increment), so a buffer made and dropped
+        // in one expression still plays.
+        let retained = Unmanaged.passRetained(buffer)
+        let handle = trigger(
+            buffer.id, options: Self.clamp(options), at: time, soundDefaults: false,
+            retained: retained.toOpaque())
+        if handle == nil { retained.release() }
+        return handle
     }
 
     /// Writes one play command for `sound` into the ring.
-    /// - Parameter soundDefaults: Take priority, bus and limits from the sound's table entry and
-    ///   multiply its volume, rather than using `options` as they are.
-    func trigger(_ sound: SoundID, options: PlayOptions, at time: Double?, soundDefaults: Bool) -> VoiceHandle? {
+    /// - Parameters:
+    ///   - soundDefaults: Take priority, bus and limits from the sound's table entry and multiply
+    ///     its volume, rather than using `options` as they are.
+    ///   - retained: A retained buffer for the command to carry; the caller releases it on `nil`.
+    func trigger(
+        _ sound: SoundID, options: PlayOptions, at time: Double?, soundDefaults: Bool,
+        retained: UnsafeMutableRawPointer? = nil
+    ) -> VoiceHandle? {
         let ticket = ring.nextTicket()
         let frame = time.map(frame(forSeconds:)) ?? Int64(SSRT_NOW)
         let command = ssrt_command(
-            ticket: ticket, sound: sound, options: options, frame: frame, soundDefaults: soundDefaults)
+            ticket: ticket, sound: sound, options: options, frame: frame, soundDefaults: soundDefaults,
+            retained: retained)
         return ring.push(command) ? VoiceHandle(ticket: ticket) : nil
     }
 
@@ -62,7 +75,9 @@ extension AudioEngine {
     /// Starts (or schedules) the voice one play command asks for.
     private func execute(_ command: ssrt_command, in state: inout EngineState, events: inout [SoundEvent]) {
         let sound = SoundID(rawValue: command.sound)
-        guard let index = state.sounds.index(sound), let buffer = state.sounds.slots[index].buffer else {
+        let carried = command.retained.map { Unmanaged<SoundBuffer>.fromOpaque($0).takeRetainedValue() }
+        guard let index = state.sounds.index(sound), let buffer = carried ?? state.sounds.slots[index].buffer
+        else {
             let handle = VoiceHandle(ticket: command.ticket)
             events.append(
                 .refused(handle, sound: state.sounds.name(of: sound), time: seconds(currentFrame(&state))))
@@ -264,6 +279,8 @@ extension AudioEngine {
         // caller's thread.
         let deferred = frame > now || isOffline || request.stream != nil
         let phase: Voice.Phase = deferred ? .scheduled(frame: frame) : .playing
+        // A stream opens and decodes its first chunks on the streaming worker from now on.
+        request.stream?.start(from: request.startOffset)
         state.pool.occupy(claimed.slot, request: request, ticket: ticket, phase: phase, startFrame: frame)
         if request.fadeIn > 0 {
             let length = Int64(request.fadeIn * Double(sampleRate))
@@ -310,10 +327,15 @@ extension AudioEngine {
     /// Starts the source of an occupied slot with its options.
     func begin(_ slot: Int32, in state: inout EngineState, at frame: Int64, events: inout [SoundEvent]) {
         let voice = state.pool.voices[Int(slot)]
+        if let stream = voice.stream, !stream.isReadyToBegin {
+            // The worker is still opening or decoding: look again next round (it wakes the driver).
+            state.pool.reschedule(slot, at: frame + Self.quantum)
+            return
+        }
         let gain = state.gain(of: voice, at: frame)
         do {
             let source = try state.pool.sourceFor(slot, device: device)
-            let channels = voice.buffer?.channels ?? voice.stream?.channels ?? 1
+            let channels = voice.buffer?.channels ?? voice.stream?.format?.channels ?? 1
             // A plain one-shot is set up and started in one batch; streams queue first, resumed
             // sounds seek after starting.
             let atOnce = voice.stream == nil && voice.startOffset == 0
@@ -321,7 +343,7 @@ extension AudioEngine {
                 buffer: voice.buffer?.storage, channels: channels, gain: gain, pitch: voice.options.pitch,
                 pan: voice.options.pan, loop: voice.options.loop && voice.stream == nil, play: atOnce)
             if let stream = voice.stream {
-                try stream.prime(source: source, from: voice.startOffset)
+                try stream.prime(source: source)
             }
             if !atOnce { try source.play() }
             if voice.stream == nil, voice.startOffset > 0 { source.sampleOffset = voice.startOffset }

@@ -104,8 +104,14 @@ public final class AudioEngine: Sendable {
     deinit {
         driver.withLock { $0?.stop(ring: ring) }
         hub.finish()
-        // Sources go before the device; buffers held by voices go with them.
-        state.withLock { $0.pool = VoicePool(limit: 0) }
+        // Sources go before the device; buffers held by voices go with them, and so do those held
+        // by commands never carried out.
+        state.withLock { state in
+            ring.drain { command in
+                command.retained.map { Unmanaged<SoundBuffer>.fromOpaque($0).release() }
+            }
+            state.pool = VoicePool(limit: 0)
+        }
     }
 
     /// The names of the playback devices OpenAL can open.

@@ -151,13 +151,10 @@ public final class MusicStation: Sendable {
         if let buffer {
             request = VoiceRequest(name: entry.name, sound: id, buffer: buffer, options: options)
         } else {
-            do {
-                let stream = try StreamFeeder(entry: entry, device: engine.device)
-                request = VoiceRequest(name: entry.name, sound: id, stream: stream, options: options)
-            } catch {
-                let handle = VoiceHandle(ticket: engine.ring.nextTicket())
-                return (nil, [.refused(handle, sound: entry.name, time: engine.time)])
-            }
+            // Opened and decoded on the streaming worker (offline: as the render reaches it), never
+            // on this thread.
+            let stream = StreamFeeder(entry: entry, inline: engine.isOffline) { [ring = engine.ring] in ring.wake() }
+            request = VoiceRequest(name: entry.name, sound: id, stream: stream, options: options)
         }
         switch transition {
         case .cut: request.fadeIn = 0

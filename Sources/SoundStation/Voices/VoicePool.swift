@@ -131,6 +131,13 @@ struct VoicePool {
         return VoiceHandle(ticket: ticket)
     }
 
+    /// Puts a busy voice back among the scheduled starts, at `frame` (a stream not decoded yet).
+    mutating func reschedule(_ slot: Int32, at frame: Int64) {
+        voices[Int(slot)].phase = .scheduled(frame: frame)
+        let at = scheduled.firstIndex { $0.frame > frame } ?? scheduled.endIndex
+        scheduled.insert((frame, slot), at: at)
+    }
+
     /// Changes a busy voice in place.
     mutating func update(_ slot: Int32, _ change: (inout Voice) -> Void) {
         change(&voices[Int(slot)])

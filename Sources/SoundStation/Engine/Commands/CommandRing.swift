@@ -68,8 +68,14 @@ final class CommandRing: @unchecked Sendable {
 
 extension ssrt_command {
     /// A play command for `sound` with explicit options.
-    init(ticket: UInt64, sound: SoundID, options: PlayOptions, frame: Int64, soundDefaults: Bool) {
+    /// - Parameter retained: A retained reference the consumer takes over (``AudioEngine`` passes the
+    ///   buffer, so it lives until the command is carried out).
+    init(
+        ticket: UInt64, sound: SoundID, options: PlayOptions, frame: Int64, soundDefaults: Bool,
+        retained: UnsafeMutableRawPointer? = nil
+    ) {
         self.init()
+        self.retained = retained
         self.ticket = ticket
         self.frame = frame
         self.sound = sound.rawValue
