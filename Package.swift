@@ -67,7 +67,7 @@ let package = Package(
         .executableTarget(name: "voicenote", dependencies: ["VoiceNotes", "SoundStation"]),
         .testTarget(name: "VoiceNotesTests", dependencies: ["VoiceNotes", "SoundStation"]),
         // The C API: the public header and the thread-local error message, in C.
-        .target(name: "CSoundStation"),
+        .target(name: "CSoundStation", dependencies: ["CSoundStationRT"]),
         // The C API's functions (`@_cdecl`), linked into libSoundStationC.so with the Swift runtime and
         // Foundation inside it, so a game runs it on a machine without the Swift toolchain. The version
         // script exports exactly the header's functions and names the soname's version.

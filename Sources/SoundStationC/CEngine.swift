@@ -1,5 +1,5 @@
 import CSoundStation
-import SoundStation
+@_spi(Bindings) import SoundStation
 import Synchronization
 
 /// What `ss_engine *` points at: an engine, its catalogue and stations, the table of sound ids and the
@@ -25,6 +25,11 @@ final class CEngine: Sendable {
     /// Events waiting for `ss_poll_event`.
     let events = EventQueue(capacity: 4096)
     private let closed = Atomic<Bool>(false)
+    /// The C handle (`ss_engine *`), whose `ss_play` triggers through the engine's ring without Swift.
+    /// `nonisolated(unsafe)`: an immutable pointer to a C struct whose fields are atomics or set once.
+    nonisolated(unsafe) let cHandle: OpaquePointer
+    /// Keeps the ring `cHandle` points into alive for the handle's life, past `ss_close`.
+    private let ringLifetime: any AnyObject & Sendable
 
     /// Opens the output and reads the catalogue.
     /// - Parameters:
@@ -51,6 +56,11 @@ final class CEngine: Sendable {
         } catch {
             throw CError(error)
         }
+        guard let cHandle = ss_internal_engine_create(engine.triggerPort.rawCore) else {
+            throw .invalid("out of memory for the engine's handle")
+        }
+        self.cHandle = cHandle
+        ringLifetime = engine.triggerLifetime
         live = Mutex(Live(system: SoundSystem(engine: engine, catalogue: catalogue)))
         let subscription = engine.onEvent { [self] event in receive(event) }
         live.withLock { $0?.subscription = subscription }
@@ -78,6 +88,7 @@ final class CEngine: Sendable {
     /// Lets go of everything, once: stops the sound, unloads it, closes the output.
     func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        ss_internal_engine_close(cHandle)
         guard
             let live = live.withLock({ live -> Live? in
                 defer { live = nil }
@@ -88,6 +99,14 @@ final class CEngine: Sendable {
         live.system.music.stop()
         live.system.engine.shutdown()
         for sounds in live.held { sounds.unload() }
+    }
+
+    /// Gives `name` (loaded as `sound` in the engine) a C id, and lets `ss_play` reach it.
+    /// - Returns: The C id.
+    func publish(_ entry: SoundTable.Sound, as sound: SoundID) -> Int32 {
+        let id = table.withLock { $0.add(entry) }
+        ss_internal_engine_map(cHandle, id, sound.rawValue)
+        return id
     }
 
     /// The loaded sound with `id`, with the system to play it in.

@@ -9,7 +9,8 @@ import SoundStation
 /// - Throws: ``CError`` (invalid argument) for NULL.
 func handle(_ pointer: OpaquePointer?) throws(CError) -> CEngine {
     guard let pointer else { throw .invalid("engine is NULL: open one with ss_open") }
-    return Unmanaged<CEngine>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+    guard let swift = ss_internal_engine_swift(pointer) else { throw .invalid("engine is not open") }
+    return Unmanaged<CEngine>.fromOpaque(swift).takeUnretainedValue()
 }
 
 /// `ss_version`: the library's version as `SS_API_VERSION` computes it.
@@ -35,7 +36,8 @@ public func ssOpen(
         out.pointee = nil
         let spec = try OutputSpec(parsing: try string(output, "output"))
         let engine = try CEngine(output: spec, assets: assetsDir.map { String(cString: $0) })
-        out.pointee = OpaquePointer(Unmanaged.passRetained(engine).toOpaque())
+        ss_internal_engine_attach(engine.cHandle, Unmanaged.passRetained(engine).toOpaque())
+        out.pointee = engine.cHandle
         return Int32(SS_OK)
     }
 }

@@ -38,8 +38,9 @@ public func ssPreload(
         let loaded = preloadBlocking(system.bank, wanted) { progress?($0, user) }
         engine.hold(loaded)
         let done = Set(loaded.names)
-        engine.table.withLock { table in
-            for name in wanted where done.contains(name) { _ = table.add(.init(name: name, file: nil)) }
+        for name in wanted where done.contains(name) {
+            guard let sound = try? system.bank.id(of: name) else { continue }
+            _ = engine.publish(.init(name: name, file: nil), as: sound)
         }
         if !loaded.failures.isEmpty { throw CError(SoundLoadError.someFailed(failures: loaded.failures)) }
         return Int32(SS_OK)
@@ -125,7 +126,7 @@ public func ssLoadFile(
         do throws(AudioEngineError) { buffer = try system.engine.makeBuffer(audio, name: name) } catch {
             throw CError(error)
         }
-        return engine.table.withLock { $0.add(.init(name: name, file: buffer)) }
+        return engine.publish(.init(name: name, file: buffer), as: buffer.id)
     }
 }
 

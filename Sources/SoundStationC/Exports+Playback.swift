@@ -3,25 +3,7 @@ import SoundStation
 
 // The C API's playback functions. Each is documented in soundstation.h.
 
-/// `ss_play`: plays a loaded sound now (through ``trigger(_:id:volume:pitch:pan:)``).
-/// - Parameters:
-///   - engine: The handle.
-///   - soundID: The sound's id.
-///   - volume: Gain.
-///   - pitch: Speed.
-///   - pan: Position.
-/// - Returns: `SS_OK`, `SS_REFUSED` or a negative code.
-@_cdecl("ss_play")
-public func ssPlay(_ engine: OpaquePointer?, _ soundID: Int32, _ volume: Float, _ pitch: Float, _ pan: Float)
-    -> Int32
-{
-    guard let engine else {
-        return CError.invalid("engine is NULL: open one with ss_open").report()
-    }
-    return trigger(
-        Unmanaged<CEngine>.fromOpaque(UnsafeRawPointer(engine)).takeUnretainedValue(), id: soundID,
-        volume: volume, pitch: pitch, pan: pan)
-}
+// `ss_play` is written in C (Sources/CSoundStation/play.c): it must be async-signal-safe.
 
 /// `ss_play_at`: plays a loaded sound at a time on the engine clock.
 /// - Parameters:

@@ -39,7 +39,8 @@ typedef struct ss_engine ss_engine;
 /* Return codes. 0 (or a count or id, where a function says so) is success. */
 enum {
     SS_OK = 0,
-    /* ss_play / ss_play_at: the sound's instance limit or the voice pool refused it (not an error). */
+    /* ss_play / ss_play_at: the engine is thousands of triggers behind and dropped this one (not
+       an error; an instance limit or a full voice pool refuses later, as SS_EVENT_REFUSED). */
     SS_REFUSED = 1,
     /* A NULL pointer, NaN, an out-of-range number or a malformed string. */
     SS_ERR_INVALID_ARGUMENT = -1,
@@ -147,9 +148,13 @@ int ss_sound_id(ss_engine *engine, const char *name);
 
 /* Plays a loaded sound now, once: volume multiplies the catalogue's (0...16), pitch is the speed
  * (0.0625...16, 1 as recorded), pan -1 left ... 1 right. The catalogue's instance limit, priority and
- * stealing apply. Returns: SS_OK, SS_REFUSED (an SS_EVENT_REFUSED may follow), or
+ * stealing apply. Never waits: it writes one command into the engine's lock-free ring and returns;
+ * the mixer starts the sound within its next round (offline: at the next rendered frame). Returns:
+ * SS_OK (handed to the mixer; if the instance limit or the voice pool refuses it, an
+ * SS_EVENT_REFUSED event says so), SS_REFUSED (the mixer is 4096 triggers behind; dropped), or
  * SS_ERR_INVALID_ARGUMENT / SS_ERR_UNKNOWN_NAME (bad id) / SS_ERR_NOT_LOADED / SS_ERR_CLOSED.
- * Threads: any; async-signal-safe for a preloaded sound: callable from a signal handler. */
+ * Threads: any. Async-signal-safe: callable from a signal handler (no lock, no allocation, no
+ * call into the Swift runtime; written in C), also while another thread is inside any ss_ call. */
 int ss_play(ss_engine *engine, int sound_id, float volume, float pitch, float pan);
 
 /* Plays a loaded sound at `seconds` on the engine clock (see ss_time); offline it starts at frame

@@ -22,6 +22,10 @@ public struct TriggerPort: @unchecked Sendable {
     let core: OpaquePointer
     let sampleRate: Double
 
+    /// The C core (`ssrt_core *`), for a binding that triggers from C; valid while
+    /// ``AudioEngine/triggerLifetime`` is held.
+    @_spi(Bindings) public var rawCore: UnsafeMutableRawPointer { UnsafeMutableRawPointer(core) }
+
     /// Starts a loaded sound with its catalogue settings (priority, bus, limits), times `volume`.
     /// - Parameters:
     ///   - sound: An id from ``SoundBank/id(of:)`` or ``SoundBuffer/id``.
