@@ -5,6 +5,9 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
+#include <sys/time.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,6 +235,57 @@ static void errors(const char *assets) {
     CHECK(strcmp(ss_result_name(SS_ERR_CLOSED), "SS_ERR_CLOSED") == 0, "code names");
 }
 
+/* What the SIGALRM handler plays, and what it saw. */
+static ss_engine *signal_engine;
+static int signal_sound;
+static volatile sig_atomic_t signal_ok, signal_bad;
+
+static void on_alarm(int signo) {
+    (void)signo;
+    if (ss_play(signal_engine, signal_sound, 0.5f, 1.0f, 0.0f) == SS_OK)
+        signal_ok++;
+    else
+        signal_bad++;
+}
+
+/* ss_play from a SIGALRM handler every millisecond while the main thread plays too (so signals land
+ * inside ss_play): every call is accepted and every one is started by the mixer, as its events say. */
+static void signal_handler_plays(const char *assets) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/Effects/click.wav", assets);
+    signal_engine = open_offline(NULL);
+    signal_sound = ss_load_file(signal_engine, "click", path);
+    CHECK(signal_sound >= 0, "ss_load_file(%s) = %d", path, signal_sound);
+    if (signal_sound < 0) return;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_alarm;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGALRM, &action, NULL);
+    struct itimerval timer = {{0, 1000}, {0, 1000}};
+    setitimer(ITIMER_REAL, &timer, NULL);
+    int main_ok = 0;
+    struct timespec pause = {0, 300000};
+    for (int i = 0; i < 120; i++) {
+        if (ss_play(signal_engine, signal_sound, 0.5f, 1.0f, 0.0f) == SS_OK) main_ok++;
+        nanosleep(&pause, NULL);
+    }
+    struct itimerval off = {{0, 0}, {0, 0}};
+    setitimer(ITIMER_REAL, &off, NULL);
+    signal(SIGALRM, SIG_IGN);
+    CHECK(signal_ok > 0 && signal_bad == 0, "handler: %d accepted, %d refused", (int)signal_ok,
+          (int)signal_bad);
+    CHECK(main_ok == 120, "main thread: %d of 120 accepted", main_ok);
+    static float out[2 * 480];
+    CHECK(ss_render(signal_engine, out, 480) == 480, "render");
+    int started = 0;
+    ss_event event;
+    while (ss_poll_event(signal_engine, &event) == 1)
+        if (event.type == SS_EVENT_STARTED) started++;
+    CHECK(started == main_ok + signal_ok, "%d started for %d triggers", started, main_ok + (int)signal_ok);
+    ss_close(signal_engine);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: %s ASSETS_DIR\n", argv[0]);
@@ -240,6 +294,7 @@ int main(int argc, char **argv) {
     CHECK(ss_version() == SS_API_VERSION, "library %d, header %d", ss_version(), SS_API_VERSION);
     offline_renders(argv[1]);
     errors(argv[1]);
+    signal_handler_plays(argv[1]);
     printf("capi_test: %d checks, %d failed\n", checks, failures);
     return failures == 0 ? 0 : 1;
 }

@@ -177,8 +177,12 @@ class Engine:
     def play(self, sound: Sound, volume: float = 1.0, pitch: float = 1.0, pan: float = 0.0) -> bool:
         """Plays a loaded sound (a name or an id) now.
 
+        Never waits: the start is handed to the mixer, so it is safe in a ``signal`` handler.
+
         Returns:
-            True when a voice plays it, False when its instance limit or the voice pool refused it.
+            True when handed to the mixer, False when the engine is thousands of triggers behind. A
+            start that the sound's instance limit or the voice pool refuses is reported later as a
+            "refused" event.
         """
         return _check(_c().ss_play(self._engine(), self._id(sound), volume, pitch, pan)) == 0
 
