@@ -32,7 +32,9 @@ import Testing
         Thread {
             engine.state.withLock { _ in
                 holding.signal()
-                if triggered.wait(timeout: .now() + 10) == .timedOut { timedOut.store(true, ordering: .relaxed) }
+                if triggered.wait(timeout: .now() + 10) == .timedOut {
+                    timedOut.store(true, ordering: .relaxed)
+                }
             }
             released.signal()
         }.start()
@@ -77,7 +79,8 @@ import Testing
             sigemptyset(&unblock)
             sigaddset(&unblock, SIGALRM)
             pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
-            SignalTarget.gameThread.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .releasing)
+            SignalTarget.gameThread.store(
+                UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .releasing)
             // Until the signals are over, so none is sent to a thread that has ended.
             while !SignalTarget.over.load(ordering: .acquiring) {
                 if counted.load(ordering: .relaxed) < 100, engine.triggerPort.play(buffer.id) != nil {
@@ -89,7 +92,8 @@ import Testing
         }
         game.start()
         while SignalTarget.gameThread.load(ordering: .acquiring) == 0 { usleep(100) }
-        let target = pthread_t(bitPattern: Int(bitPattern: SignalTarget.gameThread.load(ordering: .acquiring)))
+        let target = pthread_t(
+            bitPattern: Int(bitPattern: SignalTarget.gameThread.load(ordering: .acquiring)))
         for _ in 0..<60 {
             pthread_kill(target, SIGALRM)
             usleep(1_000)
@@ -104,7 +108,8 @@ import Testing
         let mix = try engine.render(frames: 480)
         #expect(engine.activeVoiceCount == min(total, engine.voiceLimit))
         let expected = Float(min(total, engine.voiceLimit)) * 0.001
-        #expect(abs(mix.samples[100] - expected) < 1e-4, "\(total) voices: \(mix.samples[100]) vs \(expected)")
+        #expect(
+            abs(mix.samples[100] - expected) < 1e-4, "\(total) voices: \(mix.samples[100]) vs \(expected)")
     }
 
     @Test(arguments: [0.0, 0.25, 0.3333])
