@@ -230,7 +230,9 @@ void raw_case_trigger_under_load(const char *work, int runs, int seconds) {
     double *stats[STATS];
     for (int k = 0; k < STATS; k++) stats[k] = calloc((size_t)runs, sizeof **stats);
     if (!times || !stats[0] || !stats[1] || !stats[2] || !stats[3]) bench_die("out of memory");
-    long late = 0, trigger_index = 0;
+    double *running = calloc((size_t)runs, sizeof *running), *blocked = calloc((size_t)runs, sizeof *blocked);
+    if (!running || !blocked) bench_die("out of memory");
+    long late = 0, trigger_index = 0, preempted = 0;
     long switches_before = 0;
     for (int run = -1; run < runs; run++) {
         if (run == 0) switches_before = atomic_load(&shared.switches);
@@ -243,6 +245,8 @@ void raw_case_trigger_under_load(const char *work, int runs, int seconds) {
             }
             deadline += LOAD_PERIOD;
             long i = trigger_index;
+            struct rusage before, after;
+            getrusage(RUSAGE_THREAD, &before);
             double start = bench_wall_seconds();
             if (free_count == 0) {
                 int oldest = busy[busy_head];
@@ -260,7 +264,15 @@ void raw_case_trigger_under_load(const char *work, int runs, int seconds) {
             alSourcePlay(source);
             busy[(busy_head + busy_count) % LOAD_VOICES] = slot;
             busy_count++;
-            times[n] = (bench_wall_seconds() - start) * 1e6;
+            double time = (bench_wall_seconds() - start) * 1e6;
+            getrusage(RUSAGE_THREAD, &after);
+            times[n] = time;
+            if (run >= 0) {
+                /* Voluntary switch: the call slept (a lock); involuntary: it was preempted. */
+                if (after.ru_nvcsw > before.ru_nvcsw) blocked[run]++;
+                if (after.ru_nivcsw > before.ru_nivcsw) preempted++;
+                else if (time > running[run]) running[run] = time;
+            }
         }
         /* Checked once per run: other threads' AL calls share the context's error state. */
         raw_check_al("trigger (alSourcei/alSourcef/alSource3f/alSourcePlay)");
@@ -281,8 +293,8 @@ void raw_case_trigger_under_load(const char *work, int runs, int seconds) {
     char note[200];
     snprintf(note, sizeof note,
              "1 trigger / 200 us for %d s per run; %ld late wake-ups, %ld track restarts, %ld scene cycles, "
-             "%ld stream underruns",
-             seconds, late, switched, (long)atomic_load(&shared.cycles), shared.underruns);
+             "%ld stream underruns, %ld calls preempted",
+             seconds, late, switched, (long)atomic_load(&shared.cycles), shared.underruns, preempted);
     for (int k = 0; k < STATS; k++) {
         char name[64];
         snprintf(name, sizeof name, "trigger-under-load-%s", suffix[k]);
@@ -293,6 +305,14 @@ void raw_case_trigger_under_load(const char *work, int runs, int seconds) {
                    stats[k], (size_t)runs, note);
         free(stats[k]);
     }
+    bench_emit("trigger-under-load-max-unpreempted", RAW_PEER, "us",
+               "the longest trigger the thread was not preempted in (no involuntary context switch)", running,
+               (size_t)runs, note);
+    bench_emit("trigger-under-load-blocked", RAW_PEER, "calls",
+               "triggers per run that slept (a voluntary context switch: a lock or futex wait)", blocked,
+               (size_t)runs, note);
+    free(blocked);
+    free(running);
     for (int i = 0; i < LOAD_VOICES; i++) alSourceStop(sources[i]);
     alDeleteSources(LOAD_VOICES, sources);
     alDeleteBuffers(1, &sound);

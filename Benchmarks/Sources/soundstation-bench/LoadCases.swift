@@ -9,7 +9,11 @@ import Synchronization
 ///   deadlines, `clock_nanosleep`) while the music streams, switching between two long tracks with
 ///   a 0.25 s crossfade every 0.5 s, and a task preloads and unloads a scene of the demo's effects in
 ///   a loop. Each run reports p50, p99, p99.9 and the maximum of the play call's time, in µs, as the
-///   cases `trigger-under-load-p50`, `-p99`, `-p999` and `-max`.
+///   cases `trigger-under-load-p50`, `-p99`, `-p999` and `-max`; with `-max-unpreempted`, the
+///   longest call during which the thread was not preempted (no involuntary context switch, from
+///   getrusage(RUSAGE_THREAD) around each call), and `-blocked`, the calls per run that slept (a
+///   voluntary context switch: waiting on a lock), which tell a stall of the engine's from the
+///   shared machine's scheduler.
 /// - `idle-music`: CPU time (getrusage, user + system, every thread) of 20 s of one streamed looping
 ///   track on the device and nothing else.
 enum LoadCases {
@@ -91,6 +95,8 @@ enum LoadCases {
         var refused = 0
         var late = 0
         var stats: [[Double]] = Array(repeating: [], count: quantiles.count)
+        var blocked = 0, preempted = 0, running = 0.0
+        var unpreempted: [Double] = [], blockedPerRun: [Double] = []
         let startSwitches = shared.switches.load(ordering: .relaxed)
         var total = 0
         for run in -1..<runs {
@@ -105,13 +111,25 @@ enum LoadCases {
                 deadline += period
                 let pitch = 0.9 + 0.02 * Float(i % 11)
                 let pan = Float(i % 21) / 10 - 1
+                let before = threadSwitches()
                 let start = BenchClock.wall()
                 let handle = effects.play(blip, volume: 0.8, pitch: pitch, pan: pan)
-                times[i] = (BenchClock.wall() - start) * 1e6
+                let time = (BenchClock.wall() - start) * 1e6
+                let after = threadSwitches()
+                times[i] = time
                 if handle == nil { refused += 1 }
+                if run >= 0 {
+                    // A voluntary switch: the call slept (a lock, a futex); involuntary: it was preempted.
+                    if after.voluntary > before.voluntary { blocked += 1 }
+                    if after.involuntary > before.involuntary { preempted += 1 } else { running = max(running, time) }
+                }
             }
             if run < 0 { continue }
             total += count
+            unpreempted.append(running)
+            blockedPerRun.append(Double(blocked))
+            blocked = 0
+            running = 0
             let sorted = times[0..<count].sorted()
             for (k, quantile) in quantiles.enumerated() {
                 // Nearest rank: the smallest figure with at least q of the calls at or below it.
@@ -126,18 +144,28 @@ enum LoadCases {
         guard engine.activeVoiceCount > 0 else { fail("trigger-under-load: nothing is playing at the end") }
         if refused > 0 { progress("trigger-under-load: \(refused) triggers refused (ring full)") }
         let note = "default device \(engine.deviceName); 1 trigger / 200 us for \(seconds) s per run"
+        let extra = [
+            "triggers": Double(total), "refused": Double(refused), "lateWakeups": Double(late),
+            "musicSwitches": Double(switched), "sceneCycles": Double(cycles), "preempted": Double(preempted),
+        ]
+        let what = "every 200 us while music crossfades every 0.5 s (streamed) and a scene is preloaded and unloaded in a loop"
         for (k, quantile) in quantiles.enumerated() {
             CaseReport(
                 case: "\(underLoad)-\(quantile.suffix)", unit: "us",
-                label: "EffectStation.play(SoundID, ...) call time, \(quantile.suffix), every 200 us while music "
-                    + "crossfades every 0.5 s (streamed) and a scene is preloaded and unloaded in a loop",
-                samples: stats[k], note: note,
-                extra: [
-                    "triggers": Double(total), "refused": Double(refused), "lateWakeups": Double(late),
-                    "musicSwitches": Double(switched), "sceneCycles": Double(cycles),
-                ]
+                label: "EffectStation.play(SoundID, ...) call time, \(quantile.suffix), " + what,
+                samples: stats[k], note: note, extra: extra
             ).emit()
         }
+        CaseReport(
+            case: "\(underLoad)-max-unpreempted", unit: "us",
+            label: "the longest play call the thread was not preempted in (no involuntary context switch), " + what,
+            samples: unpreempted, note: note, extra: extra
+        ).emit()
+        CaseReport(
+            case: "\(underLoad)-blocked", unit: "calls",
+            label: "play calls per run that slept (a voluntary context switch: a lock or futex wait), " + what,
+            samples: blockedPerRun, note: note, extra: extra
+        ).emit()
     }
 
     /// What the trigger thread shares with the music thread and the scene task.
@@ -176,6 +204,13 @@ enum LoadCases {
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) * 1e-6
             + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) * 1e-6
+    }
+
+    /// The calling thread's context switches so far (getrusage RUSAGE_THREAD).
+    static func threadSwitches() -> (voluntary: Int, involuntary: Int) {
+        var usage = rusage()
+        getrusage(1, &usage)  // RUSAGE_THREAD (Linux), which Glibc does not export to Swift
+        return (usage.ru_nvcsw, usage.ru_nivcsw)
     }
 
     /// Sleeps until `deadline` on the monotonic clock.
