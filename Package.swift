@@ -23,13 +23,23 @@ let package = Package(
             providers: [.apt(["libvorbis-dev"])]
         ),
         .systemLibrary(
+            name: "CSndFile",
+            pkgConfig: "sndfile",
+            providers: [.apt(["libsndfile1-dev"])]
+        ),
+        .systemLibrary(
+            name: "CXMP",
+            pkgConfig: "libxmp",
+            providers: [.apt(["libxmp-dev"])]
+        ),
+        .systemLibrary(
             name: "CSDL2",
             pkgConfig: "sdl2",
             providers: [.apt(["libsdl2-dev"])]
         ),
         .target(
             name: "SoundStation",
-            dependencies: ["COpenAL", "CVorbis"]
+            dependencies: ["COpenAL", "CVorbis", "CSndFile", "CXMP"]
         ),
         .executableTarget(
             name: "soundstation",
@@ -46,7 +56,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SoundStationTests",
-            dependencies: ["SoundStation"]
+            dependencies: ["SoundStation", "CSndFile"]
         ),
         .target(
             name: "StarfallCore",

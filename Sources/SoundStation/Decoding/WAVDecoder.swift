@@ -1,33 +1,53 @@
-/// Decodes RIFF/WAVE files holding integer PCM (8-bit unsigned, 16, 24, 32-bit) or IEEE float
-/// (32, 64-bit), plain or WAVE_FORMAT_EXTENSIBLE, mono or stereo.
+/// Decodes little-endian RIFF/WAVE files holding integer PCM (8-bit unsigned, 16, 24, 32-bit) or
+/// IEEE float (32, 64-bit), plain or WAVE_FORMAT_EXTENSIBLE (any valid bits in those containers),
+/// with any number of channels, in Swift; every other WAV (RIFX, RF64, mu-law, A-law, ADPCM, packed
+/// widths) is handed to libsndfile by ``AudioDecoder``.
 ///
-/// A `data` chunk shorter than its header declares is reported as
-/// ``AudioDecodingError/truncated(path:reason:)`` rather than played partially: a sound that
-/// silently loses its tail is harder to notice than an error at load time.
+/// A `data` chunk shorter than its header declares loads what is there with a warning, or is a
+/// ``AudioDecodingError/truncated(path:reason:)`` error with ``DecodingOptions/strict``.
 public enum WAVDecoder {
     /// Decodes a whole WAV held in memory.
     /// - Parameters:
     ///   - bytes: The file's contents.
     ///   - name: The file name to use in error messages.
+    ///   - options: Channel handling and strictness; by default more than two channels are mixed
+    ///     down and a file cut short loads with a warning.
     /// - Returns: The samples converted to Float in -1...1.
-    public static func decode(bytes: [UInt8], name: String) throws(AudioDecodingError) -> PCMAudio {
+    /// - Throws: ``AudioDecodingError`` naming `name` and what is wrong.
+    public static func decode(
+        bytes: [UInt8], name: String, options: DecodingOptions = DecodingOptions()
+    ) throws(AudioDecodingError) -> PCMAudio {
         let layout = try WAVLayout(of: bytes, name: name)
+        guard layout.isNative else {
+            return try SndFileDecoder(bytes: bytes, name: name, options: options).readAll()
+        }
+        return try decode(layout: layout, from: bytes, name: name, options: options)
+    }
+
+    /// Decodes the samples of a native layout from `source`, warning or failing when cut short.
+    static func decode(
+        layout: WAVLayout, from source: some ByteSource, name: String, options: DecodingOptions
+    ) throws(AudioDecodingError) -> PCMAudio {
+        if let shortfall = layout.shortfall {
+            try options.cutShort(path: name, reason: shortfall)
+        }
         let format = layout.format
         let sampleCount = layout.frameCount * format.channels
-        let start = layout.dataOffset
-        let samples = bytes.withUnsafeBytes { raw in
-            convert(
-                UnsafeRawBufferPointer(rebasing: raw[start...]), count: sampleCount, from: format.encoding)
-        }
-        return PCMAudio(sampleRate: format.sampleRate, channels: format.channels, samples: samples)
+        let raw = try source.bytes(at: layout.dataOffset, count: sampleCount * format.encoding.bytesPerSample)
+        let samples = raw.withUnsafeBytes { convert($0, count: sampleCount, from: format.encoding) }
+        let mixer = ChannelMixer(roles: format.channelRoles, selection: options.channels)
+        return PCMAudio(sampleRate: format.sampleRate, channels: mixer.outputChannels, samples: mixer.mix(samples))
     }
 
     /// Reads the header facts of a WAV held in memory without converting any samples.
     /// - Parameters:
     ///   - bytes: The file's contents.
     ///   - name: The file name to use in error messages.
+    /// - Returns: Rate, channels as decoded, frames present and the encoding.
+    /// - Throws: ``AudioDecodingError`` naming `name` and what is wrong.
     public static func info(bytes: [UInt8], name: String) throws(AudioDecodingError) -> AudioFileInfo {
-        try WAVLayout(of: bytes, name: name).info
+        let layout = try WAVLayout(of: bytes, name: name)
+        return layout.isNative ? layout.info : try SndFileDecoder(bytes: bytes, name: name).info
     }
 
     /// Converts `count` little-endian samples to Float; the layout has checked they are all there.
@@ -62,6 +82,9 @@ public enum WAVDecoder {
                     let bits = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
                     out[i] = sanitized(Float(bitPattern: bits))
                 }
+            case .library:
+                // Never reached: library encodings are decoded by libsndfile.
+                for i in 0..<count { out[i] = 0 }
             case .float:
                 for i in 0..<count {
                     let bits = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))

@@ -16,7 +16,7 @@ final class StreamFeeder: @unchecked Sendable {
     let channels: Int
     let sampleRate: Int
     let frameCount: Int
-    private let decoder: VorbisFileDecoder
+    private let decoder: any StreamingDecoder
     private let loop: Bool
     private let loopStart: Int
     private let loopEnd: Int
@@ -31,7 +31,7 @@ final class StreamFeeder: @unchecked Sendable {
 
     init(entry: SoundEntry, device: OpenALDevice) throws(SoundLoadError) {
         do {
-            decoder = try VorbisFileDecoder(path: entry.resolvedPath)
+            decoder = try AudioDecoder.openStream(fileAt: entry.resolvedPath, options: entry.decodingOptions)
         } catch {
             throw .catalogue(.undecodable(name: entry.name, path: entry.path, reason: error.description))
         }
