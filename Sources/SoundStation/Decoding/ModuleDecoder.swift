@@ -14,10 +14,13 @@ public final class ModuleDecoder: StreamingDecoder {
     public static let endlessFrameCount = Int(Int32.max)
     /// Module files above this size are refused before anything is loaded.
     public static let maximumFileBytes = 64 << 20
-    /// One pass of a song longer than this is treated as a song that never ends.
-    public static let maximumSeconds = 30 * 60
-    /// Stereo separation in percent, libxmp's default.
+    /// A whole decode refuses songs whose one pass is longer than this (they stream instead); a
+    /// song still playing after it is treated as one that never ends.
+    public static let maximumSeconds = 10 * 60
+    /// Stereo separation in percent, libxmp's and the xmp player's default.
     static let stereoSeparation: Int32 = 70
+    /// The pan of unpanned channels in percent, the xmp player's default.
+    static let defaultPan: Int32 = 50
 
     /// Format, 48 kHz, 2 channels and the frames of one pass (libxmp's estimate until rendered).
     public let info: AudioFileInfo
@@ -61,6 +64,9 @@ public final class ModuleDecoder: StreamingDecoder {
         guard let context = xmp_create_context() else {
             throw .unreadable(path: name, reason: "libxmp could not create a player context (out of memory?)")
         }
+        // The pan of channels the module leaves unpanned is fixed when loading, so it is set first
+        // (50 %, the xmp player's default, where libxmp alone would pan them hard).
+        xmp_set_player(context, XMP_PLAYER_DEFPAN, Self.defaultPan)
         let loaded = bytes.withUnsafeBytes { xmp_load_module_from_memory(context, $0.baseAddress, $0.count) }
         guard loaded == 0 else {
             xmp_free_context(context)
@@ -151,6 +157,12 @@ public final class ModuleDecoder: StreamingDecoder {
     /// - Returns: 48 kHz stereo audio.
     /// - Throws: ``AudioDecodingError`` when the song never ends within ``maximumSeconds``.
     public func readAll() throws(AudioDecodingError) -> PCMAudio {
+        guard info.frameCount <= Self.maximumSeconds * Self.sampleRate else {
+            throw .unsupportedFormat(
+                path: name,
+                reason: "its song plays for \(info.frameCount / Self.sampleRate / 60) minutes, too long to hold "
+                    + "decoded; stream it (\"stream\": true)")
+        }
         var samples: [Float] = []
         while true {
             let chunk = try read(maxFrames: 16_384)
@@ -175,11 +187,13 @@ public final class ModuleDecoder: StreamingDecoder {
         xmp_get_frame_info(context, &frameInfo)
         let endOfPass = frameInfo.loop_count > 0 && !options.loopModules
         let tooLong = !options.loopModules && rendered > Self.maximumSeconds * Self.sampleRate
-        guard !endOfPass, !tooLong, let buffer = frameInfo.buffer, frameInfo.buffer_size > 0 else {
+        guard !endOfPass, !tooLong, let buffer = frameInfo.buffer, frameInfo.buffer_size > 0,
+            frameInfo.buffer_size <= frameInfo.total_size
+        else {
             ended = endOfPass || tooLong || frameInfo.buffer == nil
             return
         }
-        let count = Int(frameInfo.buffer_size) / 2
+        let count = Int(frameInfo.buffer_size) / 4 * 2
         let samples = buffer.bindMemory(to: Int16.self, capacity: count)
         pending.reserveCapacity(pending.count + count)
         for i in 0..<count {

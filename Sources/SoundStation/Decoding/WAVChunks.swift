@@ -20,11 +20,11 @@ struct WAVLayout {
     /// The `data` chunk's size as its header (or the `ds64` chunk) declares it.
     let declaredDataByteCount: Int
 
-    /// True when the Swift decoder reads the samples: little-endian RIFF with PCM or float.
-    /// Everything else goes to libsndfile, which this layout still describes for messages.
+    /// True when the Swift decoder reads the samples: PCM or float in RIFF, RIFX or RF64 (libsndfile
+    /// 1.2 refuses 24-bit RIFX). Compressed encodings go to libsndfile.
     var isNative: Bool {
         if case .library = format.encoding { return false }
-        return container == .riff
+        return true
     }
 
     /// Whole frames in the data; a trailing partial frame is ignored rather than rejected.

@@ -34,7 +34,10 @@ public enum WAVDecoder {
         let format = layout.format
         let sampleCount = layout.frameCount * format.channels
         let raw = try source.bytes(at: layout.dataOffset, count: sampleCount * format.encoding.bytesPerSample)
-        let samples = raw.withUnsafeBytes { convert($0, count: sampleCount, from: format.encoding) }
+        let bigEndian = layout.container == .rifx
+        let samples = raw.withUnsafeBytes {
+            convert($0, count: sampleCount, from: format.encoding, bigEndian: bigEndian)
+        }
         let mixer = ChannelMixer(roles: format.channelRoles, selection: options.channels)
         return PCMAudio(sampleRate: format.sampleRate, channels: mixer.outputChannels, samples: mixer.mix(samples))
     }
@@ -50,11 +53,20 @@ public enum WAVDecoder {
         return layout.isNative ? layout.info : try SndFileDecoder(bytes: bytes, name: name).info
     }
 
-    /// Converts `count` little-endian samples to Float; the layout has checked they are all there.
+    /// Converts `count` samples to Float; the layout has checked they are all there.
     private static func convert(
-        _ raw: UnsafeRawBufferPointer, count: Int, from encoding: WAVFormat.Encoding
+        _ raw: UnsafeRawBufferPointer, count: Int, from encoding: WAVFormat.Encoding, bigEndian: Bool
     ) -> [Float] {
-        [Float](unsafeUninitializedCapacity: count) { out, initialized in
+        if bigEndian, encoding.bytesPerSample > 1 {
+            // RIFX: reverse each sample's bytes once, then read it as little-endian.
+            let width = encoding.bytesPerSample
+            var swapped = [UInt8](repeating: 0, count: count * width)
+            for i in 0..<count {
+                for byte in 0..<width { swapped[i * width + byte] = raw[i * width + width - 1 - byte] }
+            }
+            return swapped.withUnsafeBytes { convert($0, count: count, from: encoding, bigEndian: false) }
+        }
+        return [Float](unsafeUninitializedCapacity: count) { out, initialized in
             switch encoding {
             case .unsigned8:
                 for i in 0..<count {

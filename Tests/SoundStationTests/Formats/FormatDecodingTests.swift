@@ -139,7 +139,7 @@ struct FormatDecodingTests {
 
     @Test("20 valid bits in a 24-bit extensible container decode exactly")
     func extensibleValidBits() throws {
-        let values: [Int32] = (0..<1_000).map { ($0 * 2_654_435 % (1 << 20)) - (1 << 19) }
+        let values: [Int32] = (0..<1_000).map { Int32(($0 * 2_654_435) % (1 << 20) - (1 << 19)) }
         var data: [UInt8] = []
         for value in values {
             let shifted = value << 4  // left-justified in 24 bits
