@@ -132,7 +132,24 @@ public enum AudioDecoder {
             onePass.loopModules = false
             return try ModuleDecoder(bytes: source.bytes(at: 0, count: source.byteCount), name: name, options: onePass)
                 .readAll()
-        case .aiff, .oggOpus, .flac, .mp3:
+        case .oggOpus:
+            // libsndfile finds an Opus stream's length on its last page and refuses a file cut
+            // mid-page; it is given the whole pages there are, and the cut is reported here.
+            let (complete, shortfall) = try OggPages.completeExtent(of: source)
+            let pages = PrefixBytes(source: source, byteCount: complete)
+            let decoder: SndFileDecoder
+            do {
+                decoder = try SndFileDecoder(source: pages, name: name, options: options, knownShortfall: shortfall)
+            } catch {
+                guard let shortfall else { throw error }
+                throw .truncated(path: name, reason: "\(shortfall), before any whole page of audio")
+            }
+            return try decoder.readAll()
+        case .aiff:
+            let declared = try AIFFHeader.declaredFrames(in: source)
+            return try SndFileDecoder(source: source, name: name, options: options, declaredFrames: declared)
+                .readAll()
+        case .flac, .mp3:
             return try SndFileDecoder(source: source, name: name, options: options).readAll()
         }
     }

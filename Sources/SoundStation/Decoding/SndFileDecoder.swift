@@ -18,6 +18,8 @@ public final class SndFileDecoder: StreamingDecoder {
     private let options: DecodingOptions
     /// A shortfall found in the container's own header before libsndfile opened it.
     private let knownShortfall: String?
+    /// The frames the container declares when libsndfile reports only those present (AIFF).
+    private let declaredFrames: Int?
 
     /// Opens a file for streaming or decoding.
     /// - Parameters:
@@ -43,7 +45,8 @@ public final class SndFileDecoder: StreamingDecoder {
     }
 
     init(
-        source bytes: some ByteSource, name: String, options: DecodingOptions, knownShortfall: String? = nil
+        source bytes: some ByteSource, name: String, options: DecodingOptions, knownShortfall: String? = nil,
+        declaredFrames: Int? = nil
     ) throws(AudioDecodingError) {
         let source = SeekableBytes(bytes)
         var virtualIO = Self.virtualIO
@@ -76,6 +79,7 @@ public final class SndFileDecoder: StreamingDecoder {
         self.name = name
         self.options = options
         self.knownShortfall = knownShortfall
+        self.declaredFrames = declaredFrames
     }
 
     deinit {
@@ -128,7 +132,8 @@ public final class SndFileDecoder: StreamingDecoder {
             return try readRemaining(declaredFrames: 0, byteCount: source.byteCount, name: name, options: options)
         }
         return try readRemaining(
-            declaredFrames: info.frameCount, byteCount: source.byteCount, name: name, options: options)
+            declaredFrames: max(declaredFrames ?? 0, info.frameCount), byteCount: source.byteCount, name: name,
+            options: options)
     }
 
     private static let virtualIO = SF_VIRTUAL_IO(

@@ -16,7 +16,7 @@ struct BadFormatFileTests {
             ("rifx.wav", ["-b", "16", "-B"]), ("a.flac", ["-b", "16"]), ("a.aiff", ["-b", "16"]),
         ] {
             let path = directory.path(name)
-            try FormatTools.run("sox", ["-n", "-r", "22050", "-c", "2"] + options + [path, "synth", "1", "sine", "440"])
+            try FormatTools.run("sox", ["-n", "-r", "22050", "-c", "2"] + options + [path, "synth", "3", "sine", "440"])
             paths.append(path)
         }
         let source = paths[0]
@@ -40,18 +40,19 @@ struct BadFormatFileTests {
             let warnings = Mutex<[AudioDecodingWarning]>([])
             let lenient = DecodingOptions(warn: { warning in warnings.withLock { $0.append(warning) } })
             let partial = try AudioDecoder.decode(fileAt: cutPath, options: lenient)
-            #expect(partial.frameCount < whole.frameCount && partial.frameCount > whole.frameCount / 3, "\(path)")
+            #expect(partial.frameCount < whole.frameCount && partial.frameCount > whole.frameCount / 4, "\(path)")
             // What is there is what the whole file holds at the same place.
             let common = min(partial.samples.count, whole.samples.count) / 2
             #expect(largestDifference(Array(partial.samples[..<common]), Array(whole.samples[..<common])) < 0.02, "\(path)")
             let seen = warnings.withLock { $0 }
             #expect(seen.count == 1, "\(path): \(seen)")
-            #expect(seen.first?.description.contains(cutPath) == true)
-            #expect(seen.first?.description.contains("cut short") == true)
-            #expect {
-                try AudioDecoder.decode(fileAt: cutPath, options: DecodingOptions(strict: true))
-            } throws: { error in
-                (error as? AudioDecodingError)?.description.contains(cutPath) == true
+            #expect(seen.first?.description.contains(cutPath) == true, "\(path)")
+            #expect(seen.first?.description.contains("cut short") == true, "\(path)")
+            do {
+                _ = try AudioDecoder.decode(fileAt: cutPath, options: DecodingOptions(strict: true))
+                Issue.record("\(cutPath): strict loading should fail")
+            } catch {
+                #expect(error.description.contains(cutPath))
             }
         }
     }
