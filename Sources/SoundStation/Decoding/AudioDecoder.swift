@@ -28,7 +28,7 @@ public enum AudioDecoder {
             }
             return layout.isNative
                 ? layout.info
-                : try SndFileDecoder(source: file, name: path, options: options).info
+                : try layout.libraryDecoder(source: file, name: path, options: options).info
         default:
             return try openStream(file: file, format: format, options: options).info
         }
@@ -113,8 +113,7 @@ public enum AudioDecoder {
             if layout.isNative {
                 return try WAVDecoder.decode(layout: layout, from: source, name: name, options: options)
             }
-            return try SndFileDecoder(source: source, name: name, options: options, knownShortfall: layout.shortfall)
-                .readAll()
+            return try layout.libraryDecoder(source: source, name: name, options: options).readAll()
         case .oggVorbis:
             let decoder: VorbisFileDecoder
             if let file = source as? InputFile {

@@ -43,6 +43,24 @@ struct WAVLayout {
             frameCount: frameCount, encoding: encodingName, fileChannels: format.channels)
     }
 
+    /// A libsndfile decoder for a WAV the Swift decoder leaves to it; its errors name the encoding
+    /// and format tag found here, which say more than libsndfile's "malformed 'fmt ' chunk".
+    func libraryDecoder(
+        source: some ByteSource, name: String, options: DecodingOptions
+    ) throws(AudioDecodingError) -> SndFileDecoder {
+        do {
+            return try SndFileDecoder(source: source, name: name, options: options, knownShortfall: shortfall)
+        } catch {
+            let what = "\(encodingName) (format tag \(format.tag))"
+            switch error {
+            case .corrupt(_, let reason): throw .corrupt(path: name, reason: "\(what): \(reason)")
+            case .unsupportedFormat(_, let reason): throw .unsupportedFormat(path: name, reason: "\(what): \(reason)")
+            case .truncated(_, let reason): throw .truncated(path: name, reason: "\(what): \(reason)")
+            case .unreadable: throw error
+            }
+        }
+    }
+
     /// The encoding as `soundstation catalogue` shows it, with the container when it is not RIFF.
     var encodingName: String {
         container == .riff ? format.encoding.name : "\(container.rawValue) \(format.encoding.name)"

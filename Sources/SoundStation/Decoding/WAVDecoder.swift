@@ -19,7 +19,7 @@ public enum WAVDecoder {
     ) throws(AudioDecodingError) -> PCMAudio {
         let layout = try WAVLayout(of: bytes, name: name)
         guard layout.isNative else {
-            return try SndFileDecoder(bytes: bytes, name: name, options: options).readAll()
+            return try layout.libraryDecoder(source: bytes, name: name, options: options).readAll()
         }
         return try decode(layout: layout, from: bytes, name: name, options: options)
     }
@@ -50,7 +50,8 @@ public enum WAVDecoder {
     /// - Throws: ``AudioDecodingError`` naming `name` and what is wrong.
     public static func info(bytes: [UInt8], name: String) throws(AudioDecodingError) -> AudioFileInfo {
         let layout = try WAVLayout(of: bytes, name: name)
-        return layout.isNative ? layout.info : try SndFileDecoder(bytes: bytes, name: name).info
+        return layout.isNative
+            ? layout.info : try layout.libraryDecoder(source: bytes, name: name, options: DecodingOptions()).info
     }
 
     /// Converts `count` samples to Float; the layout has checked they are all there.

@@ -34,6 +34,8 @@ struct WAVFormat: Equatable {
     let encoding: Encoding
     let channels: Int
     let sampleRate: Int
+    /// The format tag (from the sub-format GUID of an extensible file).
+    let tag: Int
     /// The speaker mask of a WAVE_FORMAT_EXTENSIBLE file, 0 when there is none.
     let channelMask: UInt32
 
@@ -107,6 +109,7 @@ struct WAVFormat: Equatable {
         self.channels = channels
         self.sampleRate = sampleRate
         self.channelMask = mask
+        self.tag = tag
         self.encoding = try Self.encoding(tag: tag, bits: bits, name: name)
     }
 
