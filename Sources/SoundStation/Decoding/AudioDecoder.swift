@@ -115,6 +115,10 @@ public enum AudioDecoder {
             }
             return try layout.libraryDecoder(source: source, name: name, options: options).readAll()
         case .oggVorbis:
+            // libvorbisfile plays every whole page before a cut; the cut is reported here.
+            if let shortfall = try OggPages.completeExtent(of: source).shortfall {
+                try options.cutShort(path: name, reason: shortfall)
+            }
             let decoder: VorbisFileDecoder
             if let file = source as? InputFile {
                 decoder = try VorbisFileDecoder(file: file, options: options)

@@ -6,7 +6,7 @@ import Testing
 
 /// Truncated, corrupt and lying files in every format: a warning and what is there, or an error
 /// naming the file; never a crash, a hang or a huge allocation.
-@Suite(.enabled(if: FormatTools.have("sox", "flac", "opusenc", "lame")))
+@Suite(.enabled(if: FormatTools.have("sox", "flac", "opusenc", "lame", "oggenc")))
 struct BadFormatFileTests {
     /// One good file per decoder path, made by the tools.
     private func goodFiles(_ directory: DecodingTestDirectory) throws -> [String] {
@@ -22,10 +22,11 @@ struct BadFormatFileTests {
         let source = paths[0]
         try FormatTools.run("opusenc", ["--quiet", source, directory.path("a.opus")])
         try FormatTools.run("lame", ["--quiet", source, directory.path("a.mp3")])
+        try FormatTools.run("oggenc", ["--quiet", "-o", directory.path("a.ogg"), source])
         _ = try directory.write(ModuleFixture.mod(), to: "a.mod")
         let rf64: [Int16] = (0..<44_100).map { Int16(truncatingIfNeeded: $0 * 37) }
         _ = try directory.write(FormatDecodingTests.rf64(rf64, channels: 2), to: "a.rf64")
-        return paths + ["a.opus", "a.mp3", "a.rf64"].map(directory.path)
+        return paths + ["a.opus", "a.mp3", "a.ogg", "a.rf64"].map(directory.path)
     }
 
     @Test("a file cut short loads what is there with one warning naming it; strict makes it an error")
@@ -144,7 +145,7 @@ struct BadFormatFileTests {
         defer { directory.remove() }
         let expected: [String: AudioFileFormat] = [
             "pcm.wav": .wav, "mulaw.wav": .wav, "a.flac": .flac, "a.aiff": .aiff, "a.opus": .oggOpus,
-            "a.mp3": .mp3, "a.mod": .mod, "a.rf64": .wav,
+            "a.mp3": .mp3, "a.mod": .mod, "a.rf64": .wav, "a.ogg": .oggVorbis,
         ]
         _ = try goodFiles(directory)
         for (name, format) in expected {

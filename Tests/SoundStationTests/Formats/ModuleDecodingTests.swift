@@ -8,9 +8,14 @@ import Testing
 @Suite struct ModuleDecodingTests {
     private static let patternFrames = Int(ModuleFixture.patternSeconds * 48_000)
 
-    @Test("a MOD is found by its tag and renders one pass of its song at 48 kHz stereo")
-    func onePass() throws {
-        let audio = try AudioDecoder.decode(bytes: ModuleFixture.mod(), name: "song.bin")
+    static let modules: [(AudioFileFormat, [UInt8])] = [
+        (.mod, ModuleFixture.mod()), (.s3m, ModuleFixture.s3m()), (.xm, ModuleFixture.xm()),
+    ]
+
+    @Test("MOD, S3M and XM are found by their magic and render one pass of their song at 48 kHz stereo", arguments: modules)
+    func onePass(format: AudioFileFormat, module: [UInt8]) throws {
+        #expect(try AudioDecoder.detect(module, name: "song.bin") == format)
+        let audio = try AudioDecoder.decode(bytes: module, name: "song.bin")
         #expect(audio.sampleRate == 48_000 && audio.channels == 2)
         #expect(abs(audio.frameCount - 2 * Self.patternFrames) <= 960, "\(audio.frameCount) frames")
         // First pattern C-2, second C-3: the second has twice the zero crossings.
@@ -22,11 +27,13 @@ import Testing
         #expect(DecodingTestSignal.rms(first) > 0.05)
     }
 
-    @Test("it matches the xmp player's own rendering within one LSB", .enabled(if: FormatTools.have("xmp")))
-    func matchesXmp() throws {
+    @Test(
+        "it matches the xmp player's own rendering within one LSB", .enabled(if: FormatTools.have("xmp")),
+        arguments: modules)
+    func matchesXmp(format: AudioFileFormat, module: [UInt8]) throws {
         let directory = try DecodingTestDirectory()
         defer { directory.remove() }
-        let path = try directory.write(ModuleFixture.mod(), to: "song.mod")
+        let path = try directory.write(module, to: "song.\(format.rawValue)")
         let reference = FormatTools.int16s(
             try FormatTools.run(
                 "xmp", ["--norc", "--nocmd", "-q", "-f", "48000", "-i", "spline", "-P", "70", "-c", path]))
@@ -34,7 +41,7 @@ import Testing
         #expect(ours.samples.count == reference.count, "\(ours.samples.count) vs xmp \(reference.count)")
         let common = min(ours.samples.count, reference.count)
         #expect(largestDifference(Array(ours.samples[..<common]), Array(reference[..<common])) <= oneLSB16)
-        #expect(try AudioDecoder.info(ofFileAt: path).format == .mod)
+        #expect(try AudioDecoder.info(ofFileAt: path).format == format)
     }
 
     @Test("a streamed module loops by its song structure: the second pattern repeats, not the first")
