@@ -53,7 +53,8 @@ struct EntryReader {
             stream: try bool("stream") ?? false,
             coalesceMilliseconds: try number("coalesceMs", in: 0...Double.greatestFiniteMagnitude),
             loopStart: loopStart, loopEnd: loopEnd,
-            channels: try choice("channels", ChannelSelection.self, expected: "downmix or first-two") ?? .downmix,
+            channels: try choice("channels", ChannelSelection.self, expected: "downmix or first-two")
+                ?? .downmix,
             strict: try bool("strict") ?? false)
     }
 

@@ -83,8 +83,10 @@ public enum AudioDecoder {
         try detect(try InputFile(path: path), name: path)
     }
 
-    static func detect(_ source: some ByteSource, name: String) throws(AudioDecodingError) -> AudioFileFormat {
-        try FormatDetection.detect(source.bytes(at: 0, count: FormatDetection.probeLength), in: source, name: name)
+    static func detect(_ source: some ByteSource, name: String) throws(AudioDecodingError) -> AudioFileFormat
+    {
+        try FormatDetection.detect(
+            source.bytes(at: 0, count: FormatDetection.probeLength), in: source, name: name)
     }
 
     private static func openStream(
@@ -123,18 +125,22 @@ public enum AudioDecoder {
             if let file = source as? InputFile {
                 decoder = try VorbisFileDecoder(file: file, options: options)
             } else {
-                decoder = try VorbisFileDecoder(bytes: source.bytes(at: 0, count: source.byteCount), name: name, options: options)
+                decoder = try VorbisFileDecoder(
+                    bytes: source.bytes(at: 0, count: source.byteCount), name: name, options: options)
             }
             return try decoder.readAll()
         case .mod, .xm, .s3m, .it:
             guard source.byteCount <= ModuleDecoder.maximumFileBytes else {
-                throw .unsupportedFormat(path: name, reason: "a module of \(source.byteCount) bytes (at most 64 MiB)")
+                throw .unsupportedFormat(
+                    path: name, reason: "a module of \(source.byteCount) bytes (at most 64 MiB)")
             }
             // A whole decode is one pass of the song, whatever the looping option.
             var onePass = options
             onePass.loopModules = false
-            return try ModuleDecoder(bytes: source.bytes(at: 0, count: source.byteCount), name: name, options: onePass)
-                .readAll()
+            return try ModuleDecoder(
+                bytes: source.bytes(at: 0, count: source.byteCount), name: name, options: onePass
+            )
+            .readAll()
         case .oggOpus:
             // libsndfile finds an Opus stream's length on its last page and refuses a file cut
             // mid-page; it is given the whole pages there are, and the cut is reported here.
@@ -142,7 +148,8 @@ public enum AudioDecoder {
             let pages = PrefixBytes(source: source, byteCount: complete)
             let decoder: SndFileDecoder
             do {
-                decoder = try SndFileDecoder(source: pages, name: name, options: options, knownShortfall: shortfall)
+                decoder = try SndFileDecoder(
+                    source: pages, name: name, options: options, knownShortfall: shortfall)
             } catch {
                 guard let shortfall else { throw error }
                 throw .truncated(path: name, reason: "\(shortfall), before any whole page of audio")

@@ -28,7 +28,10 @@ enum ChannelRole: Equatable {
         case 5: layout = [.left, .right, .centre, .surroundLeft, .surroundRight]
         case 6: layout = [.left, .right, .centre, .lfe, .surroundLeft, .surroundRight]
         case 7: layout = [.left, .right, .centre, .lfe, .backCentre, .surroundLeft, .surroundRight]
-        case 8: layout = [.left, .right, .centre, .lfe, .surroundLeft, .surroundRight, .surroundLeft, .surroundRight]
+        case 8:
+            layout = [
+                .left, .right, .centre, .lfe, .surroundLeft, .surroundRight, .surroundLeft, .surroundRight,
+            ]
         default: layout = [.left, .right]
         }
         return padded(layout, to: channels)
@@ -43,7 +46,10 @@ enum ChannelRole: Equatable {
         case 5: layout = [.left, .centre, .right, .surroundLeft, .surroundRight]
         case 6: layout = [.left, .centre, .right, .surroundLeft, .surroundRight, .lfe]
         case 7: layout = [.left, .centre, .right, .surroundLeft, .surroundRight, .backCentre, .lfe]
-        case 8: layout = [.left, .centre, .right, .surroundLeft, .surroundRight, .surroundLeft, .surroundRight, .lfe]
+        case 8:
+            layout = [
+                .left, .centre, .right, .surroundLeft, .surroundRight, .surroundLeft, .surroundRight, .lfe,
+            ]
         default: layout = [.left, .right]
         }
         return padded(layout, to: channels)

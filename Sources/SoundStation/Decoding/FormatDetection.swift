@@ -25,14 +25,16 @@ enum FormatDetection {
             if after.starts(with: Array("fLaC".utf8)) { return .flac }
             if isMPEGAudioFrame(after) { return .mp3 }
             throw .unsupportedFormat(
-                path: name, reason: "an ID3 tag that is not followed by MP3 frames (\(after.count) bytes after it)")
+                path: name,
+                reason: "an ID3 tag that is not followed by MP3 frames (\(after.count) bytes after it)")
         }
         if isMPEGAudioFrame(header) { return .mp3 }
         if let module = trackerModule(header) { return module }
         if header.count < 4 {
             throw .unsupportedFormat(path: name, reason: "it is only \(header.count) bytes long")
         }
-        throw .unsupportedFormat(path: name, reason: "its first bytes match no audio format SoundStation knows")
+        throw .unsupportedFormat(
+            path: name, reason: "its first bytes match no audio format SoundStation knows")
     }
 
     private static func ascii(_ header: [UInt8], _ offset: Int, _ text: String) -> Bool {

@@ -42,10 +42,13 @@ public final class ModuleDecoder: StreamingDecoder {
     ///   - path: The file.
     ///   - options: Whether a streamed module loops by its song (``DecodingOptions/loopModules``).
     /// - Throws: ``AudioDecodingError`` naming the file and what libxmp found wrong.
-    public convenience init(path: String, options: DecodingOptions = DecodingOptions()) throws(AudioDecodingError) {
+    public convenience init(path: String, options: DecodingOptions = DecodingOptions())
+        throws(AudioDecodingError)
+    {
         let file = try InputFile(path: path)
         guard file.byteCount <= Self.maximumFileBytes else {
-            throw .unsupportedFormat(path: path, reason: "a module of \(file.byteCount) bytes (at most 64 MiB)")
+            throw .unsupportedFormat(
+                path: path, reason: "a module of \(file.byteCount) bytes (at most 64 MiB)")
         }
         try self.init(bytes: file.readAll(), name: path, options: options)
     }
@@ -56,7 +59,9 @@ public final class ModuleDecoder: StreamingDecoder {
     ///   - name: The file name to use in error messages.
     ///   - options: Whether a streamed module loops by its song.
     /// - Throws: ``AudioDecodingError`` naming `name` and what libxmp found wrong.
-    public init(bytes: [UInt8], name: String, options: DecodingOptions = DecodingOptions()) throws(AudioDecodingError) {
+    public init(bytes: [UInt8], name: String, options: DecodingOptions = DecodingOptions())
+        throws(AudioDecodingError)
+    {
         guard !bytes.isEmpty else { throw .unreadable(path: name, reason: "the file is empty (0 bytes)") }
         guard bytes.count <= Self.maximumFileBytes else {
             throw .unsupportedFormat(path: name, reason: "a module of \(bytes.count) bytes (at most 64 MiB)")
@@ -82,7 +87,9 @@ public final class ModuleDecoder: StreamingDecoder {
         xmp_get_module_info(context, &moduleInfo)
         var frameInfo = xmp_frame_info()
         xmp_get_frame_info(context, &frameInfo)
-        let detected = (try? FormatDetection.detect(Array(bytes.prefix(FormatDetection.probeLength)), in: bytes, name: name)) ?? .mod
+        let detected =
+            (try? FormatDetection.detect(
+                Array(bytes.prefix(FormatDetection.probeLength)), in: bytes, name: name)) ?? .mod
         var typeName: String?
         if let module = moduleInfo.mod {
             title = Self.text(module.pointee.name)
@@ -160,7 +167,8 @@ public final class ModuleDecoder: StreamingDecoder {
         guard info.frameCount <= Self.maximumSeconds * Self.sampleRate else {
             throw .unsupportedFormat(
                 path: name,
-                reason: "its song plays for \(info.frameCount / Self.sampleRate / 60) minutes, too long to hold "
+                reason:
+                    "its song plays for \(info.frameCount / Self.sampleRate / 60) minutes, too long to hold "
                     + "decoded; stream it (\"stream\": true)")
         }
         var samples: [Float] = []
@@ -217,9 +225,11 @@ public final class ModuleDecoder: StreamingDecoder {
     private static func loadError(_ code: Int32, name: String) -> AudioDecodingError {
         switch code {
         case XMP_ERROR_FORMAT:
-            return .unsupportedFormat(path: name, reason: "libxmp does not recognise it as a module it can play")
+            return .unsupportedFormat(
+                path: name, reason: "libxmp does not recognise it as a module it can play")
         case XMP_ERROR_LOAD:
-            return .corrupt(path: name, reason: "libxmp could not load it: the module is damaged or cut short")
+            return .corrupt(
+                path: name, reason: "libxmp could not load it: the module is damaged or cut short")
         case XMP_ERROR_DEPACK:
             return .corrupt(path: name, reason: "libxmp could not unpack it")
         case XMP_ERROR_SYSTEM:

@@ -5,7 +5,9 @@ enum OggPages {
     /// - Parameter source: The whole file.
     /// - Returns: The byte count up to the end of the last whole page, and a shortfall message when
     ///   the file does not end with a complete end-of-stream page.
-    static func completeExtent(of source: some ByteSource) throws(AudioDecodingError) -> (bytes: Int, shortfall: String?) {
+    static func completeExtent(of source: some ByteSource) throws(AudioDecodingError) -> (
+        bytes: Int, shortfall: String?
+    ) {
         var offset = 0
         var lastFlags: UInt8 = 0
         while offset < source.byteCount {
@@ -19,10 +21,15 @@ enum OggPages {
             offset = end
         }
         if offset < source.byteCount {
-            return (offset, "the Ogg stream breaks off after \(offset) of \(source.byteCount) bytes, in the middle of a page")
+            return (
+                offset,
+                "the Ogg stream breaks off after \(offset) of \(source.byteCount) bytes, in the middle of a page"
+            )
         }
         if lastFlags & 0x04 == 0 {
-            return (offset, "the Ogg stream has no end-of-stream page, as when a download or recording is cut off")
+            return (
+                offset, "the Ogg stream has no end-of-stream page, as when a download or recording is cut off"
+            )
         }
         return (offset, nil)
     }

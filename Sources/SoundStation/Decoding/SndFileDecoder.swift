@@ -26,7 +26,9 @@ public final class SndFileDecoder: StreamingDecoder {
     ///   - path: The file; it stays open until the decoder is released.
     ///   - options: Channel handling and strictness.
     /// - Throws: ``AudioDecodingError`` naming the file and what libsndfile found wrong.
-    public convenience init(path: String, options: DecodingOptions = DecodingOptions()) throws(AudioDecodingError) {
+    public convenience init(path: String, options: DecodingOptions = DecodingOptions())
+        throws(AudioDecodingError)
+    {
         let file = try InputFile(path: path)
         try self.init(source: file, name: path, options: options)
     }
@@ -51,7 +53,9 @@ public final class SndFileDecoder: StreamingDecoder {
         let source = SeekableBytes(bytes)
         var virtualIO = Self.virtualIO
         var fileInfo = SF_INFO()
-        guard let handle = sf_open_virtual(&virtualIO, Int32(SFM_READ), &fileInfo, Unmanaged.passUnretained(source).toOpaque())
+        guard
+            let handle = sf_open_virtual(
+                &virtualIO, Int32(SFM_READ), &fileInfo, Unmanaged.passUnretained(source).toOpaque())
         else {
             if let failure = source.failure { throw failure }
             throw Self.openError(String(cString: sf_strerror(nil)), name: name)
@@ -64,7 +68,9 @@ public final class SndFileDecoder: StreamingDecoder {
             sf_close(handle)
             throw .corrupt(
                 path: name,
-                reason: "its header declares \(channels) channels at \(fileInfo.samplerate) Hz, which no sound has")
+                reason:
+                    "its header declares \(channels) channels at \(fileInfo.samplerate) Hz, which no sound has"
+            )
         }
         let format = Self.format(of: fileInfo.format, header: bytes)
         let roles = Self.channelRoles(handle, channels: channels, format: format)
@@ -72,7 +78,8 @@ public final class SndFileDecoder: StreamingDecoder {
         info = AudioFileInfo(
             format: format, sampleRate: Int(fileInfo.samplerate), channels: mixer.outputChannels,
             // libsndfile reports an unknown length as the largest count; nothing is allocated from it.
-            frameCount: Int(min(frames, Int64(Int32.max) * 64)), encoding: Self.encodingName(fileInfo.format, header: bytes),
+            frameCount: Int(min(frames, Int64(Int32.max) * 64)),
+            encoding: Self.encodingName(fileInfo.format, header: bytes),
             fileChannels: channels)
         self.handle = handle
         self.source = source
@@ -95,7 +102,9 @@ public final class SndFileDecoder: StreamingDecoder {
         let frames = min(maxFrames, 65_536)
         let channels = info.fileChannels
         var buffer = [Float](repeating: 0, count: frames * channels)
-        let got = buffer.withUnsafeMutableBufferPointer { sf_readf_float(handle, $0.baseAddress, sf_count_t(frames)) }
+        let got = buffer.withUnsafeMutableBufferPointer {
+            sf_readf_float(handle, $0.baseAddress, sf_count_t(frames))
+        }
         if let failure = source.failure { throw failure }
         if got <= 0 {
             let code = sf_error(handle)
@@ -118,7 +127,8 @@ public final class SndFileDecoder: StreamingDecoder {
     public func seek(toFrame frame: Int) throws(AudioDecodingError) {
         let target = sf_count_t(min(max(frame, 0), info.frameCount))
         guard sf_seek(handle, target, SEEK_SET) == target else {
-            throw .corrupt(path: name, reason: "cannot seek to frame \(target): \(String(cString: sf_strerror(handle)))")
+            throw .corrupt(
+                path: name, reason: "cannot seek to frame \(target): \(String(cString: sf_strerror(handle)))")
         }
     }
 
@@ -129,10 +139,12 @@ public final class SndFileDecoder: StreamingDecoder {
     public func readAll() throws(AudioDecodingError) -> PCMAudio {
         if let knownShortfall {
             try options.cutShort(path: name, reason: knownShortfall)
-            return try readRemaining(declaredFrames: 0, byteCount: source.byteCount, name: name, options: options)
+            return try readRemaining(
+                declaredFrames: 0, byteCount: source.byteCount, name: name, options: options)
         }
         return try readRemaining(
-            declaredFrames: max(declaredFrames ?? 0, info.frameCount), byteCount: source.byteCount, name: name,
+            declaredFrames: max(declaredFrames ?? 0, info.frameCount), byteCount: source.byteCount,
+            name: name,
             options: options)
     }
 
@@ -141,7 +153,8 @@ public final class SndFileDecoder: StreamingDecoder {
             sf_count_t(Unmanaged<SeekableBytes>.fromOpaque(user!).takeUnretainedValue().byteCount)
         },
         seek: { offset, whence, user in
-            Unmanaged<SeekableBytes>.fromOpaque(user!).takeUnretainedValue().seek(offset: offset, whence: whence)
+            Unmanaged<SeekableBytes>.fromOpaque(user!).takeUnretainedValue().seek(
+                offset: offset, whence: whence)
         },
         read: { destination, count, user in
             guard let destination else { return 0 }
@@ -155,7 +168,9 @@ public final class SndFileDecoder: StreamingDecoder {
 
     private static func openError(_ message: String, name: String) -> AudioDecodingError {
         let lower = message.lowercased()
-        if lower.contains("not recognised") || lower.contains("unsupported") || lower.contains("not supported") {
+        if lower.contains("not recognised") || lower.contains("unsupported")
+            || lower.contains("not supported")
+        {
             return .unsupportedFormat(path: name, reason: "libsndfile: \(message)")
         }
         if lower.contains("short") || lower.contains("end of file") || lower.contains("truncat") {
@@ -195,8 +210,9 @@ public final class SndFileDecoder: StreamingDecoder {
         default: sub = nil
         }
         let major = code & Int32(SF_FORMAT_TYPEMASK)
-        guard major == Int32(SF_FORMAT_WAV) || major == Int32(SF_FORMAT_WAVEX) || major == Int32(SF_FORMAT_RF64)
-            || major == Int32(SF_FORMAT_AIFF)
+        guard
+            major == Int32(SF_FORMAT_WAV) || major == Int32(SF_FORMAT_WAVEX) || major == Int32(SF_FORMAT_RF64)
+                || major == Int32(SF_FORMAT_AIFF)
         else { return sub }
         let magic = (try? header.bytes(at: 0, count: 4)) ?? []
         let container = String(decoding: magic, as: UTF8.self)

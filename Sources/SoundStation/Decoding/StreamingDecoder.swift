@@ -43,7 +43,8 @@ extension StreamingDecoder {
         let frames = samples.count / max(channels, 1)
         if frames < declaredFrames {
             try options.cutShort(
-                path: name, reason: "the header declares \(declaredFrames) frames, \(frames) could be decoded")
+                path: name, reason: "the header declares \(declaredFrames) frames, \(frames) could be decoded"
+            )
         }
         return PCMAudio(sampleRate: info.sampleRate, channels: channels, samples: samples)
     }

@@ -18,12 +18,15 @@ public final class VorbisFileDecoder: StreamingDecoder {
     /// - Parameters:
     ///   - path: The file to read; it stays open until the decoder is released.
     ///   - options: What to do with more than two channels.
-    public convenience init(path: String, options: DecodingOptions = DecodingOptions()) throws(AudioDecodingError) {
+    public convenience init(path: String, options: DecodingOptions = DecodingOptions())
+        throws(AudioDecodingError)
+    {
         try self.init(file: InputFile(path: path), options: options)
     }
 
     /// Streams from a file already opened, e.g. after its magic bytes were checked.
-    convenience init(file: InputFile, options: DecodingOptions = DecodingOptions()) throws(AudioDecodingError) {
+    convenience init(file: InputFile, options: DecodingOptions = DecodingOptions()) throws(AudioDecodingError)
+    {
         try self.init(source: VorbisDataSource(file: file), name: file.path, options: options)
     }
 
@@ -41,7 +44,8 @@ public final class VorbisFileDecoder: StreamingDecoder {
         try self.init(source: VorbisDataSource(bytes: bytes), name: name, options: options)
     }
 
-    private init(source: VorbisDataSource, name: String, options: DecodingOptions) throws(AudioDecodingError) {
+    private init(source: VorbisDataSource, name: String, options: DecodingOptions) throws(AudioDecodingError)
+    {
         guard source.bytes(at: 0, count: 4) == Array("OggS".utf8) else {
             throw .unsupportedFormat(
                 path: name, reason: "it does not start with 'OggS', so it is not an Ogg file")

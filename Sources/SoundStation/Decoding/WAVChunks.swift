@@ -33,7 +33,8 @@ struct WAVLayout {
     /// What is missing when the file ends before its `data` chunk does, else nil.
     var shortfall: String? {
         guard dataByteCount < declaredDataByteCount else { return nil }
-        return "the 'data' chunk declares \(declaredDataByteCount) bytes but only \(dataByteCount) are present"
+        return
+            "the 'data' chunk declares \(declaredDataByteCount) bytes but only \(dataByteCount) are present"
     }
 
     /// The header facts callers want without decoding (for a native layout).
@@ -54,7 +55,8 @@ struct WAVLayout {
             let what = "\(encodingName) (format tag \(format.tag))"
             switch error {
             case .corrupt(_, let reason): throw .corrupt(path: name, reason: "\(what): \(reason)")
-            case .unsupportedFormat(_, let reason): throw .unsupportedFormat(path: name, reason: "\(what): \(reason)")
+            case .unsupportedFormat(_, let reason):
+                throw .unsupportedFormat(path: name, reason: "\(what): \(reason)")
             case .truncated(_, let reason): throw .truncated(path: name, reason: "\(what): \(reason)")
             case .unreadable: throw error
             }

@@ -39,7 +39,8 @@ public enum WAVDecoder {
             convert($0, count: sampleCount, from: format.encoding, bigEndian: bigEndian)
         }
         let mixer = ChannelMixer(roles: format.channelRoles, selection: options.channels)
-        return PCMAudio(sampleRate: format.sampleRate, channels: mixer.outputChannels, samples: mixer.mix(samples))
+        return PCMAudio(
+            sampleRate: format.sampleRate, channels: mixer.outputChannels, samples: mixer.mix(samples))
     }
 
     /// Reads the header facts of a WAV held in memory without converting any samples.
@@ -51,7 +52,8 @@ public enum WAVDecoder {
     public static func info(bytes: [UInt8], name: String) throws(AudioDecodingError) -> AudioFileInfo {
         let layout = try WAVLayout(of: bytes, name: name)
         return layout.isNative
-            ? layout.info : try layout.libraryDecoder(source: bytes, name: name, options: DecodingOptions()).info
+            ? layout.info
+            : try layout.libraryDecoder(source: bytes, name: name, options: DecodingOptions()).info
     }
 
     /// Converts `count` samples to Float; the layout has checked they are all there.

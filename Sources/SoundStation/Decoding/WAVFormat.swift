@@ -41,7 +41,8 @@ struct WAVFormat: Equatable {
 
     /// Where each channel plays: from the speaker mask when it names them all, else the usual order.
     var channelRoles: [ChannelRole] {
-        ChannelRole.fromWaveMask(channelMask, channels: channels) ?? ChannelRole.smpteDefault(channels: channels)
+        ChannelRole.fromWaveMask(channelMask, channels: channels)
+            ?? ChannelRole.smpteDefault(channels: channels)
     }
 
     var bytesPerFrame: Int { encoding.bytesPerSample * channels }

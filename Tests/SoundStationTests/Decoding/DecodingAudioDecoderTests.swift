@@ -42,7 +42,8 @@ struct DecodingAudioDecoderTests {
         #expect(
             info
                 == AudioFileInfo(
-                    format: .wav, sampleRate: 48_000, channels: 2, frameCount: 12_000, encoding: "float 32-bit"))
+                    format: .wav, sampleRate: 48_000, channels: 2, frameCount: 12_000,
+                    encoding: "float 32-bit"))
         #expect(info.duration == 0.25)
     }
 
@@ -77,13 +78,15 @@ struct DecodingAudioDecoderTests {
             #expect(
                 error
                     == .unsupportedFormat(
-                        path: "music.flac", reason: "its first bytes match no audio format SoundStation knows"))
+                        path: "music.flac", reason: "its first bytes match no audio format SoundStation knows"
+                    ))
             #expect(error.description.hasPrefix("Unsupported audio in 'music.flac'"))
             #expect(!error.description.contains("\n"))
         }
         // A FLAC signature with nothing behind it is a FLAC that libsndfile cannot read.
         do {
-            _ = try AudioDecoder.decode(bytes: Array("fLaC".utf8) + [UInt8](repeating: 0, count: 64), name: "x.flac")
+            _ = try AudioDecoder.decode(
+                bytes: Array("fLaC".utf8) + [UInt8](repeating: 0, count: 64), name: "x.flac")
             Issue.record("an empty FLAC should be rejected")
         } catch {
             #expect(error.description.contains("x.flac") && error.description.contains("libsndfile"))

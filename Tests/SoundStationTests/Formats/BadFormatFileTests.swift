@@ -16,7 +16,8 @@ struct BadFormatFileTests {
             ("rifx.wav", ["-b", "16", "-B"]), ("a.flac", ["-b", "16"]), ("a.aiff", ["-b", "16"]),
         ] {
             let path = directory.path(name)
-            try FormatTools.run("sox", ["-n", "-r", "22050", "-c", "2"] + options + [path, "synth", "3", "sine", "440"])
+            try FormatTools.run(
+                "sox", ["-n", "-r", "22050", "-c", "2"] + options + [path, "synth", "3", "sine", "440"])
             paths.append(path)
         }
         let source = paths[0]
@@ -41,10 +42,13 @@ struct BadFormatFileTests {
             let warnings = Mutex<[AudioDecodingWarning]>([])
             let lenient = DecodingOptions(warn: { warning in warnings.withLock { $0.append(warning) } })
             let partial = try AudioDecoder.decode(fileAt: cutPath, options: lenient)
-            #expect(partial.frameCount < whole.frameCount && partial.frameCount > whole.frameCount / 4, "\(path)")
+            #expect(
+                partial.frameCount < whole.frameCount && partial.frameCount > whole.frameCount / 4, "\(path)")
             // What is there is what the whole file holds at the same place.
             let common = min(partial.samples.count, whole.samples.count) / 2
-            #expect(largestDifference(Array(partial.samples[..<common]), Array(whole.samples[..<common])) < 0.02, "\(path)")
+            #expect(
+                largestDifference(Array(partial.samples[..<common]), Array(whole.samples[..<common])) < 0.02,
+                "\(path)")
             let seen = warnings.withLock { $0 }
             #expect(seen.count == 1, "\(path): \(seen)")
             #expect(seen.first?.description.contains(cutPath) == true, "\(path)")
@@ -68,7 +72,8 @@ struct BadFormatFileTests {
             let step = max(1, bytes.count / 60)
             for length in stride(from: 0, to: bytes.count, by: step) + Array(0..<min(64, bytes.count)) {
                 do {
-                    let audio = try AudioDecoder.decode(bytes: Array(bytes.prefix(length)), name: "prefix-\(length)", options: quiet)
+                    let audio = try AudioDecoder.decode(
+                        bytes: Array(bytes.prefix(length)), name: "prefix-\(length)", options: quiet)
                     #expect(audio.samples.allSatisfy { $0.isFinite && abs($0) <= 1 })
                 } catch {
                     #expect(error.description.contains("prefix-\(length)"), "\(path): \(error)")
@@ -93,7 +98,8 @@ struct BadFormatFileTests {
                     damaged[Int(state >> 33) % span] = UInt8(truncatingIfNeeded: state >> 17)
                 }
                 do {
-                    let audio = try AudioDecoder.decode(bytes: damaged, name: "damaged-\(trial)", options: DecodingOptions(warn: { _ in }))
+                    let audio = try AudioDecoder.decode(
+                        bytes: damaged, name: "damaged-\(trial)", options: DecodingOptions(warn: { _ in }))
                     #expect(audio.samples.allSatisfy { $0.isFinite && abs($0) <= 1 })
                     #expect(audio.channels >= 1 && audio.channels <= 2)
                 } catch {
@@ -120,7 +126,10 @@ struct BadFormatFileTests {
         for tag: UInt16 in [1, 7] {
             let bits = tag == 1 ? 16 : 8
             let fmt = WAVFixture.fmt(tag: tag, channels: 1, rate: 8_000, bits: bits)
-            let wav = WAVFixture.riff([fmt, WAVFixture.chunk("data", [UInt8](repeating: 0x55, count: 8_000), declaredSize: 0xFFFF_FFF0)])
+            let wav = WAVFixture.riff([
+                fmt,
+                WAVFixture.chunk("data", [UInt8](repeating: 0x55, count: 8_000), declaredSize: 0xFFFF_FFF0),
+            ])
             let decoded = try AudioDecoder.decode(bytes: wav, name: "huge-\(tag).wav", options: quiet)
             #expect(decoded.frameCount == 8_000 / (bits / 8))
         }
@@ -129,7 +138,8 @@ struct BadFormatFileTests {
             let directory = try DecodingTestDirectory()
             defer { directory.remove() }
             let path = directory.path("a.flac")
-            try FormatTools.run("sox", ["-n", "-r", "8000", "-c", "1", "-b", "16", path, "synth", "0.5", "sine", "440"])
+            try FormatTools.run(
+                "sox", ["-n", "-r", "8000", "-c", "1", "-b", "16", path, "synth", "0.5", "sine", "440"])
             var flac = try directory.read(path)
             // STREAMINFO starts at 8; total samples are the low 36 bits at bytes 21...25.
             flac[21] = (flac[21] & 0xF0) | 0x08

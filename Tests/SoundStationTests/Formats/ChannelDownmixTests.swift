@@ -12,8 +12,11 @@ struct ChannelDownmixTests {
         let path = directory.path(name)
         try FormatTools.run(
             "sox",
-            ["-n", "-r", "48000", "-c", "6", "-b", "16", path, "synth", "0.25", "sine", "300", "sine", "500", "sine",
-             "700", "sine", "50", "sine", "1100", "sine", "1300", "vol", "0.3"])
+            [
+                "-n", "-r", "48000", "-c", "6", "-b", "16", path, "synth", "0.25", "sine", "300", "sine",
+                "500", "sine",
+                "700", "sine", "50", "sine", "1100", "sine", "1300", "vol", "0.3",
+            ])
         return (path, try FormatTools.soxDecode(path))
     }
 

@@ -8,14 +8,19 @@ import Testing
 @Suite(.enabled(if: FormatTools.have("sox")))
 struct FormatDecodingTests {
     /// Makes a file with sox from a two-tone synth; `format` are sox's output options.
-    private func soxFile(_ directory: DecodingTestDirectory, _ name: String, rate: Int, channels: Int, _ format: [String])
+    private func soxFile(
+        _ directory: DecodingTestDirectory, _ name: String, rate: Int, channels: Int, _ format: [String]
+    )
         throws -> String
     {
         let path = directory.path(name)
         var tones = ["sine", "440"]
         for channel in 1..<channels { tones += ["sine", "\(440 + 220 * channel)"] }
         try FormatTools.run(
-            "sox", ["-n", "-r", "\(rate)", "-c", "\(channels)"] + format + [path, "synth", "0.3"] + tones + ["vol", "0.8"])
+            "sox",
+            ["-n", "-r", "\(rate)", "-c", "\(channels)"] + format + [path, "synth", "0.3"] + tones + [
+                "vol", "0.8",
+            ])
         return path
     }
 
@@ -29,7 +34,8 @@ struct FormatDecodingTests {
         #expect(info.encoding == encoding, "\(path): \(info.encoding ?? "nil")")
         #expect(ours.channels == channels && ours.sampleRate == rate)
         let reference = try FormatTools.soxDecode(path)
-        #expect(ours.samples.count == reference.count, "\(path): \(ours.samples.count) vs sox \(reference.count)")
+        #expect(
+            ours.samples.count == reference.count, "\(path): \(ours.samples.count) vs sox \(reference.count)")
         #expect(largestDifference(ours.samples, reference) <= oneLSB16, "\(path)")
         #expect(DecodingTestSignal.rms(ours.samples) > 0.3)
     }
@@ -65,7 +71,9 @@ struct FormatDecodingTests {
             let path = try soxFile(directory, "a\(bits).flac", rate: 44_100, channels: 2, ["-b", "\(bits)"])
             try expectMatchesSox(path, format: .flac, encoding: "PCM \(bits)-bit", channels: 2, rate: 44_100)
             let raw = directory.path("a\(bits).raw")
-            try FormatTools.run("flac", ["-d", "-s", "-f", "--force-raw-format", "--endian=little", "--sign=signed", "-o", raw, path])
+            try FormatTools.run(
+                "flac",
+                ["-d", "-s", "-f", "--force-raw-format", "--endian=little", "--sign=signed", "-o", raw, path])
             let bytes = try directory.read(raw)
             let width = bits / 8
             let reference = (0..<bytes.count / width).map { index -> Float in
@@ -131,7 +139,8 @@ struct FormatDecodingTests {
         let values: [Int16] = (0..<2_000).map { Int16(truncatingIfNeeded: ($0 * 7919) % 65_536 - 32_768) }
         for magic in ["RF64", "BW64"] {
             let bytes = Self.rf64(values, channels: 2, magic: magic)
-            let audio = try AudioDecoder.decode(bytes: bytes, name: "big.\(magic)", options: DecodingOptions(strict: true))
+            let audio = try AudioDecoder.decode(
+                bytes: bytes, name: "big.\(magic)", options: DecodingOptions(strict: true))
             #expect(audio.channels == 2 && audio.frameCount == 1_000)
             #expect(audio.samples == values.map { Float($0) / 32_768 })
         }
@@ -156,11 +165,15 @@ struct FormatDecodingTests {
     }
 
     /// An RF64 (or BW64) file: sizes of 0xFFFFFFFF and the real ones in `ds64`.
-    static func rf64(_ values: [Int16], channels: Int, magic: String = "RF64", declaredData: UInt64? = nil) -> [UInt8] {
+    static func rf64(_ values: [Int16], channels: Int, magic: String = "RF64", declaredData: UInt64? = nil)
+        -> [UInt8]
+    {
         let data = values.flatMap { WAVFixture.le16(Int($0)) }
         func le64(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
         let ds64 = WAVFixture.chunk(
-            "ds64", le64(UInt64(data.count + 72)) + le64(declaredData ?? UInt64(data.count)) + le64(UInt64(values.count / channels)) + WAVFixture.le32(0))
+            "ds64",
+            le64(UInt64(data.count + 72)) + le64(declaredData ?? UInt64(data.count))
+                + le64(UInt64(values.count / channels)) + WAVFixture.le32(0))
         let fmt = WAVFixture.fmt(tag: 1, channels: channels, rate: 48_000, bits: 16)
         return Array(magic.utf8) + WAVFixture.le32(0xFFFF_FFFF) + Array("WAVE".utf8) + ds64 + fmt
             + WAVFixture.chunk("data", data, declaredSize: 0xFFFF_FFFF)

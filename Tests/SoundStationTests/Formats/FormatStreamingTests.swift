@@ -15,13 +15,19 @@ struct FormatStreamingTests {
             let path = "\(assets.root)/music.\(ext)"
             let source = "\(assets.root)/source-\(ext).wav"
             try FormatTools.run(
-                "sox", ["-n", "-r", "48000", "-c", "2", "-b", "16", source, "synth", "3", "sine", "220", "sine", "330", "vol", "0.5"])
+                "sox",
+                [
+                    "-n", "-r", "48000", "-c", "2", "-b", "16", source, "synth", "3", "sine", "220", "sine",
+                    "330", "vol", "0.5",
+                ])
             if ext == "mp3" {
                 try FormatTools.run("lame", ["--quiet", source, path])
             } else {
                 try FormatTools.run("sox", [source] + options + [path])
             }
-            assets.add("\(ext)-streamed", file: "music.\(ext)", kind: "music", extra: "\"stream\": true, \"loop\": false")
+            assets.add(
+                "\(ext)-streamed", file: "music.\(ext)", kind: "music",
+                extra: "\"stream\": true, \"loop\": false")
             assets.add("\(ext)-whole", file: "music.\(ext)", kind: "music", extra: "\"loop\": false")
         }
         let system = try await assets.system()

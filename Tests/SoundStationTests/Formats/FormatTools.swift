@@ -40,7 +40,9 @@ enum FormatTools {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             throw ToolError(
-                message: "\(tool) \(arguments.joined(separator: " ")): \(String(decoding: errorData, as: UTF8.self))")
+                message:
+                    "\(tool) \(arguments.joined(separator: " ")): \(String(decoding: errorData, as: UTF8.self))"
+            )
         }
         return data
     }
@@ -48,14 +50,20 @@ enum FormatTools {
     /// Little-endian 32-bit floats from a tool's raw output.
     static func floats(_ data: Data) -> [Float] {
         data.withUnsafeBytes { raw in
-            (0..<raw.count / 4).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))) }
+            (0..<raw.count / 4).map {
+                Float(
+                    bitPattern: UInt32(
+                        littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self)))
+            }
         }
     }
 
     /// Little-endian 16-bit integers from a tool's raw output, as floats over 32768.
     static func int16s(_ data: Data) -> [Float] {
         data.withUnsafeBytes { raw in
-            (0..<raw.count / 2).map { Float(Int16(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self))) / 32_768 }
+            (0..<raw.count / 2).map {
+                Float(Int16(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self))) / 32_768
+            }
         }
     }
 

@@ -12,17 +12,21 @@ import Testing
         (.mod, ModuleFixture.mod()), (.s3m, ModuleFixture.s3m()), (.xm, ModuleFixture.xm()),
     ]
 
-    @Test("MOD, S3M and XM are found by their magic and render one pass of their song at 48 kHz stereo", arguments: modules)
+    @Test(
+        "MOD, S3M and XM are found by their magic and render one pass of their song at 48 kHz stereo",
+        arguments: modules)
     func onePass(format: AudioFileFormat, module: [UInt8]) throws {
         #expect(try AudioDecoder.detect(module, name: "song.bin") == format)
         let audio = try AudioDecoder.decode(bytes: module, name: "song.bin")
         #expect(audio.sampleRate == 48_000 && audio.channels == 2)
         #expect(abs(audio.frameCount - 2 * Self.patternFrames) <= 960, "\(audio.frameCount) frames")
         // First pattern C-2, second C-3: the second has twice the zero crossings.
-        let first = DecodingTestSignal.channel(0, of: Array(audio.samples[0..<Self.patternFrames * 2]), channels: 2)
+        let first = DecodingTestSignal.channel(
+            0, of: Array(audio.samples[0..<Self.patternFrames * 2]), channels: 2)
         let second = DecodingTestSignal.channel(
             0, of: Array(audio.samples[Self.patternFrames * 2..<Self.patternFrames * 4]), channels: 2)
-        let ratio = Double(DecodingTestSignal.zeroCrossings(second)) / Double(DecodingTestSignal.zeroCrossings(first))
+        let ratio =
+            Double(DecodingTestSignal.zeroCrossings(second)) / Double(DecodingTestSignal.zeroCrossings(first))
         #expect(abs(ratio - 2) < 0.1, "crossings ratio \(ratio)")
         #expect(DecodingTestSignal.rms(first) > 0.05)
     }
@@ -56,11 +60,13 @@ import Testing
         func crossings(_ pattern: Int) -> Int {
             let start = (pattern * Self.patternFrames + 2_400) * 2
             let end = ((pattern + 1) * Self.patternFrames - 2_400) * 2
-            return DecodingTestSignal.zeroCrossings(DecodingTestSignal.channel(0, of: Array(samples[start..<end]), channels: 2))
+            return DecodingTestSignal.zeroCrossings(
+                DecodingTestSignal.channel(0, of: Array(samples[start..<end]), channels: 2))
         }
         let low = crossings(0)
         for pattern in 1...4 {
-            #expect(abs(Double(crossings(pattern)) / Double(low) - 2) < 0.1, "pattern \(pattern) plays the loop")
+            #expect(
+                abs(Double(crossings(pattern)) / Double(low) - 2) < 0.1, "pattern \(pattern) plays the loop")
         }
         // Seeking renders again from the start, so it lands on the same samples.
         try decoder.seek(toFrame: 30_000)
