@@ -2,14 +2,14 @@
 # Makes the seed inputs of fuzz-formats (Fuzz/Corpus/formats/seed-*): one small file of every format
 # and encoding SoundStation reads, all made here by sox, flac, lame, opusenc and a few lines of Python
 # (RF64 and a ProTracker module), none fetched. Each stays under libFuzzer's 8 KiB -max_len.
-# Usage: Scripts/fuzz-seeds.sh
+# Scripts/e2e.sh makes the same files for `soundstation catalogue`.
+# Usage: Scripts/fuzz-seeds.sh [OUT_DIR]   (default Fuzz/Corpus/formats)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-out=Fuzz/Corpus/formats
+out=${1:-$(cd "$(dirname "$0")/.." && pwd)/Fuzz/Corpus/formats}
 mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tone() { sox -n -r "$1" -c "$2" "${@:4}" "$3" synth 0.05 sine 440 sine 660 vol 0.7; }
+tone() { sox -n -r "$1" -c "$2" "${@:4}" "$3" synth 0.05 sine 440 sine 660 vol 0.7 2>/dev/null; }
 tone 8000 1 "$out/seed-mulaw.wav" -e mu-law
 tone 8000 2 "$out/seed-alaw.wav" -e a-law
 tone 8000 1 "$out/seed-ima.wav" -e ima-adpcm
@@ -47,4 +47,3 @@ for period, effect in ((428, (0xD, 0)), (214, (0xB, 1))):
                 mod += bytes(4)
 open(f"{out}/seed.mod", "wb").write(mod + wave)
 PY
-ls -l "$out"/seed*
