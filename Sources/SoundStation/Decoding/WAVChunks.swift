@@ -105,11 +105,10 @@ struct WAVLayout {
             } else if id == "data" && data == nil {
                 let declared = size == 0xFFFF_FFFF && container == .rf64 ? (ds64DataSize ?? size) : size
                 data = (body, declared)
-                if format == nil {
-                    // The rest of the chunk walk would step over the samples; `fmt ` after `data`
-                    // is rare but legal, so skip by the declared size when it fits.
-                    if body + declared >= total { break }
-                }
+                // `fmt ` after `data` is rare but legal, so the walk skips the samples by their
+                // declared size when it fits; a size past the end (or past Int, from a lying
+                // ds64) ends the walk.
+                guard declared < total - body else { break }
                 offset = body + declared + (declared & 1)
                 continue
             }
