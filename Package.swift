@@ -10,6 +10,8 @@ let package = Package(
         .executable(name: "starfall", targets: ["starfall"]),
         .library(name: "VoiceNotes", targets: ["VoiceNotes"]),
         .executable(name: "voicenote", targets: ["voicenote"]),
+        // The C library: `make install` installs it as libsoundstation.so.0 (see the Makefile).
+        .library(name: "SoundStationC", type: .dynamic, targets: ["SoundStationC"]),
     ],
     targets: [
         .systemLibrary(
@@ -37,9 +39,10 @@ let package = Package(
             pkgConfig: "sdl2",
             providers: [.apt(["libsdl2-dev"])]
         ),
+        .target(name: "CSoundStationRT"),
         .target(
             name: "SoundStation",
-            dependencies: ["COpenAL", "CVorbis", "CSndFile", "CXMP"]
+            dependencies: ["COpenAL", "CVorbis", "CSoundStationRT", "CSndFile", "CXMP"]
         ),
         .executableTarget(
             name: "soundstation",
@@ -73,6 +76,29 @@ let package = Package(
         .target(name: "VoiceNotes", dependencies: ["SoundStation"]),
         .executableTarget(name: "voicenote", dependencies: ["VoiceNotes", "SoundStation"]),
         .testTarget(name: "VoiceNotesTests", dependencies: ["VoiceNotes", "SoundStation"]),
+        // The C API: the public header and the thread-local error message, in C.
+        .target(name: "CSoundStation", dependencies: ["CSoundStationRT"]),
+        // The C API's functions (`@_cdecl`), linked into libSoundStationC.so with the Swift runtime and
+        // Foundation inside it, so a game runs it on a machine without the Swift toolchain. The version
+        // script exports exactly the header's functions and names the soname's version.
+        .target(
+            name: "SoundStationC",
+            dependencies: ["SoundStation", "CSoundStation"],
+            exclude: ["exports.map"],
+            linkerSettings: [
+                .unsafeFlags([
+                    "-static-stdlib",
+                    // Foundation's static archives and what they need, which a shared library's link does
+                    // not pull in by itself; --no-undefined makes a missing one fail the build.
+                    "-lFoundation", "-lFoundationInternationalization", "-lFoundationEssentials",
+                    "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCollections", "-l_FoundationCShims",
+                    "-Xlinker", "--no-undefined",
+                    "-Xlinker", "-soname=libsoundstation.so.0",
+                    "-Xlinker",
+                    "--version-script=\(Context.packageDirectory)/Sources/SoundStationC/exports.map",
+                ])
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
