@@ -3,8 +3,8 @@
 ///
 /// | Format | Decoder |
 /// | --- | --- |
-/// | WAV (RIFF), PCM 8/16/24/32-bit and float 32/64-bit, plain or extensible | ``WAVDecoder`` (Swift) |
-/// | every other WAV (RIFX, RF64/BW64, mu-law, A-law, IMA/MS ADPCM, GSM), AIFF, FLAC, Opus, MP3 | ``SndFileDecoder`` (libsndfile) |
+/// | WAV (RIFF, RIFX, RF64), PCM 8/16/24/32-bit and float 32/64-bit, plain or extensible | ``WAVDecoder``, ``WAVStreamDecoder`` (Swift) |
+/// | compressed WAV (mu-law, A-law, IMA/MS ADPCM, GSM), AIFF, FLAC, Opus, MP3 | ``SndFileDecoder`` (libsndfile) |
 /// | Ogg Vorbis | ``VorbisFileDecoder`` (libvorbisfile) |
 /// | MOD, XM, S3M, IT | ``ModuleDecoder`` (libxmp, 48 kHz stereo) |
 public enum AudioDecoder {
@@ -101,8 +101,14 @@ public enum AudioDecoder {
                     path: file.path, reason: "a module of \(file.byteCount) bytes (at most 64 MiB)")
             }
             return try ModuleDecoder(bytes: file.readAll(), name: file.path, options: options)
-        case .wav, .aiff, .oggOpus, .flac, .mp3:
-            return try SndFileDecoder(source: file, name: file.path, options: options)
+        case .wav:
+            let layout = try WAVLayout(of: file, name: file.path)
+            if layout.isNative {
+                return try WAVStreamDecoder(file: file, layout: layout, options: options)
+            }
+            return try layout.libraryDecoder(source: file, name: file.path, options: options)
+        case .aiff, .oggOpus, .flac, .mp3:
+            return try libraryDecoder(format: format, source: file, name: file.path, options: options)
         }
     }
 
@@ -141,26 +147,33 @@ public enum AudioDecoder {
                 bytes: source.bytes(at: 0, count: source.byteCount), name: name, options: onePass
             )
             .readAll()
+        case .aiff, .oggOpus, .flac, .mp3:
+            return try libraryDecoder(format: format, source: source, name: name, options: options).readAll()
+        }
+    }
+
+    /// The libsndfile decoder for AIFF, Opus, FLAC and MP3, with what each needs to report a file cut
+    /// short: AIFF's declared frame count, and for Opus the whole pages there are (libsndfile finds an
+    /// Opus stream's length on its last page and refuses a file cut mid-page).
+    private static func libraryDecoder(
+        format: AudioFileFormat, source: some ByteSource, name: String, options: DecodingOptions
+    ) throws(AudioDecodingError) -> SndFileDecoder {
+        switch format {
         case .oggOpus:
-            // libsndfile finds an Opus stream's length on its last page and refuses a file cut
-            // mid-page; it is given the whole pages there are, and the cut is reported here.
             let (complete, shortfall) = try OggPages.completeExtent(of: source)
             let pages = PrefixBytes(source: source, byteCount: complete)
-            let decoder: SndFileDecoder
             do {
-                decoder = try SndFileDecoder(
+                return try SndFileDecoder(
                     source: pages, name: name, options: options, knownShortfall: shortfall)
             } catch {
                 guard let shortfall else { throw error }
                 throw .truncated(path: name, reason: "\(shortfall), before any whole page of audio")
             }
-            return try decoder.readAll()
         case .aiff:
             let declared = try AIFFHeader.declaredFrames(in: source)
             return try SndFileDecoder(source: source, name: name, options: options, declaredFrames: declared)
-                .readAll()
-        case .flac, .mp3:
-            return try SndFileDecoder(source: source, name: name, options: options).readAll()
+        default:
+            return try SndFileDecoder(source: source, name: name, options: options)
         }
     }
 }

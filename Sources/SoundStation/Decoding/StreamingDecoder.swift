@@ -1,6 +1,7 @@
 /// A decoder that reads a file piece by piece, for music that streams instead of being held decoded.
 ///
-/// ``VorbisFileDecoder`` (Ogg Vorbis), ``SndFileDecoder`` (WAV variants, AIFF, FLAC, Opus, MP3) and
+/// ``WAVStreamDecoder`` (PCM and float WAV), ``SndFileDecoder`` (compressed WAV, AIFF, FLAC, Opus,
+/// MP3), ``VorbisFileDecoder`` (Ogg Vorbis) and
 /// ``ModuleDecoder`` (MOD, XM, S3M, IT) implement it; ``AudioDecoder/openStream(fileAt:options:)``
 /// opens the right one from the file's contents. Every decoder gives mono or stereo: files with more
 /// channels are mixed down as its ``DecodingOptions`` say. Not thread-safe: one decoder per stream.

@@ -57,7 +57,7 @@ public enum WAVDecoder {
     }
 
     /// Converts `count` samples to Float; the layout has checked they are all there.
-    private static func convert(
+    static func convert(
         _ raw: UnsafeRawBufferPointer, count: Int, from encoding: WAVFormat.Encoding, bigEndian: Bool
     ) -> [Float] {
         if bigEndian, encoding.bytesPerSample > 1 {

@@ -6,29 +6,32 @@ import Testing
 /// Every format streams through the engine as music, sample for sample as when preloaded.
 @Suite(.enabled(if: FormatTools.have("sox")))
 struct FormatStreamingTests {
-    @Test("streamed FLAC, MP3 and mu-law WAV music render exactly as preloaded")
+    @Test("streamed FLAC, MP3, Opus, mu-law, 24-bit RIFX and PCM WAV music render exactly as preloaded")
     func streamedMatchesPreloaded() async throws {
         let assets = try TestAssets()
-        var files = ["flac": ["-b", "16"], "wav": ["-e", "mu-law"]]
-        if FormatTools.have("lame") { files["mp3"] = [] }
-        for (ext, options) in files {
-            let path = "\(assets.root)/music.\(ext)"
-            let source = "\(assets.root)/source-\(ext).wav"
-            try FormatTools.run(
-                "sox",
-                [
-                    "-n", "-r", "48000", "-c", "2", "-b", "16", source, "synth", "3", "sine", "220", "sine",
-                    "330", "vol", "0.5",
-                ])
-            if ext == "mp3" {
-                try FormatTools.run("lame", ["--quiet", source, path])
+        var files: [String: (file: String, tool: String, options: [String])] = [
+            "flac": ("music.flac", "sox", []), "mulaw": ("mulaw.wav", "sox", ["-e", "mu-law"]),
+            "rifx": ("rifx.wav", "sox", ["-b", "24", "-B"]), "pcm": ("pcm.wav", "sox", ["-b", "16"]),
+        ]
+        if FormatTools.have("lame") { files["mp3"] = ("music.mp3", "lame", ["--quiet"]) }
+        if FormatTools.have("opusenc") { files["opus"] = ("music.opus", "opusenc", ["--quiet"]) }
+        let source = "\(assets.root)/source.wav"
+        try FormatTools.run(
+            "sox",
+            [
+                "-n", "-r", "48000", "-c", "2", "-b", "16", source, "synth", "3", "sine", "220", "sine",
+                "330", "vol", "0.5",
+            ])
+        for (ext, made) in files {
+            let path = "\(assets.root)/\(made.file)"
+            if made.tool == "sox" {
+                try FormatTools.run("sox", [source] + made.options + [path])
             } else {
-                try FormatTools.run("sox", [source] + options + [path])
+                try FormatTools.run(made.tool, made.options + [source, path])
             }
             assets.add(
-                "\(ext)-streamed", file: "music.\(ext)", kind: "music",
-                extra: "\"stream\": true, \"loop\": false")
-            assets.add("\(ext)-whole", file: "music.\(ext)", kind: "music", extra: "\"loop\": false")
+                "\(ext)-streamed", file: made.file, kind: "music", extra: "\"stream\": true, \"loop\": false")
+            assets.add("\(ext)-whole", file: made.file, kind: "music", extra: "\"loop\": false")
         }
         let system = try await assets.system()
         for ext in files.keys {
@@ -45,6 +48,43 @@ struct FormatStreamingTests {
             #expect(AudioAnalysis.rms(whole) > 0.1, "\(ext)")
             let difference = zip(streamed.samples, whole.samples).map { abs($0 - $1) }.max() ?? 1
             #expect(difference < 1e-6, "\(ext): \(difference)")
+        }
+    }
+
+    @Test(
+        "music files cut short load in the bank with a warning, streamed and whole",
+        .enabled(if: FormatTools.have("opusenc")))
+    func cutShortMusicLoads() async throws {
+        let assets = try TestAssets()
+        let source = "\(assets.root)/source.wav"
+        try FormatTools.run(
+            "sox",
+            [
+                "-n", "-r", "48000", "-c", "2", "-b", "16", source, "synth", "4", "sine", "220", "whitenoise",
+                "vol", "0.5",
+            ])
+        let whole = "\(assets.root)/whole.opus"
+        try FormatTools.run("opusenc", ["--quiet", source, whole])
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+        try bytes.prefix(bytes.count * 6 / 10).write(to: URL(fileURLWithPath: "\(assets.root)/cut.opus"))
+        let wav = try Data(contentsOf: URL(fileURLWithPath: source))
+        try wav.prefix(wav.count / 2).write(to: URL(fileURLWithPath: "\(assets.root)/cut.wav"))
+        assets.add(
+            "opus-streamed", file: "cut.opus", kind: "music", extra: "\"stream\": true, \"loop\": false")
+        assets.add("opus-whole", file: "cut.opus", kind: "music", extra: "\"loop\": false")
+        assets.add("wav-streamed", file: "cut.wav", kind: "music", extra: "\"stream\": true, \"loop\": false")
+        assets.add("wav-strict", file: "cut.wav", kind: "music", extra: "\"strict\": true")
+        let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
+        let system = SoundSystem(engine: engine, catalogue: try assets.catalogue())
+        let loaded = try await system.bank.preload()
+        #expect(Set(loaded.names) == ["opus-streamed", "opus-whole", "wav-streamed"])
+        #expect(loaded.failures.count == 1 && loaded.failures.first?.description.contains("cut.wav") == true)
+        for name in ["opus-streamed", "opus-whole", "wav-streamed"] {
+            try system.music.play(name, at: system.engine.time)
+            let mix = try system.engine.render(frames: 24_000)
+            #expect(AudioAnalysis.rms(mix) > 0.05, "\(name)")
+            system.music.stop(at: system.engine.time)
+            _ = try system.engine.render(frames: 512)
         }
     }
 
