@@ -411,6 +411,7 @@ extension AudioEngine {
             }
         guard gain != state.pool.voices[index].appliedGain else { return }
         state.pool.voices[index].source?.setGain(gain)
+        state.gainsMoved = true
         state.pool.update(slot) { $0.appliedGain = gain }
     }
 

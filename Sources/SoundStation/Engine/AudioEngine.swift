@@ -20,15 +20,19 @@ public final class AudioEngine: Sendable {
     /// The most sounds that can play at once: the device's source count (256 with OpenAL Soft's
     /// defaults), or fewer when the engine was opened with `maxVoices`.
     public let voiceLimit: Int
+    /// How long one mix of the device is, as OpenAL reports it (`nil` for offline and silent output).
+    public var mixingPeriod: Duration? {
+        guard case .device = output else { return nil }
+        let refresh = device.refresh
+        return refresh > 0 ? .microseconds(1_000_000 / refresh) : nil
+    }
+
     /// The name of the opened device ("loopback" for offline and silent output).
     public var deviceName: String { device.name }
 
-    /// Housekeeping (scheduled starts, finished voices, fades) runs at most this many frames apart
-    /// while anything fades or glides...
+    /// Housekeeping runs on this grid of frames while anything fades or glides (5.3 ms at 48 kHz);
+    /// otherwise only when something is due: a start, a call, a refill, a sound's predicted end.
     static let quantum: Int64 = 256
-    /// ...and at most this many apart otherwise (21 ms at 48 kHz: finished voices are reclaimed and
-    /// streams refilled well within their 170 ms queue).
-    static let idleQuantum: Int64 = 1_024
 
     /// The device mixing now; replaced when a lost device is reopened.
     var device: OpenALDevice { currentDevice.withLock { $0 } }
@@ -55,7 +59,7 @@ public final class AudioEngine: Sendable {
         self.output = output
         let device: OpenALDevice
         switch output {
-        case .device(let name): device = try OpenALDevice(playback: name)
+        case .device(let name, let latency): device = try OpenALDevice(playback: name, latency: latency)
         case .offline(let rate, let channels):
             device = try OpenALDevice(loopbackSampleRate: rate, channels: channels)
         case .silent: device = try OpenALDevice(loopbackSampleRate: 48_000, channels: 2)

@@ -122,6 +122,21 @@ import Testing
         #expect(onset == Int((time * Double(Self.rate)).rounded()))
     }
 
+    @Test func finishedComesAtTheSoundsLastFrame() throws {
+        let engine = try AudioEngine(output: .offline(sampleRate: Self.rate, channels: 2))
+        // 57,600 frames (1.2 s) started at 0.25 s ends at exactly 1.45 s, not on a housekeeping step.
+        let buffer = try constant(engine, level: 0.25, seconds: 1.2)
+        let times = Mutex<[Double]>([])
+        engine.onEvent { event in
+            if case .finished(_, _, .ended, let time) = event { times.withLock { $0.append(time) } }
+        }
+        engine.play(buffer, at: 0.25)
+        let mix = try engine.render(frames: 2 * Self.rate)
+        #expect(times.withLock { $0 } == [1.45])
+        let last = mix.samples.lastIndex { $0 != 0 }.map { $0 / 2 }
+        #expect(last == 69_600 - 1)
+    }
+
     @Test func badValuesAndUnknownIDsAreRefusedWithoutAStart() throws {
         let engine = try AudioEngine(output: .offline(sampleRate: Self.rate, channels: 2))
         let buffer = try constant(engine, level: 0.25)
