@@ -76,7 +76,7 @@ bench: test-deps
 assets: deps
 	$(SWIFT) run -c release soundstation-assets Assets
 
-## fuzz: libFuzzer on the WAV decoder and the manifest/cue parsers (FUZZ_SECONDS each, default 60)
+## fuzz: libFuzzer on the WAV decoder, every format decoder and the manifest/cue parsers (FUZZ_SECONDS each, default 60)
 fuzz: deps
 	Scripts/fuzz.sh $(FUZZ_SECONDS)
 

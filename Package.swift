@@ -41,6 +41,16 @@ let package = Package(
             providers: [.apt(["libvorbis-dev"])]
         ),
         .systemLibrary(
+            name: "CSndFile",
+            pkgConfig: "sndfile",
+            providers: [.apt(["libsndfile1-dev"])]
+        ),
+        .systemLibrary(
+            name: "CXMP",
+            pkgConfig: "libxmp",
+            providers: [.apt(["libxmp-dev"])]
+        ),
+        .systemLibrary(
             name: "CSDL2",
             pkgConfig: "sdl2",
             providers: [.apt(["libsdl2-dev"])]
@@ -48,7 +58,7 @@ let package = Package(
         .target(name: "CSoundStationRT"),
         .target(
             name: "SoundStation",
-            dependencies: ["COpenAL", "CVorbis", "CSoundStationRT"]
+            dependencies: ["COpenAL", "CVorbis", "CSoundStationRT", "CSndFile", "CXMP"]
         ),
         .executableTarget(
             name: "soundstation",
@@ -65,7 +75,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SoundStationTests",
-            dependencies: ["SoundStation"]
+            dependencies: ["SoundStation", "CSndFile"]
         ),
         .target(
             name: "StarfallCore",
