@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Fires one-shot effects by name: from any thread, many per frame, within each sound's limits.
 ///
 /// A game scene keeps one station for the effects it uses (the seed's game station); a menu that
@@ -10,7 +8,7 @@ public final class EffectStation: Sendable {
     public let bank: SoundBank
     /// The effects this station plays; `nil` allows the whole catalogue.
     public let sounds: [String]?
-    private let held = Mutex<PreloadedSounds?>(nil)
+    private let held = Locked<PreloadedSounds?>(nil)
 
     /// Creates a station.
     /// - Parameters:

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The game's background music: one track at a time, switched per scene.
 ///
 /// As in the seed design, tracks are preloaded before they are needed, `play` rewinds the chosen
@@ -29,7 +27,7 @@ public final class MusicStation: Sendable {
         var paused = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates a station playing from `bank`.
     /// - Parameter bank: Where the tracks are (pre)loaded.
