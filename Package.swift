@@ -10,6 +10,8 @@ let package = Package(
         .executable(name: "starfall", targets: ["starfall"]),
         .library(name: "VoiceNotes", targets: ["VoiceNotes"]),
         .executable(name: "voicenote", targets: ["voicenote"]),
+        .library(name: "SoundStationTesting", targets: ["SoundStationTesting"]),
+        .library(name: "TerminalKit", targets: ["TerminalKit"]),
     ],
     targets: [
         .systemLibrary(
@@ -31,9 +33,14 @@ let package = Package(
             name: "SoundStation",
             dependencies: ["COpenAL", "CVorbis"]
         ),
+        .target(name: "SoundStationTesting", dependencies: ["SoundStation"]),
+        .target(name: "TerminalKit"),
+        .target(name: "CommandLineKit"),
+        .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit"]),
+        .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
         .executableTarget(
             name: "soundstation",
-            dependencies: ["SoundStation"]
+            dependencies: ["SoundStation", "CommandLineKit"]
         ),
         .executableTarget(
             name: "soundstation-assets",
@@ -46,7 +53,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SoundStationTests",
-            dependencies: ["SoundStation"]
+            dependencies: ["SoundStation", "SoundStationTesting"]
         ),
         .target(
             name: "StarfallCore",
@@ -54,15 +61,19 @@ let package = Package(
         ),
         .executableTarget(
             name: "starfall",
-            dependencies: ["StarfallCore", "SoundStation", "VoiceNotes", "CSDL2"]
+            dependencies: [
+                "StarfallCore", "SoundStation", "VoiceNotes", "CSDL2", "TerminalKit", "CommandLineKit",
+            ]
         ),
         .testTarget(
             name: "StarfallTests",
-            dependencies: ["StarfallCore", "SoundStation"]
+            dependencies: ["StarfallCore", "SoundStation", "SoundStationTesting"]
         ),
-        .target(name: "VoiceNotes", dependencies: ["SoundStation"]),
-        .executableTarget(name: "voicenote", dependencies: ["VoiceNotes", "SoundStation"]),
-        .testTarget(name: "VoiceNotesTests", dependencies: ["VoiceNotes", "SoundStation"]),
+        .target(name: "VoiceNotes", dependencies: ["SoundStation", "TerminalKit"]),
+        .executableTarget(
+            name: "voicenote", dependencies: ["VoiceNotes", "SoundStation", "TerminalKit", "CommandLineKit"]),
+        .testTarget(
+            name: "VoiceNotesTests", dependencies: ["VoiceNotes", "SoundStation", "SoundStationTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

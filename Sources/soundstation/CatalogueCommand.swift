@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import SoundStation
 
@@ -15,7 +16,7 @@ enum CatalogueCommand {
     }
 
     static func run(_ arguments: inout Arguments) throws {
-        let json = arguments.flag("json")
+        let json = try arguments.flag("json")
         let catalogue = try Command.loadCatalogue(&arguments)
         _ = try arguments.positional()
         var rows: [Row] = []

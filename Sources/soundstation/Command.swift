@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import SoundStation
 
@@ -13,15 +14,22 @@ enum Command {
         environment: SOUNDSTATION_OUTPUT=device|silent, SOUNDSTATION_DEVICE=NAME, SOUNDSTATION_ASSETS=DIR
         """
 
+    /// The program's name, usage text and error style.
+    static let program = CommandLineProgram(name: "soundstation", usage: usage)
+
     static func run(_ words: [String]) async throws {
         guard let name = words.first else { throw CLIError.usage("no command given") }
         var arguments = Arguments(Array(words.dropFirst()))
+        if arguments.help() {
+            program.printUsage()
+            return
+        }
         switch name {
         case "catalogue": try CatalogueCommand.run(&arguments)
         case "devices": try DevicesCommand.run(&arguments)
         case "render": try await RenderCommand.run(&arguments)
         case "play": try await PlayCommand.run(&arguments)
-        case "help", "--help", "-h": print(usage)
+        case "help", "--help", "-h": program.printUsage()
         default: throw CLIError.usage("unknown command \"\(name)\"")
         }
     }

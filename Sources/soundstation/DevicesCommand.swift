@@ -1,3 +1,4 @@
+import CommandLineKit
 import SoundStation
 
 /// `soundstation devices`: what OpenAL can play to and record from.

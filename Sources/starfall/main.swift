@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import SoundStation
 import VoiceNotes
@@ -19,11 +20,7 @@ let options: Options
 do {
     options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
 } catch {
-    Console.report(error.description)
-    exit(2)
+    exit(Options.program.report(error))
 }
-if options.help {
-    print(Options.usage)
-    exit(0)
-}
+if options.help { exit(Options.program.printUsage()) }
 exit(await Launcher.run(options, screens: screens))

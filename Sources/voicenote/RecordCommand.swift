@@ -1,5 +1,7 @@
+import CommandLineKit
 import Foundation
 import Glibc
+import TerminalKit
 import VoiceNotes
 
 /// `voicenote record [--seconds N] [--device NAME] [--dir DIR] [--rate HZ] [--quality Q]`: records

@@ -1,3 +1,4 @@
+import CommandLineKit
 import VoiceNotes
 
 /// `voicenote` or `voicenote screen`: the full-screen view.
