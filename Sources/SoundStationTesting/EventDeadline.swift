@@ -13,7 +13,8 @@ public struct EventDeadlineExceeded: Error, CustomStringConvertible, Sendable {
     /// One line: what ended the wait and the events seen.
     public var description: String {
         let why = streamFinished ? "the event stream finished" : "no matching event within \(deadline)"
-        let seen = received.isEmpty ? "no events" : "\(received.count) events: " + received.joined(separator: ", ")
+        let count = received.count == 1 ? "1 event" : "\(received.count) events"
+        let seen = received.isEmpty ? "no events" : "\(count): " + received.joined(separator: ", ")
         return "\(why); received \(seen)"
     }
 }

@@ -58,9 +58,12 @@ struct ArgumentsTests {
         #expect(try arguments.integer("rate", in: 8_000...192_000) == 44_100)
         #expect(try arguments.number("seconds", in: 0...60) == 1.5)
         #expect(try arguments.flag("json"))
-        #expect(arguments.help())
+        let help = arguments.help()
+        #expect(help)
         #expect(try arguments.positional() == [])
         var separated = Arguments(["--", "--help"])
-        #expect(!separated.help())
+        let separatedHelp = separated.help()
+        #expect(!separatedHelp)
+        #expect(try separated.positional() == ["--help"])
     }
 }
