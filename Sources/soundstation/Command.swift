@@ -37,7 +37,7 @@ enum Command {
     /// The catalogue from `--assets`, `SOUNDSTATION_ASSETS`, `./Assets` or beside the executable.
     static func loadCatalogue(_ arguments: inout Arguments) throws -> Catalogue {
         if let directory = try arguments.value("assets") {
-            return try Catalogue(assetsRoot: directory)
+            return try Catalogue(assetsRoot: directory, environment: [:])
         }
         return try Catalogue(location: .directory(try AssetLocation.locateDefault()))
     }

@@ -9,10 +9,7 @@ enum PlayCommand {
         let limit = try arguments.number("seconds", in: 0...86_400)
         let catalogue = try Command.loadCatalogue(&arguments)
         let session = try CueSession(try arguments.positional(), catalogue: catalogue)
-        guard let output = AudioOutput.fromEnvironment(ProcessInfo.processInfo.environment) else {
-            throw CLIError("SOUNDSTATION_OUTPUT must be \"device\" or \"silent\"")
-        }
-        let engine = try AudioEngine.openWithFallback(output) { notice in
+        let engine = try AudioEngine.openWithFallback(.fromEnvironment()) { notice in
             FileHandle.standardError.write(Data("soundstation: notice: \(notice)\n".utf8))
         }
         engine.onEvent { event in

@@ -7,7 +7,7 @@ import VoiceNotes
 // engine of its own: the game's is paused while the screen is open, and notes must still play.
 let screens = ExternalScreens(openVoiceNotes: {
     do {
-        let output = AudioOutput.fromEnvironment(ProcessInfo.processInfo.environment) ?? .device()
+        let output = (try? AudioOutput.fromEnvironment()) ?? .device()
         let engine = try AudioEngine.openWithFallback(output) { Console.report("voice notes: \($0)") }
         defer { engine.shutdown() }
         try VoiceNotesScreen(engine: engine).run()

@@ -84,9 +84,6 @@ enum Command {
 
     /// The output engine named by the environment, falling back to silence with a notice.
     static func engine() throws -> AudioEngine {
-        guard let output = AudioOutput.fromEnvironment(ProcessInfo.processInfo.environment) else {
-            throw CLIError("SOUNDSTATION_OUTPUT must be \"device\" or \"silent\"")
-        }
-        return try AudioEngine.openWithFallback(output) { Console.error("notice: \($0)") }
+        try AudioEngine.openWithFallback(.fromEnvironment()) { Console.error("notice: \($0)") }
     }
 }
