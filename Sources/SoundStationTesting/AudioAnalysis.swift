@@ -71,11 +71,12 @@ public enum AudioAnalysis {
     ///   - audio: The samples to measure.
     ///   - channel: One channel, or nil for every channel.
     ///   - frames: The frames measured; all by default.
-    /// - Returns: The peak as an amplitude, 0 for an empty range.
-    public static func peak(_ audio: PCMAudio, channel: Int? = nil, frames: Range<Int>? = nil) -> Float {
+    /// - Returns: The peak as an amplitude (as a `Double`, like ``rms(_:channel:frames:)``), 0 for an
+    ///   empty range.
+    public static func peak(_ audio: PCMAudio, channel: Int? = nil, frames: Range<Int>? = nil) -> Double {
         var largest: Float = 0
         forEachSample(audio, channel: channel, frames: frames) { largest = max(largest, abs($0)) }
-        return largest
+        return Double(largest)
     }
 
     /// An amplitude (or an amplitude ratio) in decibels: `20 log10(amplitude)`, so an RMS or peak
