@@ -74,7 +74,8 @@ public struct Arguments: Sendable, Equatable {
         guard let text = try value(name) else { return nil }
         guard let number = Int(text), range.contains(number) else {
             throw .usage(
-                "--\(name) \"\(text)\": expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+                "--\(name) \"\(text)\": expected a whole number from \(range.lowerBound) to \(range.upperBound)"
+            )
         }
         return number
     }

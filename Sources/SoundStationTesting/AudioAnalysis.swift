@@ -118,7 +118,9 @@ public enum AudioAnalysis {
     ///   - frames: The frames measured; a whole number of periods gives the cleanest figure.
     ///   - channel: The channel measured.
     /// - Returns: The amplitude of that frequency.
-    public static func amplitude(of frequency: Double, in audio: PCMAudio, frames: Range<Int>, channel: Int = 0)
+    public static func amplitude(
+        of frequency: Double, in audio: PCMAudio, frames: Range<Int>, channel: Int = 0
+    )
         -> Double
     {
         guard !frames.isEmpty else { return 0 }
@@ -210,7 +212,9 @@ public enum AudioAnalysis {
     ///   - from: The first frame of `source` compared.
     ///   - to: The frame of `source` after the last compared.
     /// - Returns: The largest absolute difference of a sample.
-    public static func largestDifference(_ rendered: PCMAudio, at: Int, _ source: PCMAudio, from: Int, to: Int)
+    public static func largestDifference(
+        _ rendered: PCMAudio, at: Int, _ source: PCMAudio, from: Int, to: Int
+    )
         -> Float
     {
         let channels = min(rendered.channels, source.channels)

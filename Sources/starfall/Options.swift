@@ -47,7 +47,8 @@ struct Options: Equatable {
     static let program = CommandLineProgram(name: "starfall", usage: usage)
 
     /// `--autoplay` without somewhere to put the sound.
-    static let autoplayNeedsOutput = CLIError.usage("--autoplay needs --audio-out FILE.wav for the rendered sound")
+    static let autoplayNeedsOutput = CLIError.usage(
+        "--autoplay needs --audio-out FILE.wav for the rendered sound")
 
     /// Reads the arguments after the program name.
     /// - Parameter words: The command line without the program name.
@@ -73,7 +74,9 @@ struct Options: Equatable {
         }
         options.mode = modes.first?.mode ?? .automatic
         if let text = try arguments.value("seed") {
-            guard let seed = UInt64(text) else { throw .usage("--seed \"\(text)\": expected a whole number from 0") }
+            guard let seed = UInt64(text) else {
+                throw .usage("--seed \"\(text)\": expected a whole number from 0")
+            }
             options.seed = seed
         }
         if let text = try arguments.value("frames") {

@@ -75,7 +75,8 @@ struct RawTerminalTests {
         let after = pty.settings()
         #expect(after.c_lflag == before.c_lflag && after.c_iflag == before.c_iflag)
         #expect(after.c_oflag == before.c_oflag && after.c_cflag == before.c_cflag)
-        #expect(withUnsafeBytes(of: after.c_cc) { Array($0) } == withUnsafeBytes(of: before.c_cc) { Array($0) })
+        #expect(
+            withUnsafeBytes(of: after.c_cc) { Array($0) } == withUnsafeBytes(of: before.c_cc) { Array($0) })
         #expect(pty.screen().contains("\u{1B}[?25h\u{1B}[?1049l"), "cursor shown, main screen back")
     }
 

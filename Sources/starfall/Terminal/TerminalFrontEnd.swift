@@ -37,7 +37,8 @@ enum TerminalFrontEnd {
         }
         let session = PlaySession(
             seed: seed, bot: options.bot, autostart: options.autostart, sound: sound, screens: screens)
-        let signal = loop(session, terminal: terminal, trap: trap, notices: notices, tickLimit: options.frames)
+        let signal = loop(
+            session, terminal: terminal, trap: trap, notices: notices, tickLimit: options.frames)
         loaded?.unload()
         sound.system.engine.shutdown()
         terminal.restore()
@@ -101,7 +102,8 @@ enum TerminalFrontEnd {
     /// Whole milliseconds from now until `deadline`, 0 when it has passed.
     private static func milliseconds(until deadline: ContinuousClock.Instant, clock: ContinuousClock) -> Int {
         let wait = deadline - clock.now
-        return max(0, Int(wait.components.seconds * 1_000 + wait.components.attoseconds / 1_000_000_000_000_000))
+        return max(
+            0, Int(wait.components.seconds * 1_000 + wait.components.attoseconds / 1_000_000_000_000_000))
     }
 
     private static func fail(_ error: StartupError) -> Int32 {

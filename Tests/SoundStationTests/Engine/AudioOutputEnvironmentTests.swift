@@ -8,12 +8,15 @@ import Testing
         #expect(try AudioOutput.fromEnvironment(environment: [:]) == .device())
         #expect(try AudioOutput.fromEnvironment(environment: ["SOUNDSTATION_OUTPUT": "silent"]) == .silent)
         #expect(try AudioOutput.fromEnvironment(environment: ["SOUNDSTATION_OUTPUT": "SILENT"]) == .silent)
-        #expect(try AudioOutput.fromEnvironment(environment: ["SOUNDSTATION_DEVICE": "usb"]) == .device(name: "usb"))
+        #expect(
+            try AudioOutput.fromEnvironment(environment: ["SOUNDSTATION_DEVICE": "usb"])
+                == .device(name: "usb"))
         #expect(
             try AudioOutput.fromEnvironment(default: .silent, environment: ["SOUNDSTATION_OUTPUT": "device"])
                 == .device())
         #expect(
-            try AudioOutput.fromEnvironment(default: .device(name: "hdmi"), environment: ["SOUNDSTATION_OUTPUT": ""])
+            try AudioOutput.fromEnvironment(
+                default: .device(name: "hdmi"), environment: ["SOUNDSTATION_OUTPUT": ""])
                 == .device(name: "hdmi"))
         #expect(try AudioOutput.fromEnvironment(default: .silent, environment: [:]) == .silent)
         let offline = AudioOutput.offline(sampleRate: 44_100, channels: 1)
@@ -36,7 +39,9 @@ import Testing
         // output at once, with no notice at all.
         var notices: [String] = []
         let engine = try AudioEngine.openWithFallback(
-            .fromEnvironment(environment: ["SOUNDSTATION_OUTPUT": "silent", "SOUNDSTATION_DEVICE": "no such device"])
+            .fromEnvironment(environment: [
+                "SOUNDSTATION_OUTPUT": "silent", "SOUNDSTATION_DEVICE": "no such device",
+            ])
         ) { notices.append($0) }
         defer { engine.shutdown() }
         #expect(notices.isEmpty)

@@ -113,7 +113,8 @@ import Testing
         _ = try engine.render(frames: 24_000)
         let seen = try await events.collect(within: .seconds(10)) { seen in
             seen.count { if case .started = $0 { true } else { false } } == 2
-                && Set(seen.compactMap { if case .finished(let voice, _, _, _) = $0 { voice } else { nil } }).count == 2
+                && Set(seen.compactMap { if case .finished(let voice, _, _, _) = $0 { voice } else { nil } })
+                    .count == 2
         }
         var finished: [VoiceHandle: Int] = [:]
         for event in seen {

@@ -37,7 +37,8 @@ import Testing
         let after = Self.rate * 3 / 4 + 2_048
         let fromGame = after - Self.rate / 2
         #expect(
-            AudioAnalysis.largestDifference(mix, at: after, game, from: fromGame, to: fromGame + Self.rate / 2)
+            AudioAnalysis.largestDifference(
+                mix, at: after, game, from: fromGame, to: fromGame + Self.rate / 2)
                 < 1e-5)
         #expect(system.engine.activeVoiceCount == 1)
     }
@@ -62,7 +63,8 @@ import Testing
         #expect(AudioAnalysis.largestDifference(mix, at: 0, game, from: 0, to: length) < 1e-5)
         #expect(AudioAnalysis.largestDifference(mix, at: length, game, from: 24_000, to: length) < 1e-5)
         #expect(
-            AudioAnalysis.largestDifference(mix, at: 2 * length - 24_000, game, from: 24_000, to: length) < 1e-5)
+            AudioAnalysis.largestDifference(mix, at: 2 * length - 24_000, game, from: 24_000, to: length)
+                < 1e-5)
     }
 
     @Test func resumeContinuesWhereTheTrackWasLeft() async throws {
@@ -73,7 +75,8 @@ import Testing
         let mix = try system.engine.render(frames: Self.rate * 3 / 2)
         let heard = Self.rate / 2
         #expect(
-            AudioAnalysis.largestDifference(mix, at: Self.rate, main, from: heard, to: heard + Self.rate / 4) < 1e-4
+            AudioAnalysis.largestDifference(mix, at: Self.rate, main, from: heard, to: heard + Self.rate / 4)
+                < 1e-4
         )
     }
 
@@ -125,7 +128,9 @@ import Testing
         let pausedAt = try #require(system.music.currentVoice.flatMap { system.engine.position(of: $0) })
         system.music.resume()
         let resumed = try system.engine.render(frames: 12_000)
-        #expect(AudioAnalysis.largestDifference(resumed, at: 0, main, from: pausedAt, to: pausedAt + 8_000) < 1e-4)
+        #expect(
+            AudioAnalysis.largestDifference(resumed, at: 0, main, from: pausedAt, to: pausedAt + 8_000) < 1e-4
+        )
     }
 
     @Test func anEventHandlerMaySwitchTheMusic() async throws {

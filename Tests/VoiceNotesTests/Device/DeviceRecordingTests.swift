@@ -232,7 +232,9 @@ struct DeviceRecordingTests {
         #expect(note.duration >= seconds - 1, "kept \(note.duration) s of \(seconds) s")
         #expect(note.duration <= seconds + 0.2)
         #expect(abs(audio.duration - note.duration) < 0.001)
-        #expect(AudioAnalysis.envelope(audio).map(AudioAnalysis.decibels).max() ?? -140 > -30, "the speech is in it")
+        #expect(
+            AudioAnalysis.envelope(audio).map(AudioAnalysis.decibels).max() ?? -140 > -30,
+            "the speech is in it")
     }
 }
 

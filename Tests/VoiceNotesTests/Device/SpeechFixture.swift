@@ -52,7 +52,8 @@ struct SpeechFixture {
         let outsideCount = before.count + after.count
         let outside = outsideCount > 0 ? (outsideSquares / Double(outsideCount)).squareRoot() : 0
         return (
-            correlation, AudioAnalysis.decibels(AudioAnalysis.rms(recorded, frames: inside)), AudioAnalysis.decibels(outside)
+            correlation, AudioAnalysis.decibels(AudioAnalysis.rms(recorded, frames: inside)),
+            AudioAnalysis.decibels(outside)
         )
     }
 }
