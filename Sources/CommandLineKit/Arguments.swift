@@ -55,13 +55,7 @@ public struct Arguments: Sendable, Equatable {
     /// - Returns: The number, or nil when the option is absent.
     /// - Throws: A usage ``CLIError`` naming the option and value when it is not such a number.
     public mutating func number(_ name: String, in range: ClosedRange<Double>) throws(CLIError) -> Double? {
-        guard let text = try value(name) else { return nil }
-        guard let number = Double(text), range.contains(number) else {
-            throw .usage(
-                "--\(name) \"\(text)\": expected a number from \(Self.plain(range.lowerBound)) "
-                    + "to \(Self.plain(range.upperBound))")
-        }
-        return number
+        try value(name, in: range, kind: "a number", bounds: Self.plain, parse: Double.init)
     }
 
     /// Removes `--name N` and reads it as a whole number in `range`.
@@ -71,10 +65,18 @@ public struct Arguments: Sendable, Equatable {
     /// - Returns: The number, or nil when the option is absent.
     /// - Throws: A usage ``CLIError`` naming the option and value when it is not such a number.
     public mutating func integer(_ name: String, in range: ClosedRange<Int>) throws(CLIError) -> Int? {
+        try value(name, in: range, kind: "a whole number", bounds: String.init, parse: { Int($0) })
+    }
+
+    /// Removes `--name VALUE` and reads it with `parse`, refusing values outside `range`.
+    private mutating func value<Number: Comparable>(
+        _ name: String, in range: ClosedRange<Number>, kind: String, bounds: (Number) -> String,
+        parse: (String) -> Number?
+    ) throws(CLIError) -> Number? {
         guard let text = try value(name) else { return nil }
-        guard let number = Int(text), range.contains(number) else {
+        guard let number = parse(text), range.contains(number) else {
             throw .usage(
-                "--\(name) \"\(text)\": expected a whole number from \(range.lowerBound) to \(range.upperBound)"
+                "--\(name) \"\(text)\": expected \(kind) from \(bounds(range.lowerBound)) to \(bounds(range.upperBound))"
             )
         }
         return number
