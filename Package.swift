@@ -29,9 +29,10 @@ let package = Package(
             pkgConfig: "sdl2",
             providers: [.apt(["libsdl2-dev"])]
         ),
+        .target(name: "CSoundStationRT"),
         .target(
             name: "SoundStation",
-            dependencies: ["COpenAL", "CVorbis"]
+            dependencies: ["COpenAL", "CVorbis", "CSoundStationRT"]
         ),
         .target(name: "SoundStationTesting", dependencies: ["SoundStation"]),
         .target(name: "TerminalKit"),

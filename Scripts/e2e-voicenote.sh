@@ -233,6 +233,8 @@ screen_session() {
     wait_for 'playing 0:' || return 1
     keys q
     wait_for '^exit=0' || return 1
+    # stty prints a moment after the exit line: wait for its word before reading it.
+    wait_for '^-\?icanon' || return 1
     pane | grep -qx 'icanon' || { echo "the terminal was left in raw mode:"; pane; return 1; }
     ls "$work/screen" | grep -q '^recording-[0-9]*\.ogg$'
 }

@@ -45,34 +45,52 @@ public final class EffectStation: Sendable {
     }
 
     /// Fires an effect.
+    ///
+    /// Never waits: the name is looked up once (a dictionary read) and the start is handed to the
+    /// mixing side through the engine's lock-free ring. For the cheapest trigger, resolve the name to
+    /// a ``SoundID`` once (``SoundBank/id(of:)-(String)``) and call ``play(_:volume:pitch:pan:at:)-(SoundID,_,_,_,_)``.
     /// - Parameters:
     ///   - name: A loaded catalogue entry.
     ///   - volume: Multiplies the catalogue's volume.
     ///   - pitch: 1 as recorded.
     ///   - pan: -1 left, 0 centre, 1 right.
     ///   - time: When, on the engine clock; `nil` for now.
-    /// - Returns: The voice, or `nil` when the sound's limit or the voice pool refused it.
+    /// - Returns: The voice's handle, or `nil` when the engine has fallen 4,096 triggers behind. A
+    ///   start refused by the sound's limit or the voice pool still returns a handle, which is never
+    ///   active, and a ``SoundEvent/refused(_:sound:time:)`` event says so.
     /// - Throws: ``SoundLoadError/notLoaded(name:)`` or a catalogue error for an unknown name, or when
     ///   the station's list does not include it.
     @discardableResult
     public func play(
         _ name: String, volume: Float = 1, pitch: Float = 1, pan: Float = 0, at time: Double? = nil
     ) throws(SoundLoadError) -> VoiceHandle? {
-        guard let (entry, buffer) = bank.lookup(name), let buffer, sounds?.contains(name) ?? true else {
+        guard let (_, id, buffer) = bank.lookup(name), buffer != nil, sounds?.contains(name) ?? true else {
             if bank.catalogue[name] == nil {
                 do { _ = try bank.catalogue.entry(named: name) } catch { throw .catalogue(error) }
             }
             throw .notLoaded(name: name)
         }
+        return play(id, volume: volume, pitch: pitch, pan: pan, at: time)
+    }
+
+    /// Fires a loaded effect by id: no string, no lock, no allocation (see ``TriggerPort`` for a
+    /// variant that is also safe in a signal handler).
+    /// - Parameters:
+    ///   - sound: An id from ``SoundBank/id(of:)-(String)``; any sound loaded in the bank.
+    ///   - volume: Multiplies the catalogue's volume.
+    ///   - pitch: 1 as recorded.
+    ///   - pan: -1 left, 0 centre, 1 right.
+    ///   - time: When, on the engine clock; `nil` for now.
+    /// - Returns: As ``play(_:volume:pitch:pan:at:)-(String,_,_,_,_)``; also `nil` when the sound is
+    ///   not loaded.
+    @discardableResult
+    public func play(
+        _ sound: SoundID, volume: Float = 1, pitch: Float = 1, pan: Float = 0, at time: Double? = nil
+    ) -> VoiceHandle? {
         let engine = bank.engine
-        let options = PlayOptions(
-            volume: entry.volume * volume, pitch: pitch, pan: pan, priority: entry.priority,
-            bus: entry.kind == .voice ? .voice : .effects)
-        var request = VoiceRequest(name: name, buffer: buffer, options: options)
-        request.limit = InstanceLimit(
-            maxInstances: entry.maxInstances, steal: entry.steal,
-            coalesceFrames: Int64(entry.coalesceMilliseconds / 1000 * Double(engine.sampleRate)))
-        return engine.start(request, at: time)
+        guard engine.ring.isReady(sound) else { return nil }
+        return engine.trigger(
+            sound, options: PlayOptions(volume: volume, pitch: pitch, pan: pan), at: time, soundDefaults: true)
     }
 
     /// Fires an effect named by a typed resource.
@@ -89,7 +107,7 @@ public final class EffectStation: Sendable {
         _ effect: some SoundResource, volume: Float = 1, pitch: Float = 1, pan: Float = 0,
         at time: Double? = nil
     ) throws(SoundLoadError) -> VoiceHandle? {
-        try play(effect.catalogueName, volume: volume, pitch: pitch, pan: pan, at: time)
+        try play(effect.catalogueName as String, volume: volume, pitch: pitch, pan: pan, at: time)
     }
 
     /// Fires the station's only sound: the seed's single-effect station.
@@ -99,7 +117,7 @@ public final class EffectStation: Sendable {
     @discardableResult
     public func play(at time: Double? = nil) throws(SoundLoadError) -> VoiceHandle? {
         guard let sounds, sounds.count == 1 else { throw .notLoaded(name: "(a station of one sound)") }
-        return try play(sounds[0], at: time)
+        return try play(sounds[0] as String, at: time)
     }
 
     /// Stops every effect, at once or fading out (music and voice notes go on).

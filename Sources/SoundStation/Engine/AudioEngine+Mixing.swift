@@ -46,7 +46,7 @@ extension AudioEngine {
 
     /// Pauses every sound, for a game's pause menu; scheduled sounds wait too.
     public func pauseAll() {
-        state.withLock { state in
+        withState { state, _ in
             guard !state.isPaused else { return }
             state.isPaused = true
             for slot in state.pool.busySlots where state.pool.voices[Int(slot)].phase == .playing {
@@ -58,7 +58,7 @@ extension AudioEngine {
 
     /// Resumes what ``pauseAll()`` paused, each sound from where it was.
     public func resumeAll() {
-        state.withLock { state in
+        withState { state, _ in
             guard state.isPaused else { return }
             state.isPaused = false
             let now = currentFrame(&state)

@@ -1,21 +1,103 @@
+import CSoundStationRT
+
 extension AudioEngine {
     /// Plays `buffer` once (or looping) now or at a time on the engine clock.
     ///
-    /// With offline output a start is always applied on the render clock: a sound for time `t` starts
-    /// at frame `round(t * sampleRate)`, and one without a time at the next rendered frame.
+    /// The call never waits: it writes a command into the engine's lock-free ring and returns; the
+    /// mixing side admits the sound (limits, priority, stealing) and starts it at its next round
+    /// (offline: a sound for time `t` starts at frame `round(t * sampleRate)`, one without a time at
+    /// the next rendered frame). It takes no lock and allocates nothing.
     /// - Parameters:
     ///   - buffer: A buffer made by this engine.
     ///   - options: Volume, pitch, pan, looping, priority and bus.
     ///   - time: When to start, in seconds on ``time``; `nil` or a past time starts at once.
-    /// - Returns: The voice's handle, or `nil` when every voice is busy with more important sounds
-    ///   (a ``SoundEvent/refused(sound:time:)`` event says so too).
+    /// - Returns: The voice's handle, or `nil` when `buffer` belongs to another engine or the engine
+    ///   has fallen 4,096 commands behind. When every voice is busy with more important sounds the
+    ///   handle is never active and a ``SoundEvent/refused(_:sound:time:)`` event says so.
     @discardableResult
     public func play(_ buffer: SoundBuffer, options: PlayOptions = PlayOptions(), at time: Double? = nil)
         -> VoiceHandle?
     {
-        start(
-            VoiceRequest(name: buffer.name, buffer: buffer, options: options),
-            at: time)
+        guard buffer.ring === ring else { return nil }
+        // The command holds the buffer (a retain: an atomic increment), so a buffer made and dropped
+        // in one expression still plays.
+        let retained = Unmanaged.passRetained(buffer)
+        let handle = trigger(
+            buffer.id, options: Self.clamp(options), at: time, soundDefaults: false,
+            retained: retained.toOpaque())
+        if handle == nil { retained.release() }
+        return handle
+    }
+
+    /// Writes one play command for `sound` into the ring.
+    /// - Parameters:
+    ///   - soundDefaults: Take priority, bus and limits from the sound's table entry and multiply
+    ///     its volume, rather than using `options` as they are.
+    ///   - retained: A retained buffer for the command to carry; the caller releases it on `nil`.
+    func trigger(
+        _ sound: SoundID, options: PlayOptions, at time: Double?, soundDefaults: Bool,
+        retained: UnsafeMutableRawPointer? = nil
+    ) -> VoiceHandle? {
+        let ticket = ring.nextTicket()
+        let frame = time.map(frame(forSeconds:)) ?? Int64(SSRT_NOW)
+        let command = ssrt_command(
+            ticket: ticket, sound: sound, options: options, frame: frame, soundDefaults: soundDefaults,
+            retained: retained)
+        return ring.push(command) ? VoiceHandle(ticket: ticket) : nil
+    }
+
+    /// Runs `body` under the state lock once every waiting command has been carried out, then sends
+    /// the events both produced (outside the lock, so a handler may call the engine).
+    func withState<T>(_ body: (inout EngineState, inout [SoundEvent]) -> T) -> T {
+        var events: [SoundEvent] = []
+        let result = withState(collecting: &events, body)
+        hub.send(events)
+        return result
+    }
+
+    /// ``withState(_:)`` that hands the events back instead of sending them, for callers holding a
+    /// lock of their own.
+    func withState<T>(collecting events: inout [SoundEvent], _ body: (inout EngineState, inout [SoundEvent]) -> T)
+        -> T
+    {
+        state.withLock { state in
+            drainCommands(&state, events: &events)
+            return body(&state, &events)
+        }
+    }
+
+    /// Carries out the commands the ring holds, in the order they were written.
+    func drainCommands(_ state: inout EngineState, events: inout [SoundEvent]) {
+        guard ring.hasPending else { return }
+        ring.drain { command in execute(command, in: &state, events: &events) }
+    }
+
+    /// Starts (or schedules) the voice one play command asks for.
+    private func execute(_ command: ssrt_command, in state: inout EngineState, events: inout [SoundEvent]) {
+        let sound = SoundID(rawValue: command.sound)
+        let carried = command.retained.map { Unmanaged<SoundBuffer>.fromOpaque($0).takeRetainedValue() }
+        guard let index = state.sounds.index(sound), let buffer = carried ?? state.sounds.slots[index].buffer
+        else {
+            let handle = VoiceHandle(ticket: command.ticket)
+            events.append(
+                .refused(handle, sound: state.sounds.name(of: sound), time: seconds(currentFrame(&state))))
+            return
+        }
+        var request = VoiceRequest(
+            name: buffer.name, sound: sound, buffer: buffer,
+            options: PlayOptions(
+                volume: command.volume, pitch: command.pitch, pan: command.pan, loop: command.loops,
+                priority: Int(command.priority), bus: Bus(index: command.bus)))
+        if command.usesSoundDefaults {
+            let defaults = state.sounds.slots[index].defaults
+            request.options.volume *= defaults.volume
+            request.options.priority = defaults.priority
+            request.options.bus = defaults.bus
+            request.limit = defaults.limit
+            request.options = Self.clamp(request.options)
+        }
+        let frame = command.frame == Int64(SSRT_NOW) ? nil : command.frame
+        _ = startVoice(request, ticket: command.ticket, atFrame: frame, in: &state, events: &events)
     }
 
     /// Runs `action` when the engine clock reaches `time`: exactly at that frame while rendering offline,
@@ -24,11 +106,12 @@ extension AudioEngine {
     ///   - time: Seconds on the engine clock; a past time runs at the next chance.
     ///   - action: The work, called outside the engine's lock (it may call the engine).
     public func schedule(at time: Double, _ action: @escaping @Sendable () -> Void) {
+        let frame = frame(forSeconds: time)
         state.withLock { state in
-            let frame = Int64((time * Double(sampleRate)).rounded())
             let index = state.calls.firstIndex { $0.frame > frame } ?? state.calls.endIndex
             state.calls.insert((frame, action), at: index)
         }
+        ring.wake()
     }
 
     /// Stops a voice at once, or fading out over `fade` seconds; a stale handle does nothing.
@@ -43,13 +126,13 @@ extension AudioEngine {
     /// lock of their own (a handler could call back into them).
     func stopCollectingEvents(_ voice: VoiceHandle, fade: Double) -> [SoundEvent] {
         var events: [SoundEvent] = []
-        state.withLock { state in
-            guard state.pool.voice(voice) != nil else { return }
+        withState(collecting: &events) { state, events in
+            guard let slot = state.pool.slot(of: voice) else { return }
             let now = currentFrame(&state)
             if fade > 0 {
-                fadeOut(voice.slot, over: fade, in: &state, at: now)
+                fadeOut(slot, over: fade, in: &state, at: now)
             } else {
-                finish(voice.slot, reason: .stopped, in: &state, at: now, events: &events)
+                finish(slot, reason: .stopped, in: &state, at: now, events: &events)
             }
         }
         return events
@@ -58,20 +141,24 @@ extension AudioEngine {
     /// Pauses one voice where it is; a stale handle does nothing.
     /// - Parameter voice: The voice.
     public func pause(_ voice: VoiceHandle) {
-        state.withLock { state in
-            guard state.pool.voice(voice)?.phase == .playing else { return }
-            state.pool.voices[Int(voice.slot)].source?.pause()
-            state.pool.update(voice.slot) { $0.phase = .paused }
+        withState { state, _ in
+            guard let slot = state.pool.slot(of: voice), state.pool.voices[Int(slot)].phase == .playing else {
+                return
+            }
+            state.pool.voices[Int(slot)].source?.pause()
+            state.pool.update(slot) { $0.phase = .paused }
         }
     }
 
     /// Resumes a voice paused by ``pause(_:)`` (unless the whole engine is paused).
     /// - Parameter voice: The voice.
     public func resume(_ voice: VoiceHandle) {
-        state.withLock { state in
-            guard !state.isPaused, state.pool.voice(voice)?.phase == .paused else { return }
-            try? state.pool.voices[Int(voice.slot)].source?.play()
-            state.pool.update(voice.slot) { $0.phase = .playing }
+        withState { state, _ in
+            guard !state.isPaused, let slot = state.pool.slot(of: voice),
+                state.pool.voices[Int(slot)].phase == .paused
+            else { return }
+            try? state.pool.voices[Int(slot)].source?.play()
+            state.pool.update(slot) { $0.phase = .playing }
         }
     }
 
@@ -80,8 +167,7 @@ extension AudioEngine {
     ///   - bus: Only voices on this bus; `nil` for all.
     ///   - fade: Seconds to fade out; 0 stops at once.
     public func stopAll(on bus: Bus? = nil, fade: Double = 0) {
-        var events: [SoundEvent] = []
-        state.withLock { state in
+        withState { state, events in
             let now = currentFrame(&state)
             for slot in state.pool.busySlots
             where bus == nil || state.pool.voices[Int(slot)].options.bus == bus {
@@ -92,7 +178,6 @@ extension AudioEngine {
                 }
             }
         }
-        hub.send(events)
     }
 
     /// Changes a playing voice's volume (before fades and bus gains); a stale handle does nothing.
@@ -100,10 +185,10 @@ extension AudioEngine {
     ///   - volume: Linear gain.
     ///   - voice: The voice.
     public func setVolume(_ volume: Float, for voice: VoiceHandle) {
-        state.withLock { state in
-            guard state.pool.voice(voice) != nil else { return }
-            state.pool.update(voice.slot) { $0.options.volume = max(0, volume.isFinite ? volume : 0) }
-            applyGain(voice.slot, in: &state, at: currentFrame(&state))
+        withState { state, _ in
+            guard let slot = state.pool.slot(of: voice) else { return }
+            state.pool.update(slot) { $0.options.volume = max(0, volume.isFinite ? volume : 0) }
+            applyGain(slot, in: &state, at: currentFrame(&state))
         }
     }
 
@@ -112,26 +197,26 @@ extension AudioEngine {
     ///   - pitch: Playback speed, 0.5...2 sounds natural.
     ///   - voice: The voice.
     public func setPitch(_ pitch: Float, for voice: VoiceHandle) {
-        state.withLock { state in
-            guard state.pool.voice(voice) != nil else { return }
+        withState { state, _ in
+            guard let slot = state.pool.slot(of: voice) else { return }
             let pitch = Self.clampPitch(pitch)
-            state.pool.update(voice.slot) { $0.options.pitch = pitch }
-            state.pool.voices[Int(voice.slot)].source?.setPitch(pitch)
+            state.pool.update(slot) { $0.options.pitch = pitch }
+            state.pool.voices[Int(slot)].source?.setPitch(pitch)
         }
     }
 
     /// Whether `voice` still holds its sound (playing, paused or waiting to start).
     /// - Parameter voice: The handle.
-    /// - Returns: False once the sound ended, was stopped or lost its voice.
+    /// - Returns: False once the sound ended, was stopped, lost its voice or was refused.
     public func isActive(_ voice: VoiceHandle) -> Bool {
-        state.withLock { $0.pool.voice(voice) != nil }
+        withState { state, _ in state.pool.slot(of: voice) != nil }
     }
 
     /// Where `voice` is in its sound, in frames from its start, or `nil` for a stale handle.
     /// - Parameter voice: The handle.
     /// - Returns: The frame being played.
     public func position(of voice: VoiceHandle) -> Int? {
-        state.withLock { state in
+        withState { state, _ in
             guard let current = state.pool.voice(voice) else { return nil }
             if let stream = current.stream, let source = current.source {
                 return stream.position(source: source)
@@ -147,74 +232,81 @@ extension AudioEngine {
 
     func seconds(_ frame: Int64) -> Double { Double(frame) / Double(sampleRate) }
 
-    /// Claims a voice for `request` (respecting its instance limit and priority) and starts it now
-    /// or schedules it.
-    func start(_ request: VoiceRequest, at time: Double?) -> VoiceHandle? {
-        let (handle, events) = startCollectingEvents(request, at: time)
-        hub.send(events)
-        return handle
-    }
-
-    /// ``start(_:at:)`` that hands back its events instead of sending them.
+    /// Claims a voice for `request` under the state lock (music: it streams and fades in) and starts
+    /// it now or schedules it, handing back its events.
+    /// - Returns: The handle, or `nil` when the sound was refused.
     func startCollectingEvents(_ request: VoiceRequest, at time: Double?) -> (VoiceHandle?, [SoundEvent]) {
         var request = request
         request.options = Self.clamp(request.options)
+        let ticket = ring.nextTicket()
         var events: [SoundEvent] = []
-        let handle = state.withLock { state -> VoiceHandle? in
-            let now = currentFrame(&state)
-            let frame = time.map { max(now, Int64(($0 * Double(sampleRate)).rounded())) } ?? now
-            if let limit = request.limit {
-                switch admit(request.name, limit: limit, at: frame, in: &state, events: &events) {
-                case .coalesced(let handle): return handle
-                case .refused:
-                    events.append(.refused(sound: request.name, time: seconds(now)))
-                    return nil
-                case .admitted: break
-                }
-            }
-            guard let claimed = try? state.pool.claim(priority: request.options.priority, device: device)
-            else {
-                events.append(.refused(sound: request.name, time: seconds(now)))
-                return nil
-            }
-            if let stolen = claimed.stolen {
-                stolen.source?.stop()
-                let old = VoiceHandle(slot: claimed.slot, generation: stolen.generation)
-                events.append(.finished(old, sound: stolen.name, reason: .stolen, time: seconds(now)))
-            }
-            // Streams decode their first buffers when they start: leave that to housekeeping, off the
-            // caller's thread.
-            let deferred = frame > now || isOffline || request.stream != nil
-            let phase: Voice.Phase = deferred ? .scheduled(frame: frame) : .playing
-            let handle = state.pool.occupy(claimed.slot, request: request, phase: phase, startFrame: frame)
-            if request.fadeIn > 0 {
-                let length = Int64(request.fadeIn * Double(sampleRate))
-                state.pool.update(claimed.slot) {
-                    $0.fade = GainRamp(
-                        from: 0, to: 1, start: frame, end: frame + length, curve: .equalPowerIn)
-                }
-            }
-            if !deferred { begin(claimed.slot, in: &state, at: now, events: &events) }
-            return handle
+        let started = withState(collecting: &events) { state, events in
+            startVoice(request, ticket: ticket, atFrame: time.map(frame(forSeconds:)), in: &state, events: &events)
         }
-        return (handle, events)
+        return (started ? VoiceHandle(ticket: ticket) : nil, events)
+    }
+
+    /// Admits `request` by its limit and the pool, claims a voice, and starts it (a device, now) or
+    /// schedules it (offline, later, or a stream: housekeeping primes it).
+    /// - Returns: False when the sound was refused (a `refused` event says so).
+    func startVoice(
+        _ request: VoiceRequest, ticket: UInt64, atFrame requested: Int64?, in state: inout EngineState,
+        events: inout [SoundEvent]
+    ) -> Bool {
+        let now = currentFrame(&state)
+        let frame = requested.map { max(now, $0) } ?? now
+        if let limit = request.limit {
+            switch admit(request.sound, limit: limit, at: frame, in: &state, events: &events) {
+            case .coalesced(let slot):
+                state.pool.alias(ticket, to: slot)
+                return true
+            case .refused:
+                events.append(.refused(VoiceHandle(ticket: ticket), sound: request.name, time: seconds(now)))
+                return false
+            case .admitted: break
+            }
+        }
+        guard let claimed = try? state.pool.claim(priority: request.options.priority, device: device) else {
+            events.append(.refused(VoiceHandle(ticket: ticket), sound: request.name, time: seconds(now)))
+            return false
+        }
+        if let stolen = claimed.stolen {
+            stolen.source?.stop()
+            let old = VoiceHandle(ticket: stolen.ticket)
+            events.append(.finished(old, sound: stolen.name, reason: .stolen, time: seconds(now)))
+        }
+        // Streams decode their first buffers when they start: leave that to housekeeping, off the
+        // caller's thread.
+        let deferred = frame > now || isOffline || request.stream != nil
+        let phase: Voice.Phase = deferred ? .scheduled(frame: frame) : .playing
+        // A stream opens and decodes its first chunks on the streaming worker from now on.
+        request.stream?.start(from: request.startOffset)
+        state.pool.occupy(claimed.slot, request: request, ticket: ticket, phase: phase, startFrame: frame)
+        if request.fadeIn > 0 {
+            let length = Int64(request.fadeIn * Double(sampleRate))
+            state.pool.update(claimed.slot) {
+                $0.fade = GainRamp(from: 0, to: 1, start: frame, end: frame + length, curve: .equalPowerIn)
+            }
+        }
+        if !deferred { begin(claimed.slot, in: &state, at: now, events: &events) }
+        return true
     }
 
     private enum Admission {
         case admitted, refused
-        case coalesced(VoiceHandle)
+        case coalesced(Int32)
     }
 
     /// Applies a sound's instance limit: folds a near-simultaneous repeat into the last start, or
     /// makes room by stealing one of its own instances, or refuses.
     private func admit(
-        _ name: String, limit: InstanceLimit, at frame: Int64, in state: inout EngineState,
+        _ sound: SoundID, limit: InstanceLimit, at frame: Int64, in state: inout EngineState,
         events: inout [SoundEvent]
     ) -> Admission {
-        let slots = state.pool.instances[name] ?? []
+        let slots = state.pool.instances(of: sound)
         if limit.coalesceFrames > 0, let last = slots.last {
             if abs(frame - state.pool.voices[Int(last)].startFrame) <= limit.coalesceFrames {
-                return .coalesced(state.pool.handle(last))
+                return .coalesced(last)
             }
         }
         guard slots.count >= limit.maxInstances else { return .admitted }
@@ -235,10 +327,15 @@ extension AudioEngine {
     /// Starts the source of an occupied slot with its options.
     func begin(_ slot: Int32, in state: inout EngineState, at frame: Int64, events: inout [SoundEvent]) {
         let voice = state.pool.voices[Int(slot)]
+        if let stream = voice.stream, !stream.isReadyToBegin {
+            // The worker is still opening or decoding: look again next round (it wakes the driver).
+            state.pool.reschedule(slot, at: frame + Self.quantum)
+            return
+        }
         let gain = state.gain(of: voice, at: frame)
         do {
             let source = try state.pool.sourceFor(slot, device: device)
-            let channels = voice.buffer?.channels ?? voice.stream?.channels ?? 1
+            let channels = voice.buffer?.channels ?? voice.stream?.format?.channels ?? 1
             // A plain one-shot is set up and started in one batch; streams queue first, resumed
             // sounds seek after starting.
             let atOnce = voice.stream == nil && voice.startOffset == 0
@@ -246,7 +343,7 @@ extension AudioEngine {
                 buffer: voice.buffer?.storage, channels: channels, gain: gain, pitch: voice.options.pitch,
                 pan: voice.options.pan, loop: voice.options.loop && voice.stream == nil, play: atOnce)
             if let stream = voice.stream {
-                try stream.prime(source: source, from: voice.startOffset)
+                try stream.prime(source: source)
             }
             if !atOnce { try source.play() }
             if voice.stream == nil, voice.startOffset > 0 { source.sampleOffset = voice.startOffset }
@@ -263,7 +360,7 @@ extension AudioEngine {
             }
         } catch {
             state.pool.release(slot)
-            events.append(.refused(sound: voice.name, time: seconds(frame)))
+            events.append(.refused(VoiceHandle(ticket: voice.ticket), sound: voice.name, time: seconds(frame)))
         }
     }
 
@@ -320,7 +417,7 @@ extension AudioEngine {
         return frame + Int64(remaining / Double(max(voice.options.pitch, 0.01)) * Double(engineRate))
     }
 
-    private static func clamp(_ options: PlayOptions) -> PlayOptions {
+    static func clamp(_ options: PlayOptions) -> PlayOptions {
         var clamped = options
         clamped.volume = max(0, options.volume.isFinite ? options.volume : 0)
         clamped.pitch = clampPitch(options.pitch)

@@ -40,9 +40,9 @@ extension AudioEngine {
                     continue
                 }
                 let wasPaused = voice.phase == .paused
-                if let stream = voice.stream, (try? stream.rebind(to: fresh)) == nil {
-                    finish(slot, reason: .deviceLost, in: &state, at: now, events: &events)
-                    continue
+                if let stream = voice.stream {
+                    stream.rebind(to: fresh)
+                    stream.start(from: voice.lastOffset)
                 }
                 state.pool.update(slot) { $0.startOffset = voice.lastOffset }
                 begin(slot, in: &state, at: now, events: &events)

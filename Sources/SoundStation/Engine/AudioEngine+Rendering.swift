@@ -27,7 +27,7 @@ extension AudioEngine {
         while done < frames {
             runDueCalls()
             var events: [SoundEvent] = []
-            let length = state.withLock { state -> Int in
+            let length = withState(collecting: &events) { state, events -> Int in
                 housekeep(&state, events: &events)
                 let now = state.frame
                 // Fades and glides need the fine step; otherwise a coarser one saves render calls.
@@ -70,6 +70,9 @@ extension AudioEngine {
         let levels = state.busLevels(at: now)
         let tracksPositions = if case .device = output { true } else { false }
         var fading = state.rampsMoving(at: now)
+        // The next round is due by the earliest of: a scheduled start or call, a stream's refill, a
+        // one-shot's predicted end, and (while anything fades) the next fade step.
+        var nextWake = state.nextEventFrame ?? .max
         for slot in state.pool.busySlots {
             // Fields are read one by one: copying the whole voice would retain and release its
             // buffer, stream, source and name for every voice on every quantum.
@@ -90,11 +93,14 @@ extension AudioEngine {
             } else if let stream = state.pool.voices[index].stream {
                 ended = !stream.refill(source: source)
                 state.underruns += stream.takeUnderruns()
+                nextWake = min(nextWake, now + Int64(StreamFeeder.chunkFrames / 2))
             } else if now + Self.quantum < state.pool.voices[index].endEstimate {
+                nextWake = min(nextWake, state.pool.voices[index].endEstimate - Self.quantum)
                 // Not due to end yet: skip asking OpenAL (a pitch raised midway only makes this late).
                 ended = false
             } else {
                 ended = source.state == .stopped
+                if !ended { nextWake = min(nextWake, now + Self.quantum) }
             }
             if ended {
                 finish(slot, reason: .ended, in: &state, at: now, events: &events)
@@ -109,6 +115,7 @@ extension AudioEngine {
             }
         }
         state.fineSteps = fading
+        state.nextWakeFrame = fading ? min(nextWake, now + Self.quantum) : nextWake
     }
 
     /// Dips the music while a voice note (or, if asked, a loud effect) plays.

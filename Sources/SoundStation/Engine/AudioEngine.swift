@@ -3,8 +3,10 @@ import Synchronization
 
 /// The sound engine: one OpenAL output, a pool of voices, buses, and the clock that drives them.
 ///
-/// Every method may be called from any thread. Triggering a sound is synchronous and cheap (a lock and
-/// a handful of OpenAL calls), so a game loop can call it many times per frame.
+/// Every method may be called from any thread. Triggering a sound (``play(_:options:at:)``, the
+/// stations' `play`, ``TriggerPort``) never waits: it writes one command into a lock-free ring and
+/// returns; the mixing side (the driver thread on a device, ``render(frames:)`` offline) starts the
+/// voice. The article "Threads and the real-time contract" says which thread runs what.
 ///
 /// ```swift
 /// let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
@@ -37,6 +39,8 @@ public final class AudioEngine: Sendable {
     /// Channels of the mix (2 for devices and silent output).
     public let channels: Int
     let state: Mutex<EngineState>
+    /// Carries triggers to the mixing side without a lock (see ``TriggerPort``).
+    let ring: CommandRing
     let hub = EventHub()
     let startInstant = ContinuousClock.now
     private let driver: Mutex<RealtimeDriver?> = Mutex(nil)
@@ -57,6 +61,7 @@ public final class AudioEngine: Sendable {
         case .silent: device = try OpenALDevice(loopbackSampleRate: 48_000, channels: 2)
         }
         currentDevice = Mutex(device)
+        ring = try CommandRing()
         sampleRate = device.sampleRate
         channels = device.channels
         voiceLimit = max(1, min(device.sourceLimit, maxVoices ?? .max))
@@ -91,16 +96,22 @@ public final class AudioEngine: Sendable {
             defer { driver = nil }
             return driver
         }
-        driver?.stop(wait: true)
+        driver?.stop(wait: true, ring: ring)
         stopAll()
         hub.finish()
     }
 
     deinit {
-        driver.withLock { $0?.stop() }
+        driver.withLock { $0?.stop(ring: ring) }
         hub.finish()
-        // Sources go before the device; buffers held by voices go with them.
-        state.withLock { $0.pool = VoicePool(limit: 0) }
+        // Sources go before the device; buffers held by voices go with them, and so do those held
+        // by commands never carried out.
+        state.withLock { state in
+            ring.drain { command in
+                command.retained.map { Unmanaged<SoundBuffer>.fromOpaque($0).release() }
+            }
+            state.pool = VoicePool(limit: 0)
+        }
     }
 
     /// The names of the playback devices OpenAL can open.
@@ -139,6 +150,15 @@ public final class AudioEngine: Sendable {
         _ audio: PCMAudio, name: String, loopPoints: Range<Int>?,
         reload: @escaping @Sendable () throws -> PCMAudio
     ) throws(AudioEngineError) -> SoundBuffer {
+        try makeBuffer(audio, name: name, loopPoints: loopPoints, id: nil, reload: reload)
+    }
+
+    /// ``makeBuffer(_:name:loopPoints:reload:)`` under a given id (a bank's, kept across reloads) or,
+    /// with `nil`, under a new id that the buffer owns.
+    func makeBuffer(
+        _ audio: PCMAudio, name: String, loopPoints: Range<Int>?, id: SoundID?,
+        reload: @escaping @Sendable () throws -> PCMAudio
+    ) throws(AudioEngineError) -> SoundBuffer {
         if let loopPoints,
             loopPoints.lowerBound < 0 || loopPoints.upperBound > audio.frameCount || loopPoints.isEmpty
         {
@@ -146,16 +166,53 @@ public final class AudioEngine: Sendable {
                 name: "loop points", value: "\(loopPoints)",
                 expected: "a non-empty range within 0..<\(audio.frameCount)")
         }
+        let owned = id == nil
+        let id = id ?? reserveSoundID(name: name)
         let buffer = try SoundBuffer(
-            name: name, audio: audio, device: device, loopPoints: loopPoints, reload: reload)
-        buffers.add(buffer)
+            name: name, id: id, ring: ring, ownsID: owned, audio: audio, device: device,
+            loopPoints: loopPoints, reload: reload)
+        register(buffer)
+        if owned { install(id, buffer: buffer, defaults: SoundDefaults()) }
         return buffer
     }
+
+    /// Adds `buffer` to the buffers a reopened device is given, moving it first if the device was
+    /// replaced while it uploaded (it would otherwise stay on the lost device).
+    func register(_ buffer: SoundBuffer) {
+        currentDevice.withLock { current in
+            if buffer.storage.device !== current, let moved = try? buffer.prepare(for: current) {
+                buffer.install(moved)
+            }
+            buffers.add(buffer)
+        }
+    }
+
+    /// A new sound id for `name`, with nothing to play yet.
+    func reserveSoundID(name: String) -> SoundID {
+        state.withLock { $0.sounds.reserve(name: name) }
+    }
+
+    /// Points `id` at `buffer` (or at nothing) for triggers by id, and marks it playable or not.
+    /// The previous buffer, if any, is let go of after the lock.
+    func install(_ id: SoundID, buffer: SoundBuffer?, defaults: SoundDefaults) {
+        state.withLock { $0.sounds.install(id, buffer: buffer, defaults: defaults) }
+        ring.setReady(id, buffer != nil)
+    }
+
+    /// The port that triggers sounds by id from any thread or a signal handler.
+    public var triggerPort: TriggerPort { TriggerPort(core: ring.core, sampleRate: Double(sampleRate)) }
 
     /// Seconds on the engine clock: the frames rendered so far for offline and silent output, time since
     /// opening for a device.
     public var time: Double {
         Double(state.withLock { currentFrame(&$0) }) / Double(sampleRate)
+    }
+
+    /// The render-clock frame for `seconds`, rounded, clamped to what the clock can hold (a NaN or
+    /// negative time is frame 0).
+    func frame(forSeconds seconds: Double) -> Int64 {
+        let frame = (seconds * Double(sampleRate)).rounded()
+        return frame.isNaN || frame < 0 ? 0 : Int64(min(frame, 9.0e18))
     }
 
     /// A new stream of every ``SoundEvent`` from now on; each call returns an independent stream.
@@ -174,16 +231,16 @@ public final class AudioEngine: Sendable {
     }
 
     /// How many OpenAL sources the engine has created; never more than ``voiceLimit``.
-    public var sourceCount: Int { state.withLock { $0.pool.sourceCount } }
+    public var sourceCount: Int { withState { state, _ in state.pool.sourceCount } }
 
     /// How many sound buffers are alive (loaded and not yet freed).
     public var bufferCount: Int { buffers.live.count }
 
     /// How many times a streamed track's queue ran dry since the engine opened (0 under normal load).
-    public var underrunCount: Int { state.withLock { $0.underruns } }
+    public var underrunCount: Int { withState { state, _ in state.underruns } }
 
     /// How many voices are playing, paused or waiting for their start time.
-    public var activeVoiceCount: Int { state.withLock { $0.pool.busySlots.count } }
+    public var activeVoiceCount: Int { withState { state, _ in state.pool.busySlots.count } }
 
     /// The clock's frame: the device clock advances with wall time, the others with rendering.
     func currentFrame(_ state: inout EngineState) -> Int64 {

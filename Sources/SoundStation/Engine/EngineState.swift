@@ -1,6 +1,8 @@
 /// Everything the engine's lock guards.
 struct EngineState {
     var pool: VoicePool
+    /// What each sound id plays, for commands from the ring.
+    var sounds = SoundTable()
     /// The render clock: frames mixed so far (offline and silent) or elapsed on the wall clock (device).
     var frame: Int64 = 0
     /// Closures to run on the engine clock, ordered by frame then by when they were scheduled.
@@ -10,6 +12,9 @@ struct EngineState {
     var lastReopenAttempt: ContinuousClock.Instant?
     /// Whether a fade, glide or duck was moving at the last housekeeping, so the next must come soon.
     var fineSteps = true
+    /// The render-clock frame by which housekeeping must run again (a fade step, a scheduled start or
+    /// call, a refill, a sound's predicted end); `Int64.max` when nothing is due.
+    var nextWakeFrame = Int64.max
     /// Times a streamed track's queue ran dry and had to be restarted.
     var underruns = 0
     /// True while the game's pause menu holds every sound.

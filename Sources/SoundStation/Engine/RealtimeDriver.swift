@@ -1,11 +1,19 @@
 import Foundation
 import Synchronization
 
-/// The thread that keeps a device or silent engine moving: it starts scheduled sounds and reclaims
-/// finished voices every few milliseconds, and for silent output it mixes in real time.
+/// The thread that is the mixing side of a device or silent engine: it carries out triggers from
+/// the command ring, starts scheduled sounds, refills streams, moves fades and reclaims finished
+/// voices, and for silent output mixes in real time.
+///
+/// It sleeps until the next thing to do (a scheduled start, a fade step, a stream refill, the
+/// predicted end of a sound), or until a trigger posts the ring's semaphore, so an idle engine costs
+/// next to nothing and a trigger is started within microseconds of its call.
 final class RealtimeDriver: Sendable {
-    /// How long the thread sleeps between rounds: the jitter of a scheduled start on a device.
-    static let period: Duration = .milliseconds(5)
+    /// Silent output mixes in pieces this long.
+    static let silentPeriod: Duration = .milliseconds(5)
+    /// The longest sleep: how often a device's connection is checked when nothing else is due.
+    static let longestSleep: Duration = .milliseconds(250)
+
     private final class Flag: Sendable {
         let running = Atomic<Bool>(true)
         /// Signalled when the thread has left its loop and touches the device no more.
@@ -15,6 +23,9 @@ final class RealtimeDriver: Sendable {
 
     init(engine: AudioEngine) {
         let flag = self.flag
+        // The thread keeps the ring (not the engine) alive, so it can sleep on it while the engine
+        // is freed.
+        let ring = engine.ring
         let thread = Thread { [weak engine] in
             defer {
                 OpenALDevice.releaseThreadContext()
@@ -23,11 +34,14 @@ final class RealtimeDriver: Sendable {
             var scratch = [Float]()
             var lastTick = ContinuousClock.now
             while flag.running.load(ordering: .acquiring) {
-                guard let engine else { return }
-                let now = ContinuousClock.now
-                engine.driverRound(since: lastTick, now: now, scratch: &scratch)
-                lastTick = now
-                Thread.sleep(forTimeInterval: 0.005)
+                let sleep: Duration
+                do {
+                    guard let engine else { return }
+                    let now = ContinuousClock.now
+                    sleep = engine.driverRound(since: lastTick, now: now, scratch: &scratch)
+                    lastTick = now
+                }
+                ring.wait(sleep)
             }
         }
         thread.name = "SoundStation driver"
@@ -35,32 +49,40 @@ final class RealtimeDriver: Sendable {
         thread.start()
     }
 
-    /// Asks the thread to stop; with `wait`, returns once it has (never call that from the thread).
-    func stop(wait: Bool = false) {
+    /// Asks the thread to stop and wakes it; with `wait`, returns once it has (never call that from
+    /// the thread).
+    func stop(wait: Bool = false, ring: CommandRing) {
         guard flag.running.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        ring.wake()
         if wait { flag.exited.wait() }
     }
 }
 
 extension AudioEngine {
     /// One round of the realtime driver.
+    /// - Returns: How long the driver may sleep before the next round (a trigger wakes it sooner).
     func driverRound(
         since last: ContinuousClock.Instant, now: ContinuousClock.Instant, scratch: inout [Float]
-    ) {
+    ) -> Duration {
         if case .silent = output {
             // Mix what wall time says has passed, in bounded pieces, and throw it away.
             let elapsed = now - last
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             let frames = min(Int(seconds * Double(sampleRate)), sampleRate / 4)
-            guard frames > 0 else { return }
-            if scratch.count < frames * channels { scratch = [Float](repeating: 0, count: frames * channels) }
-            scratch.withUnsafeMutableBufferPointer { mixChunks(into: $0, frames: frames) }
-        } else {
-            reopenIfLost()
-            runDueCalls()
-            var events: [SoundEvent] = []
-            state.withLock { housekeep(&$0, events: &events) }
-            hub.send(events)
+            if frames > 0 {
+                if scratch.count < frames * channels { scratch = [Float](repeating: 0, count: frames * channels) }
+                scratch.withUnsafeMutableBufferPointer { mixChunks(into: $0, frames: frames) }
+            }
+            return RealtimeDriver.silentPeriod
         }
+        reopenIfLost()
+        runDueCalls()
+        let (frame, next) = withState { state, events in
+            housekeep(&state, events: &events)
+            return (state.frame, state.nextWakeFrame)
+        }
+        guard next != .max else { return RealtimeDriver.longestSleep }
+        let seconds = Double(max(next - frame, 0)) / Double(sampleRate)
+        return min(.microseconds(Int64(seconds * 1e6) + 200), RealtimeDriver.longestSleep)
     }
 }

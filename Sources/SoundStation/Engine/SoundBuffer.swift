@@ -17,6 +17,13 @@ public final class SoundBuffer: Sendable {
     public let frameCount: Int
     /// Bytes of PCM held by the device.
     public let byteCount: Int
+    /// The id that triggers it (``AudioEngine/triggerPort``): its own, or its bank sound's.
+    public let id: SoundID
+    /// The ring of the engine that made it, which tells that engine's buffers from others'.
+    let ring: CommandRing
+    /// Whether the id is the buffer's own (marked unplayable when it is freed) rather than a bank
+    /// sound's, which the bank manages.
+    let ownsID: Bool
     /// The frames a looping voice repeats, if not all of them.
     let loopPoints: Range<Int>?
     /// Produces the samples again for a new device.
@@ -24,10 +31,13 @@ public final class SoundBuffer: Sendable {
     private let current: Mutex<OpenALBuffer>
 
     init(
-        name: String, audio: PCMAudio, device: OpenALDevice, loopPoints: Range<Int>?,
-        reload: @escaping @Sendable () throws -> PCMAudio
+        name: String, id: SoundID, ring: CommandRing, ownsID: Bool, audio: PCMAudio, device: OpenALDevice,
+        loopPoints: Range<Int>?, reload: @escaping @Sendable () throws -> PCMAudio
     ) throws(AudioEngineError) {
         self.name = name
+        self.id = id
+        self.ring = ring
+        self.ownsID = ownsID
         self.sampleRate = audio.sampleRate
         self.channels = audio.channels
         self.frameCount = audio.frameCount
@@ -35,6 +45,10 @@ public final class SoundBuffer: Sendable {
         self.loopPoints = loopPoints
         self.reload = reload
         self.current = Mutex(try Self.upload(audio, to: device, loopPoints: loopPoints))
+    }
+
+    deinit {
+        if ownsID { ring.setReady(id, false) }
     }
 
     /// Length in seconds.

@@ -5,8 +5,10 @@ public enum SoundEvent: Sendable, Equatable {
     case started(VoiceHandle, sound: String, time: Double)
     /// A voice is done with `sound`; `reason` says why.
     case finished(VoiceHandle, sound: String, reason: FinishReason, time: Double)
-    /// A sound could not get a voice: every voice was busy with sounds that matter more.
-    case refused(sound: String, time: Double)
+    /// A trigger could not get a voice: its sound's instance limit refused it, every voice was busy
+    /// with sounds that matter more, or the sound was unloaded before the mixer reached it. The
+    /// handle is the one the trigger returned; it is never active.
+    case refused(VoiceHandle, sound: String, time: Double)
     /// The output device went away (unplugged, or its sound server stopped). The game goes on; the
     /// engine tries to reopen it every second.
     case deviceLost(reason: String, time: Double)

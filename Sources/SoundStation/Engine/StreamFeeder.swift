@@ -1,104 +1,175 @@
-import COpenAL
+import Dispatch
+import Synchronization
 
-/// Plays a long Ogg Vorbis track through a short queue of OpenAL buffers, decoding the next piece
-/// whenever the mixer hands one back, so memory stays bounded whatever the track's length.
+/// Plays a long track through a short queue of OpenAL buffers, decoded ahead on a worker so that
+/// memory stays bounded whatever the track's length and no decoding happens under the engine's lock.
 ///
-/// Refills run in the engine's housekeeping: on the render clock offline, on the driver thread
-/// otherwise, never on the thread that asked for the music.
-/// `@unchecked Sendable`: it is only touched under the engine's lock.
+/// Two sides share it:
+/// - the decoding side opens the file and decodes chunks ahead, on the streaming worker queue for a
+///   device or silent output (``decodeAhead()``), or inline on the rendering thread offline, so an
+///   offline render gets the same chunks in the same order every time;
+/// - the mixing side (under the engine's lock) only fills finished chunks into OpenAL buffers and
+///   queues them (``prime(source:)``, ``refill(source:)``).
+///
+/// `@unchecked Sendable`: the mixing side's fields are touched only under the engine's lock; the
+/// decoder only under `decoding`; what passes between them only under `ahead`.
 final class StreamFeeder: @unchecked Sendable {
-    /// Frames per queued buffer and how many buffers are queued: 4 x 8192 frames is 170 ms at 48 kHz,
-    /// 256 KiB of stereo float PCM.
+    /// Frames per queued buffer and how many buffers are queued: 4 x 8192 frames is 680 ms at 48 kHz.
     static let chunkFrames = 8192
     static let bufferCount = 4
+    /// Chunks kept decoded beyond the queue while playing: 340 ms of slack for a busy worker.
+    static let readyTarget = 2
+
+    /// The queue every stream of the process decodes on, below the driver thread's priority.
+    private static let worker = DispatchQueue(label: "SoundStation streaming", qos: .userInitiated)
 
     let name: String
-    let channels: Int
-    let sampleRate: Int
-    let frameCount: Int
-    private let decoder: VorbisFileDecoder
-    private let loop: Bool
-    private let loopStart: Int
-    private let loopEnd: Int
+    private let entry: SoundEntry
+    /// Decode on the caller of ``prime(source:)`` and ``refill(source:)`` (offline) rather than ahead.
+    private let inline: Bool
+    /// Wakes the mixing side when chunks are ready (the engine's ring).
+    private let wake: @Sendable () -> Void
+
+    /// A decoded piece of the track and the track frame it begins at.
+    private struct Chunk {
+        var start: Int
+        var samples: [Float]
+    }
+
+    /// The file's format, known once it is open.
+    struct Format {
+        var channels: Int
+        var sampleRate: Int
+        var frameCount: Int
+    }
+
+    private struct Ahead {
+        var chunks: [Chunk] = []
+        var exhausted = false
+        var failure: String?
+        var format: Format?
+        /// Where the decoder must continue from, when the mixing side asked for a new start.
+        var seek: Int?
+        /// Bumped by every new start, so chunks decoded for an old one are dropped.
+        var epoch = 0
+        var workScheduled = false
+        /// How many chunks to keep ready: the whole queue before priming, ``readyTarget`` after.
+        var target = StreamFeeder.bufferCount
+    }
+
+    private struct Decoding {
+        var decoder: VorbisFileDecoder?
+        var cursor = 0
+        var exhausted = false
+        var loopStart = 0
+        var loopEnd = 1
+    }
+
+    private let ahead = Mutex(Ahead())
+    private let decoding = Mutex(Decoding())
+
+    // Mixing side, under the engine's lock.
     private var buffers: [OpenALBuffer] = []
     /// The track frame each queued buffer begins at, oldest first.
     private var queuedStarts: [Int] = []
-    /// The next frame the decoder will produce.
-    private var cursor = 0
-    private(set) var isExhausted = false
-    /// Underruns not yet counted by the engine (see ``takeUnderruns()``).
+    /// The track frame the next queued chunk begins at.
+    private var nextStart = 0
     private var underruns = 0
 
-    init(entry: SoundEntry, device: OpenALDevice) throws(SoundLoadError) {
-        do {
-            decoder = try VorbisFileDecoder(path: entry.resolvedPath)
-        } catch {
-            throw .catalogue(.undecodable(name: entry.name, path: entry.path, reason: error.description))
+    /// Prepares a stream of `entry`; nothing is opened until ``start(from:)``.
+    /// - Parameters:
+    ///   - inline: Decode on the mixing side's thread (offline rendering) rather than on the worker.
+    ///   - wake: Called when the worker has chunks ready, to wake the mixing side.
+    init(entry: SoundEntry, inline: Bool, wake: @escaping @Sendable () -> Void) {
+        self.entry = entry
+        self.name = entry.name
+        self.inline = inline
+        self.wake = wake
+    }
+
+    /// The file's format, once it has been opened.
+    var format: Format? { ahead.withLock { $0.format } }
+
+    /// Why the stream cannot play (the file would not open or decode), once known.
+    var failure: String? { ahead.withLock { $0.failure } }
+
+    /// Asks for playback from `frame`: the decoder seeks there and decodes the first chunks ahead.
+    /// Called by the mixing side when the voice is claimed, long before it begins.
+    func start(from frame: Int) {
+        ahead.withLock { ahead in
+            ahead.epoch += 1
+            ahead.chunks = []
+            ahead.exhausted = false
+            ahead.seek = max(frame, 0)
+            ahead.target = Self.bufferCount
         }
-        name = entry.name
-        channels = decoder.info.channels
-        sampleRate = decoder.info.sampleRate
-        frameCount = decoder.info.frameCount
-        loop = entry.loop
-        let range = entry.loopRange(sampleRate: sampleRate, frameCount: frameCount) ?? 0..<max(frameCount, 1)
-        loopStart = range.lowerBound
-        loopEnd = range.upperBound
-        let silence = PCMAudio(
-            sampleRate: sampleRate, channels: channels, samples: [Float](repeating: 0, count: channels))
-        do {
-            for _ in 0..<Self.bufferCount { buffers.append(try OpenALBuffer(device: device, audio: silence)) }
-        } catch {
-            throw .engine(name: name, error)
-        }
+        nextStart = max(frame, 0)
+        scheduleDecoding()
+    }
+
+    /// Whether enough is decoded to begin (or the track is shorter than the queue, or failed).
+    var isReadyToBegin: Bool {
+        if inline { return true }
+        return ahead.withLock { $0.chunks.count >= Self.bufferCount || $0.exhausted || $0.failure != nil }
     }
 
     /// Makes a fresh queue on a reopened device (the old buffers went with the old device).
-    func rebind(to device: OpenALDevice) throws(AudioEngineError) {
-        let silence = PCMAudio(
-            sampleRate: sampleRate, channels: channels, samples: [Float](repeating: 0, count: channels))
-        var fresh: [OpenALBuffer] = []
-        for _ in 0..<Self.bufferCount { fresh.append(try OpenALBuffer(device: device, audio: silence)) }
-        buffers = fresh
+    func rebind(to device: OpenALDevice) {
+        buffers = []
         queuedStarts = []
     }
 
-    /// Fills every buffer from `frame` on and queues them on `source`.
-    func prime(source: OpenALSource, from frame: Int) throws(AudioEngineError) {
-        cursor = min(max(frame, 0), loopEnd - 1)
-        isExhausted = false
+    /// Fills the queue's buffers with the first chunks and queues them on `source`.
+    /// - Throws: ``AudioEngineError`` when OpenAL refuses, or `.invalidArgument` naming the file when
+    ///   it could not be decoded.
+    func prime(source: OpenALSource) throws(AudioEngineError) {
+        if inline { decodeAhead() }
+        let (format, failure) = ahead.withLock { ($0.format, $0.failure) }
+        guard let format else {
+            throw .invalidArgument(
+                name: "stream", value: entry.path, expected: "a decodable file (\(failure ?? "not decoded"))")
+        }
+        if buffers.isEmpty {
+            let silence = PCMAudio(
+                sampleRate: format.sampleRate, channels: format.channels,
+                samples: [Float](repeating: 0, count: format.channels))
+            for _ in 0..<Self.bufferCount { buffers.append(try OpenALBuffer(device: source.device, audio: silence)) }
+        }
         queuedStarts = []
-        do { try decoder.seek(toFrame: cursor) } catch { isExhausted = true }
         var ready: [OpenALBuffer] = []
         for buffer in buffers {
-            let start = cursor
-            let chunk = nextChunk()
-            if chunk.isEmpty { break }
-            try buffer.fill(PCMAudio(sampleRate: sampleRate, channels: channels, samples: chunk))
+            guard let chunk = takeChunk(format: format) else { break }
+            try buffer.fill(PCMAudio(sampleRate: format.sampleRate, channels: format.channels, samples: chunk.samples))
             ready.append(buffer)
-            queuedStarts.append(start)
+            queuedStarts.append(chunk.start)
         }
+        ahead.withLock { $0.target = Self.readyTarget }
+        scheduleDecoding()
         try source.queue(ready)
     }
 
     /// Refills the buffers the mixer has finished with; restarts the source after an underrun.
     /// - Returns: False once the track has played to its end (never for a looping track).
     func refill(source: OpenALSource) -> Bool {
+        guard let format = ahead.withLock({ $0.format }) else { return false }
         let processed = source.processedBuffers
         if processed > 0, let names = try? source.unqueue(count: processed) {
             queuedStarts.removeFirst(min(processed, queuedStarts.count))
+            if inline { decodeAhead() }
             for name in names {
-                guard !isExhausted, let buffer = buffers.first(where: { $0.id == name }) else { continue }
-                let start = cursor
-                let chunk = nextChunk()
-                guard !chunk.isEmpty,
-                    (try? buffer.fill(PCMAudio(sampleRate: sampleRate, channels: channels, samples: chunk)))
-                        != nil,
-                    (try? source.queue([buffer])) != nil
+                guard let buffer = buffers.first(where: { $0.id == name }),
+                    let chunk = takeChunk(format: format)
                 else { continue }
-                queuedStarts.append(start)
+                let audio = PCMAudio(sampleRate: format.sampleRate, channels: format.channels, samples: chunk.samples)
+                guard (try? buffer.fill(audio)) != nil, (try? source.queue([buffer])) != nil else { continue }
+                queuedStarts.append(chunk.start)
             }
+            scheduleDecoding()
         }
-        if queuedStarts.isEmpty { return false }
+        if queuedStarts.isEmpty {
+            // Nothing queued: the end, unless the worker is merely behind.
+            return !ahead.withLock { $0.exhausted && $0.chunks.isEmpty || $0.failure != nil }
+        }
         if source.state == .stopped {
             underruns += 1
             try? source.play()
@@ -114,26 +185,101 @@ final class StreamFeeder: @unchecked Sendable {
 
     /// The track frame being heard.
     func position(source: OpenALSource) -> Int {
-        (queuedStarts.first ?? cursor) + source.sampleOffset
+        (queuedStarts.first ?? nextStart) + source.sampleOffset
+    }
+
+    /// Takes the next decoded chunk, if one is ready.
+    private func takeChunk(format: Format) -> Chunk? {
+        let chunk = ahead.withLock { ahead -> Chunk? in
+            ahead.chunks.isEmpty ? nil : ahead.chunks.removeFirst()
+        }
+        if let chunk { nextStart = chunk.start + chunk.samples.count / max(format.channels, 1) }
+        return chunk
+    }
+
+    /// Queues ``decodeAhead()`` on the worker unless it is queued already, or decoding is inline.
+    private func scheduleDecoding() {
+        guard !inline else { return }
+        let schedule = ahead.withLock { ahead -> Bool in
+            let needed = ahead.chunks.count < ahead.target && !ahead.exhausted && ahead.failure == nil
+            guard needed, !ahead.workScheduled else { return false }
+            ahead.workScheduled = true
+            return true
+        }
+        if schedule { Self.worker.async { [self] in decodeAhead() } }
+    }
+
+    /// Opens the file if needed and decodes until ``Ahead/target`` chunks are ready. Runs on the
+    /// worker (or inline offline); takes no lock of the engine's.
+    func decodeAhead() {
+        decoding.withLock { decoding in
+            if decoding.decoder == nil, !open(&decoding) { return }
+            while true {
+                let (epoch, seek, missing) = ahead.withLock { ahead -> (Int, Int?, Bool) in
+                    defer { ahead.seek = nil }
+                    return (ahead.epoch, ahead.seek, ahead.chunks.count < ahead.target)
+                }
+                if let seek {
+                    decoding.cursor = min(seek, decoding.loopEnd - 1)
+                    decoding.exhausted = (try? decoding.decoder?.seek(toFrame: decoding.cursor)) == nil
+                }
+                guard missing, !decoding.exhausted else { break }
+                let start = decoding.cursor
+                let samples = nextChunk(&decoding)
+                let exhausted = decoding.exhausted
+                ahead.withLock { ahead in
+                    guard ahead.epoch == epoch else { return }
+                    if !samples.isEmpty { ahead.chunks.append(Chunk(start: start, samples: samples)) }
+                    ahead.exhausted = exhausted
+                }
+                if samples.isEmpty { break }
+            }
+        }
+        ahead.withLock { $0.workScheduled = false }
+        if !inline { wake() }
+    }
+
+    /// Opens the decoder and publishes the format, or the failure.
+    private func open(_ decoding: inout Decoding) -> Bool {
+        do {
+            let decoder = try VorbisFileDecoder(path: entry.resolvedPath)
+            let info = decoder.info
+            let range =
+                entry.loopRange(sampleRate: info.sampleRate, frameCount: info.frameCount)
+                ?? 0..<max(info.frameCount, 1)
+            decoding.decoder = decoder
+            decoding.loopStart = range.lowerBound
+            decoding.loopEnd = range.upperBound
+            let format = Format(channels: info.channels, sampleRate: info.sampleRate, frameCount: info.frameCount)
+            ahead.withLock { $0.format = format }
+            return true
+        } catch {
+            ahead.withLock { $0.failure = error.description }
+            return false
+        }
     }
 
     /// Decodes the next buffer's worth, wrapping from the loop end to the loop start.
-    private func nextChunk() -> [Float] {
+    private func nextChunk(_ decoding: inout Decoding) -> [Float] {
+        guard let decoder = decoding.decoder else { return [] }
+        let channels = decoder.info.channels
         var chunk: [Float] = []
         chunk.reserveCapacity(Self.chunkFrames * channels)
-        while chunk.count < Self.chunkFrames * channels, !isExhausted {
-            let wanted = min(Self.chunkFrames - chunk.count / channels, loopEnd - cursor)
+        while chunk.count < Self.chunkFrames * channels, !decoding.exhausted {
+            let wanted = min(Self.chunkFrames - chunk.count / channels, decoding.loopEnd - decoding.cursor)
             let piece = wanted > 0 ? ((try? decoder.read(maxFrames: wanted)) ?? []) : []
             if piece.isEmpty {
-                guard loop, cursor != loopStart, (try? decoder.seek(toFrame: loopStart)) != nil else {
-                    isExhausted = true
+                guard entry.loop, decoding.cursor != decoding.loopStart,
+                    (try? decoder.seek(toFrame: decoding.loopStart)) != nil
+                else {
+                    decoding.exhausted = true
                     break
                 }
-                cursor = loopStart
+                decoding.cursor = decoding.loopStart
                 continue
             }
             chunk += piece
-            cursor += piece.count / channels
+            decoding.cursor += piece.count / channels
         }
         return chunk
     }

@@ -9,3 +9,25 @@ public enum Bus: String, Sendable, CaseIterable, Hashable {
     /// Voice notes and speech.
     case voice
 }
+
+extension Bus {
+    /// The bus's number in a command (its place in ``allCases``), without building that array.
+    var index: UInt8 {
+        switch self {
+        case .master: 0
+        case .music: 1
+        case .effects: 2
+        case .voice: 3
+        }
+    }
+
+    /// The bus numbered `index` in a command; effects for a number out of range.
+    init(index: UInt8) {
+        switch index {
+        case 0: self = .master
+        case 1: self = .music
+        case 3: self = .voice
+        default: self = .effects
+        }
+    }
+}

@@ -55,16 +55,16 @@ public final class MusicStation: Sendable {
         _ name: String, transition: MusicTransition = .cut, from position: StartPosition = .restart,
         at time: Double? = nil
     ) throws(SoundLoadError) {
-        guard let (entry, buffer) = bank.lookup(name) else {
+        guard let (entry, id, buffer) = bank.lookup(name) else {
             if bank.catalogue[name] == nil {
                 do { _ = try bank.catalogue.entry(named: name) } catch { throw .catalogue(error) }
             }
             throw .notLoaded(name: name)
         }
         if let time {
-            engine.schedule(at: time) { [self] in switchTo(entry, buffer: buffer, transition, position) }
+            engine.schedule(at: time) { [self] in switchTo(entry, id: id, buffer: buffer, transition, position) }
         } else {
-            switchTo(entry, buffer: buffer, transition, position)
+            switchTo(entry, id: id, buffer: buffer, transition, position)
         }
     }
 
@@ -120,7 +120,8 @@ public final class MusicStation: Sendable {
     }
 
     private func switchTo(
-        _ entry: SoundEntry, buffer: SoundBuffer?, _ transition: MusicTransition, _ position: StartPosition
+        _ entry: SoundEntry, id: SoundID, buffer: SoundBuffer?, _ transition: MusicTransition,
+        _ position: StartPosition
     ) {
         // Events are sent once the station's lock is released: a handler may switch the music.
         let events = state.withLock { state -> [SoundEvent] in
@@ -132,7 +133,8 @@ public final class MusicStation: Sendable {
                 events += engine.stopCollectingEvents(old.voice, fade: fade)
             }
             let offset = position == .resume ? state.positions[entry.name] ?? 0 : 0
-            let (voice, started) = startVoice(entry, buffer: buffer, transition: transition, offset: offset)
+            let (voice, started) = startVoice(
+                entry, id: id, buffer: buffer, transition: transition, offset: offset)
             events += started
             state.playing = voice.map { Playing(name: entry.name, voice: $0) }
             if state.paused, let voice { engine.pause(voice) }
@@ -142,21 +144,17 @@ public final class MusicStation: Sendable {
     }
 
     private func startVoice(
-        _ entry: SoundEntry, buffer: SoundBuffer?, transition: MusicTransition, offset: Int
+        _ entry: SoundEntry, id: SoundID, buffer: SoundBuffer?, transition: MusicTransition, offset: Int
     ) -> (VoiceHandle?, [SoundEvent]) {
         let options = PlayOptions(volume: entry.volume, loop: entry.loop, priority: 255, bus: .music)
         var request: VoiceRequest
         if let buffer {
-            request = VoiceRequest(
-                name: entry.name, buffer: buffer, options: options)
+            request = VoiceRequest(name: entry.name, sound: id, buffer: buffer, options: options)
         } else {
-            do {
-                let stream = try StreamFeeder(entry: entry, device: engine.device)
-                request = VoiceRequest(
-                    name: entry.name, stream: stream, options: options)
-            } catch {
-                return (nil, [.refused(sound: entry.name, time: engine.time)])
-            }
+            // Opened and decoded on the streaming worker (offline: as the render reaches it), never
+            // on this thread.
+            let stream = StreamFeeder(entry: entry, inline: engine.isOffline) { [ring = engine.ring] in ring.wake() }
+            request = VoiceRequest(name: entry.name, sound: id, stream: stream, options: options)
         }
         switch transition {
         case .cut: request.fadeIn = 0

@@ -3,8 +3,10 @@ import Synchronization
 /// A catalogue's sounds loaded into one engine: one shared buffer per sound, counted by its users.
 ///
 /// Scenes load what they need before they start (``preload(_:progress:)``) and unload it when they
-/// end; a sound two scenes share is decoded once and freed when the last of them unloads it. Looking
-/// a sound up to play it is a dictionary read under a lock: no decoding ever happens there.
+/// end; a sound two scenes share is decoded once and freed when the last of them unloads it. A
+/// loaded sound has an integer id (``id(of:)-(String)``) that triggers it without touching the bank;
+/// looking a name up is a dictionary read under the bank's lock, which never decodes, uploads or
+/// frees a buffer while held.
 public final class SoundBank: Sendable {
     /// The engine the buffers live in.
     public let engine: AudioEngine
@@ -17,12 +19,20 @@ public final class SoundBank: Sendable {
 
     struct Loaded {
         var entry: SoundEntry
+        /// The sound's id, the same for the bank's life.
+        var id: SoundID
         /// The decoded sound, or `nil` for a track that streams from its file.
         var buffer: SoundBuffer?
         var users: Int
     }
 
-    let loaded = Mutex<[String: Loaded]>([:])
+    struct Table {
+        var loaded: [String: Loaded] = [:]
+        /// Every name ever loaded keeps its id, so ids a game resolved stay valid across reloads.
+        var ids: [String: SoundID] = [:]
+    }
+
+    let table = Mutex(Table())
 
     /// Creates an empty bank.
     /// - Parameters:
@@ -37,33 +47,53 @@ public final class SoundBank: Sendable {
     /// - Parameter name: A catalogue name.
     /// - Returns: The shared buffer.
     public func buffer(named name: String) -> SoundBuffer? {
-        loaded.withLock { $0[name]?.buffer }
+        table.withLock { $0.loaded[name]?.buffer }
+    }
+
+    /// The id of a loaded sound, for ``AudioEngine/triggerPort``, ``EffectStation/play(_:volume:pitch:pan:at:)-(SoundID,_,_,_,_)``
+    /// and the C interface: resolve names once, then trigger by id.
+    /// - Parameter name: A catalogue name.
+    /// - Returns: Its id, which stays the same for the bank's life (also after an unload and reload).
+    /// - Throws: ``SoundLoadError/notLoaded(name:)`` when the sound is not loaded now, or a catalogue
+    ///   error naming an unknown sound.
+    public func id(of name: String) throws(SoundLoadError) -> SoundID {
+        if let id = table.withLock({ $0.loaded[name]?.id }) { return id }
+        do { _ = try catalogue.entry(named: name) } catch { throw .catalogue(error) }
+        throw .notLoaded(name: name)
+    }
+
+    /// The id of a loaded sound named by a typed resource.
+    /// - Parameter sound: A ``SoundResource``.
+    /// - Returns: Its id.
+    /// - Throws: As ``id(of:)-(String)``.
+    public func id(of sound: some SoundResource) throws(SoundLoadError) -> SoundID {
+        try id(of: sound.catalogueName)
     }
 
     /// Whether `name` is loaded to stream from its file rather than held decoded.
     /// - Parameter name: A catalogue name.
     /// - Returns: True for a loaded streamed track.
     public func isStreamed(_ name: String) -> Bool {
-        loaded.withLock { $0[name].map { $0.buffer == nil } ?? false }
+        table.withLock { $0.loaded[name].map { $0.buffer == nil } ?? false }
     }
 
-    /// The loaded sound's catalogue entry and buffer (nil for a streamed track), for the stations.
-    func lookup(_ name: String) -> (entry: SoundEntry, buffer: SoundBuffer?)? {
-        loaded.withLock { table in table[name].map { ($0.entry, $0.buffer) } }
+    /// The loaded sound's catalogue entry, id and buffer (nil for a streamed track), for the stations.
+    func lookup(_ name: String) -> (entry: SoundEntry, id: SoundID, buffer: SoundBuffer?)? {
+        table.withLock { table in table.loaded[name].map { ($0.entry, $0.id, $0.buffer) } }
     }
 
     /// The names loaded now, sorted.
-    public var loadedNames: [String] { loaded.withLock { $0.keys.sorted() } }
+    public var loadedNames: [String] { table.withLock { $0.loaded.keys.sorted() } }
 
     /// Bytes of PCM the loaded sounds hold on the device.
     public var loadedBytes: Int {
-        loaded.withLock { $0.values.reduce(0) { $0 + ($1.buffer?.byteCount ?? 0) } }
+        table.withLock { $0.loaded.values.reduce(0) { $0 + ($1.buffer?.byteCount ?? 0) } }
     }
 
     /// How many users hold `name` (0 when it is not loaded).
     /// - Parameter name: A catalogue name.
     /// - Returns: The use count.
-    public func users(of name: String) -> Int { loaded.withLock { $0[name]?.users ?? 0 } }
+    public func users(of name: String) -> Int { table.withLock { $0.loaded[name]?.users ?? 0 } }
 
     /// Loads one sound on the calling thread (decoding it if no one holds it yet) and counts one more
     /// user of it.
@@ -73,43 +103,71 @@ public final class SoundBank: Sendable {
         if retain(name) { return }
         let entry: SoundEntry
         do { entry = try catalogue.entry(named: name) } catch { throw .catalogue(error) }
-        insert(Loaded(entry: entry, buffer: try Self.decodeAndUpload(entry, engine: engine), users: 1))
+        let id = table.withLock { table in
+            if let id = table.ids[name] { return id }
+            let id = engine.reserveSoundID(name: name)
+            table.ids[name] = id
+            return id
+        }
+        let buffer = try Self.decodeAndUpload(entry, id: id, engine: engine)
+        insert(Loaded(entry: entry, id: id, buffer: buffer, users: 1))
     }
 
     /// Counts one user fewer of `name`; the buffer is freed when none is left (voices still playing it
     /// keep it alive until they end).
+    ///
+    /// The sound's id stops triggering at once; the buffer itself is let go of after the bank's lock,
+    /// so freeing it never holds up a lookup.
     /// - Parameter name: A catalogue name.
     public func unload(_ name: String) {
-        loaded.withLock { table in
-            guard var item = table[name] else { return }
+        let released = table.withLock { table -> Loaded? in
+            guard var item = table.loaded[name] else { return nil }
             item.users -= 1
-            table[name] = item.users > 0 ? item : nil
+            if item.users > 0 {
+                table.loaded[name] = item
+                return nil
+            }
+            table.loaded[name] = nil
+            // Under the bank's lock, so a load racing this unload cannot be undone by it.
+            engine.install(item.id, buffer: nil, defaults: SoundDefaults())
+            return item
         }
+        // The last reference may go here, deleting the device's buffer: after every lock.
+        _ = released
     }
 
     private func retain(_ name: String) -> Bool {
-        loaded.withLock { table in
-            guard var item = table[name] else { return false }
+        table.withLock { table in
+            guard var item = table.loaded[name] else { return false }
             item.users += 1
-            table[name] = item
+            table.loaded[name] = item
             return true
         }
     }
 
     /// Adds a freshly loaded sound, or, when another loader won the race, counts a user of theirs.
     private func insert(_ item: Loaded) {
-        loaded.withLock { table in
-            if var existing = table[item.entry.name] {
+        let entry = item.entry
+        let limit = InstanceLimit(
+            maxInstances: entry.maxInstances, steal: entry.steal,
+            coalesceFrames: Int64(entry.coalesceMilliseconds / 1000 * Double(engine.sampleRate)))
+        let defaults = SoundDefaults(
+            volume: entry.volume, priority: entry.priority, bus: entry.kind == .voice ? .voice : .effects,
+            limit: limit)
+        table.withLock { table in
+            if var existing = table.loaded[entry.name] {
                 existing.users += 1
-                table[item.entry.name] = existing
-            } else {
-                table[item.entry.name] = item
+                table.loaded[entry.name] = existing
+                return
             }
+            table.loaded[entry.name] = item
+            engine.install(item.id, buffer: item.buffer, defaults: defaults)
         }
     }
 
     /// Decodes and uploads an entry, or for long music checks that it opens and leaves it to stream.
-    private static func decodeAndUpload(_ entry: SoundEntry, engine: AudioEngine) throws(SoundLoadError)
+    private static func decodeAndUpload(_ entry: SoundEntry, id: SoundID, engine: AudioEngine)
+        throws(SoundLoadError)
         -> SoundBuffer?
     {
         do {
@@ -122,7 +180,7 @@ public final class SoundBank: Sendable {
             let loop = entry.loopRange(sampleRate: audio.sampleRate, frameCount: audio.frameCount)
             do {
                 let path = entry.resolvedPath
-                return try engine.makeBuffer(audio, name: entry.name, loopPoints: loop) {
+                return try engine.makeBuffer(audio, name: entry.name, loopPoints: loop, id: id) {
                     try AudioDecoder.decode(fileAt: path)
                 }
             } catch {

@@ -7,7 +7,12 @@ struct Voice {
     }
 
     var source: OpenALSource?
-    var generation: UInt32 = 0
+    /// The ticket of the trigger that started it; handles name voices by it.
+    var ticket: UInt64 = 0
+    /// Tickets of repeats folded into this voice (coalescing), which name it too.
+    var aliases: [UInt64] = []
+    /// The sound's id, for its instance list.
+    var sound = SoundID(rawValue: -1)
     var phase: Phase = .free
     var buffer: SoundBuffer?
     /// Set instead of `buffer` for a track streamed from its file.

@@ -1,9 +1,17 @@
-/// Names one playing sound. A handle outlives its sound safely: once the voice is reused for another
-/// sound its generation changes, and calls with the old handle do nothing.
+/// Names one triggered sound. A handle outlives its sound safely: every trigger gets a ticket that is
+/// never reused, so once the sound has ended (or was refused) calls with its handle do nothing.
+///
+/// A trigger hands its work to the mixing side and returns at once, so a handle exists before its
+/// voice does: ``AudioEngine/isActive(_:)`` is false for a handle whose sound was refused (a
+/// ``SoundEvent/refused(_:sound:time:)`` event says why) or has finished.
 public struct VoiceHandle: Sendable, Hashable, CustomStringConvertible {
-    let slot: Int32
-    let generation: UInt32
+    /// The trigger's ticket: 1, 2, 3... per engine.
+    public let ticket: UInt64
 
-    /// `voice#slot.generation`, for logs.
-    public var description: String { "voice#\(slot).\(generation)" }
+    init(ticket: UInt64) {
+        self.ticket = ticket
+    }
+
+    /// `voice#ticket`, for logs.
+    public var description: String { "voice#\(ticket)" }
 }

@@ -2,13 +2,17 @@
 ///
 /// Sources are created on demand up to the device's limit and then reused, never leaked; when all are
 /// busy a new sound takes the voice of the least important one (lowest priority, then oldest).
+/// Voices are found by slot on the mixing side, by ticket from a handle, and by sound id for limits:
+/// no string is hashed.
 struct VoicePool {
     private(set) var voices: [Voice] = []
     private var freeSlots: [Int32] = []
     /// Slots that are playing, paused or scheduled, checked by housekeeping.
     private(set) var busySlots: Set<Int32> = []
-    /// Busy slots by sound name, oldest first, for per-sound limits.
-    private(set) var instances: [String: [Int32]] = [:]
+    /// The slot each live ticket names (coalesced repeats included).
+    private var slotsByTicket: [UInt64: Int32] = [:]
+    /// Busy slots by sound id, oldest first, for per-sound limits.
+    private var instances: [[Int32]] = []
     /// Future starts, ordered by frame then trigger order.
     private(set) var scheduled: [(frame: Int64, slot: Int32)] = []
     private var nextSequence: UInt64 = 0
@@ -21,14 +25,29 @@ struct VoicePool {
     /// The number of sources created so far.
     var sourceCount: Int { voices.count { $0.source != nil } }
 
+    /// The busy slot `handle` names, or `nil` once its sound has ended or was refused.
+    func slot(of handle: VoiceHandle) -> Int32? {
+        slotsByTicket[handle.ticket]
+    }
+
     func voice(_ handle: VoiceHandle) -> Voice? {
-        guard handle.slot >= 0, Int(handle.slot) < voices.count else { return nil }
-        let voice = voices[Int(handle.slot)]
-        return voice.generation == handle.generation && voice.isBusy ? voice : nil
+        slot(of: handle).map { voices[Int($0)] }
     }
 
     func handle(_ slot: Int32) -> VoiceHandle {
-        VoiceHandle(slot: slot, generation: voices[Int(slot)].generation)
+        VoiceHandle(ticket: voices[Int(slot)].ticket)
+    }
+
+    /// The busy slots playing `sound`, oldest first.
+    func instances(of sound: SoundID) -> [Int32] {
+        let index = Int(sound.rawValue)
+        return instances.indices.contains(index) ? instances[index] : []
+    }
+
+    /// Makes `ticket` name the voice in `slot` too (a repeat folded into it).
+    mutating func alias(_ ticket: UInt64, to slot: Int32) {
+        slotsByTicket[ticket] = slot
+        voices[Int(slot)].aliases.append(ticket)
     }
 
     /// Finds a slot for a sound of `priority`: a free one, a new one, or a stolen one.
@@ -42,9 +61,14 @@ struct VoicePool {
             voices.append(Voice(source: source))
             return (Int32(voices.count - 1), nil)
         }
-        let victim = busySlots.filter { voices[Int($0)].options.priority <= priority }.min { a, b in
-            let (x, y) = (voices[Int(a)], voices[Int(b)])
-            return (x.options.priority, x.sequence) < (y.options.priority, y.sequence)
+        var victim: Int32?
+        for slot in busySlots where voices[Int(slot)].options.priority <= priority {
+            guard let best = victim else {
+                victim = slot
+                continue
+            }
+            let (x, y) = (voices[Int(slot)], voices[Int(best)])
+            if (x.options.priority, x.sequence) < (y.options.priority, y.sequence) { victim = slot }
         }
         guard let slot = victim else { return nil }
         return (slot, take(slot))
@@ -72,32 +96,46 @@ struct VoicePool {
         return displaced
     }
 
-    /// Marks `slot` as holding a new sound and returns its handle.
-    mutating func occupy(_ slot: Int32, request: VoiceRequest, phase: Voice.Phase, startFrame: Int64)
-        -> VoiceHandle
-    {
-        var voice = voices[Int(slot)]
-        voice.generation &+= 1
-        voice.name = request.name
-        voice.buffer = request.buffer
-        voice.stream = request.stream
-        voice.options = request.options
-        voice.fade = .constant(1)
-        voice.stopsAfterFade = false
-        voice.startOffset = request.startOffset
-        voice.startFrame = startFrame
-        voice.appliedGain = -1
-        voice.phase = phase
-        voice.sequence = nextSequence
+    /// Marks `slot` as holding a new sound under `ticket` and returns its handle.
+    mutating func occupy(
+        _ slot: Int32, request: VoiceRequest, ticket: UInt64, phase: Voice.Phase, startFrame: Int64
+    ) -> VoiceHandle {
+        let index = Int(slot)
+        voices[index].ticket = ticket
+        voices[index].aliases.removeAll(keepingCapacity: true)
+        voices[index].sound = request.sound
+        voices[index].name = request.name
+        voices[index].buffer = request.buffer
+        voices[index].stream = request.stream
+        voices[index].options = request.options
+        voices[index].fade = .constant(1)
+        voices[index].stopsAfterFade = false
+        voices[index].startOffset = request.startOffset
+        voices[index].startFrame = startFrame
+        voices[index].endEstimate = .max
+        voices[index].appliedGain = -1
+        voices[index].phase = phase
+        voices[index].sequence = nextSequence
         nextSequence += 1
-        voices[Int(slot)] = voice
         busySlots.insert(slot)
-        instances[request.name, default: []].append(slot)
-        if case .scheduled(let frame) = phase {
-            let index = scheduled.firstIndex { $0.frame > frame } ?? scheduled.endIndex
-            scheduled.insert((frame, slot), at: index)
+        slotsByTicket[ticket] = slot
+        let sound = Int(request.sound.rawValue)
+        if sound >= 0 {
+            if sound >= instances.count { instances += Array(repeating: [], count: sound + 1 - instances.count) }
+            instances[sound].append(slot)
         }
-        return VoiceHandle(slot: slot, generation: voice.generation)
+        if case .scheduled(let frame) = phase {
+            let at = scheduled.firstIndex { $0.frame > frame } ?? scheduled.endIndex
+            scheduled.insert((frame, slot), at: at)
+        }
+        return VoiceHandle(ticket: ticket)
+    }
+
+    /// Puts a busy voice back among the scheduled starts, at `frame` (a stream not decoded yet).
+    mutating func reschedule(_ slot: Int32, at frame: Int64) {
+        voices[Int(slot)].phase = .scheduled(frame: frame)
+        let at = scheduled.firstIndex { $0.frame > frame } ?? scheduled.endIndex
+        scheduled.insert((frame, slot), at: at)
     }
 
     /// Changes a busy voice in place.
@@ -107,15 +145,19 @@ struct VoicePool {
 
     /// Returns `slot` to the free list, dropping its buffer or stream.
     mutating func release(_ slot: Int32) {
-        guard voices[Int(slot)].isBusy else { return }
-        let name = voices[Int(slot)].name
-        if case .scheduled = voices[Int(slot)].phase { scheduled.removeAll { $0.slot == slot } }
-        voices[Int(slot)].phase = .free
-        voices[Int(slot)].buffer = nil
-        voices[Int(slot)].stream = nil
+        let index = Int(slot)
+        guard voices[index].isBusy else { return }
+        if case .scheduled = voices[index].phase { scheduled.removeAll { $0.slot == slot } }
+        voices[index].phase = .free
+        voices[index].buffer = nil
+        voices[index].stream = nil
         busySlots.remove(slot)
-        instances[name]?.removeAll { $0 == slot }
-        if instances[name]?.isEmpty == true { instances[name] = nil }
+        slotsByTicket[voices[index].ticket] = nil
+        for alias in voices[index].aliases { slotsByTicket[alias] = nil }
+        let sound = Int(voices[index].sound.rawValue)
+        if instances.indices.contains(sound), let at = instances[sound].firstIndex(of: slot) {
+            instances[sound].remove(at: at)
+        }
         freeSlots.append(slot)
     }
 

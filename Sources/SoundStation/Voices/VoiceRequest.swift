@@ -1,6 +1,8 @@
 /// Everything needed to start one voice, prepared before the engine's lock is taken.
 struct VoiceRequest {
     var name: String
+    /// The sound's id, whose instance list the voice joins (music streams have one too).
+    var sound: SoundID
     var buffer: SoundBuffer?
     var stream: StreamFeeder?
     var options: PlayOptions

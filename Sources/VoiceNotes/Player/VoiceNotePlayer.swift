@@ -41,8 +41,12 @@ public final class VoiceNotePlayer: Sendable {
         // ends (during render() offline), so the end is reported at once even when every task
         // thread is busy with game work.
         let handler = engine.onEvent { [weak self] event in
-            guard case .finished(let voice, _, let reason, _) = event else { return }
-            self?.voiceFinished(voice, reason: reason)
+            switch event {
+            case .finished(let voice, _, let reason, _): self?.voiceFinished(voice, reason: reason)
+            // Every voice busy with sounds that matter more: the note ends before it began.
+            case .refused(let voice, _, _): self?.voiceFinished(voice, reason: .stopped)
+            default: break
+            }
         }
         subscription.withLock { $0 = handler }
     }
@@ -103,22 +107,36 @@ public final class VoiceNotePlayer: Sendable {
         } catch {
             throw .playbackFailed(path: note.path, reason: error.description)
         }
-        stop()
-        guard let voice = engine.play(buffer, options: PlayOptions(priority: 200, bus: .voice)) else {
-            throw .playbackFailed(path: note.path, reason: "every voice of the engine is busy")
-        }
         var status = PlaybackStatus()
         status.note = note
         status.isPlaying = true
         status.duration = audio.duration
-        let early = mutate { state -> SoundEvent.FinishReason? in
-            if let reason = state.recentlyFinished.removeValue(forKey: voice) { return reason }
+        // The start and the swap of the current voice happen under the player's lock (the trigger
+        // never waits), so two calls at once leave exactly one note playing, the one tracked; the
+        // note it replaced is stopped after the lock.
+        let outcome = mutate { state -> (started: Bool, replaced: (VoiceHandle, VoiceNote?)?, early: SoundEvent.FinishReason?) in
+            guard let voice = engine.play(buffer, options: PlayOptions(priority: 200, bus: .voice)) else {
+                return (false, nil, nil)
+            }
+            let replaced = state.voice.map { ($0, state.status.note) }
+            if let early = state.recentlyFinished.removeValue(forKey: voice) {
+                state.voice = nil
+                state.status = PlaybackStatus()
+                return (true, replaced, early)
+            }
             state.status = status
             state.voice = voice
             state.sampleRate = audio.sampleRate
-            return nil
+            return (true, replaced, nil)
         }
-        if let early { broadcast.send(PlaybackFinished(note: note, reason: Self.reason(early))) }
+        if let (old, oldNote) = outcome.replaced {
+            engine.stop(old)
+            if let oldNote { broadcast.send(PlaybackFinished(note: oldNote, reason: .stopped)) }
+        }
+        guard outcome.started else {
+            throw .playbackFailed(path: note.path, reason: "the engine is not keeping up with its triggers")
+        }
+        if let early = outcome.early { broadcast.send(PlaybackFinished(note: note, reason: Self.reason(early))) }
     }
 
     /// Plays a file that need not be in a library.

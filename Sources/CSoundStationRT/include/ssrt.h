@@ -1,0 +1,117 @@
+/*
+ * ssrt: SoundStation's real-time floor, in C so that what must be async-signal-safe is, by
+ * construction (no Swift runtime, no locks, no allocation).
+ *
+ * One ssrt_core per engine holds:
+ *   - a bounded multi-producer, single-consumer command ring (D. Vyukov's bounded queue with a
+ *     sequence number per cell): any thread, or a signal handler, pushes; the engine's mixing side
+ *     (its driver thread, or the thread rendering offline) drains;
+ *   - one "ready" flag per sound id, set while the sound is loaded, so a trigger can refuse an
+ *     unloaded sound without asking the engine;
+ *   - the ticket counter that names voices (a ticket is never reused);
+ *   - a semaphore that wakes the driver when a command arrives (sem_post is async-signal-safe).
+ *
+ * Threads: ssrt_core_create and ssrt_core_destroy on one thread, with no other call in flight;
+ * ssrt_push, ssrt_trigger, ssrt_next_ticket, ssrt_set_ready, ssrt_is_ready on any thread or in a
+ * signal handler; ssrt_drain and ssrt_wait on the single consumer only.
+ */
+#ifndef SSRT_H
+#define SSRT_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The most sound ids an engine hands out. */
+#define SSRT_MAX_SOUNDS 16384
+/** Commands the ring holds before a trigger is refused as full (a power of two). */
+#define SSRT_RING_CAPACITY 4096
+/** A command's frame meaning "at the mixing side's next frame". */
+#define SSRT_NOW (-1)
+
+/** What a command asks for. */
+enum ssrt_op {
+    /** Start a sound (see ssrt_command's fields). */
+    SSRT_OP_PLAY = 1
+};
+
+/** Flags of a play command. */
+enum ssrt_flag {
+    /** Loop the sound until stopped. */
+    SSRT_FLAG_LOOP = 1,
+    /** Take priority, bus and instance limit from the sound's own settings, and multiply volume by
+        the sound's own volume (a catalogue entry's), rather than using the command's. */
+    SSRT_FLAG_SOUND_DEFAULTS = 2
+};
+
+/** One fixed-size command. */
+typedef struct ssrt_command {
+    /* A reference the producer retained for the consumer to take over (the Swift engine's buffer,
+       so a buffer played and dropped at once still plays); NULL from ssrt_trigger and from C. */
+    void *retained;
+    uint64_t ticket;  /* names the voice it makes; from ssrt_next_ticket */
+    int64_t frame;    /* render-clock frame to start at, or SSRT_NOW */
+    int32_t sound;    /* the sound id */
+    float volume;
+    float pitch;
+    float pan;
+    uint8_t op;       /* an ssrt_op */
+    uint8_t flags;    /* ssrt_flag bits */
+    uint8_t priority; /* 0...255 */
+    uint8_t bus;      /* the engine's bus index */
+} ssrt_command;
+
+/** An engine's real-time state; opaque. */
+typedef struct ssrt_core ssrt_core;
+
+/** Allocates a core, or returns NULL when memory is short. */
+ssrt_core *ssrt_core_create(void);
+
+/** Frees a core made by ssrt_core_create. */
+void ssrt_core_destroy(ssrt_core *core);
+
+/** A new ticket: 1, 2, 3... never reused. Async-signal-safe. */
+uint64_t ssrt_next_ticket(ssrt_core *core);
+
+/** Marks a sound id as playable (ready != 0) or not. Any thread. */
+void ssrt_set_ready(ssrt_core *core, int32_t sound, int ready);
+
+/** Whether a sound id is marked playable. Async-signal-safe. */
+int ssrt_is_ready(const ssrt_core *core, int32_t sound);
+
+/**
+ * Appends a command and wakes the consumer. Async-signal-safe: no lock, no allocation.
+ * Returns 0, or -1 when the ring is full (the consumer has fallen SSRT_RING_CAPACITY behind).
+ */
+int ssrt_push(ssrt_core *core, const ssrt_command *command);
+
+/**
+ * Triggers a ready sound with its own defaults: fills a play command with a new ticket and
+ * pushes it. Async-signal-safe.
+ * Returns the ticket (> 0), -1 when the ring is full, -2 for an id that is out of range or not
+ * ready, -3 for a volume, pitch or pan that is not a finite number.
+ */
+int64_t ssrt_trigger(ssrt_core *core, int32_t sound, float volume, float pitch, float pan, int64_t frame);
+
+/** Takes up to max commands, oldest first, into out. Consumer only. Returns how many. */
+int ssrt_drain(ssrt_core *core, ssrt_command *out, int max);
+
+/** Whether a command is waiting. Consumer only. */
+int ssrt_pending(ssrt_core *core);
+
+/**
+ * Sleeps until a command arrives or timeout_ns pass (0 returns at once). Consumer only.
+ * Returns 1 when woken by a command (or a ssrt_wake), 0 on timeout.
+ */
+int ssrt_wait(ssrt_core *core, int64_t timeout_ns);
+
+/** Wakes the consumer's ssrt_wait without a command (e.g. to stop it). Async-signal-safe. */
+void ssrt_wake(ssrt_core *core);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,153 @@
+/* The real-time floor: see include/ssrt.h for what each function promises. */
+#define _GNU_SOURCE
+#include "ssrt.h"
+
+#include <errno.h>
+#include <math.h>
+#include <semaphore.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define RING_MASK ((uint64_t)SSRT_RING_CAPACITY - 1)
+
+/* A cell's sequence says whose turn it is: equal to the enqueue position when a producer may fill
+   it, position + 1 once filled, position + capacity once the consumer has emptied it. */
+struct cell {
+    _Atomic uint64_t sequence;
+    ssrt_command command;
+};
+
+struct ssrt_core {
+    /* Producers and the consumer each get their own cache line. */
+    _Alignas(64) _Atomic uint64_t enqueue_position;
+    _Alignas(64) uint64_t dequeue_position;
+    _Alignas(64) _Atomic uint64_t tickets;
+    _Atomic int wake_pending;
+    sem_t wake;
+    _Atomic uint8_t ready[SSRT_MAX_SOUNDS];
+    struct cell cells[SSRT_RING_CAPACITY];
+};
+
+ssrt_core *ssrt_core_create(void) {
+    ssrt_core *core = aligned_alloc(64, (sizeof(ssrt_core) + 63) / 64 * 64);
+    if (core == NULL) return NULL;
+    memset(core, 0, sizeof *core);
+    for (uint64_t i = 0; i < SSRT_RING_CAPACITY; i++) atomic_init(&core->cells[i].sequence, i);
+    atomic_init(&core->enqueue_position, 0);
+    atomic_init(&core->tickets, 0);
+    atomic_init(&core->wake_pending, 0);
+    if (sem_init(&core->wake, 0, 0) != 0) {
+        free(core);
+        return NULL;
+    }
+    return core;
+}
+
+void ssrt_core_destroy(ssrt_core *core) {
+    if (core == NULL) return;
+    sem_destroy(&core->wake);
+    free(core);
+}
+
+uint64_t ssrt_next_ticket(ssrt_core *core) {
+    return atomic_fetch_add_explicit(&core->tickets, 1, memory_order_relaxed) + 1;
+}
+
+void ssrt_set_ready(ssrt_core *core, int32_t sound, int ready) {
+    if (sound < 0 || sound >= SSRT_MAX_SOUNDS) return;
+    atomic_store_explicit(&core->ready[sound], ready ? 1 : 0, memory_order_release);
+}
+
+int ssrt_is_ready(const ssrt_core *core, int32_t sound) {
+    if (sound < 0 || sound >= SSRT_MAX_SOUNDS) return 0;
+    /* The cast drops const only for C11's atomic_load signature on older compilers. */
+    return atomic_load_explicit((_Atomic uint8_t *)&core->ready[sound], memory_order_acquire) != 0;
+}
+
+void ssrt_wake(ssrt_core *core) {
+    /* Post at most once per sleep: the semaphore's count stays small however many triggers come. */
+    if (!atomic_exchange_explicit(&core->wake_pending, 1, memory_order_acq_rel)) sem_post(&core->wake);
+}
+
+int ssrt_push(ssrt_core *core, const ssrt_command *command) {
+    uint64_t position = atomic_load_explicit(&core->enqueue_position, memory_order_relaxed);
+    struct cell *cell;
+    for (;;) {
+        cell = &core->cells[position & RING_MASK];
+        uint64_t sequence = atomic_load_explicit(&cell->sequence, memory_order_acquire);
+        int64_t difference = (int64_t)(sequence - position);
+        if (difference == 0) {
+            if (atomic_compare_exchange_weak_explicit(&core->enqueue_position, &position, position + 1,
+                                                      memory_order_relaxed, memory_order_relaxed))
+                break;
+        } else if (difference < 0) {
+            return -1; /* full: the consumer has not emptied this cell yet */
+        } else {
+            position = atomic_load_explicit(&core->enqueue_position, memory_order_relaxed);
+        }
+    }
+    cell->command = *command;
+    atomic_store_explicit(&cell->sequence, position + 1, memory_order_release);
+    ssrt_wake(core);
+    return 0;
+}
+
+int64_t ssrt_trigger(ssrt_core *core, int32_t sound, float volume, float pitch, float pan, int64_t frame) {
+    if (!ssrt_is_ready(core, sound)) return -2;
+    if (!isfinite(volume) || !isfinite(pitch) || !isfinite(pan)) return -3;
+    ssrt_command command;
+    memset(&command, 0, sizeof command);
+    command.ticket = ssrt_next_ticket(core);
+    command.frame = frame;
+    command.sound = sound;
+    command.volume = volume;
+    command.pitch = pitch;
+    command.pan = pan;
+    command.op = SSRT_OP_PLAY;
+    command.flags = SSRT_FLAG_SOUND_DEFAULTS;
+    if (ssrt_push(core, &command) != 0) return -1;
+    return (int64_t)command.ticket;
+}
+
+int ssrt_drain(ssrt_core *core, ssrt_command *out, int max) {
+    int taken = 0;
+    while (taken < max) {
+        uint64_t position = core->dequeue_position;
+        struct cell *cell = &core->cells[position & RING_MASK];
+        uint64_t sequence = atomic_load_explicit(&cell->sequence, memory_order_acquire);
+        /* Not yet published (empty, or a producer between claiming and filling it): stop here, so
+           commands are taken in the order their cells were claimed. */
+        if (sequence != position + 1) break;
+        out[taken++] = cell->command;
+        atomic_store_explicit(&cell->sequence, position + SSRT_RING_CAPACITY, memory_order_release);
+        core->dequeue_position = position + 1;
+    }
+    return taken;
+}
+
+int ssrt_pending(ssrt_core *core) {
+    uint64_t position = core->dequeue_position;
+    struct cell *cell = &core->cells[position & RING_MASK];
+    return atomic_load_explicit(&cell->sequence, memory_order_acquire) == position + 1;
+}
+
+int ssrt_wait(ssrt_core *core, int64_t timeout_ns) {
+    atomic_store_explicit(&core->wake_pending, 0, memory_order_release);
+    if (ssrt_pending(core)) return 1;
+    if (timeout_ns <= 0) return 0;
+    struct timespec deadline;
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    deadline.tv_sec += (time_t)(timeout_ns / 1000000000);
+    deadline.tv_nsec += (long)(timeout_ns % 1000000000);
+    if (deadline.tv_nsec >= 1000000000) {
+        deadline.tv_sec += 1;
+        deadline.tv_nsec -= 1000000000;
+    }
+    while (sem_clockwait(&core->wake, CLOCK_MONOTONIC, &deadline) != 0) {
+        if (errno == ETIMEDOUT) return 0;
+        if (errno != EINTR) return 0;
+    }
+    return 1;
+}

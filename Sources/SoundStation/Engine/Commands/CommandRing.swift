@@ -1,0 +1,96 @@
+import CSoundStationRT
+
+/// Owns the engine's real-time core (`ssrt_core`, written in C): the lock-free ring that carries
+/// triggers from game threads and signal handlers to the mixing side, the per-sound ready flags,
+/// the ticket counter, and the semaphore that wakes the driver thread.
+///
+/// Producers (``push(_:)``, ``trigger(_:volume:pitch:pan:frame:)``) may run on any thread at once;
+/// the consumer side (``drain(_:)``) runs only under the engine's state lock, which makes it single.
+/// `@unchecked Sendable`: the C core is built for exactly this sharing (atomics per cell), and the
+/// drain scratch buffer is touched only by the single consumer.
+final class CommandRing: @unchecked Sendable {
+    /// Commands taken per drain step.
+    static let drainBatch = 256
+
+    let core: OpaquePointer
+    private let scratch: UnsafeMutablePointer<ssrt_command>
+
+    init() throws(AudioEngineError) {
+        guard let core = ssrt_core_create() else {
+            throw .invalidArgument(name: "memory", value: "ssrt_core_create", expected: "memory for the command ring")
+        }
+        self.core = core
+        scratch = .allocate(capacity: Self.drainBatch)
+    }
+
+    deinit {
+        ssrt_core_destroy(core)
+        scratch.deallocate()
+    }
+
+    /// A new, never reused ticket.
+    func nextTicket() -> UInt64 { ssrt_next_ticket(core) }
+
+    /// Appends a command; false when the ring is full.
+    func push(_ command: ssrt_command) -> Bool {
+        withUnsafePointer(to: command) { ssrt_push(core, $0) == 0 }
+    }
+
+    /// Marks a sound id as playable by id, or not.
+    func setReady(_ id: SoundID, _ ready: Bool) {
+        ssrt_set_ready(core, id.rawValue, ready ? 1 : 0)
+    }
+
+    /// Whether a sound id is marked playable.
+    func isReady(_ id: SoundID) -> Bool { ssrt_is_ready(core, id.rawValue) != 0 }
+
+    /// Calls `body` with every waiting command, oldest first. Consumer only (under the state lock).
+    func drain(_ body: (ssrt_command) -> Void) {
+        while true {
+            let count = Int(ssrt_drain(core, scratch, Int32(Self.drainBatch)))
+            for index in 0..<count { body(scratch[index]) }
+            if count < Self.drainBatch { return }
+        }
+    }
+
+    /// Whether a command waits to be drained.
+    var hasPending: Bool { ssrt_pending(core) != 0 }
+
+    /// Sleeps until a command arrives, ``wake()`` is called or `timeout` passes. Driver thread only.
+    func wait(_ timeout: Duration) {
+        let (seconds, attoseconds) = timeout.components
+        _ = ssrt_wait(core, max(0, seconds) * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+
+    /// Wakes a ``wait(_:)`` early.
+    func wake() { ssrt_wake(core) }
+}
+
+extension ssrt_command {
+    /// A play command for `sound` with explicit options.
+    /// - Parameter retained: A retained reference the consumer takes over (``AudioEngine`` passes the
+    ///   buffer, so it lives until the command is carried out).
+    init(
+        ticket: UInt64, sound: SoundID, options: PlayOptions, frame: Int64, soundDefaults: Bool,
+        retained: UnsafeMutableRawPointer? = nil
+    ) {
+        self.init()
+        self.retained = retained
+        self.ticket = ticket
+        self.frame = frame
+        self.sound = sound.rawValue
+        volume = options.volume
+        pitch = options.pitch
+        pan = options.pan
+        op = UInt8(SSRT_OP_PLAY.rawValue)
+        var flags: UInt32 = 0
+        if options.loop { flags |= SSRT_FLAG_LOOP.rawValue }
+        if soundDefaults { flags |= SSRT_FLAG_SOUND_DEFAULTS.rawValue }
+        self.flags = UInt8(flags)
+        priority = UInt8(clamping: options.priority)
+        bus = options.bus.index
+    }
+
+    var usesSoundDefaults: Bool { UInt32(flags) & SSRT_FLAG_SOUND_DEFAULTS.rawValue != 0 }
+    var loops: Bool { UInt32(flags) & SSRT_FLAG_LOOP.rawValue != 0 }
+}

@@ -1,0 +1,56 @@
+import CSoundStationRT
+
+/// Starts preloaded sounds by id from anywhere, a signal handler included.
+///
+/// ``play(_:volume:pitch:pan:)`` is async-signal-safe: it takes no lock, allocates nothing and makes
+/// no call into the Swift runtime that could; it writes one fixed-size command into the engine's
+/// lock-free ring and posts the driver's semaphore (`sem_post`, which POSIX lists as
+/// async-signal-safe). A terminal game that runs its logic in a `SIGALRM` handler can fire its
+/// effects from there.
+///
+/// ```swift
+/// let port = sound.engine.triggerPort        // get it once, outside the handler
+/// let blip = try sound.bank.id(of: "blip")   // resolve names once, after preloading
+/// // ... in the signal handler:
+/// _ = port.play(blip, volume: 0.8)
+/// ```
+///
+/// The port holds a raw pointer into its engine and must not be used after the engine is freed:
+/// keep the engine alive for as long as a handler may fire (a global, or stop the timer first).
+public struct TriggerPort: @unchecked Sendable {
+    // `@unchecked Sendable`: a pointer to the C core, which is built for any-thread use.
+    let core: OpaquePointer
+    let sampleRate: Double
+
+    /// Starts a loaded sound with its catalogue settings (priority, bus, limits), times `volume`.
+    /// - Parameters:
+    ///   - sound: An id from ``SoundBank/id(of:)`` or ``SoundBuffer/id``.
+    ///   - volume: Multiplies the sound's own volume (linear gain).
+    ///   - pitch: Playback speed: 1 as recorded.
+    ///   - pan: -1 left, 0 centre, 1 right.
+    /// - Returns: The voice's handle, or `nil` when `sound` is not loaded, a value is not a finite
+    ///   number, or the engine has fallen 4,096 commands behind. A sound refused by its limits or by
+    ///   the voice pool still gets a handle; a ``SoundEvent/refused(_:sound:time:)`` event says so.
+    @inline(__always)
+    public func play(_ sound: SoundID, volume: Float = 1, pitch: Float = 1, pan: Float = 0) -> VoiceHandle? {
+        let ticket = ssrt_trigger(core, sound.rawValue, volume, pitch, pan, Int64(SSRT_NOW))
+        return ticket > 0 ? VoiceHandle(ticket: UInt64(ticket)) : nil
+    }
+
+    /// Starts a loaded sound at a time on the engine clock (sample-exact offline).
+    /// - Parameters:
+    ///   - sound: The sound's id.
+    ///   - time: Seconds on ``AudioEngine/time``; a past time starts at once.
+    ///   - volume: Multiplies the sound's own volume.
+    ///   - pitch: Playback speed.
+    ///   - pan: -1 left, 0 centre, 1 right.
+    /// - Returns: As ``play(_:volume:pitch:pan:)``; also `nil` for a time that is not finite.
+    public func play(_ sound: SoundID, at time: Double, volume: Float = 1, pitch: Float = 1, pan: Float = 0)
+        -> VoiceHandle?
+    {
+        guard time.isFinite else { return nil }
+        let frame = Int64(max(0, (time * sampleRate).rounded()))
+        let ticket = ssrt_trigger(core, sound.rawValue, volume, pitch, pan, frame)
+        return ticket > 0 ? VoiceHandle(ticket: UInt64(ticket)) : nil
+    }
+}
