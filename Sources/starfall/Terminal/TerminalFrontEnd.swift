@@ -37,40 +37,55 @@ enum TerminalFrontEnd {
         }
         let session = PlaySession(
             seed: seed, bot: options.bot, autostart: options.autostart, sound: sound, screens: screens)
-        let signal = loop(
+        let ending = loop(
             session, terminal: terminal, trap: trap, notices: notices, tickLimit: options.frames)
         loaded?.unload()
         sound.system.engine.shutdown()
         terminal.restore()
         notices.release()
         trap.release(reraise: false)
-        if let signal { SignalTrap.terminate(by: signal) }
-        return 0
+        switch ending {
+        case .quit: return 0
+        // Ctrl-C read as a key is no signal: the status a shell shows for it (130), and the shell's
+        // command list goes on, as it would after a program that handles Ctrl-C itself.
+        case .interruptKey: return 128 + SIGINT
+        case .signal(let signal): SignalTrap.terminate(by: signal)
+        }
     }
 
-    /// The game loop; returns the signal that ended it, or nil for a normal quit.
+    /// How the game loop ended.
+    private enum Ending {
+        /// The player quit from the menu, or the tick limit was reached.
+        case quit
+        /// Ctrl-C arrived as a key (raw mode turns it into a byte).
+        case interruptKey
+        /// A termination signal was caught, or the terminal hung up (SIGHUP).
+        case signal(Int32)
+    }
+
+    /// The game loop; returns what ended it.
     private static func loop(
         _ session: PlaySession, terminal: RawTerminal, trap: SignalTrap, notices: NoticeBoard, tickLimit: Int?
     )
-        -> Int32?
+        -> Ending
     {
         let clock = ContinuousClock()
         var nextTick = clock.now
         var ticks = 0
         var controls = TerminalControls()
         while true {
-            if let signal = trap.caught { return signal }
+            if let signal = trap.caught { return .signal(signal) }
             switch terminal.read(timeout: milliseconds(until: nextTick, clock: clock)) {
-            case .closed: return SIGHUP
+            case .closed: return .signal(SIGHUP)
             case .keys(let keys):
-                if keys.contains(.interrupt) { return SIGINT }
+                if keys.contains(.interrupt) { return .interruptKey }
                 for key in keys { controls.add(key) }
             }
             var stepped = false
             while clock.now >= nextTick {
                 switch session.tick(controls.nextInput()) {
                 case .keepGoing: break
-                case .quit: return nil
+                case .quit: return .quit
                 case .voiceNotes:
                     session.openVoiceNotes(
                         suspend: {
@@ -86,7 +101,7 @@ enum TerminalFrontEnd {
                 ticks += 1
                 stepped = true
                 nextTick += tickLength
-                if let tickLimit, ticks >= tickLimit { return nil }
+                if let tickLimit, ticks >= tickLimit { return .quit }
                 // After a stall (a suspended process, a slow terminal) catch up once, not tick by tick.
                 if clock.now - nextTick > .milliseconds(250) { nextTick = clock.now }
             }
