@@ -106,6 +106,12 @@ public struct Arguments: Sendable, Equatable {
         return options + afterSeparator
     }
 
+    /// Checks that every word was taken, for commands that take only options.
+    /// - Throws: A usage ``CLIError`` naming the first option nobody took or the first positional word.
+    public func finish() throws(CLIError) {
+        if let extra = try positional().first { throw .usage("unexpected argument \"\(extra)\"") }
+    }
+
     /// Exactly one positional word.
     /// - Parameter what: How the error names the word, e.g. `FILE or NAME`.
     /// - Returns: The word.

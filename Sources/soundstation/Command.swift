@@ -34,9 +34,10 @@ enum Command {
         }
     }
 
-    /// The catalogue from `--assets`, `SOUNDSTATION_ASSETS`, `./Assets` or beside the executable.
-    static func loadCatalogue(_ arguments: inout Arguments) throws -> Catalogue {
-        if let directory = try arguments.value("assets") {
+    /// The catalogue from `--assets` (`directory`), `SOUNDSTATION_ASSETS`, `./Assets` or beside the
+    /// executable.
+    static func loadCatalogue(_ directory: String?) throws -> Catalogue {
+        if let directory {
             return try Catalogue(assetsRoot: directory, environment: [:])
         }
         return try Catalogue(location: .directory(try AssetLocation.locateDefault()))

@@ -90,9 +90,7 @@ struct Options: Equatable {
         options.assets = try arguments.value("assets")
         options.autostart = try arguments.flag("autostart")
         options.bot = try arguments.flag("bot")
-        if let extra = try arguments.positional().first {
-            throw .usage("unexpected argument \"\(extra)\": starfall takes only options")
-        }
+        try arguments.finish()
         try options.check()
         return options
     }

@@ -12,7 +12,7 @@ enum RecordCommand {
         let device = try arguments.value("device")
         let settings = try Command.settings(&arguments)
         let library = try Command.library(&arguments)
-        _ = try arguments.positional()
+        try arguments.finish()
 
         let recorder = VoiceNoteRecorder(library: library, settings: settings, device: device)
         // Without a terminal on stdin there are no keys to read: the recording runs to its length

@@ -45,6 +45,11 @@ struct ArgumentsTests {
         #expect(throws: CLIError.usage("unknown option \"--dance\"")) {
             try Arguments(["x", "--dance=now"]).positional()
         }
+        #expect(throws: CLIError.usage("unexpected argument \"extra\"")) { try Arguments(["extra"]).finish() }
+        #expect(throws: CLIError.usage("unknown option \"--x\"")) {
+            try Arguments(["--x", "extra"]).finish()
+        }
+        #expect(throws: Never.self) { try Arguments([]).finish() }
         #expect(throws: CLIError.usage("missing NAME")) { try Arguments([]).single("NAME") }
         #expect(throws: CLIError.usage("expected one NAME, got 2: \"a\" \"b\"")) {
             try Arguments(["a", "b"]).single("NAME")
