@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: run test unit e2e build bench assets fuzz soak tsan asan lint format docs deps test-deps clean
+.PHONY: run test unit e2e e2e-capi install install-lib install-bin uninstall build bench assets fuzz soak tsan asan lint format docs deps test-deps clean
 
 ## run: install what is missing, build, and play the Starfall demo (window with a display, else terminal)
 run: deps
@@ -22,6 +22,47 @@ e2e:
 	Scripts/e2e.sh .build/debug
 	Scripts/e2e-starfall.sh .build/debug
 	Scripts/e2e-voicenote.sh .build/debug
+	Scripts/e2e-capi.sh .build/debug
+
+## e2e-capi: the C library and the Python package, installed into a temporary prefix and used as a game would
+e2e-capi:
+	$(SWIFT) build --product SoundStationC
+	Scripts/e2e-capi.sh .build/debug
+
+## install: the C library, its header and pkg-config file, and the CLIs into $(DESTDIR)$(PREFIX)
+# (CONFIG=debug installs the debug build of the library: what the tests use, as it is built anyway)
+PREFIX ?= /usr/local
+DESTDIR ?=
+CONFIG ?= release
+SS_VERSION = 0.1.0
+SS_LIBDIR = $(DESTDIR)$(PREFIX)/lib
+SS_CLIS = soundstation soundstation-assets voicenote starfall
+
+install: install-lib install-bin
+
+install-lib:
+	$(SWIFT) build -c $(CONFIG) --product SoundStationC
+	install -d $(SS_LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/include
+	install -m 755 .build/$(CONFIG)/libSoundStationC.so $(SS_LIBDIR)/libsoundstation.so.$(SS_VERSION)
+	strip --strip-unneeded $(SS_LIBDIR)/libsoundstation.so.$(SS_VERSION)
+	ln -sf libsoundstation.so.$(SS_VERSION) $(SS_LIBDIR)/libsoundstation.so.0
+	ln -sf libsoundstation.so.0 $(SS_LIBDIR)/libsoundstation.so
+	install -m 644 Sources/CSoundStation/include/soundstation.h $(DESTDIR)$(PREFIX)/include/soundstation.h
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(SS_VERSION)|' Sources/CSoundStation/soundstation.pc.in \
+		>$(SS_LIBDIR)/pkgconfig/soundstation.pc
+	if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" -eq 0 ]; then ldconfig; fi
+
+# The CLIs carry the Swift runtime inside them too (--static-swift-stdlib).
+install-bin:
+	for p in $(SS_CLIS); do $(SWIFT) build -c $(CONFIG) --static-swift-stdlib --product $$p || exit 1; done
+	install -d $(DESTDIR)$(PREFIX)/bin
+	for p in $(SS_CLIS); do install -m 755 .build/$(CONFIG)/$$p $(DESTDIR)$(PREFIX)/bin/$$p; done
+
+uninstall:
+	rm -f $(SS_LIBDIR)/libsoundstation.so $(SS_LIBDIR)/libsoundstation.so.0 \
+		$(SS_LIBDIR)/libsoundstation.so.$(SS_VERSION) $(SS_LIBDIR)/pkgconfig/soundstation.pc \
+		$(DESTDIR)$(PREFIX)/include/soundstation.h
+	for p in $(SS_CLIS); do rm -f $(DESTDIR)$(PREFIX)/bin/$$p; done
 
 build: deps
 	$(SWIFT) build

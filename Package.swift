@@ -12,6 +12,8 @@ let package = Package(
         .executable(name: "voicenote", targets: ["voicenote"]),
         .library(name: "SoundStationTesting", targets: ["SoundStationTesting"]),
         .library(name: "TerminalKit", targets: ["TerminalKit"]),
+        // The C library: `make install` installs it as libsoundstation.so.0 (see the Makefile).
+        .library(name: "SoundStationC", type: .dynamic, targets: ["SoundStationC"]),
     ],
     targets: [
         .systemLibrary(
@@ -75,6 +77,29 @@ let package = Package(
             name: "voicenote", dependencies: ["VoiceNotes", "SoundStation", "TerminalKit", "CommandLineKit"]),
         .testTarget(
             name: "VoiceNotesTests", dependencies: ["VoiceNotes", "SoundStation", "SoundStationTesting"]),
+        // The C API: the public header and the thread-local error message, in C.
+        .target(name: "CSoundStation", dependencies: ["CSoundStationRT"]),
+        // The C API's functions (`@_cdecl`), linked into libSoundStationC.so with the Swift runtime and
+        // Foundation inside it, so a game runs it on a machine without the Swift toolchain. The version
+        // script exports exactly the header's functions and names the soname's version.
+        .target(
+            name: "SoundStationC",
+            dependencies: ["SoundStation", "CSoundStation"],
+            exclude: ["exports.map"],
+            linkerSettings: [
+                .unsafeFlags([
+                    "-static-stdlib",
+                    // Foundation's static archives and what they need, which a shared library's link does
+                    // not pull in by itself; --no-undefined makes a missing one fail the build.
+                    "-lFoundation", "-lFoundationInternationalization", "-lFoundationEssentials",
+                    "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCollections", "-l_FoundationCShims",
+                    "-Xlinker", "--no-undefined",
+                    "-Xlinker", "-soname=libsoundstation.so.0",
+                    "-Xlinker",
+                    "--version-script=\(Context.packageDirectory)/Sources/SoundStationC/exports.map",
+                ])
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -199,6 +199,10 @@ public final class AudioEngine: Sendable {
         ring.setReady(id, buffer != nil)
     }
 
+    /// An object that keeps the trigger port's memory valid for as long as it is held, even after
+    /// the engine is freed (triggers then go nowhere), for a binding whose handles outlive engines.
+    @_spi(Bindings) public var triggerLifetime: any AnyObject & Sendable { ring }
+
     /// The port that triggers sounds by id from any thread or a signal handler.
     public var triggerPort: TriggerPort { TriggerPort(core: ring.core, sampleRate: Double(sampleRate)) }
 

@@ -22,6 +22,10 @@ public struct TriggerPort: @unchecked Sendable {
     let core: OpaquePointer
     let sampleRate: Double
 
+    /// The C core (`ssrt_core *`), for a binding that triggers from C; valid while
+    /// ``AudioEngine/triggerLifetime`` is held.
+    @_spi(Bindings) public var rawCore: UnsafeMutableRawPointer { UnsafeMutableRawPointer(core) }
+
     /// Starts a loaded sound with its catalogue settings (priority, bus, limits), times `volume`.
     /// - Parameters:
     ///   - sound: An id from ``SoundBank/id(of:)`` or ``SoundBuffer/id``.
@@ -49,7 +53,8 @@ public struct TriggerPort: @unchecked Sendable {
         -> VoiceHandle?
     {
         guard time.isFinite else { return nil }
-        let frame = Int64(max(0, (time * sampleRate).rounded()))
+        // Clamped before converting: a time too far away must not trap in a signal handler.
+        let frame = Int64(max(0, min((time * sampleRate).rounded(), 9.0e18)))
         let ticket = ssrt_trigger(core, sound.rawValue, volume, pitch, pan, frame)
         return ticket > 0 ? VoiceHandle(ticket: UInt64(ticket)) : nil
     }

@@ -45,9 +45,10 @@ final class OpenALBuffer: @unchecked Sendable {
     }
 
     deinit {
-        device.makeCurrent()
         var id = self.id
-        alDeleteBuffers(1, &id)
-        _ = alGetError()
+        device.withContext {
+            alDeleteBuffers(1, &id)
+            _ = alGetError()
+        }
     }
 }

@@ -8,9 +8,7 @@ import COpenAL
 func withOpenAL<T>(
     _ device: OpenALDevice, _ call: @autoclosure () -> String, _ body: () -> T
 ) throws(AudioEngineError) -> T {
-    device.makeCurrent()
-    let result = body()
-    let code = alGetError()
+    let (result, code) = device.withContext { (body(), alGetError()) }
     if code != AL_NO_ERROR { throw .openAL(call: call(), code: code) }
     return result
 }

@@ -1,4 +1,5 @@
 import COpenAL
+import Foundation
 import Glibc
 
 /// Owns one OpenAL device and the single context the engine mixes in.
@@ -18,6 +19,11 @@ final class OpenALDevice: @unchecked Sendable {
     let sourceLimit: Int
     private let device: OpaquePointer
     private let context: OpaquePointer
+    /// Serialises this device's AL calls with their error reads: OpenAL Soft keeps one error state per
+    /// context, not per thread, so without it one thread's `alGetError` could swallow, or be blamed
+    /// for, another's error. Recursive, because a call made while one is in progress (a source freed
+    /// inside a batch) must not deadlock. Never taken by the trigger, which makes no AL call.
+    private let calls = NSRecursiveLock()
 
     /// OpenAL Soft prints its own errors (every backend it tries, ALSA included) unless told not to;
     /// the engine reports failures itself, so its log stays quiet unless ALSOFT_LOGLEVEL asks.
@@ -84,6 +90,15 @@ final class OpenALDevice: @unchecked Sendable {
         if alcGetThreadContext() == context { alcSetThreadContext(nil) }
         alcDestroyContext(context)
         alcCloseDevice(device)
+    }
+
+    /// Runs `body` on this device's context with its AL lock held: every `al*` call and the
+    /// `alGetError` that checks it go through here (``withOpenAL(_:_:_:)``).
+    func withContext<T>(_ body: () -> T) -> T {
+        calls.lock()
+        defer { calls.unlock() }
+        makeCurrent()
+        return body()
     }
 
     /// Selects this device's context for OpenAL calls made on the current thread.

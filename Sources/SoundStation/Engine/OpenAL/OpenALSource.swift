@@ -26,12 +26,24 @@ final class OpenALSource: @unchecked Sendable {
     }
 
     deinit {
-        device.makeCurrent()
         var id = self.id
-        alSourceStop(id)
-        alSourcei(id, AL_BUFFER, 0)
-        alDeleteSources(1, &id)
-        _ = alGetError()
+        device.withContext {
+            alSourceStop(id)
+            alSourcei(id, AL_BUFFER, 0)
+            alDeleteSources(1, &id)
+            _ = alGetError()
+        }
+    }
+
+    /// Reads one integer property; a failed read (a source of a lost device) reads as 0.
+    private func integer(_ parameter: ALenum) -> ALint {
+        var value: ALint = 0
+        let id = self.id
+        device.withContext {
+            alGetSourcei(id, parameter, &value)
+            _ = alGetError()
+        }
+        return value
     }
 
     /// Prepares the source to play `buffer` from its start with the given mix settings.
@@ -103,11 +115,7 @@ final class OpenALSource: @unchecked Sendable {
     }
 
     var state: State {
-        device.makeCurrent()
-        var value: ALint = 0
-        alGetSourcei(id, AL_SOURCE_STATE, &value)
-        _ = alGetError()
-        switch value {
+        switch integer(AL_SOURCE_STATE) {
         case AL_PLAYING: return .playing
         case AL_PAUSED: return .paused
         case AL_STOPPED: return .stopped
@@ -117,17 +125,13 @@ final class OpenALSource: @unchecked Sendable {
 
     /// The playback position in frames within the current buffer (or queue).
     var sampleOffset: Int {
-        get {
-            device.makeCurrent()
-            var value: ALint = 0
-            alGetSourcei(id, AL_SAMPLE_OFFSET, &value)
-            _ = alGetError()
-            return Int(value)
-        }
+        get { Int(integer(AL_SAMPLE_OFFSET)) }
         set {
-            device.makeCurrent()
-            alSourcei(id, AL_SAMPLE_OFFSET, ALint(newValue))
-            _ = alGetError()
+            let id = self.id
+            device.withContext {
+                alSourcei(id, AL_SAMPLE_OFFSET, ALint(newValue))
+                _ = alGetError()
+            }
         }
     }
 
@@ -141,13 +145,7 @@ final class OpenALSource: @unchecked Sendable {
     }
 
     /// How many queued buffers the mixer has finished with.
-    var processedBuffers: Int {
-        device.makeCurrent()
-        var value: ALint = 0
-        alGetSourcei(id, AL_BUFFERS_PROCESSED, &value)
-        _ = alGetError()
-        return Int(value)
-    }
+    var processedBuffers: Int { Int(integer(AL_BUFFERS_PROCESSED)) }
 
     /// Takes `count` finished buffers off the queue, returning their names in queue order.
     func unqueue(count: Int) throws(AudioEngineError) -> [ALuint] {

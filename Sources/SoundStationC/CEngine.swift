@@ -1,0 +1,185 @@
+import CSoundStation
+@_spi(Bindings) import SoundStation
+import Synchronization
+
+/// What `ss_engine *` points at: an engine, its catalogue and stations, the table of sound ids and the
+/// queue of events for `ss_poll_event`.
+///
+/// The handle is `Unmanaged` and never freed: `ss_close` lets go of everything it holds (the device, the
+/// sounds, the stations) and leaves this small object behind, so a call with a closed handle returns
+/// `SS_ERR_CLOSED` instead of touching freed memory.
+final class CEngine: Sendable {
+    /// An open engine's parts; `nil` once closed.
+    struct Live: Sendable {
+        /// The engine, catalogue, bank and stations.
+        let system: SoundSystem
+        /// Every preload's sounds, held until `ss_close`.
+        var held: [PreloadedSounds] = []
+        /// The subscription that fills ``events``.
+        var subscription: EventSubscription?
+    }
+
+    private let live: Mutex<Live?>
+    /// Sound ids in load order.
+    let table = Mutex(SoundTable())
+    /// Events waiting for `ss_poll_event`.
+    let events = EventQueue(capacity: 4096)
+    private let closed = Atomic<Bool>(false)
+    /// The C handle (`ss_engine *`), whose `ss_play` triggers through the engine's ring without Swift.
+    /// `nonisolated(unsafe)`: an immutable pointer to a C struct whose fields are atomics or set once.
+    nonisolated(unsafe) let cHandle: OpaquePointer
+    /// Keeps the ring `cHandle` points into alive for the handle's life, past `ss_close`.
+    private let ringLifetime: any AnyObject & Sendable
+
+    /// Opens the output and reads the catalogue.
+    /// - Parameters:
+    ///   - output: What `ss_open`'s output string asked for.
+    ///   - assets: The folder of `catalogue.json`, or `nil` for an engine without a catalogue.
+    /// - Throws: ``CError`` naming the output or the catalogue's problem.
+    init(output: OutputSpec, assets: String?) throws(CError) {
+        let catalogue: Catalogue
+        do throws(CatalogueError) {
+            if let assets {
+                catalogue = try Catalogue(assetsRoot: assets)
+            } else {
+                catalogue = try Catalogue(json: Array(#"{"sounds": []}"#.utf8), root: "/")
+            }
+        } catch {
+            throw CError(error)
+        }
+        let engine: AudioEngine
+        do throws(AudioEngineError) {
+            switch output {
+            case .exactly(let output): engine = try AudioEngine(output: output)
+            case .deviceOrSilent: engine = try AudioEngine.openWithFallback(.device()) { _ in }
+            }
+        } catch {
+            throw CError(error)
+        }
+        guard let cHandle = ss_internal_engine_create(engine.triggerPort.rawCore) else {
+            throw .invalid("out of memory for the engine's handle")
+        }
+        self.cHandle = cHandle
+        ringLifetime = engine.triggerLifetime
+        live = Mutex(Live(system: SoundSystem(engine: engine, catalogue: catalogue)))
+        let subscription = engine.onEvent { [self] event in receive(event) }
+        live.withLock { $0?.subscription = subscription }
+    }
+
+    /// The open engine's sound system.
+    /// - Throws: ``CError/closed`` after `ss_close`.
+    var system: SoundSystem {
+        get throws(CError) {
+            guard let system = live.withLock({ $0?.system }) else { throw .closed }
+            return system
+        }
+    }
+
+    /// Keeps a preload's sounds until the engine closes.
+    /// - Parameter sounds: What the preload loaded.
+    func hold(_ sounds: PreloadedSounds) {
+        let stillOpen = live.withLock { live -> Bool in
+            live?.held.append(sounds)
+            return live != nil
+        }
+        if !stillOpen { sounds.unload() }
+    }
+
+    /// Lets go of everything, once: stops the sound, unloads it, closes the output.
+    func close() {
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        ss_internal_engine_close(cHandle)
+        guard
+            let live = live.withLock({ live -> Live? in
+                defer { live = nil }
+                return live
+            })
+        else { return }
+        live.subscription?.cancel()
+        live.system.music.stop()
+        live.system.engine.shutdown()
+        for sounds in live.held { sounds.unload() }
+    }
+
+    /// Gives `name` (loaded as `sound` in the engine) a C id, and lets `ss_play` reach it.
+    /// - Returns: The C id.
+    func publish(_ entry: SoundTable.Sound, as sound: SoundID) -> Int32 {
+        let id = table.withLock { $0.add(entry) }
+        ss_internal_engine_map(cHandle, id, sound.rawValue)
+        return id
+    }
+
+    /// The loaded sound with `id`, with the system to play it in.
+    /// - Parameter id: An id from `ss_sound_id` or `ss_load_file`.
+    /// - Returns: The system and the sound.
+    /// - Throws: ``CError`` for a closed engine or an id no sound has.
+    func sound(_ id: Int32) throws(CError) -> (SoundSystem, SoundTable.Sound) {
+        let system = try self.system
+        guard let sound = table.withLock({ $0.sound(id) }) else {
+            let count = table.withLock { $0.sounds.count }
+            throw .unknown(
+                "no sound has id \(id): this engine has \(count) sound(s), ids 0 to \(count - 1); "
+                    + "get ids from ss_sound_id or ss_load_file")
+        }
+        return (system, sound)
+    }
+
+    /// Queues an engine event for `ss_poll_event`, with the id of its sound.
+    private func receive(_ event: SoundEvent) {
+        let id = { (sound: String) in self.table.withLock { $0.ids[sound] } ?? -1 }
+        let record: EventQueue.Record
+        switch event {
+        case .started(_, let sound, let time):
+            record = .init(type: SS_EVENT_STARTED, soundID: id(sound), name: sound, time: time)
+        case .finished(_, let sound, let reason, let time):
+            record = .init(
+                type: SS_EVENT_FINISHED, soundID: id(sound), name: sound, time: time,
+                reason: Self.code(of: reason))
+        case .refused(_, let sound, let time):
+            record = .init(type: SS_EVENT_REFUSED, soundID: id(sound), name: sound, time: time)
+        case .deviceLost(let reason, let time):
+            record = .init(type: SS_EVENT_DEVICE_LOST, soundID: -1, name: reason, time: time)
+        case .deviceRestored(let device, let time):
+            record = .init(type: SS_EVENT_DEVICE_RESTORED, soundID: -1, name: device, time: time)
+        }
+        events.push(record)
+    }
+
+    private static func code(of reason: SoundEvent.FinishReason) -> Int32 {
+        switch reason {
+        case .ended: Int32(SS_FINISH_ENDED)
+        case .stopped: Int32(SS_FINISH_STOPPED)
+        case .stolen: Int32(SS_FINISH_STOLEN)
+        case .deviceLost: Int32(SS_FINISH_DEVICE_LOST)
+        }
+    }
+}
+
+/// An engine's sounds by id: ids are given in load order, 0, 1, 2..., and never reused.
+struct SoundTable: Sendable {
+    /// One loaded sound.
+    struct Sound: Sendable {
+        /// Its name (a catalogue name, or the name `ss_load_file` gave).
+        let name: String
+        /// The decoded file of an `ss_load_file` sound; `nil` for a catalogue sound, which plays through
+        /// the effect station so the catalogue's limits apply.
+        let file: SoundBuffer?
+    }
+
+    private(set) var sounds: [Sound] = []
+    private(set) var ids: [String: Int32] = [:]
+
+    /// The sound with `id`, if there is one.
+    func sound(_ id: Int32) -> Sound? {
+        id >= 0 && Int(id) < sounds.count ? sounds[Int(id)] : nil
+    }
+
+    /// Gives `sound` the next id, or returns the id its name already has.
+    mutating func add(_ sound: Sound) -> Int32 {
+        if let id = ids[sound.name] { return id }
+        let id = Int32(sounds.count)
+        sounds.append(sound)
+        ids[sound.name] = id
+        return id
+    }
+}

@@ -1,0 +1,99 @@
+import CSoundStation
+import SoundStation
+
+/// A failed C API call: the code it returns and the message `ss_last_error()` then gives.
+struct CError: Error {
+    /// A negative `SS_ERR_*` code.
+    let code: Int32
+    /// One line naming the bad value and saying what to do.
+    let message: String
+
+    static func invalid(_ message: String) -> CError {
+        CError(code: Int32(SS_ERR_INVALID_ARGUMENT), message: message)
+    }
+
+    static func unknown(_ message: String) -> CError {
+        CError(code: Int32(SS_ERR_UNKNOWN_NAME), message: message)
+    }
+
+    static let closed = CError(
+        code: Int32(SS_ERR_CLOSED),
+        message: "the engine was closed with ss_close: open a new one with ss_open")
+
+    /// The code and message for an engine error.
+    init(_ error: AudioEngineError) {
+        switch error {
+        case .notOffline: code = Int32(SS_ERR_NOT_OFFLINE)
+        case .invalidArgument: code = Int32(SS_ERR_INVALID_ARGUMENT)
+        default: code = Int32(SS_ERR_DEVICE)
+        }
+        message = error.description
+    }
+
+    /// The code and message for a catalogue error.
+    init(_ error: CatalogueError) {
+        switch error {
+        case .unknownSound: code = Int32(SS_ERR_UNKNOWN_NAME)
+        case .fileMissing, .undecodable: code = Int32(SS_ERR_DECODE)
+        default: code = Int32(SS_ERR_CATALOGUE)
+        }
+        message = error.description
+    }
+
+    /// The code and message for a load error.
+    init(_ error: SoundLoadError) {
+        switch error {
+        case .catalogue(let error): self.init(error)
+        case .engine(_, let error): self.init(code: CError(error).code, message: error.description)
+        case .notLoaded: self.init(code: Int32(SS_ERR_NOT_LOADED), message: error.description)
+        case .someFailed: self.init(code: Int32(SS_ERR_DECODE), message: error.description)
+        }
+    }
+
+    init(code: Int32, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// Makes this the calling thread's `ss_last_error()` and returns the code.
+    @discardableResult
+    func report() -> Int32 {
+        ss_internal_set_error(message)
+        return code
+    }
+}
+
+/// Runs the body of an exported function: a thrown ``CError`` becomes its code and message.
+/// - Parameter body: The function's work, returning its success value.
+/// - Returns: The body's result, or the error's negative code.
+func cCall(_ body: () throws(CError) -> Int32) -> Int32 {
+    do { return try body() } catch { return error.report() }
+}
+
+/// A C string argument as a Swift string.
+/// - Parameters:
+///   - pointer: The argument.
+///   - what: Its name in the message when it is NULL.
+/// - Returns: The string.
+/// - Throws: ``CError`` (invalid argument) for NULL.
+func string(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(CError) -> String {
+    guard let pointer else { throw .invalid("\(what) is NULL") }
+    return String(cString: pointer)
+}
+
+/// Checks that a number is finite and in range.
+/// - Parameters:
+///   - value: The argument.
+///   - what: Its name in the message.
+///   - range: The values allowed.
+/// - Returns: The value.
+/// - Throws: ``CError`` (invalid argument) naming the value.
+@discardableResult
+func checked<T: BinaryFloatingPoint>(_ value: T, _ what: String, in range: ClosedRange<T>) throws(CError) -> T
+{
+    guard value.isFinite, range.contains(value) else {
+        throw .invalid(
+            "invalid \(what) \(value): expected a number in \(range.lowerBound)...\(range.upperBound)")
+    }
+    return value
+}

@@ -1,0 +1,81 @@
+import CSoundStation
+import Synchronization
+
+/// The events an engine keeps for `ss_poll_event`: the latest `capacity`, oldest first.
+final class EventQueue: Sendable {
+    /// One event as the C struct reports it.
+    struct Record: Sendable {
+        /// `SS_EVENT_*`.
+        var type: Int32
+        /// The sound's id, or -1.
+        var soundID: Int32
+        /// The sound's name, or the device or the reason of a device event.
+        var name: String
+        /// Seconds on the engine clock.
+        var time: Double
+        /// `SS_FINISH_*`, or 0.
+        var reason: Int32
+
+        init(type: Int, soundID: Int32, name: String, time: Double, reason: Int32 = 0) {
+            self.type = Int32(type)
+            self.soundID = soundID
+            self.name = name
+            self.time = time
+            self.reason = reason
+        }
+    }
+
+    private struct Ring {
+        var items: [Record] = []
+        var head = 0
+    }
+
+    private let ring = Mutex(Ring())
+    private let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    /// Adds an event, dropping the oldest when full.
+    func push(_ record: Record) {
+        ring.withLock { ring in
+            if ring.items.count - ring.head >= capacity { ring.head += 1 }
+            ring.items.append(record)
+            if ring.head > capacity {
+                ring.items.removeFirst(ring.head)
+                ring.head = 0
+            }
+        }
+    }
+
+    /// Takes the oldest event.
+    func pop() -> Record? {
+        ring.withLock { ring in
+            guard ring.head < ring.items.count else { return nil }
+            defer { ring.head += 1 }
+            return ring.items[ring.head]
+        }
+    }
+}
+
+extension ss_event {
+    /// The C struct for a record, its name cut to 63 bytes (on a UTF-8 boundary) and NUL-terminated.
+    init(_ record: EventQueue.Record) {
+        self.init()
+        type = record.type
+        sound_id = record.soundID
+        reason = record.reason
+        time = record.time
+        var bytes = Array(record.name.utf8)
+        if bytes.count > 63 {
+            var end = 63
+            while end > 0 && bytes[end] & 0xC0 == 0x80 { end -= 1 }
+            bytes = Array(bytes[..<end])
+        }
+        withUnsafeMutableBytes(of: &name) { raw in
+            raw.initializeMemory(as: UInt8.self, repeating: 0)
+            raw.copyBytes(from: bytes)
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import CSoundStation
+import Dispatch
+import SoundStation
+import Synchronization
+
+// The C API's loading functions: preload, load_file, sound_id. Each is documented in soundstation.h.
+
+/// `ss_preload`: decodes catalogue sounds before the game needs them and gives them ids.
+/// - Parameters:
+///   - engine: The handle.
+///   - names: `count` names, or NULL for the whole catalogue.
+///   - count: How many names.
+///   - progress: Called on this thread after each sound, or NULL.
+///   - user: Passed to `progress`.
+/// - Returns: `SS_OK` or a negative code.
+@_cdecl("ss_preload")
+public func ssPreload(
+    _ engine: OpaquePointer?, _ names: UnsafePointer<UnsafePointer<CChar>?>?, _ count: Int32,
+    _ progress: (@convention(c) (Double, UnsafeMutableRawPointer?) -> Void)?, _ user: UnsafeMutableRawPointer?
+) -> Int32 {
+    cCall { () throws(CError) -> Int32 in
+        let engine = try handle(engine)
+        let system = try engine.system
+        let wanted: [String]
+        if let names {
+            guard count >= 0 else { throw .invalid("invalid count \(count): expected 0 or more names") }
+            wanted = try (0..<Int(count)).map { index throws(CError) in
+                try string(names[index], "names[\(index)]")
+            }
+            for name in wanted {
+                do throws(CatalogueError) { _ = try system.catalogue.entry(named: name) } catch {
+                    throw CError(error)
+                }
+            }
+        } else {
+            wanted = system.catalogue.entries.map(\.name)
+        }
+        let loaded = preloadBlocking(system.bank, wanted) { progress?($0, user) }
+        engine.hold(loaded)
+        let done = Set(loaded.names)
+        for name in wanted where done.contains(name) {
+            guard let sound = try? system.bank.id(of: name) else { continue }
+            _ = engine.publish(.init(name: name, file: nil), as: sound)
+        }
+        if !loaded.failures.isEmpty { throw CError(SoundLoadError.someFailed(failures: loaded.failures)) }
+        return Int32(SS_OK)
+    }
+}
+
+/// Runs a preload to its end, calling `progress` on the calling thread after each sound.
+/// - Parameters:
+///   - bank: Where to load.
+///   - names: Catalogue names.
+///   - progress: Receives the fraction done.
+/// - Returns: What was loaded, with the failures.
+private func preloadBlocking(
+    _ bank: SoundBank, _ names: [String], progress: (Double) -> Void
+) -> PreloadedSounds {
+    let mailbox = PreloadMailbox()
+    Task.detached {
+        // Never cancelled, so the preload returns normally.
+        let loaded = try? await bank.preload(names) { mailbox.post(fraction: $0.fraction) }
+        mailbox.finish(loaded)
+    }
+    while true {
+        mailbox.signal.wait()
+        let (fractions, result) = mailbox.take()
+        for fraction in fractions { progress(fraction) }
+        if let result { return result }
+    }
+}
+
+/// Carries a preload's progress and result from its task to the thread that waits in `ss_preload`.
+private final class PreloadMailbox: Sendable {
+    let signal = DispatchSemaphore(value: 0)
+    private let box = Mutex<(fractions: [Double], result: PreloadedSounds?, done: Bool)>(([], nil, false))
+
+    func post(fraction: Double) {
+        box.withLock { $0.fractions.append(fraction) }
+        signal.signal()
+    }
+
+    func finish(_ result: PreloadedSounds?) {
+        box.withLock {
+            $0.result = result
+            $0.done = true
+        }
+        signal.signal()
+    }
+
+    /// The fractions posted since the last call, and the result once finished.
+    func take() -> (fractions: [Double], result: PreloadedSounds?) {
+        box.withLock { box in
+            defer { box.fractions = [] }
+            return (box.fractions, box.result)
+        }
+    }
+}
+
+/// `ss_load_file`: decodes one file into a sound with a new id.
+/// - Parameters:
+///   - engine: The handle.
+///   - name: The sound's name.
+///   - path: A WAV or Ogg Vorbis file.
+/// - Returns: The id, or a negative code.
+@_cdecl("ss_load_file")
+public func ssLoadFile(
+    _ engine: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ path: UnsafePointer<CChar>?
+) -> Int32 {
+    cCall { () throws(CError) -> Int32 in
+        let engine = try handle(engine)
+        let system = try engine.system
+        let name = try string(name, "name")
+        let path = try string(path, "path")
+        guard !name.isEmpty else {
+            throw .invalid("the sound name is empty: give the file a name to play it by")
+        }
+        if system.catalogue[name] != nil || engine.table.withLock({ $0.ids[name] }) != nil {
+            throw .invalid("sound name \"\(name)\" is already in use in this engine: choose another name")
+        }
+        let audio: PCMAudio
+        do throws(AudioDecodingError) { audio = try AudioDecoder.decode(fileAt: path) } catch {
+            throw CError(code: Int32(SS_ERR_DECODE), message: error.description)
+        }
+        let buffer: SoundBuffer
+        do throws(AudioEngineError) { buffer = try system.engine.makeBuffer(audio, name: name) } catch {
+            throw CError(error)
+        }
+        return engine.publish(.init(name: name, file: buffer), as: buffer.id)
+    }
+}
+
+/// `ss_sound_id`: the id of a loaded sound.
+/// - Parameters:
+///   - engine: The handle.
+///   - name: The sound's name.
+/// - Returns: The id, or a negative code.
+@_cdecl("ss_sound_id")
+public func ssSoundID(_ engine: OpaquePointer?, _ name: UnsafePointer<CChar>?) -> Int32 {
+    cCall { () throws(CError) -> Int32 in
+        let engine = try handle(engine)
+        let system = try engine.system
+        let name = try string(name, "name")
+        if let id = engine.table.withLock({ $0.ids[name] }) { return id }
+        do throws(CatalogueError) { _ = try system.catalogue.entry(named: name) } catch {
+            throw CError(error)
+        }
+        throw CError(SoundLoadError.notLoaded(name: name))
+    }
+}

@@ -1,0 +1,170 @@
+import CSoundStation
+import SoundStation
+
+// The C API's playback functions. Each is documented in soundstation.h.
+
+// `ss_play` is written in C (Sources/CSoundStation/play.c): it must be async-signal-safe.
+
+/// `ss_play_at`: plays a loaded sound at a time on the engine clock.
+/// - Parameters:
+///   - engine: The handle.
+///   - soundID: The sound's id.
+///   - seconds: When.
+///   - volume: Gain.
+///   - pan: Position.
+/// - Returns: `SS_OK`, `SS_REFUSED` or a negative code.
+@_cdecl("ss_play_at")
+public func ssPlayAt(
+    _ engine: OpaquePointer?, _ soundID: Int32, _ seconds: Double, _ volume: Float, _ pan: Float
+) -> Int32 {
+    cCall { () throws(CError) -> Int32 in
+        let engine = try handle(engine)
+        try checked(seconds, "time", in: 0...1e9)
+        try checkPlay(volume: volume, pitch: 1, pan: pan)
+        let (system, sound) = try engine.sound(soundID)
+        return try start(sound, in: system, volume: volume, pitch: 1, pan: pan, at: seconds)
+    }
+}
+
+/// `ss_music`: switches the music to a preloaded track.
+/// - Parameters:
+///   - engine: The handle.
+///   - name: The track.
+///   - crossfadeSeconds: 0 cuts; more crossfades.
+/// - Returns: `SS_OK` or a negative code.
+@_cdecl("ss_music")
+public func ssMusic(_ engine: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ crossfadeSeconds: Double)
+    -> Int32
+{
+    cCall { () throws(CError) -> Int32 in
+        let system = try handle(engine).system
+        let name = try string(name, "name")
+        try checked(crossfadeSeconds, "crossfade", in: 0...3600)
+        do throws(SoundLoadError) {
+            try system.music.play(
+                name, transition: crossfadeSeconds > 0 ? .crossfade(crossfadeSeconds) : .cut)
+        } catch {
+            throw CError(error)
+        }
+        return Int32(SS_OK)
+    }
+}
+
+/// `ss_stop_music`: stops the music.
+/// - Parameters:
+///   - engine: The handle.
+///   - fadeSeconds: 0 at once; more fades out.
+/// - Returns: `SS_OK` or a negative code.
+@_cdecl("ss_stop_music")
+public func ssStopMusic(_ engine: OpaquePointer?, _ fadeSeconds: Double) -> Int32 {
+    cCall { () throws(CError) -> Int32 in
+        let system = try handle(engine).system
+        system.music.stop(fade: try checked(fadeSeconds, "fade", in: 0...3600))
+        return Int32(SS_OK)
+    }
+}
+
+/// `ss_stop_effects`: stops every effect.
+/// - Parameters:
+///   - engine: The handle.
+///   - fadeSeconds: 0 at once; more fades out.
+/// - Returns: `SS_OK` or a negative code.
+@_cdecl("ss_stop_effects")
+public func ssStopEffects(_ engine: OpaquePointer?, _ fadeSeconds: Double) -> Int32 {
+    cCall { () throws(CError) -> Int32 in
+        let system = try handle(engine).system
+        system.effects.stopAll(fade: try checked(fadeSeconds, "fade", in: 0...3600))
+        return Int32(SS_OK)
+    }
+}
+
+/// `ss_set_volume`: sets a bus's volume.
+/// - Parameters:
+///   - engine: The handle.
+///   - bus: `master`, `music`, `effects` or `voice`.
+///   - gain: 0...16.
+/// - Returns: `SS_OK` or a negative code.
+@_cdecl("ss_set_volume")
+public func ssSetVolume(_ engine: OpaquePointer?, _ bus: UnsafePointer<CChar>?, _ gain: Float) -> Int32 {
+    cCall { () throws(CError) -> Int32 in
+        let system = try handle(engine).system
+        let busName = try string(bus, "bus")
+        guard let bus = Bus(rawValue: busName) else {
+            throw .unknown(
+                "unknown bus \"\(busName)\": expected \"master\", \"music\", \"effects\" or \"voice\"")
+        }
+        system.engine.setVolume(try checked(gain, "gain", in: 0...16), for: bus)
+        return Int32(SS_OK)
+    }
+}
+
+/// `ss_pause_all`: pauses every sound.
+/// - Parameter engine: The handle.
+/// - Returns: `SS_OK` or a negative code.
+@_cdecl("ss_pause_all")
+public func ssPauseAll(_ engine: OpaquePointer?) -> Int32 {
+    cCall { () throws(CError) -> Int32 in
+        try handle(engine).system.engine.pauseAll()
+        return Int32(SS_OK)
+    }
+}
+
+/// `ss_resume_all`: resumes what `ss_pause_all` paused.
+/// - Parameter engine: The handle.
+/// - Returns: `SS_OK` or a negative code.
+@_cdecl("ss_resume_all")
+public func ssResumeAll(_ engine: OpaquePointer?) -> Int32 {
+    cCall { () throws(CError) -> Int32 in
+        try handle(engine).system.engine.resumeAll()
+        return Int32(SS_OK)
+    }
+}
+
+/// `ss_render`: mixes the next frames of an offline engine.
+/// - Parameters:
+///   - engine: The handle.
+///   - interleavedStereo: Room for `2 * frames` floats.
+///   - frames: How many frames.
+/// - Returns: `frames`, or a negative code.
+@_cdecl("ss_render")
+public func ssRender(
+    _ engine: OpaquePointer?, _ interleavedStereo: UnsafeMutablePointer<Float>?, _ frames: Int32
+)
+    -> Int32
+{
+    cCall { () throws(CError) -> Int32 in
+        let system = try handle(engine).system
+        guard frames >= 0 else { throw .invalid("invalid frame count \(frames): expected 0 or more") }
+        guard let interleavedStereo else { throw .invalid("the sample buffer is NULL") }
+        let audio: PCMAudio
+        do throws(AudioEngineError) { audio = try system.engine.render(frames: Int(frames)) } catch {
+            throw CError(
+                code: CError(error).code,
+                message:
+                    "ss_render needs an engine opened with \"offline:RATE\": this one is \(system.engine.output)"
+            )
+        }
+        audio.samples.withUnsafeBufferPointer { samples in
+            guard let base = samples.baseAddress else { return }
+            interleavedStereo.update(from: base, count: min(samples.count, Int(frames) * 2))
+        }
+        return frames
+    }
+}
+
+/// `ss_poll_event`: takes the oldest event.
+/// - Parameters:
+///   - engine: The handle.
+///   - out: Filled when there is one.
+/// - Returns: 1 with an event, 0 without, or a negative code.
+@_cdecl("ss_poll_event")
+public func ssPollEvent(_ engine: OpaquePointer?, _ out: UnsafeMutablePointer<ss_event>?) -> Int32 {
+    cCall { () throws(CError) -> Int32 in
+        let engine = try handle(engine)
+        _ = try engine.system
+        guard let out else { throw .invalid("out is NULL: pass the address of an ss_event") }
+        guard let record = engine.events.pop() else { return 0 }
+        out.pointee = ss_event(record)
+        return 1
+    }
+}

@@ -1,0 +1,300 @@
+/* Tests of libsoundstation as a C game uses it: offline renders measured on their samples, and
+ * every error path. Usage: capi_test ASSETS_DIR. Exits 1 when any check fails. */
+#define _POSIX_C_SOURCE 200809L
+#include <soundstation.h>
+
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/time.h>
+#include <time.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures = 0;
+static int checks = 0;
+
+#define CHECK(cond, ...)                                                   \
+    do {                                                                   \
+        checks++;                                                          \
+        if (!(cond)) {                                                     \
+            failures++;                                                    \
+            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);         \
+            printf(__VA_ARGS__);                                           \
+            printf(" (last error: %s)\n", ss_last_error());                \
+        }                                                                  \
+    } while (0)
+
+/* The call returned `code` and ss_last_error() mentions `needle`. */
+#define CHECK_ERROR(call, code, needle)                                                         \
+    do {                                                                                        \
+        int got_ = (call);                                                                      \
+        CHECK(got_ == (code), "%s returned %d (%s), wanted %s", #call, got_,                     \
+              ss_result_name(got_), #code);                                                     \
+        CHECK(strstr(ss_last_error(), (needle)) != NULL, "message of %s lacks \"%s\"", #call,   \
+              (needle));                                                                        \
+    } while (0)
+
+enum { RATE = 48000 };
+
+static ss_engine *open_offline(const char *assets) {
+    ss_engine *engine = NULL;
+    int result = ss_open(&engine, "offline:48000", assets);
+    if (result != SS_OK || engine == NULL) {
+        printf("FAIL cannot open offline engine: %s\n", ss_last_error());
+        exit(1);
+    }
+    return engine;
+}
+
+struct progress { int calls; double last; pthread_t thread; int other_thread; };
+
+static void on_progress(double fraction, void *user) {
+    struct progress *p = user;
+    p->calls++;
+    p->last = fraction;
+    if (!pthread_equal(p->thread, pthread_self())) p->other_thread = 1;
+}
+
+/* The first frame whose left or right sample is not exactly 0, or -1. */
+static long first_sound(const float *samples, long frames) {
+    for (long i = 0; i < frames; i++)
+        if (samples[2 * i] != 0.0f || samples[2 * i + 1] != 0.0f) return i;
+    return -1;
+}
+
+static double rms(const float *samples, long frames) {
+    double sum = 0;
+    for (long i = 0; i < 2 * frames; i++) sum += (double)samples[i] * samples[i];
+    return frames > 0 ? sqrt(sum / (2.0 * frames)) : 0;
+}
+
+/* Renders `seconds` after playing reward at `at` (and music when asked): the sequence two engines
+ * repeat for the byte-identical check. */
+static float *scene(const char *assets, double at, int music, long frames) {
+    ss_engine *engine = open_offline(assets);
+    const char *names[] = {"reward", "main"};
+    CHECK(ss_preload(engine, names, 2, NULL, NULL) == SS_OK, "preload reward, main");
+    if (music) CHECK(ss_music(engine, "main", 0) == SS_OK, "music main");
+    CHECK(ss_play_at(engine, ss_sound_id(engine, "reward"), at, 1.0f, 0.0f) == SS_OK, "play_at");
+    float *out = calloc((size_t)frames * 2, sizeof *out);
+    CHECK(ss_render(engine, out, (int)frames) == (int)frames, "render");
+    ss_close(engine);
+    return out;
+}
+
+static void offline_renders(const char *assets) {
+    /* Onset: reward played at t starts at frame round(t * rate). Its own first non-zero sample is at
+     * offset `lead` when played at 0, so at t the first non-zero frame is round(t * rate) + lead. */
+    long frames = RATE; /* 1 s */
+    float *at_zero = scene(assets, 0.0, 0, frames);
+    long lead = first_sound(at_zero, frames);
+    CHECK(lead >= 0 && lead < 480, "reward at 0 starts within 10 ms, first sound at frame %ld", lead);
+    CHECK(rms(at_zero, 4800) > 0.01, "reward is loud in its first 100 ms: rms %f", rms(at_zero, 4800));
+    const double times[] = {0.25, 0.3000104, 0.5};
+    for (int i = 0; i < 3; i++) {
+        float *later = scene(assets, times[i], 0, frames);
+        long expected = lround(times[i] * RATE) + lead;
+        long onset = first_sound(later, frames);
+        CHECK(onset == expected, "reward at %.7f s: first sound at frame %ld, wanted %ld", times[i], onset,
+              expected);
+        /* The same samples, shifted. */
+        long shift = lround(times[i] * RATE);
+        int same = memcmp(later + 2 * shift, at_zero, (size_t)(frames - shift) * 2 * sizeof(float)) == 0;
+        CHECK(same, "reward at %.3f s is reward at 0 moved by %ld frames", times[i], shift);
+        free(later);
+    }
+    free(at_zero);
+
+    /* Music: energy from frame 0 on; two runs are byte-identical. */
+    float *a = scene(assets, 0.5, 1, frames);
+    float *b = scene(assets, 0.5, 1, frames);
+    CHECK(rms(a, 4800) > 0.01, "music is heard in the first 100 ms: rms %f", rms(a, 4800));
+    CHECK(memcmp(a, b, (size_t)frames * 2 * sizeof(float)) == 0, "two renders are byte-identical");
+    int within = 1;
+    for (long i = 0; i < 2 * frames; i++) within &= fabsf(a[i]) <= 1.0f;
+    CHECK(within, "samples within -1...1");
+    free(a);
+    free(b);
+
+    /* Silence, a bus volume, pause, events, ids. */
+    ss_engine *engine = open_offline(assets);
+    struct progress progress = {0, 0, pthread_self(), 0};
+    CHECK(ss_preload(engine, NULL, 0, on_progress, &progress) == SS_OK, "preload all");
+    CHECK(progress.calls == 12, "progress called once per sound: %d", progress.calls);
+    CHECK(progress.last == 1.0, "progress ends at 1: %f", progress.last);
+    CHECK(!progress.other_thread, "progress called on the preloading thread");
+    CHECK(ss_sound_id(engine, "main") == 0 && ss_sound_id(engine, "bomb-tick") == 11,
+          "ids in catalogue order: main %d, bomb-tick %d", ss_sound_id(engine, "main"),
+          ss_sound_id(engine, "bomb-tick"));
+    float *out = calloc((size_t)frames * 2, sizeof *out);
+    CHECK(ss_render(engine, out, RATE / 4) == RATE / 4, "render 0.25 s");
+    CHECK(first_sound(out, RATE / 4) == -1, "nothing played: digital silence");
+    int reward = ss_sound_id(engine, "reward");
+    CHECK(ss_play(engine, reward, 1.0f, 1.0f, -1.0f) == SS_OK, "play panned left");
+    CHECK(ss_render(engine, out, RATE / 10) == RATE / 10, "render 0.1 s");
+    double left = 0, right = 0;
+    for (long i = 0; i < RATE / 10; i++) {
+        left += fabs(out[2 * i]);
+        right += fabs(out[2 * i + 1]);
+    }
+    CHECK(left > 10 * right, "pan -1 is left: left %f right %f", left, right);
+    CHECK(ss_set_volume(engine, "effects", 0.0f) == SS_OK, "effects volume 0");
+    CHECK(ss_render(engine, out, RATE / 10) == RATE / 10, "render the glide");
+    CHECK(ss_play(engine, ss_sound_id(engine, "explosion"), 1.0f, 1.0f, 0.0f) == SS_OK, "play explosion");
+    CHECK(ss_render(engine, out, RATE / 10) == RATE / 10, "render 0.1 s");
+    CHECK(first_sound(out, RATE / 10) == -1, "an effect on a muted bus is silent");
+    CHECK(ss_set_volume(engine, "effects", 1.0f) == SS_OK, "effects volume 1");
+    CHECK(ss_render(engine, out, RATE) == RATE, "render 1 s: the sounds end");
+    int started = 0, finished = 0;
+    ss_event event;
+    while (ss_poll_event(engine, &event) == 1) {
+        if (event.type == SS_EVENT_STARTED && event.sound_id == reward && strcmp(event.name, "reward") == 0)
+            started++;
+        if (event.type == SS_EVENT_FINISHED && event.sound_id == reward && event.reason == SS_FINISH_ENDED)
+            finished++;
+    }
+    CHECK(started == 1 && finished == 1, "reward started %d and finished %d times (wanted 1, 1)", started,
+          finished);
+    CHECK(fabs(ss_time(engine) - (0.25 + 0.3 + 1.0)) < 1e-9, "clock %f", ss_time(engine));
+
+    /* A file without a catalogue entry. */
+    char path[4096];
+    snprintf(path, sizeof path, "%s/Effects/coin.wav", assets);
+    int coin = ss_load_file(engine, "my-coin", path);
+    CHECK(coin == 12, "the next id: %d", coin);
+    CHECK(ss_sound_id(engine, "my-coin") == coin, "id by name");
+    CHECK(ss_play(engine, coin, 0.5f, 2.0f, 0.0f) == SS_OK, "play the file an octave up");
+    CHECK(ss_render(engine, out, RATE / 10) == RATE / 10, "render");
+    CHECK(rms(out, RATE / 10) > 0.005, "the file is heard: rms %f", rms(out, RATE / 10));
+    free(out);
+    ss_close(engine);
+}
+
+static void errors(const char *assets) {
+    ss_engine *engine = NULL;
+    CHECK_ERROR(ss_open(&engine, "speakers", assets), SS_ERR_INVALID_ARGUMENT, "\"speakers\"");
+    CHECK(engine == NULL, "no engine on failure");
+    CHECK_ERROR(ss_open(&engine, "offline:12", assets), SS_ERR_INVALID_ARGUMENT, "\"12\"");
+    CHECK_ERROR(ss_open(&engine, "offline:fast", assets), SS_ERR_INVALID_ARGUMENT, "fast");
+    CHECK_ERROR(ss_open(&engine, NULL, assets), SS_ERR_INVALID_ARGUMENT, "output is NULL");
+    CHECK_ERROR(ss_open(NULL, "silent", assets), SS_ERR_INVALID_ARGUMENT, "out is NULL");
+    CHECK_ERROR(ss_open(&engine, "offline:48000", "/nonexistent/assets"), SS_ERR_CATALOGUE,
+                "/nonexistent/assets");
+    CHECK_ERROR(ss_open(&engine, "device:No Such Device 42", NULL), SS_ERR_DEVICE, "No Such Device 42");
+
+    engine = open_offline(assets);
+    const char *unknown[] = {"reward", "rewrad"};
+    CHECK_ERROR(ss_preload(engine, unknown, 2, NULL, NULL), SS_ERR_UNKNOWN_NAME, "rewrad");
+    CHECK_ERROR(ss_sound_id(engine, "reward"), SS_ERR_NOT_LOADED, "reward");
+    const char *with_null[] = {"reward", NULL};
+    CHECK_ERROR(ss_preload(engine, with_null, 2, NULL, NULL), SS_ERR_INVALID_ARGUMENT, "names[1]");
+    CHECK_ERROR(ss_preload(engine, unknown, -1, NULL, NULL), SS_ERR_INVALID_ARGUMENT, "-1");
+    CHECK(ss_preload(engine, unknown, 1, NULL, NULL) == SS_OK, "preload reward");
+    int reward = ss_sound_id(engine, "reward");
+    CHECK(reward == 0, "first id 0: %d", reward);
+    CHECK_ERROR(ss_sound_id(engine, "rewrad"), SS_ERR_UNKNOWN_NAME, "rewrad");
+    CHECK_ERROR(ss_sound_id(engine, NULL), SS_ERR_INVALID_ARGUMENT, "name is NULL");
+    CHECK_ERROR(ss_sound_id(NULL, "reward"), SS_ERR_INVALID_ARGUMENT, "engine is NULL");
+    CHECK_ERROR(ss_play(NULL, reward, 1, 1, 0), SS_ERR_INVALID_ARGUMENT, "engine is NULL");
+    CHECK_ERROR(ss_play(engine, 7, 1, 1, 0), SS_ERR_UNKNOWN_NAME, "id 7");
+    CHECK_ERROR(ss_play(engine, -1, 1, 1, 0), SS_ERR_UNKNOWN_NAME, "id -1");
+    CHECK_ERROR(ss_play(engine, reward, NAN, 1, 0), SS_ERR_INVALID_ARGUMENT, "volume nan");
+    CHECK_ERROR(ss_play(engine, reward, 1, 0, 0), SS_ERR_INVALID_ARGUMENT, "pitch 0");
+    CHECK_ERROR(ss_play(engine, reward, 1, 1, 2), SS_ERR_INVALID_ARGUMENT, "pan 2");
+    CHECK_ERROR(ss_play_at(engine, reward, INFINITY, 1, 0), SS_ERR_INVALID_ARGUMENT, "time inf");
+    CHECK_ERROR(ss_music(engine, "main", 0), SS_ERR_NOT_LOADED, "\"main\"");
+    CHECK_ERROR(ss_music(engine, "mian", 0), SS_ERR_UNKNOWN_NAME, "mian");
+    CHECK_ERROR(ss_music(engine, NULL, 0), SS_ERR_INVALID_ARGUMENT, "name is NULL");
+    CHECK_ERROR(ss_stop_music(engine, -1), SS_ERR_INVALID_ARGUMENT, "fade -1");
+    CHECK_ERROR(ss_set_volume(engine, "drums", 1), SS_ERR_UNKNOWN_NAME, "\"drums\"");
+    CHECK_ERROR(ss_set_volume(engine, "music", NAN), SS_ERR_INVALID_ARGUMENT, "gain nan");
+    CHECK_ERROR(ss_set_volume(engine, NULL, 1), SS_ERR_INVALID_ARGUMENT, "bus is NULL");
+    CHECK_ERROR(ss_render(engine, NULL, 10), SS_ERR_INVALID_ARGUMENT, "NULL");
+    float frame[2];
+    CHECK_ERROR(ss_render(engine, frame, -5), SS_ERR_INVALID_ARGUMENT, "-5");
+    CHECK_ERROR(ss_poll_event(engine, NULL), SS_ERR_INVALID_ARGUMENT, "out is NULL");
+    CHECK_ERROR(ss_load_file(engine, "x", "/nonexistent/x.wav"), SS_ERR_DECODE, "/nonexistent/x.wav");
+    CHECK_ERROR(ss_load_file(engine, "reward", "/nonexistent/x.wav"), SS_ERR_INVALID_ARGUMENT, "\"reward\"");
+    CHECK_ERROR(ss_load_file(engine, "", "/nonexistent/x.wav"), SS_ERR_INVALID_ARGUMENT, "empty");
+    CHECK_ERROR(ss_load_file(engine, "x", NULL), SS_ERR_INVALID_ARGUMENT, "path is NULL");
+    ss_close(engine);
+    CHECK_ERROR(ss_play(engine, reward, 1, 1, 0), SS_ERR_CLOSED, "closed");
+    CHECK_ERROR(ss_render(engine, frame, 1), SS_ERR_CLOSED, "closed");
+    CHECK_ERROR(ss_music(engine, "main", 0), SS_ERR_CLOSED, "closed");
+    CHECK(ss_time(engine) == SS_ERR_CLOSED, "time of a closed engine");
+    ss_close(engine); /* a second close does nothing */
+    ss_close(NULL);
+
+    CHECK(ss_open(&engine, "silent", NULL) == SS_OK, "silent, no catalogue: %s", ss_last_error());
+    CHECK_ERROR(ss_render(engine, frame, 1), SS_ERR_NOT_OFFLINE, "offline");
+    CHECK_ERROR(ss_sound_id(engine, "reward"), SS_ERR_UNKNOWN_NAME, "reward");
+    CHECK(ss_sample_rate(engine) == 48000, "silent runs at 48000: %d", ss_sample_rate(engine));
+    ss_close(engine);
+    CHECK(strcmp(ss_result_name(SS_ERR_CLOSED), "SS_ERR_CLOSED") == 0, "code names");
+}
+
+/* What the SIGALRM handler plays, and what it saw. */
+static ss_engine *signal_engine;
+static int signal_sound;
+static volatile sig_atomic_t signal_ok, signal_bad;
+
+static void on_alarm(int signo) {
+    (void)signo;
+    if (ss_play(signal_engine, signal_sound, 0.5f, 1.0f, 0.0f) == SS_OK)
+        signal_ok++;
+    else
+        signal_bad++;
+}
+
+/* ss_play from a SIGALRM handler every millisecond while the main thread plays too (so signals land
+ * inside ss_play): every call is accepted and every one is started by the mixer, as its events say. */
+static void signal_handler_plays(const char *assets) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/Effects/click.wav", assets);
+    signal_engine = open_offline(NULL);
+    signal_sound = ss_load_file(signal_engine, "click", path);
+    CHECK(signal_sound >= 0, "ss_load_file(%s) = %d", path, signal_sound);
+    if (signal_sound < 0) return;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_alarm;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGALRM, &action, NULL);
+    struct itimerval timer = {{0, 1000}, {0, 1000}};
+    setitimer(ITIMER_REAL, &timer, NULL);
+    int main_ok = 0;
+    struct timespec pause = {0, 300000};
+    for (int i = 0; i < 120; i++) {
+        if (ss_play(signal_engine, signal_sound, 0.5f, 1.0f, 0.0f) == SS_OK) main_ok++;
+        nanosleep(&pause, NULL);
+    }
+    struct itimerval off = {{0, 0}, {0, 0}};
+    setitimer(ITIMER_REAL, &off, NULL);
+    signal(SIGALRM, SIG_IGN);
+    CHECK(signal_ok > 0 && signal_bad == 0, "handler: %d accepted, %d refused", (int)signal_ok,
+          (int)signal_bad);
+    CHECK(main_ok == 120, "main thread: %d of 120 accepted", main_ok);
+    static float out[2 * 480];
+    CHECK(ss_render(signal_engine, out, 480) == 480, "render");
+    int started = 0;
+    ss_event event;
+    while (ss_poll_event(signal_engine, &event) == 1)
+        if (event.type == SS_EVENT_STARTED) started++;
+    CHECK(started == main_ok + signal_ok, "%d started for %d triggers", started, main_ok + (int)signal_ok);
+    ss_close(signal_engine);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s ASSETS_DIR\n", argv[0]);
+        return 2;
+    }
+    CHECK(ss_version() == SS_API_VERSION, "library %d, header %d", ss_version(), SS_API_VERSION);
+    offline_renders(argv[1]);
+    errors(argv[1]);
+    signal_handler_plays(argv[1]);
+    printf("capi_test: %d checks, %d failed\n", checks, failures);
+    return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,265 @@
+"""The Pythonic layer over libsoundstation's C functions."""
+
+from __future__ import annotations
+
+import array
+import ctypes
+from typing import Any, Callable, Dict, Iterator, NamedTuple, Optional, Sequence, Union
+
+from . import _library
+
+_lib: Optional[ctypes.CDLL] = None
+
+
+def _c() -> ctypes.CDLL:
+    """The loaded library (loaded on first use)."""
+    global _lib
+    if _lib is None:
+        _lib = _library.load()
+    return _lib
+
+
+def library_version() -> str:
+    """The loaded library's version, "major.minor.patch"."""
+    number = _c().ss_version()
+    return f"{number // 10000}.{number // 100 % 100}.{number % 100}"
+
+
+class SoundStationError(Exception):
+    """A call into libsoundstation failed; ``str(error)`` is the library's message.
+
+    Attributes:
+        code: The negative ``SS_ERR_*`` code.
+        code_name: Its name, e.g. ``"SS_ERR_UNKNOWN_NAME"``.
+    """
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.code_name = _c().ss_result_name(code).decode()
+
+
+class InvalidArgumentError(SoundStationError, ValueError):
+    """A bad value: NaN, out of range, a malformed output string, a name already in use."""
+
+
+class UnknownNameError(SoundStationError, LookupError):
+    """No sound, bus or catalogue entry has that name or id."""
+
+
+class NotLoadedError(SoundStationError):
+    """The sound is in the catalogue but was not preloaded."""
+
+
+class NotOfflineError(SoundStationError):
+    """``render`` needs an engine opened with ``"offline:RATE"``."""
+
+
+class ClosedError(SoundStationError):
+    """The engine was closed."""
+
+
+_ERRORS = {-1: InvalidArgumentError, -2: UnknownNameError, -3: NotLoadedError, -7: NotOfflineError, -8: ClosedError}
+_EVENT_TYPES = {1: "started", 2: "finished", 3: "refused", 4: "device-lost", 5: "device-restored"}
+_REASONS = {1: "ended", 2: "stopped", 3: "stolen", 4: "device-lost"}
+
+
+def _check(result: int) -> int:
+    """Returns a non-negative result; raises the matching error for a negative one."""
+    if result < 0:
+        message = _c().ss_last_error().decode("utf-8", "replace")
+        raise _ERRORS.get(result, SoundStationError)(result, message)
+    return result
+
+
+class Event(NamedTuple):
+    """Something that happened to a sound.
+
+    Attributes:
+        type: "started", "finished", "refused", "device-lost" or "device-restored".
+        sound: The sound's name (the device or reason for device events).
+        sound_id: The sound's id, or -1.
+        time: Seconds on the engine clock.
+        reason: For "finished": "ended", "stopped", "stolen" or "device-lost"; else None.
+    """
+
+    type: str
+    sound: str
+    sound_id: int
+    time: float
+    reason: Optional[str]
+
+
+Sound = Union[str, int]
+
+
+class Engine:
+    """An open SoundStation engine: a context manager that closes it on exit.
+
+    Args:
+        output: "auto" (the default device, or silent when there is none), "device", "device:NAME",
+            "silent", or "offline:RATE" (nothing plays until :meth:`render`; sample-exact, for tests).
+        assets: The folder holding catalogue.json, or None for sounds from :meth:`load_file` only.
+
+    Raises:
+        SoundStationError: with the library's message when the output or the catalogue cannot be opened.
+    """
+
+    def __init__(self, output: str = "auto", assets: Optional[str] = None) -> None:
+        handle = ctypes.c_void_p()
+        _check(_c().ss_open(ctypes.byref(handle), output.encode(), None if assets is None else assets.encode()))
+        self._handle: Optional[ctypes.c_void_p] = handle
+        self._ids: Dict[str, int] = {}
+
+    def __enter__(self) -> "Engine":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
+        return self._handle is None
+
+    def close(self) -> None:
+        """Stops every sound and closes the output (again does nothing)."""
+        if self._handle is not None:
+            _c().ss_close(self._handle)
+            self._handle = None
+
+    def _engine(self) -> ctypes.c_void_p:
+        if self._handle is None:
+            raise ClosedError(-8, "the engine is closed: open a new Engine")
+        return self._handle
+
+    def preload(
+        self, names: Optional[Sequence[str]] = None, progress: Optional[Callable[[float], None]] = None
+    ) -> None:
+        """Decodes catalogue sounds (all when ``names`` is None) so that playing them never decodes.
+
+        Args:
+            names: Catalogue names, or None for the whole catalogue.
+            progress: Called after each sound with the fraction done, on this thread.
+
+        Raises:
+            UnknownNameError: for a name the catalogue lacks (nothing is loaded).
+            SoundStationError: when some files do not decode (the others are loaded).
+        """
+        callback = PROGRESS_NONE if progress is None else _library.PROGRESS(lambda f, _user: progress(f))
+        if names is None:
+            _check(_c().ss_preload(self._engine(), None, 0, callback, None))
+        else:
+            encoded = (ctypes.c_char_p * len(names))(*[name.encode() for name in names])
+            _check(_c().ss_preload(self._engine(), encoded, len(names), callback, None))
+
+    def load_file(self, name: str, path: str) -> int:
+        """Decodes a WAV or Ogg Vorbis file into a sound called ``name``; returns its id."""
+        sound_id = _check(_c().ss_load_file(self._engine(), name.encode(), str(path).encode()))
+        self._ids[name] = sound_id
+        return sound_id
+
+    def sound_id(self, name: str) -> int:
+        """The id of a loaded sound (ids are 0, 1, 2... in load order)."""
+        if name not in self._ids:
+            self._ids[name] = _check(_c().ss_sound_id(self._engine(), name.encode()))
+        return self._ids[name]
+
+    def _id(self, sound: Sound) -> int:
+        return sound if isinstance(sound, int) else self.sound_id(sound)
+
+    def play(self, sound: Sound, volume: float = 1.0, pitch: float = 1.0, pan: float = 0.0) -> bool:
+        """Plays a loaded sound (a name or an id) now.
+
+        Never waits: the start is handed to the mixer, so it is safe in a ``signal`` handler.
+
+        Returns:
+            True when handed to the mixer, False when the engine is thousands of triggers behind. A
+            start that the sound's instance limit or the voice pool refuses is reported later as a
+            "refused" event.
+        """
+        return _check(_c().ss_play(self._engine(), self._id(sound), volume, pitch, pan)) == 0
+
+    def play_at(self, sound: Sound, seconds: float, volume: float = 1.0, pan: float = 0.0) -> bool:
+        """Plays a loaded sound at ``seconds`` on the engine clock (offline: at frame round(seconds * rate))."""
+        return _check(_c().ss_play_at(self._engine(), self._id(sound), seconds, volume, pan)) == 0
+
+    def music(self, name: str, crossfade: float = 0.0) -> None:
+        """Switches the music to a preloaded track, cutting or crossfading over ``crossfade`` seconds."""
+        _check(_c().ss_music(self._engine(), name.encode(), crossfade))
+
+    def stop_music(self, fade: float = 0.0) -> None:
+        """Stops the music, at once or fading out over ``fade`` seconds."""
+        _check(_c().ss_stop_music(self._engine(), fade))
+
+    def stop_effects(self, fade: float = 0.0) -> None:
+        """Stops every effect (the music goes on)."""
+        _check(_c().ss_stop_effects(self._engine(), fade))
+
+    def volume(self, bus: str, gain: float) -> None:
+        """Sets the volume of a bus: "master", "music", "effects" or "voice" (linear gain 0...16)."""
+        _check(_c().ss_set_volume(self._engine(), bus.encode(), gain))
+
+    def pause_all(self) -> None:
+        """Pauses every sound."""
+        _check(_c().ss_pause_all(self._engine()))
+
+    def resume_all(self) -> None:
+        """Resumes what :meth:`pause_all` paused."""
+        _check(_c().ss_resume_all(self._engine()))
+
+    def render(self, frames: int) -> Any:
+        """Mixes the next ``frames`` frames of an offline engine.
+
+        Returns:
+            A numpy float32 array of shape (frames, 2) when numpy is installed, else an
+            ``array.array("f")`` of 2 * frames interleaved samples (left, right).
+        """
+        if frames < 0:
+            raise InvalidArgumentError(-1, f"invalid frame count {frames}: expected 0 or more")
+        try:
+            import numpy
+        except ImportError:
+            numpy = None
+        if numpy is not None:
+            out = numpy.zeros((frames, 2), dtype=numpy.float32)
+            pointer = out.ctypes.data_as(ctypes.POINTER(ctypes.c_float))
+            _check(_c().ss_render(self._engine(), pointer, frames))
+            return out
+        buffer = (ctypes.c_float * (2 * frames))()
+        _check(_c().ss_render(self._engine(), buffer, frames))
+        return array.array("f", buffer)
+
+    def events(self) -> Iterator[Event]:
+        """The events not yet taken, oldest first (the iterator ends when there are none left)."""
+        event = _library.Event()
+        while _check(_c().ss_poll_event(self._engine(), ctypes.byref(event))) == 1:
+            yield Event(
+                _EVENT_TYPES.get(event.type, str(event.type)),
+                event.name.decode("utf-8", "replace"),
+                event.sound_id,
+                event.time,
+                _REASONS.get(event.reason),
+            )
+
+    @property
+    def time(self) -> float:
+        """Seconds on the engine clock."""
+        value = _c().ss_time(self._engine())
+        if value < 0:
+            _check(int(value))
+        return value
+
+    @property
+    def sample_rate(self) -> int:
+        """The output rate in Hz."""
+        return _check(_c().ss_sample_rate(self._engine()))
+
+
+PROGRESS_NONE = ctypes.cast(None, _library.PROGRESS)

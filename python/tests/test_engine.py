@@ -1,0 +1,126 @@
+"""Tests of the soundstation package as a game uses it: offline renders checked on their samples."""
+
+import math
+import os
+import pathlib
+
+import pytest
+
+import soundstation
+
+ASSETS = os.environ.get("SOUNDSTATION_TEST_ASSETS", str(pathlib.Path(__file__).resolve().parents[2] / "Assets"))
+RATE = 48000
+
+
+def samples(block):
+    """Interleaved floats from a render (numpy array or array.array)."""
+    return [float(x) for x in (block.reshape(-1) if hasattr(block, "reshape") else block)]
+
+
+def first_sound(values):
+    for index, value in enumerate(values):
+        if value != 0.0:
+            return index // 2
+    return -1
+
+
+def rms(values):
+    return math.sqrt(sum(v * v for v in values) / len(values)) if values else 0.0
+
+
+def reward_render(at):
+    with soundstation.Engine("offline:48000", assets=ASSETS) as engine:
+        engine.preload(["reward"])
+        assert engine.play_at("reward", at)
+        return samples(engine.render(RATE // 2))
+
+
+def test_effect_starts_at_its_frame():
+    at_zero = reward_render(0.0)
+    lead = first_sound(at_zero)
+    assert 0 <= lead < 480
+    for at in (0.1, 0.2500104):
+        later = reward_render(at)
+        shift = round(at * RATE)
+        assert first_sound(later) == shift + lead
+        assert later[2 * shift:] == at_zero[: len(later) - 2 * shift]
+
+
+def test_music_energy_silence_and_identical_renders():
+    def run():
+        with soundstation.Engine("offline:48000", assets=ASSETS) as engine:
+            engine.preload(["main", "coin"])
+            silence = samples(engine.render(4800))
+            engine.music("main")
+            music = samples(engine.render(RATE // 2))
+            return silence, music
+
+    silence, music = run()
+    assert first_sound(silence) == -1
+    assert rms(music) > 0.01
+    assert max(abs(v) for v in music) <= 1.0
+    assert run()[1] == music
+
+
+def test_render_shape_and_events():
+    with soundstation.Engine("offline:48000", assets=ASSETS) as engine:
+        progress = []
+        engine.preload(progress=progress.append)
+        assert len(progress) == 12 and progress[-1] == 1.0
+        block = engine.render(100)
+        assert len(samples(block)) == 200
+        assert engine.play("coin", volume=0.5, pan=0.5)
+        engine.render(RATE)
+        seen = [(e.type, e.sound, e.reason) for e in engine.events()]
+        assert ("started", "coin", None) in seen and ("finished", "coin", "ended") in seen
+        assert engine.time == pytest.approx((100 + RATE) / RATE)
+        assert engine.sample_rate == RATE
+
+
+def test_load_file_without_catalogue():
+    with soundstation.Engine("offline:22050") as engine:
+        sound = engine.load_file("boom", os.path.join(ASSETS, "Effects", "explosion.ogg"))
+        assert sound == 0 and engine.sound_id("boom") == 0
+        engine.play(sound, pitch=0.5)
+        assert rms(samples(engine.render(2205))) > 0.01
+
+
+def test_context_manager_closes():
+    with soundstation.Engine("offline:48000", assets=ASSETS) as engine:
+        engine.preload(["reward"])
+    assert engine.closed
+    with pytest.raises(soundstation.ClosedError):
+        engine.play("reward")
+
+
+def test_errors_carry_the_library_message():
+    with pytest.raises(soundstation.InvalidArgumentError, match='"loudspeaker"'):
+        soundstation.Engine("loudspeaker")
+    with pytest.raises(soundstation.SoundStationError, match="/no/such/folder"):
+        soundstation.Engine("offline:48000", assets="/no/such/folder")
+    with soundstation.Engine("offline:48000", assets=ASSETS) as engine:
+        with pytest.raises(soundstation.UnknownNameError, match="rewrad") as caught:
+            engine.preload(["rewrad"])
+        assert caught.value.code_name == "SS_ERR_UNKNOWN_NAME"
+        with pytest.raises(soundstation.NotLoadedError, match="reward"):
+            engine.play("reward")
+        engine.preload(["reward"])
+        with pytest.raises(soundstation.InvalidArgumentError, match="volume nan"):
+            engine.play("reward", volume=float("nan"))
+        with pytest.raises(soundstation.UnknownNameError, match="drums"):
+            engine.volume("drums", 1.0)
+        with pytest.raises(soundstation.UnknownNameError, match="id 99"):
+            engine.play(99)
+    with soundstation.Engine("silent") as engine:
+        with pytest.raises(soundstation.NotOfflineError):
+            engine.render(10)
+
+
+def test_render_without_numpy(monkeypatch):
+    monkeypatch.setitem(__import__("sys").modules, "numpy", None)  # import numpy now fails
+    with soundstation.Engine("offline:48000", assets=ASSETS) as engine:
+        engine.preload(["main"])
+        engine.music("main")
+        block = engine.render(4800)
+        assert isinstance(block, __import__("array").array) and len(block) == 9600
+        assert rms(list(block)) > 0.01
