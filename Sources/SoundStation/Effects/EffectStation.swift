@@ -90,7 +90,8 @@ public final class EffectStation: Sendable {
         let engine = bank.engine
         guard engine.ring.isReady(sound) else { return nil }
         return engine.trigger(
-            sound, options: PlayOptions(volume: volume, pitch: pitch, pan: pan), at: time, soundDefaults: true)
+            sound, options: PlayOptions(volume: volume, pitch: pitch, pan: pan), at: time, soundDefaults: true
+        )
     }
 
     /// Fires an effect named by a typed resource.

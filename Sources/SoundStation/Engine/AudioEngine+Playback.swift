@@ -57,7 +57,9 @@ extension AudioEngine {
 
     /// ``withState(_:)`` that hands the events back instead of sending them, for callers holding a
     /// lock of their own.
-    func withState<T>(collecting events: inout [SoundEvent], _ body: (inout EngineState, inout [SoundEvent]) -> T)
+    func withState<T>(
+        collecting events: inout [SoundEvent], _ body: (inout EngineState, inout [SoundEvent]) -> T
+    )
         -> T
     {
         state.withLock { state in
@@ -241,7 +243,8 @@ extension AudioEngine {
         let ticket = ring.nextTicket()
         var events: [SoundEvent] = []
         let started = withState(collecting: &events) { state, events in
-            startVoice(request, ticket: ticket, atFrame: time.map(frame(forSeconds:)), in: &state, events: &events)
+            startVoice(
+                request, ticket: ticket, atFrame: time.map(frame(forSeconds:)), in: &state, events: &events)
         }
         return (started ? VoiceHandle(ticket: ticket) : nil, events)
     }
@@ -360,7 +363,8 @@ extension AudioEngine {
             }
         } catch {
             state.pool.release(slot)
-            events.append(.refused(VoiceHandle(ticket: voice.ticket), sound: voice.name, time: seconds(frame)))
+            events.append(
+                .refused(VoiceHandle(ticket: voice.ticket), sound: voice.name, time: seconds(frame)))
         }
     }
 
@@ -407,6 +411,7 @@ extension AudioEngine {
             }
         guard gain != state.pool.voices[index].appliedGain else { return }
         state.pool.voices[index].source?.setGain(gain)
+        state.gainsMoved = true
         state.pool.update(slot) { $0.appliedGain = gain }
     }
 

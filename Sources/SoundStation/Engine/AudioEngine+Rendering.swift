@@ -30,11 +30,11 @@ extension AudioEngine {
             let length = withState(collecting: &events) { state, events -> Int in
                 housekeep(&state, events: &events)
                 let now = state.frame
-                // Fades and glides need the fine step; otherwise a coarser one saves render calls.
-                let step = state.fineSteps ? Self.quantum : Self.idleQuantum
-                let toBoundary = step - now % step
-                let toEvent = state.nextEventFrame.map { $0 - now } ?? Int64.max
-                return Int(min(Int64(frames - done), toBoundary, max(toEvent, 1)))
+                // Split only where something happens: the next wake-up housekeeping asked for (a
+                // start, a call, a refill, a sound's end) and, while anything fades, the fade grid.
+                let toWake = state.nextWakeFrame == .max ? Int64.max : max(state.nextWakeFrame - now, 1)
+                let toStep = state.fineSteps ? Self.quantum - now % Self.quantum : Int64.max
+                return Int(min(Int64(frames - done), toWake, toStep))
             }
             hub.send(events)
             device.render(into: base + done * channels, frames: length)
@@ -73,6 +73,7 @@ extension AudioEngine {
         // The next round is due by the earliest of: a scheduled start or call, a stream's refill, a
         // one-shot's predicted end, and (while anything fades) the next fade step.
         var nextWake = state.nextEventFrame ?? .max
+        var finishedAny = false
         for slot in state.pool.busySlots {
             // Fields are read one by one: copying the whole voice would retain and release its
             // buffer, stream, source and name for every voice on every quantum.
@@ -84,6 +85,7 @@ extension AudioEngine {
             let fadeDone = state.pool.voices[index].fade.isDone(at: now)
             if state.pool.voices[index].stopsAfterFade, fadeDone {
                 finish(slot, reason: .stopped, in: &state, at: now, events: &events)
+                finishedAny = true
                 continue
             }
             if !fadeDone { fading = true }
@@ -94,9 +96,10 @@ extension AudioEngine {
                 ended = !stream.refill(source: source)
                 state.underruns += stream.takeUnderruns()
                 nextWake = min(nextWake, now + Int64(StreamFeeder.chunkFrames / 2))
-            } else if now + Self.quantum < state.pool.voices[index].endEstimate {
-                nextWake = min(nextWake, state.pool.voices[index].endEstimate - Self.quantum)
-                // Not due to end yet: skip asking OpenAL (a pitch raised midway only makes this late).
+            } else if now < state.pool.voices[index].endEstimate {
+                // Not due to end yet: skip asking OpenAL, and look again at the predicted end (a
+                // pitch raised midway only makes this late).
+                nextWake = min(nextWake, state.pool.voices[index].endEstimate)
                 ended = false
             } else {
                 ended = source.state == .stopped
@@ -104,6 +107,7 @@ extension AudioEngine {
             }
             if ended {
                 finish(slot, reason: .ended, in: &state, at: now, events: &events)
+                finishedAny = true
             } else {
                 applyGain(slot, in: &state, at: now, levels: levels)
                 // Only a device can be lost; offline and silent output skip the position query.
@@ -113,6 +117,15 @@ extension AudioEngine {
                     state.pool.update(slot) { $0.lastOffset = offset }
                 }
             }
+        }
+        // A voice that ended may end the ducking: start its release now rather than at the next round.
+        if finishedAny {
+            updateDucking(&state, at: now)
+            if state.rampsMoving(at: now) { fading = true }
+        }
+        if state.gainsMoved {
+            nextWake = min(nextWake, now + Self.quantum)
+            state.gainsMoved = false
         }
         state.fineSteps = fading
         state.nextWakeFrame = fading ? min(nextWake, now + Self.quantum) : nextWake

@@ -23,12 +23,9 @@ public final class AudioEngine: Sendable {
     /// The name of the opened device ("loopback" for offline and silent output).
     public var deviceName: String { device.name }
 
-    /// Housekeeping (scheduled starts, finished voices, fades) runs at most this many frames apart
-    /// while anything fades or glides...
+    /// Housekeeping runs on this grid of frames while anything fades or glides (5.3 ms at 48 kHz);
+    /// otherwise only when something is due: a start, a call, a refill, a sound's predicted end.
     static let quantum: Int64 = 256
-    /// ...and at most this many apart otherwise (21 ms at 48 kHz: finished voices are reclaimed and
-    /// streams refilled well within their 170 ms queue).
-    static let idleQuantum: Int64 = 1_024
 
     /// The device mixing now; replaced when a lost device is reopened.
     var device: OpenALDevice { currentDevice.withLock { $0 } }

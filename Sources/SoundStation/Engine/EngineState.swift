@@ -12,6 +12,10 @@ struct EngineState {
     var lastReopenAttempt: ContinuousClock.Instant?
     /// Whether a fade, glide or duck was moving at the last housekeeping, so the next must come soon.
     var fineSteps = true
+    /// Set when a voice's gain was changed: OpenAL Soft glides a gain change over the whole next
+    /// render call, so the next piece is kept to one quantum for the change to settle as fast as a
+    /// fade step.
+    var gainsMoved = false
     /// The render-clock frame by which housekeeping must run again (a fade step, a scheduled start or
     /// call, a refill, a sound's predicted end); `Int64.max` when nothing is due.
     var nextWakeFrame = Int64.max

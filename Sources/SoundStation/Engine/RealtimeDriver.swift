@@ -70,7 +70,9 @@ extension AudioEngine {
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             let frames = min(Int(seconds * Double(sampleRate)), sampleRate / 4)
             if frames > 0 {
-                if scratch.count < frames * channels { scratch = [Float](repeating: 0, count: frames * channels) }
+                if scratch.count < frames * channels {
+                    scratch = [Float](repeating: 0, count: frames * channels)
+                }
                 scratch.withUnsafeMutableBufferPointer { mixChunks(into: $0, frames: frames) }
             }
             return RealtimeDriver.silentPeriod

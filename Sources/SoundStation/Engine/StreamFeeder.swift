@@ -133,13 +133,16 @@ final class StreamFeeder: @unchecked Sendable {
             let silence = PCMAudio(
                 sampleRate: format.sampleRate, channels: format.channels,
                 samples: [Float](repeating: 0, count: format.channels))
-            for _ in 0..<Self.bufferCount { buffers.append(try OpenALBuffer(device: source.device, audio: silence)) }
+            for _ in 0..<Self.bufferCount {
+                buffers.append(try OpenALBuffer(device: source.device, audio: silence))
+            }
         }
         queuedStarts = []
         var ready: [OpenALBuffer] = []
         for buffer in buffers {
             guard let chunk = takeChunk(format: format) else { break }
-            try buffer.fill(PCMAudio(sampleRate: format.sampleRate, channels: format.channels, samples: chunk.samples))
+            try buffer.fill(
+                PCMAudio(sampleRate: format.sampleRate, channels: format.channels, samples: chunk.samples))
             ready.append(buffer)
             queuedStarts.append(chunk.start)
         }
@@ -160,7 +163,8 @@ final class StreamFeeder: @unchecked Sendable {
                 guard let buffer = buffers.first(where: { $0.id == name }),
                     let chunk = takeChunk(format: format)
                 else { continue }
-                let audio = PCMAudio(sampleRate: format.sampleRate, channels: format.channels, samples: chunk.samples)
+                let audio = PCMAudio(
+                    sampleRate: format.sampleRate, channels: format.channels, samples: chunk.samples)
                 guard (try? buffer.fill(audio)) != nil, (try? source.queue([buffer])) != nil else { continue }
                 queuedStarts.append(chunk.start)
             }
@@ -250,7 +254,8 @@ final class StreamFeeder: @unchecked Sendable {
             decoding.decoder = decoder
             decoding.loopStart = range.lowerBound
             decoding.loopEnd = range.upperBound
-            let format = Format(channels: info.channels, sampleRate: info.sampleRate, frameCount: info.frameCount)
+            let format = Format(
+                channels: info.channels, sampleRate: info.sampleRate, frameCount: info.frameCount)
             ahead.withLock { $0.format = format }
             return true
         } catch {

@@ -62,7 +62,9 @@ public final class MusicStation: Sendable {
             throw .notLoaded(name: name)
         }
         if let time {
-            engine.schedule(at: time) { [self] in switchTo(entry, id: id, buffer: buffer, transition, position) }
+            engine.schedule(at: time) { [self] in
+                switchTo(entry, id: id, buffer: buffer, transition, position)
+            }
         } else {
             switchTo(entry, id: id, buffer: buffer, transition, position)
         }
@@ -153,7 +155,9 @@ public final class MusicStation: Sendable {
         } else {
             // Opened and decoded on the streaming worker (offline: as the render reaches it), never
             // on this thread.
-            let stream = StreamFeeder(entry: entry, inline: engine.isOffline) { [ring = engine.ring] in ring.wake() }
+            let stream = StreamFeeder(entry: entry, inline: engine.isOffline) { [ring = engine.ring] in
+                ring.wake()
+            }
             request = VoiceRequest(name: entry.name, sound: id, stream: stream, options: options)
         }
         switch transition {

@@ -121,7 +121,9 @@ struct VoicePool {
         slotsByTicket[ticket] = slot
         let sound = Int(request.sound.rawValue)
         if sound >= 0 {
-            if sound >= instances.count { instances += Array(repeating: [], count: sound + 1 - instances.count) }
+            if sound >= instances.count {
+                instances += Array(repeating: [], count: sound + 1 - instances.count)
+            }
             instances[sound].append(slot)
         }
         if case .scheduled(let frame) = phase {

@@ -114,7 +114,8 @@ public final class VoiceNotePlayer: Sendable {
         // The start and the swap of the current voice happen under the player's lock (the trigger
         // never waits), so two calls at once leave exactly one note playing, the one tracked; the
         // note it replaced is stopped after the lock.
-        let outcome = mutate { state -> (started: Bool, replaced: (VoiceHandle, VoiceNote?)?, early: SoundEvent.FinishReason?) in
+        let outcome = mutate {
+            state -> (started: Bool, replaced: (VoiceHandle, VoiceNote?)?, early: SoundEvent.FinishReason?) in
             guard let voice = engine.play(buffer, options: PlayOptions(priority: 200, bus: .voice)) else {
                 return (false, nil, nil)
             }
@@ -136,7 +137,9 @@ public final class VoiceNotePlayer: Sendable {
         guard outcome.started else {
             throw .playbackFailed(path: note.path, reason: "the engine is not keeping up with its triggers")
         }
-        if let early = outcome.early { broadcast.send(PlaybackFinished(note: note, reason: Self.reason(early))) }
+        if let early = outcome.early {
+            broadcast.send(PlaybackFinished(note: note, reason: Self.reason(early)))
+        }
     }
 
     /// Plays a file that need not be in a library.

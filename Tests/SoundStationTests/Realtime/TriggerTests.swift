@@ -32,7 +32,9 @@ import Testing
         Thread {
             engine.state.withLock { _ in
                 holding.signal()
-                if triggered.wait(timeout: .now() + 10) == .timedOut { timedOut.store(true, ordering: .relaxed) }
+                if triggered.wait(timeout: .now() + 10) == .timedOut {
+                    timedOut.store(true, ordering: .relaxed)
+                }
             }
             released.signal()
         }.start()
@@ -77,7 +79,8 @@ import Testing
             sigemptyset(&unblock)
             sigaddset(&unblock, SIGALRM)
             pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
-            SignalTarget.gameThread.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .releasing)
+            SignalTarget.gameThread.store(
+                UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .releasing)
             // Until the signals are over, so none is sent to a thread that has ended.
             while !SignalTarget.over.load(ordering: .acquiring) {
                 if counted.load(ordering: .relaxed) < 100, engine.triggerPort.play(buffer.id) != nil {
@@ -89,7 +92,8 @@ import Testing
         }
         game.start()
         while SignalTarget.gameThread.load(ordering: .acquiring) == 0 { usleep(100) }
-        let target = pthread_t(bitPattern: Int(bitPattern: SignalTarget.gameThread.load(ordering: .acquiring)))
+        let target = pthread_t(
+            bitPattern: Int(bitPattern: SignalTarget.gameThread.load(ordering: .acquiring)))
         for _ in 0..<60 {
             pthread_kill(target, SIGALRM)
             usleep(1_000)
@@ -104,7 +108,8 @@ import Testing
         let mix = try engine.render(frames: 480)
         #expect(engine.activeVoiceCount == min(total, engine.voiceLimit))
         let expected = Float(min(total, engine.voiceLimit)) * 0.001
-        #expect(abs(mix.samples[100] - expected) < 1e-4, "\(total) voices: \(mix.samples[100]) vs \(expected)")
+        #expect(
+            abs(mix.samples[100] - expected) < 1e-4, "\(total) voices: \(mix.samples[100]) vs \(expected)")
     }
 
     @Test(arguments: [0.0, 0.25, 0.3333])
@@ -115,6 +120,21 @@ import Testing
         let mix = try engine.render(frames: Self.rate / 2)
         let onset = mix.samples.firstIndex { $0 != 0 }.map { $0 / 2 }
         #expect(onset == Int((time * Double(Self.rate)).rounded()))
+    }
+
+    @Test func finishedComesAtTheSoundsLastFrame() throws {
+        let engine = try AudioEngine(output: .offline(sampleRate: Self.rate, channels: 2))
+        // 57,600 frames (1.2 s) started at 0.25 s ends at exactly 1.45 s, not on a housekeeping step.
+        let buffer = try constant(engine, level: 0.25, seconds: 1.2)
+        let times = Mutex<[Double]>([])
+        engine.onEvent { event in
+            if case .finished(_, _, .ended, let time) = event { times.withLock { $0.append(time) } }
+        }
+        engine.play(buffer, at: 0.25)
+        let mix = try engine.render(frames: 2 * Self.rate)
+        #expect(times.withLock { $0 } == [1.45])
+        let last = mix.samples.lastIndex { $0 != 0 }.map { $0 / 2 }
+        #expect(last == 69_600 - 1)
     }
 
     @Test func badValuesAndUnknownIDsAreRefusedWithoutAStart() throws {

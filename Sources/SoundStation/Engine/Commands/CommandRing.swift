@@ -17,7 +17,8 @@ final class CommandRing: @unchecked Sendable {
 
     init() throws(AudioEngineError) {
         guard let core = ssrt_core_create() else {
-            throw .invalidArgument(name: "memory", value: "ssrt_core_create", expected: "memory for the command ring")
+            throw .invalidArgument(
+                name: "memory", value: "ssrt_core_create", expected: "memory for the command ring")
         }
         self.core = core
         scratch = .allocate(capacity: Self.drainBatch)
