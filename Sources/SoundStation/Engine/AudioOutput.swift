@@ -33,7 +33,8 @@ public enum AudioOutput: Sendable, Equatable, CustomStringConvertible {
     ///
     /// - `SOUNDSTATION_OUTPUT=silent` gives ``silent``; `device` gives ``device(name:)``;
     ///   unset or empty leaves `preferred`.
-    /// - `SOUNDSTATION_DEVICE=NAME` names the device of a device output (`preferred`'s own name when unset).
+    /// - `SOUNDSTATION_DEVICE=NAME` names the device of a device output (`preferred`'s own name when
+    ///   unset); a device output keeps `preferred`'s latency.
     /// - An ``offline(sampleRate:channels:)`` `preferred` is returned unchanged: an offline render is
     ///   the program's own business, not a choice of speakers.
     /// - Parameters:
@@ -48,12 +49,14 @@ public enum AudioOutput: Sendable, Equatable, CustomStringConvertible {
     ) throws(AudioEngineError) -> AudioOutput {
         if case .offline = preferred { return preferred }
         let device = environment["SOUNDSTATION_DEVICE"].flatMap { $0.isEmpty ? nil : $0 }
-        let preferredDevice: String? = if case .device(let name) = preferred { name } else { nil }
+        // A device output keeps the program's latency; only the name is the user's to choose.
+        let (preferredDevice, latency): (String?, OutputLatency) =
+            if case .device(let name, let latency) = preferred { (name, latency) } else { (nil, .normal) }
         switch environment["SOUNDSTATION_OUTPUT"]?.lowercased() {
         case nil, "":
             guard case .device = preferred else { return preferred }
-            return .device(name: device ?? preferredDevice)
-        case "device": return .device(name: device ?? preferredDevice)
+            return .device(name: device ?? preferredDevice, latency: latency)
+        case "device": return .device(name: device ?? preferredDevice, latency: latency)
         case "silent": return .silent
         case let other?:
             throw .invalidArgument(

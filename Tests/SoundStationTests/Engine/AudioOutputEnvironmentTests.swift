@@ -19,6 +19,10 @@ import Testing
                 default: .device(name: "hdmi"), environment: ["SOUNDSTATION_OUTPUT": ""])
                 == .device(name: "hdmi"))
         #expect(try AudioOutput.fromEnvironment(default: .silent, environment: [:]) == .silent)
+        #expect(
+            try AudioOutput.fromEnvironment(
+                default: .device(latency: .low), environment: ["SOUNDSTATION_DEVICE": "usb"])
+                == .device(name: "usb", latency: .low), "the program's latency stays")
         let offline = AudioOutput.offline(sampleRate: 44_100, channels: 1)
         #expect(
             try AudioOutput.fromEnvironment(default: offline, environment: ["SOUNDSTATION_OUTPUT": "silent"])
