@@ -83,6 +83,13 @@ struct DeviceRecordingTests {
 
     /// Plays the note through the engine on the sink and records it there: heard, finished once.
     private func playBack(_ note: VoiceNote, fixture: SpeechFixture) throws {
+        // OpenAL Soft (1.19) opens a named device from the list it enumerated last, which a suite running
+        // alongside may have made before this sink existed: enumerate again until the sink is listed.
+        let listed = ContinuousClock.now + .seconds(5)
+        while !AudioEngine.playbackDevices().contains(fixture.sink.description), ContinuousClock.now < listed
+        {
+            usleep(50_000)
+        }
         let engine = try AudioEngine(output: .device(name: fixture.sink.description))
         defer { engine.shutdown() }
         let capture = try CaptureDevice(name: fixture.sink.monitor, sampleRate: 12_000, channels: 1)
