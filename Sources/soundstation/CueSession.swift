@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import SoundStation
 
@@ -9,7 +10,11 @@ struct CueSession {
 
     init(_ words: [String], catalogue: Catalogue) throws {
         guard !words.isEmpty else { throw CLIError.usage("no events given") }
-        cues = try words.map { word throws(SoundCueError) in try SoundCue(parsing: word) }
+        do {
+            cues = try words.map { word throws(SoundCueError) in try SoundCue(parsing: word) }
+        } catch {
+            throw CLIError.usage(error.description)
+        }
         self.catalogue = catalogue
         for cue in cues {
             switch cue.action {

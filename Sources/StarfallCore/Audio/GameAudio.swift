@@ -3,7 +3,7 @@ import SoundStation
 /// Turns the game's events into sound. This is the part a game author copies: scene code never
 /// touches the engine, it reports what happened and this mapping decides what is heard.
 ///
-/// As in the seed design, music switches per scene (each track preloaded, rewound to its start, the
+/// Music switches per scene (each track preloaded, rewound to its start, the
 /// other stopped) and effects go through stations: one station for everything on the playfield,
 /// where several effects often fire in the same frame, and stations of a single sound for the menu's
 /// click and the shop's purchase.
@@ -17,9 +17,9 @@ import SoundStation
 public final class GameAudio: Sendable {
     /// Engine, catalogue, bank and music station.
     public let sound: SoundSystem
-    /// The playfield's effects: the seed's game effect station.
+    /// The playfield's effects: one station for every sound that can fire there.
     public let gameEffects: EffectStation
-    /// The shop's single sound: the seed's single-effect station.
+    /// The shop's single sound: a station of one sound.
     public let shopEffect: EffectStation
     /// The menu cursor's single sound.
     public let menuEffect: EffectStation
@@ -126,7 +126,7 @@ public final class GameAudio: Sendable {
             return [.scene(scene, music: nil, at: when)]
         }
         do {
-            // From its start, the other track stopped: the seed's MusicStation.play.
+            // From its start, the other track stopped.
             try sound.music.play(track.rawValue, transition: .cut, at: time)
         } catch {
             report(track.rawValue, error)
