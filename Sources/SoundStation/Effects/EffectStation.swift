@@ -1,8 +1,8 @@
 /// Fires one-shot effects by name: from any thread, many per frame, within each sound's limits.
 ///
-/// A game scene keeps one station for the effects it uses (the seed's game station); a menu that
-/// needs a single effect makes a station of one sound and calls ``play(at:)`` (the seed's single-effect
-/// station). The catalogue's `priority`, `maxInstances`, `steal` and `coalesceMs` apply.
+/// A game scene keeps one station for the effects it uses; a menu that needs a single effect makes a
+/// station of one sound and calls ``play(at:)``. The catalogue's `priority`, `maxInstances`, `steal`
+/// and `coalesceMs` apply.
 public final class EffectStation: Sendable {
     /// The bank the effects are loaded in.
     public let bank: SoundBank
@@ -109,7 +109,7 @@ public final class EffectStation: Sendable {
         try play(effect.catalogueName as String, volume: volume, pitch: pitch, pan: pan, at: time)
     }
 
-    /// Fires the station's only sound: the seed's single-effect station.
+    /// Fires the station's only sound: a single-effect station.
     /// - Parameter time: When, on the engine clock; `nil` for now.
     /// - Returns: The voice, or `nil` when refused.
     /// - Throws: ``SoundLoadError/notLoaded(name:)`` when the station does not hold exactly one sound.

@@ -142,6 +142,21 @@ import Testing
         #expect(engine.time >= 0.1)
     }
 
+    @Test func theFallbackHonoursSoundstationOutput() throws {
+        var notices: [String] = []
+        let engine = try AudioEngine.openWithFallback(
+            .device(), environment: ["SOUNDSTATION_OUTPUT": "silent"]
+        ) { notices.append($0) }
+        defer { engine.shutdown() }
+        #expect(engine.output == .silent)
+        #expect(notices.isEmpty, "a chosen silent output is no fallback: \(notices)")
+        let other = try AudioEngine.openWithFallback(
+            .silent, environment: ["SOUNDSTATION_OUTPUT": "loud"]
+        ) { notices.append($0) }
+        defer { other.shutdown() }
+        #expect(notices.count == 1 && notices[0].contains("SOUNDSTATION_OUTPUT") && notices[0].contains("loud"))
+    }
+
     @Test func unopenableDeviceFallsBackToSilentWithANotice() throws {
         let notices = Mutex<[String]>([])
         let engine = try AudioEngine.openWithFallback(.device(name: "SoundStation test: no such device")) {
