@@ -117,6 +117,9 @@ final class OpenALDevice: @unchecked Sendable {
         alcRenderSamplesSOFT(device, buffer, ALCsizei(frames))
     }
 
+    /// Whether the device has the ALC extension `name` (e.g. ALC_EXT_EFX).
+    func hasExtension(_ name: String) -> Bool { alcIsExtensionPresent(device, name) != 0 }
+
     /// False once the device was unplugged or its server went away (ALC_EXT_disconnect).
     var isConnected: Bool {
         (Self.integer(device, ALC_CONNECTED) ?? 1) != 0
