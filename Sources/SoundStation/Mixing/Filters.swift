@@ -98,11 +98,13 @@ public enum ReverbPreset: String, Sendable, CaseIterable {
     case arena, hangar, carpetedHallway, hallway, stoneCorridor, alley, forest, city, mountains
     case quarry, plain, parkingLot, sewerPipe, underwater, drugged, dizzy, psychotic
 
-    /// The preset named `name`, ignoring case, dashes and underscores (`concert-hall`, `CAVE`).
+    /// The preset named `name`, ignoring case, dashes and underscores (`concert-hall`, `CAVE`);
+    /// `hall` is the concert hall.
     /// - Parameter name: A preset's name.
     /// - Returns: The preset, or `nil` for an unknown name.
     public static func named(_ name: String) -> ReverbPreset? {
         let key = name.lowercased().filter { $0 != "-" && $0 != "_" }
+        if key == "hall" { return .concertHall }
         return allCases.first { $0.rawValue.lowercased() == key }
     }
 
