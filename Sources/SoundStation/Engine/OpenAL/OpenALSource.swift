@@ -84,8 +84,11 @@ final class OpenALSource: @unchecked Sendable {
         if channels == 2 && !spatialize {
             alSourcei(id, AL_SOURCE_SPATIALIZE_SOFT, AL_AUTO_SOFT)
             alSourcei(id, AL_DIRECT_CHANNELS_SOFT, clamped == 0 ? AL_TRUE : AL_FALSE)
-            var angles: [ALfloat] = [angle + Float.pi / 6, angle - Float.pi / 6]
-            alSourcefv(id, AL_STEREO_ANGLES, &angles)
+            // A tuple on the stack: an array here would allocate on every start of a stereo sound.
+            var angles: (ALfloat, ALfloat) = (angle + Float.pi / 6, angle - Float.pi / 6)
+            withUnsafeMutablePointer(to: &angles) { pair in
+                pair.withMemoryRebound(to: ALfloat.self, capacity: 2) { alSourcefv(id, AL_STEREO_ANGLES, $0) }
+            }
         } else {
             if channels == 2 {
                 alSourcei(id, AL_DIRECT_CHANNELS_SOFT, AL_FALSE)
