@@ -14,6 +14,10 @@ enum RenderCommand {
         let catalogue = try Command.loadCatalogue(&arguments)
         let session = try CueSession(try arguments.positional(), catalogue: catalogue)
         let engine = try AudioEngine(output: .offline(sampleRate: rate, channels: 2))
+        try session.check(sampleRate: engine.sampleRate)
+        engine.onNotice { notice in
+            FileHandle.standardError.write(Data("soundstation: notice: \(notice)\n".utf8))
+        }
         let stage = SoundSystem(engine: engine, catalogue: catalogue)
         try await session.preload(into: stage)
         session.schedule(on: stage, offset: 0)
