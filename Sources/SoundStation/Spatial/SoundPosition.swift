@@ -151,8 +151,13 @@ public struct SpatialLayout: Sendable, Equatable {
         try distanceModel.check()
     }
 
-    /// The pan (-1...1) and gain of a sound at `position` heard from `listener`.
-    func placement(of position: SoundPosition, listener: SoundPosition) -> (pan: Float, gain: Float) {
+    /// The pan (-1...1) and distance gain of a sound at `position` heard from `listener`: what the
+    /// engine gives a positioned voice.
+    /// - Parameters:
+    ///   - position: The sound's place.
+    ///   - listener: The listener's.
+    /// - Returns: The pan and the distance model's gain.
+    public func placement(of position: SoundPosition, listener: SoundPosition) -> (pan: Float, gain: Float) {
         let pan = max(-1, min(1, (position.x - listener.x) / (width / 2)))
         let gain = distanceModel.gain(atDistance: position.distance(to: listener))
         return (pan.isFinite ? pan : 0, gain.isFinite ? gain : 0)
