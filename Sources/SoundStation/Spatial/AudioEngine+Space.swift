@@ -265,6 +265,8 @@ extension AudioEngine {
         let device = self.device
         if let effects = state.space.effects, effects.device === device { return effects }
         let effects = OpenALEffects(device: device)
+        // A new device (after a loss) gets the HRTF setting the old one had.
+        if state.space.effects != nil, state.space.hrtf { _ = device.resetHRTF(true) }
         state.space.effects = effects
         for (bus, reverb) in state.space.busReverbs {
             try? effects.setReverb(reverb, bus: bus.index)

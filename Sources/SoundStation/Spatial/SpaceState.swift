@@ -13,4 +13,6 @@ struct SpaceState {
     var noticeHandler: (@Sendable (String) -> Void)?
     /// Whether the "no EFX" notice was given.
     var saidNoEffects = false
+    /// Whether HRTF was asked for (applied again to a reopened device).
+    var hrtf = false
 }

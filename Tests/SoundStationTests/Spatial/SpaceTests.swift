@@ -318,3 +318,21 @@ import Testing
         return PCMAudio(sampleRate: 48_000, channels: 1, samples: zip(a.samples, b.samples).map { $0 + $1 })
     }
 }
+
+@Suite struct HRTFTests {
+    @Test func hrtfIsOffByDefaultAndReportsItsStatus() throws {
+        let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
+        #expect(engine.hrtfStatus == .disabled)
+        let tone = try engine.makeBuffer(Signals.sine(frequency: 440, seconds: 0.5), name: "tone")
+        let status = engine.setHRTF(true)
+        #expect(engine.hrtfStatus == status)
+        engine.play(tone, options: PlayOptions(pan: -0.5))
+        let mix = try engine.render(frames: 12_000)
+        #expect(AudioAnalysis.rms(mix, channel: 0) > AudioAnalysis.rms(mix, channel: 1))
+        if status.isOn {
+            // Through HRTF the far ear still hears the sound, unlike the stereo panner at -0.5.
+            #expect(AudioAnalysis.rms(mix, channel: 1) > 0.05 * AudioAnalysis.rms(mix, channel: 0))
+        }
+        #expect(engine.setHRTF(false) == .disabled)
+    }
+}
