@@ -60,8 +60,12 @@ public final class SoundSystem: Sendable {
             }
         case .filter(let bus, let filter):
             do throws(AudioEngineError) {
-                if case .lowpass(let hertz) = filter { try SoundFilter.checkCutoff(hertz, sampleRate: engine.sampleRate) }
-                if case .highpass(let hertz) = filter { try SoundFilter.checkCutoff(hertz, sampleRate: engine.sampleRate) }
+                if case .lowpass(let hertz) = filter {
+                    try SoundFilter.checkCutoff(hertz, sampleRate: engine.sampleRate)
+                }
+                if case .highpass(let hertz) = filter {
+                    try SoundFilter.checkCutoff(hertz, sampleRate: engine.sampleRate)
+                }
                 try engine.setFilter(filter.filter, for: bus)
             } catch { throw .engine(name: "\(bus.rawValue) filter", error) }
         case .reverb(let bus, let preset):

@@ -115,7 +115,9 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
                 throw .badArguments(cue: text, usage: usage)
             }
         case "reverb":
-            guard arguments.count == 2 else { throw .badArguments(cue: text, usage: "T:reverb:BUS:PRESET|off") }
+            guard arguments.count == 2 else {
+                throw .badArguments(cue: text, usage: "T:reverb:BUS:PRESET|off")
+            }
             let bus = try Self.bus(arguments[0], cue: text)
             if arguments[1] == "off" {
                 action = .reverb(bus: bus, preset: nil)
@@ -124,7 +126,8 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
             } else {
                 throw .badValue(
                     cue: text, value: arguments[1],
-                    expected: "a reverb preset (" + ReverbPreset.allCases.map(\.rawValue).joined(separator: ", ")
+                    expected: "a reverb preset ("
+                        + ReverbPreset.allCases.map(\.rawValue).joined(separator: ", ")
                         + ") or off")
             }
         case "music":
@@ -184,7 +187,8 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
         case .pause: return "\(time):pause"
         case .resume: return "\(time):resume"
         case .volume(let bus, let gain): return "\(time):volume:\(bus.rawValue):\(Double(gain).formatted)"
-        case .placedEffect(let name, .pan(let pan)): return "\(time):effect:\(name):pan=\(Double(pan).formatted)"
+        case .placedEffect(let name, .pan(let pan)):
+            return "\(time):effect:\(name):pan=\(Double(pan).formatted)"
         case .placedEffect(let name, .position(let p)):
             return "\(time):effect:\(name):pos=\(Double(p.x).formatted),\(Double(p.y).formatted)"
         case .listener(let p): return "\(time):listener:\(Double(p.x).formatted),\(Double(p.y).formatted)"
@@ -193,7 +197,8 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
             return "\(time):filter:\(bus.rawValue):lowpass=\(Double(hertz).formatted)"
         case .filter(let bus, .highpass(let hertz)):
             return "\(time):filter:\(bus.rawValue):highpass=\(Double(hertz).formatted)"
-        case .reverb(let bus, let preset): return "\(time):reverb:\(bus.rawValue):\(preset?.rawValue ?? "off")"
+        case .reverb(let bus, let preset):
+            return "\(time):reverb:\(bus.rawValue):\(preset?.rawValue ?? "off")"
         }
     }
 
@@ -207,7 +212,8 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
             guard hertz <= Float(sampleRate) / 2 else {
                 throw .badValue(
                     cue: description, value: Double(hertz).formatted,
-                    expected: "a cutoff in hertz of at most \(sampleRate / 2) (half the sample rate \(sampleRate))")
+                    expected:
+                        "a cutoff in hertz of at most \(sampleRate / 2) (half the sample rate \(sampleRate))")
             }
         case .off: return
         }

@@ -109,7 +109,8 @@ public final class EffectStation: Sendable {
     ///   finite number.
     @discardableResult
     public func play(
-        _ name: String, position: SoundPosition, volume: Float = 1, pitch: Float = 1, spatialize: Bool = false,
+        _ name: String, position: SoundPosition, volume: Float = 1, pitch: Float = 1,
+        spatialize: Bool = false,
         at time: Double? = nil
     ) throws(SoundLoadError) -> VoiceHandle? {
         do throws(AudioEngineError) { try position.check() } catch { throw .engine(name: name, error) }
@@ -130,7 +131,8 @@ public final class EffectStation: Sendable {
     /// - Returns: As ``play(_:volume:pitch:pan:at:)-(SoundID,_,_,_,_)``.
     @discardableResult
     public func play(
-        _ sound: SoundID, position: SoundPosition, volume: Float = 1, pitch: Float = 1, spatialize: Bool = false,
+        _ sound: SoundID, position: SoundPosition, volume: Float = 1, pitch: Float = 1,
+        spatialize: Bool = false,
         at time: Double? = nil
     ) -> VoiceHandle? {
         let engine = bank.engine

@@ -90,7 +90,8 @@ extension AudioEngine {
             options: PlayOptions(
                 volume: command.volume, pitch: command.pitch, pan: command.pan, loop: command.loops,
                 priority: Int(command.priority), bus: Bus(index: command.bus), position: command.position,
-                spatialize: command.spatializes, filter: command.voiceFilter, reverbSend: command.reverb_send))
+                spatialize: command.spatializes, filter: command.voiceFilter, reverbSend: command.reverb_send)
+        )
         if command.usesSoundDefaults {
             let defaults = state.sounds.slots[index].defaults
             request.options.volume *= defaults.volume

@@ -46,7 +46,8 @@ public enum SoundFilter: Sendable, Equatable, CustomStringConvertible {
         let nyquist = Float(sampleRate) / 2
         guard cutoff.isFinite, cutoff > 0, cutoff <= nyquist else {
             throw .invalidArgument(
-                name: "cutoff", value: "\(cutoff) Hz", expected: "a frequency above 0 and at most \(nyquist) Hz")
+                name: "cutoff", value: "\(cutoff) Hz",
+                expected: "a frequency above 0 and at most \(nyquist) Hz")
         }
     }
 
@@ -174,8 +175,10 @@ public struct Reverb: Sendable, Equatable {
             ("reverb density", density, 0...1), ("reverb diffusion", diffusion, 0...1),
             ("reverb gain", gain, 0...1), ("reverb gainHF", gainHF, 0...1),
             ("reverb decayTime", decayTime, 0.1...20), ("reverb decayHFRatio", decayHFRatio, 0.1...2),
-            ("reverb reflectionsGain", reflectionsGain, 0...3.16), ("reverb reflectionsDelay", reflectionsDelay, 0...0.3),
-            ("reverb lateReverbGain", lateReverbGain, 0...10), ("reverb lateReverbDelay", lateReverbDelay, 0...0.1),
+            ("reverb reflectionsGain", reflectionsGain, 0...3.16),
+            ("reverb reflectionsDelay", reflectionsDelay, 0...0.3),
+            ("reverb lateReverbGain", lateReverbGain, 0...10),
+            ("reverb lateReverbDelay", lateReverbDelay, 0...0.1),
             ("reverb airAbsorptionGainHF", airAbsorptionGainHF, 0.892...1),
             ("reverb roomRolloffFactor", roomRolloffFactor, 0...10), ("reverb wet", wet, 0...1),
         ]

@@ -99,7 +99,8 @@ extension AudioEngine {
     /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` naming it.
     public static func checkPan(_ pan: Float) throws(AudioEngineError) {
         guard pan.isFinite, (-1...1).contains(pan) else {
-            throw .invalidArgument(name: "pan", value: "\(pan)", expected: "a number in -1...1 (-1 left, 1 right)")
+            throw .invalidArgument(
+                name: "pan", value: "\(pan)", expected: "a number in -1...1 (-1 left, 1 right)")
         }
     }
 
@@ -112,10 +113,12 @@ extension AudioEngine {
         try options.position?.check()
         try options.filter?.check()
         guard options.reverbSend.isFinite, (0...1).contains(options.reverbSend) else {
-            throw .invalidArgument(name: "reverb send", value: "\(options.reverbSend)", expected: "a level in 0...1")
+            throw .invalidArgument(
+                name: "reverb send", value: "\(options.reverbSend)", expected: "a level in 0...1")
         }
         guard options.volume.isFinite, options.volume >= 0 else {
-            throw .invalidArgument(name: "volume", value: "\(options.volume)", expected: "a gain of 0 or more")
+            throw .invalidArgument(
+                name: "volume", value: "\(options.volume)", expected: "a gain of 0 or more")
         }
     }
 
@@ -230,7 +233,8 @@ extension AudioEngine {
         placeVoice(slot, in: &state, at: frame)
         let voice = state.pool.voices[index]
         if voice.options.pan != oldPan {
-            voice.source?.setPan(voice.options.pan, channels: channels(of: voice), spatialize: voice.options.spatialize)
+            voice.source?.setPan(
+                voice.options.pan, channels: channels(of: voice), spatialize: voice.options.spatialize)
         }
         return !ramp.isDone(at: frame) || listenerMoving
     }

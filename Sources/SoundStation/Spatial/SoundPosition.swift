@@ -101,7 +101,8 @@ public enum DistanceModel: Sendable, Equatable {
                     expected: "a distance of at least the reference distance \(reference)")
             }
             guard rolloff.isFinite, rolloff >= 0 else {
-                throw .invalidArgument(name: "rolloff", value: "\(rolloff)", expected: "a finite number, 0 or more")
+                throw .invalidArgument(
+                    name: "rolloff", value: "\(rolloff)", expected: "a finite number, 0 or more")
             }
         }
     }
@@ -123,7 +124,8 @@ public struct SpatialLayout: Sendable, Equatable {
     ///   - width: The span of `x` from hard left to hard right (above 0).
     ///   - distanceModel: How loudness falls with distance.
     public init(
-        width: Float = 80, distanceModel: DistanceModel = .inverse(reference: 10, maxDistance: 1000, rolloff: 1)
+        width: Float = 80,
+        distanceModel: DistanceModel = .inverse(reference: 10, maxDistance: 1000, rolloff: 1)
     ) {
         self.width = width
         self.distanceModel = distanceModel
@@ -146,7 +148,8 @@ public struct SpatialLayout: Sendable, Equatable {
     /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` naming the value.
     public func check() throws(AudioEngineError) {
         guard width.isFinite, width > 0 else {
-            throw .invalidArgument(name: "stereo field width", value: "\(width)", expected: "a finite width above 0")
+            throw .invalidArgument(
+                name: "stereo field width", value: "\(width)", expected: "a finite width above 0")
         }
         try distanceModel.check()
     }

@@ -62,7 +62,8 @@ public final class GameAudio: Sendable {
         listener = SoundPosition(x: Float(fieldWidth / 2), y: Float(paddleY))
         let layout = SpatialLayout(
             width: Float(max(fieldWidth, 1)),
-            distanceModel: .linear(reference: Float(paddleY / 10), maxDistance: Float(paddleY), rolloff: 0.65))
+            distanceModel: .linear(reference: Float(paddleY / 10), maxDistance: Float(paddleY), rolloff: 0.65)
+        )
         do {
             try sound.engine.setSpatialLayout(layout)
             try sound.engine.setListener(listener, glide: 0)
@@ -205,7 +206,10 @@ public final class GameAudio: Sendable {
             report(effect.rawValue, error)
             return []
         }
-        return [.effect(name: effect.rawValue, at: when, volume: volume * heard.gain, pitch: pitch, pan: heard.pan)]
+        return [
+            .effect(
+                name: effect.rawValue, at: when, volume: volume * heard.gain, pitch: pitch, pan: heard.pan)
+        ]
     }
 
     private func muffleMusic(_ muffled: Bool) {

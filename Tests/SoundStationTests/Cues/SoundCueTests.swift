@@ -7,7 +7,8 @@ import Testing
     @Test(arguments: [
         "1.5:effect:reward", "0:music:main", "2:music:game:crossfade=1.5", "3:music:main:fade=2",
         "4:stop-music", "5:stop-music:fade=0.5", "6:pause", "7:resume", "8:volume:music:0.5",
-        "1:effect:coin:pan=-0.5", "1:effect:coin:pos=12,3.5", "0:listener:40,24", "2:filter:music:lowpass=800",
+        "1:effect:coin:pan=-0.5", "1:effect:coin:pos=12,3.5", "0:listener:40,24",
+        "2:filter:music:lowpass=800",
         "2:filter:effects:highpass=300", "3:filter:music:off", "0:reverb:effects:cave", "4:reverb:music:off",
     ])
     func cuesReadBackAsWritten(text: String) throws {
@@ -29,9 +30,11 @@ import Testing
         ("1:music:a:fade=-2", "\"-2\" is not fade in seconds"), ("1:music:a:slow=2", "expected T:music:NAME"),
         ("1:volume:drums:1", "\"drums\" is not master, music, effects or voice"),
         ("1:volume:music:loud", "\"loud\" is not a gain"), ("1:pause:now", "expected T:pause"),
-        ("1:effect:a:pan=1.5", "\"1.5\" is not a pan in -1...1"), ("1:effect:a:pos=1", "\"1\" is not a position"),
+        ("1:effect:a:pan=1.5", "\"1.5\" is not a pan in -1...1"),
+        ("1:effect:a:pos=1", "\"1\" is not a position"),
         ("1:effect:a:pos=nan,2", "\"nan\" is not a finite coordinate"), ("1:listener:3", "is not a position"),
-        ("1:filter:music:lowpass=-5", "\"-5\" is not a cutoff"), ("1:filter:music:notch=5", "expected T:filter"),
+        ("1:filter:music:lowpass=-5", "\"-5\" is not a cutoff"),
+        ("1:filter:music:notch=5", "expected T:filter"),
         ("1:reverb:music:spaceship", "\"spaceship\" is not a reverb preset"),
         ("1:reverb:drums:cave", "\"drums\" is not master"),
     ])
@@ -82,9 +85,11 @@ import Testing
         try system.perform(try SoundCue(parsing: "0:effect:tones").action)
         let muffled = try engine.render(frames: 24_000)
         let frames = 4_800..<19_200
-        let drop = 10 * log10(
-            SpaceTests.energy(muffled, at: 12_000, channel: 0, frames: frames)
-                / SpaceTests.energy(plain, at: 12_000, channel: 0, frames: frames))
+        let drop =
+            10
+            * log10(
+                SpaceTests.energy(muffled, at: 12_000, channel: 0, frames: frames)
+                    / SpaceTests.energy(plain, at: 12_000, channel: 0, frames: frames))
         #expect(drop < -20, "12 kHz down by \(drop) dB")
     }
 }

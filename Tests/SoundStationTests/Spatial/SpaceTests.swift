@@ -41,7 +41,8 @@ import Testing
         let expectedRatio = AudioAnalysis.decibels(expected.left / expected.right)
         #expect(abs(ratio - expectedRatio) < 0.5, "pan \(pan): L/R \(ratio) dB, law \(expectedRatio) dB")
         #expect(abs(AudioAnalysis.decibels(left / expected.left)) < 0.5, "left \(left) vs \(expected.left)")
-        #expect(abs(AudioAnalysis.decibels(right / expected.right)) < 0.5, "right \(right) vs \(expected.right)")
+        #expect(
+            abs(AudioAnalysis.decibels(right / expected.right)) < 0.5, "right \(right) vs \(expected.right)")
     }
 
     @Test func positionPansAcrossTheStereoField() throws {
@@ -101,7 +102,8 @@ import Testing
         try engine.setListener(SoundPosition(x: 40, y: 40), glide: 0)
         let source = Signals.sine(frequency: 200, seconds: 2)
         let tone = try engine.makeBuffer(source, name: "tone")
-        let voice = try #require(engine.play(tone, options: PlayOptions(position: SoundPosition(x: 0, y: 10))))
+        let voice = try #require(
+            engine.play(tone, options: PlayOptions(position: SoundPosition(x: 0, y: 10))))
         var samples = try engine.render(frames: 9_600).samples
         // Across the field and nearer over 0.5 s, then a jump with no glide (OpenAL still smooths it).
         try engine.setPosition(SoundPosition(x: 80, y: 38), for: voice, glide: 0.5)
@@ -114,7 +116,8 @@ import Testing
         for channel in 0..<2 {
             var largest = 0.0
             for frame in 1..<mix.frameCount {
-                let step = abs(Double(mix.samples[frame * 2 + channel] - mix.samples[(frame - 1) * 2 + channel]))
+                let step = abs(
+                    Double(mix.samples[frame * 2 + channel] - mix.samples[(frame - 1) * 2 + channel]))
                 largest = max(largest, step)
             }
             #expect(largest <= ownStep * 1.01, "channel \(channel): step \(largest) vs the tone's \(ownStep)")
@@ -122,8 +125,12 @@ import Testing
         // It did move: left-heavy at the start, right-heavy after the glide.
         let early = 2_400..<9_600
         let late = 40_000..<43_000
-        #expect(AudioAnalysis.rms(mix, channel: 0, frames: early) > 10 * AudioAnalysis.rms(mix, channel: 1, frames: early))
-        #expect(AudioAnalysis.rms(mix, channel: 1, frames: late) > 10 * AudioAnalysis.rms(mix, channel: 0, frames: late))
+        #expect(
+            AudioAnalysis.rms(mix, channel: 0, frames: early) > 10
+                * AudioAnalysis.rms(mix, channel: 1, frames: early))
+        #expect(
+            AudioAnalysis.rms(mix, channel: 1, frames: late) > 10
+                * AudioAnalysis.rms(mix, channel: 0, frames: late))
         // The envelope follows the glide: each 5 ms window (one period of the tone) is within 2% of the
         // top level of what the pan law and distance model give on the way, one quantum (256 frames,
         // the step at which the engine moves voices and OpenAL glides to the new gains) earlier.
@@ -135,9 +142,11 @@ import Testing
             var top = 0.0
             for start in stride(from: 9_600, to: 40_800, by: 240) {
                 let progress = Float(min(max(Double(start + 120 - 256 - 9_600) / 24_000, 0), 1))
-                let (pan, gain) = layout.placement(of: from.interpolated(to: to, progress), listener: listener)
+                let (pan, gain) = layout.placement(
+                    of: from.interpolated(to: to, progress), listener: listener)
                 let law = Self.panGains(Double(pan))
-                let expected = AudioAnalysis.rms(source) * (channel == 0 ? law.left : law.right) * Double(gain)
+                let expected =
+                    AudioAnalysis.rms(source) * (channel == 0 ? law.left : law.right) * Double(gain)
                 let level = AudioAnalysis.rms(mix, channel: channel, frames: start..<(start + 240))
                 worst = max(worst, abs(level - expected))
                 top = max(top, expected)
@@ -155,7 +164,10 @@ import Testing
         try engine.setListener(SoundPosition(x: 10, y: 0), glide: 0.1)
         _ = try engine.render(frames: 9_600)
         let left = try engine.render(frames: 4_800)
-        #expect(abs(AudioAnalysis.decibels(AudioAnalysis.rms(centred, channel: 0) / AudioAnalysis.rms(centred, channel: 1))) < 0.1)
+        #expect(
+            abs(
+                AudioAnalysis.decibels(
+                    AudioAnalysis.rms(centred, channel: 0) / AudioAnalysis.rms(centred, channel: 1))) < 0.1)
         #expect(AudioAnalysis.rms(left, channel: 0) > 100 * AudioAnalysis.rms(left, channel: 1))
         #expect(engine.listener == SoundPosition(x: 10, y: 0))
     }
@@ -222,14 +234,20 @@ import Testing
         }
         let plain = try render(bus: nil, voice: nil)
         let frames = 4_800..<19_200
-        for (bus, voice) in [(SoundFilter.lowpass(cutoff: 500), nil), (nil, SoundFilter.lowpass(cutoff: 500))] {
+        for (bus, voice) in [
+            (SoundFilter.lowpass(cutoff: 500), nil), (nil, SoundFilter.lowpass(cutoff: 500)),
+        ] {
             let filtered = try render(bus: bus, voice: voice)
-            let high = 10 * log10(
-                Self.energy(filtered, at: 12_000, channel: 0, frames: frames)
-                    / Self.energy(plain, at: 12_000, channel: 0, frames: frames))
-            let low = 10 * log10(
-                Self.energy(filtered, at: 200, channel: 0, frames: frames)
-                    / Self.energy(plain, at: 200, channel: 0, frames: frames))
+            let high =
+                10
+                * log10(
+                    Self.energy(filtered, at: 12_000, channel: 0, frames: frames)
+                        / Self.energy(plain, at: 12_000, channel: 0, frames: frames))
+            let low =
+                10
+                * log10(
+                    Self.energy(filtered, at: 200, channel: 0, frames: frames)
+                        / Self.energy(plain, at: 200, channel: 0, frames: frames))
             #expect(high < -20, "12 kHz: \(high) dB")
             #expect(abs(low) < 1.5, "200 Hz: \(low) dB")
         }
@@ -246,11 +264,16 @@ import Testing
         let plain = try render(nil)
         let filtered = try render(.highpass(cutoff: 2_500))
         let frames = 4_800..<19_200
-        let low = 10 * log10(
-            Self.energy(filtered, at: 60, channel: 0, frames: frames) / Self.energy(plain, at: 60, channel: 0, frames: frames))
-        let high = 10 * log10(
-            Self.energy(filtered, at: 4_000, channel: 0, frames: frames)
-                / Self.energy(plain, at: 4_000, channel: 0, frames: frames))
+        let low =
+            10
+            * log10(
+                Self.energy(filtered, at: 60, channel: 0, frames: frames)
+                    / Self.energy(plain, at: 60, channel: 0, frames: frames))
+        let high =
+            10
+            * log10(
+                Self.energy(filtered, at: 4_000, channel: 0, frames: frames)
+                    / Self.energy(plain, at: 4_000, channel: 0, frames: frames))
         #expect(low < -20, "60 Hz: \(low) dB")
         #expect(abs(high) < 1.5, "4 kHz: \(high) dB")
     }
@@ -271,13 +294,16 @@ import Testing
                 .contains("position y inf"))
         #expect(
             message {
-                try engine.setSpatialLayout(SpatialLayout(distanceModel: .inverse(reference: -1, maxDistance: 10, rolloff: 1)))
+                try engine.setSpatialLayout(
+                    SpatialLayout(distanceModel: .inverse(reference: -1, maxDistance: 10, rolloff: 1)))
             }.contains("reference distance -1.0"))
         #expect(
             message {
-                try engine.setSpatialLayout(SpatialLayout(distanceModel: .linear(reference: 5, maxDistance: 2, rolloff: 1)))
+                try engine.setSpatialLayout(
+                    SpatialLayout(distanceModel: .linear(reference: 5, maxDistance: 2, rolloff: 1)))
             }.contains("max distance 2.0"))
-        #expect(message { try SoundFilter.checkCutoff(30_000, sampleRate: 48_000) }.contains("cutoff 30000.0 Hz"))
+        #expect(
+            message { try SoundFilter.checkCutoff(30_000, sampleRate: 48_000) }.contains("cutoff 30000.0 Hz"))
         #expect(message { try engine.setFilter(.lowpass(gainHF: 2), for: .music) }.contains("gainHF 2.0"))
         var reverb = ReverbPreset.concertHall.parameters
         reverb.decayTime = 50
@@ -292,7 +318,10 @@ import Testing
         engine.play(tone, options: PlayOptions(position: SoundPosition(x: .nan, y: 0)))
         let mix = try engine.render(frames: 4_800)
         #expect(mix.samples.allSatisfy { $0.isFinite })
-        #expect(abs(AudioAnalysis.decibels(AudioAnalysis.rms(mix, channel: 0) / AudioAnalysis.rms(mix, channel: 1))) < 0.1)
+        #expect(
+            abs(
+                AudioAnalysis.decibels(
+                    AudioAnalysis.rms(mix, channel: 0) / AudioAnalysis.rms(mix, channel: 1))) < 0.1)
     }
 
     @Test func rendersWithSpaceAreIdentical() throws {

@@ -145,7 +145,8 @@ final class OpenALDevice: @unchecked Sendable {
         switch kind {
         case .loopback:
             attributes = [
-                ALC_FORMAT_CHANNELS_SOFT, channels == 1 ? ALC_MONO_SOFT : ALC_STEREO_SOFT, ALC_FORMAT_TYPE_SOFT,
+                ALC_FORMAT_CHANNELS_SOFT, channels == 1 ? ALC_MONO_SOFT : ALC_STEREO_SOFT,
+                ALC_FORMAT_TYPE_SOFT,
                 ALC_FLOAT_SOFT, ALC_FREQUENCY, ALCint(sampleRate), ALC_OUTPUT_LIMITER_SOFT, ALC_FALSE,
             ]
         case .playback:

@@ -96,7 +96,8 @@ final class OpenALEffects: @unchecked Sendable {
             }
             if slot != 0, send > 0 {
                 Self.configure(template, .lowpass(gain: min(max(send, 0), 1), gainHF: 1))
-                alSource3i(source, AL_AUXILIARY_SEND_FILTER, ALint(bitPattern: slot), 0, ALint(bitPattern: template))
+                alSource3i(
+                    source, AL_AUXILIARY_SEND_FILTER, ALint(bitPattern: slot), 0, ALint(bitPattern: template))
             } else {
                 alSource3i(source, AL_AUXILIARY_SEND_FILTER, AL_EFFECTSLOT_NULL, 0, AL_FILTER_NULL)
             }
