@@ -171,17 +171,21 @@ public final class SoundBank: Sendable {
         -> SoundBuffer?
     {
         do {
-            let info = try AudioDecoder.info(ofFileAt: entry.resolvedPath)
+            let options = entry.decodingOptions
+            let info = try AudioDecoder.info(ofFileAt: entry.resolvedPath, options: options)
             let bytes = info.frameCount * info.channels * MemoryLayout<Float>.size
-            if entry.kind == .music, info.format == .oggVorbis, entry.stream || bytes > streamingThreshold {
+            // Every format streams; a module that loops by its song structure always does, since
+            // its loop is the song's and not a range of frames.
+            let songLoop = info.format.isTrackerModule && entry.loopsBySongStructure
+            if entry.kind == .music, entry.stream || bytes > streamingThreshold || songLoop {
                 return nil
             }
-            let audio = try AudioDecoder.decode(fileAt: entry.resolvedPath)
+            let audio = try AudioDecoder.decode(fileAt: entry.resolvedPath, options: options)
             let loop = entry.loopRange(sampleRate: audio.sampleRate, frameCount: audio.frameCount)
             do {
                 let path = entry.resolvedPath
                 return try engine.makeBuffer(audio, name: entry.name, loopPoints: loop, id: id) {
-                    try AudioDecoder.decode(fileAt: path)
+                    try AudioDecoder.decode(fileAt: path, options: options)
                 }
             } catch {
                 throw SoundLoadError.engine(name: entry.name, error)
