@@ -19,7 +19,14 @@ extension AudioEngine {
         try layout.check()
         state.withLock { state in
             state.space.layout = layout
-            state.space.layoutChanged = true
+            // A listener at rest "moves" in place for one step, so every positioned voice is placed
+            // again (a gliding one makes that happen already).
+            let now = currentFrame(&state)
+            let listener = state.space.listener
+            if listener.isDone(at: now) {
+                state.space.listener = PositionRamp(
+                    from: listener.to, to: listener.to, start: now, end: now + Self.quantum)
+            }
             wakeSoon(&state)
         }
     }
@@ -228,7 +235,7 @@ extension AudioEngine {
         let listenerMoving = !state.space.listener.isDone(at: frame)
         // One more placement after a glide ends lands it exactly on its target.
         let recent = frame - Self.quantum < max(ramp.end, state.space.listener.end)
-        guard recent || listenerMoving || state.space.layoutChanged else { return false }
+        guard recent || listenerMoving else { return false }
         let oldPan = state.pool.voices[index].options.pan
         placeVoice(slot, in: &state, at: frame)
         let voice = state.pool.voices[index]
@@ -252,7 +259,8 @@ extension AudioEngine {
         }
         let busFilter = state.space.busFilters[options.bus]
         let filter = options.filter?.combined(with: busFilter) ?? busFilter
-        effects.apply(to: source.id, filter: filter, bus: options.bus.index, send: options.reverbSend)
+        let send = state.space.busReverbs[options.bus] == nil ? 0 : options.reverbSend
+        effects.apply(to: source.id, filter: filter, bus: options.bus.index, send: send)
     }
 
     /// Applies a bus's filter and reverb to every voice on it now.

@@ -3,8 +3,6 @@
 struct SpaceState {
     var layout = SpatialLayout()
     var listener = PositionRamp.constant(SoundPosition(x: 0, y: 0))
-    /// Set when the layout changed, so every positioned voice is placed again at the next round.
-    var layoutChanged = false
     var busFilters: [Bus: SoundFilter] = [:]
     var busReverbs: [Bus: Reverb] = [:]
     /// The EFX objects of the current device, made when first needed (and again on a new device).

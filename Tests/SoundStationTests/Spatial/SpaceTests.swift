@@ -172,6 +172,22 @@ import Testing
         #expect(engine.listener == SoundPosition(x: 10, y: 0))
     }
 
+    @Test func aNewLayoutPlacesPlayingSoundsAgain() throws {
+        let engine = try Self.engine()
+        try engine.setSpatialLayout(SpatialLayout(width: 80, distanceModel: .none))
+        let tone = try engine.makeBuffer(Signals.sine(frequency: 300, seconds: 1), name: "tone")
+        engine.play(tone, options: PlayOptions(position: SoundPosition(x: 0, y: 20)))
+        let before = try engine.render(frames: 9_600)
+        let model = DistanceModel.inverse(reference: 5, maxDistance: 100, rolloff: 1)
+        try engine.setSpatialLayout(SpatialLayout(width: 80, distanceModel: model))
+        _ = try engine.render(frames: 2_400)
+        let after = try engine.render(frames: 9_600)
+        let change = AudioAnalysis.decibels(
+            AudioAnalysis.rms(after, channel: 0) / AudioAnalysis.rms(before, channel: 0))
+        let expected = AudioAnalysis.decibels(Double(model.gain(atDistance: 20)))
+        #expect(abs(change - expected) < 0.5, "\(change) dB, the model gives \(expected) dB")
+    }
+
     @Test func stereoKeepsItsWidthUnlessSpatialised() throws {
         let engine = try Self.engine()
         try engine.setListener(SoundPosition(x: 0, y: 0), glide: 0)

@@ -46,7 +46,7 @@ final class OpenALEffects: @unchecked Sendable {
         guard isAvailable else { return }
         guard let reverb else {
             if let (slot, _) = slots[bus] {
-                try withOpenAL(device, "alAuxiliaryEffectSlotf(AL_EFFECTSLOT_GAIN, 0)") {
+                try withOpenAL(device, "alAuxiliaryEffectSloti(AL_EFFECTSLOT_EFFECT, AL_EFFECT_NULL)") {
                     alAuxiliaryEffectSloti(slot, AL_EFFECTSLOT_EFFECT, AL_EFFECT_NULL)
                 }
             }
@@ -82,7 +82,7 @@ final class OpenALEffects: @unchecked Sendable {
         }
     }
 
-    /// Sets a source's direct filter and its send to `bus`'s reverb (if the bus has one) at `send`.
+    /// Sets a source's direct filter and its send to `bus`'s reverb at `send` (0: no send).
     func apply(to source: ALuint, filter: SoundFilter?, bus: UInt8, send: Float) {
         guard isAvailable else { return }
         let template = self.filter
