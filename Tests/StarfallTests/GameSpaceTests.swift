@@ -49,6 +49,34 @@ import Testing
         #expect(abs(near / 0.5 - 1) < 1e-6, "on the paddle: \(near / 0.5)")
     }
 
+    @Test func aFallingBombTicksLouderAsItNearsThePaddle() async throws {
+        let audio = try await Self.audio()
+        let engine = audio.sound.engine
+        var levels: [Double] = []
+        var reported: [Float] = []
+        for y in stride(from: 10.0, through: 210, by: 50) {
+            let bomb = FallingThing(id: 0, kind: .bomb, x: Rules.standard.fieldWidth / 2, y: y, speed: 1)
+            for case .effect(_, _, let volume, _, _) in audio.follow([bomb], tick: GameAudio.fuseTicks) {
+                reported.append(volume)
+            }
+            let mix = try engine.render(frames: 24_000)
+            levels.append(Self.rms(mix, channel: 0))
+        }
+        #expect(reported.count == levels.count)
+        // Each tick louder than the last, as reported and as rendered (the rendered level is the
+        // reported volume times the sound's, the same for every tick).
+        for index in 1..<levels.count {
+            #expect(levels[index] > levels[index - 1] * 1.05, "tick \(index): \(levels)")
+            #expect(reported[index] > reported[index - 1], "tick \(index): \(reported)")
+            let rendered = levels[index] / levels[0]
+            let expected = Double(reported[index] / reported[0])
+            #expect(abs(20 * log10(rendered / expected)) < 0.5, "tick \(index): \(rendered) vs \(expected)")
+        }
+        // Off-beat ticks play nothing.
+        let bomb = FallingThing(id: 0, kind: .bomb, x: 10, y: 10, speed: 1)
+        #expect(audio.follow([bomb], tick: GameAudio.fuseTicks + 1).isEmpty)
+    }
+
     @Test func thePauseMenuMufflesTheMusic() async throws {
         let audio = try await Self.audio()
         let engine = audio.sound.engine

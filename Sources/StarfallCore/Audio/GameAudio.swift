@@ -134,6 +134,28 @@ public final class GameAudio: Sendable {
         }
     }
 
+    /// Game ticks between two ticks of a falling bomb's fuse.
+    public static let fuseTicks = 24
+
+    /// Ticks the fuse of every falling bomb, each every ``fuseTicks`` game ticks, where the bomb is
+    /// now: as it falls towards the paddle's row it is nearer the listener, so each tick is louder.
+    /// Call it once per game tick while a game runs and is not paused.
+    /// - Parameters:
+    ///   - things: What is falling (``Game/things``).
+    ///   - tick: The game's tick count (``Game/sceneTicks``), which spreads the bombs' fuses.
+    ///   - time: When, on the engine clock; `nil` for now.
+    /// - Returns: The fuse ticks played, with the volume each is heard at.
+    @discardableResult
+    public func follow(_ things: [FallingThing], tick: Int, at time: Double? = nil) -> [AudioCue] {
+        var cues: [AudioCue] = []
+        let scale = fieldWidth / Rules.standard.fieldWidth
+        for bomb in things where bomb.kind == .bomb && (tick + bomb.id) % Self.fuseTicks == 0 {
+            let position = SoundPosition(x: Float(bomb.x), y: Float(min(bomb.y * scale, Double(listener.y))))
+            cues += play(.bombTick, volume: 0.5, at: position, time: time)
+        }
+        return cues
+    }
+
     /// The effects of the game scene.
     private static let playfieldEffects: [Effect] = [
         .reward, .coin, .miss, .bombTick, .explosion, .hit, .jump, .levelUp,
