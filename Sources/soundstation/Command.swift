@@ -11,6 +11,8 @@ enum Command {
                soundstation play [--seconds S] [--assets DIR] EVENT...
         EVENT: T:effect:NAME  T:music:NAME[:fade=S|:crossfade=S]  T:stop-music[:fade=S]
                T:pause  T:resume  T:volume:BUS:GAIN   (T in seconds; BUS master|music|effects|voice)
+               T:effect:NAME:pan=X  T:effect:NAME:pos=X,Y  T:listener:X,Y
+               T:filter:BUS:lowpass=HZ|highpass=HZ|off  T:reverb:BUS:PRESET|off   (PRESET cave, hall, room, ...)
         environment: SOUNDSTATION_OUTPUT=device|silent, SOUNDSTATION_DEVICE=NAME, SOUNDSTATION_ASSETS=DIR
         """
 

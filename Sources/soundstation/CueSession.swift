@@ -18,9 +18,9 @@ struct CueSession {
         self.catalogue = catalogue
         for cue in cues {
             switch cue.action {
-            case .effect(let name), .music(let name, _):
+            case .effect(let name), .music(let name, _), .placedEffect(let name, _):
                 let entry = try catalogue.entry(named: name)
-                let wanted: SoundKind = if case .effect = cue.action { .effect } else { .music }
+                let wanted: SoundKind = if case .music = cue.action { .music } else { .effect }
                 if entry.kind != wanted {
                     throw CLIError(
                         "event \"\(cue)\": \"\(name)\" is a \(entry.kind.rawValue) sound, not \(wanted.rawValue)"
@@ -29,6 +29,11 @@ struct CueSession {
             default: break
             }
         }
+    }
+
+    /// Checks what depends on the engine's rate (a filter's cutoff).
+    func check(sampleRate: Int) throws {
+        for cue in cues { try cue.check(sampleRate: sampleRate) }
     }
 
     /// The time of the last cue.
@@ -52,7 +57,8 @@ struct CueSession {
         var names: [String] = []
         for cue in cues {
             switch cue.action {
-            case .effect(let name), .music(let name, _): if !names.contains(name) { names.append(name) }
+            case .effect(let name), .music(let name, _), .placedEffect(let name, _):
+                if !names.contains(name) { names.append(name) }
             default: break
             }
         }

@@ -29,6 +29,10 @@ enum PlayCommand {
             default: break
             }
         }
+        try session.check(sampleRate: engine.sampleRate)
+        engine.onNotice { notice in
+            FileHandle.standardError.write(Data("soundstation: notice: \(notice)\n".utf8))
+        }
         let stage = SoundSystem(engine: engine, catalogue: catalogue)
         try await session.preload(into: stage)
         print("playing on \(engine.output) (\(engine.deviceName))")

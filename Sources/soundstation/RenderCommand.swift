@@ -15,6 +15,10 @@ enum RenderCommand {
         let session = try CueSession(events, catalogue: try Command.loadCatalogue(assets))
         let catalogue = session.catalogue
         let engine = try AudioEngine(output: .offline(sampleRate: rate, channels: 2))
+        try session.check(sampleRate: engine.sampleRate)
+        engine.onNotice { notice in
+            FileHandle.standardError.write(Data("soundstation: notice: \(notice)\n".utf8))
+        }
         let stage = SoundSystem(engine: engine, catalogue: catalogue)
         try await session.preload(into: stage)
         session.schedule(on: stage, offset: 0)

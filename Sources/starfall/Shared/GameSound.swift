@@ -38,7 +38,9 @@ struct GameSound {
             throw .engine(error)
         }
         let system = SoundSystem(engine: engine, catalogue: catalogue)
-        let audio = GameAudio(sound: system, fieldWidth: Rules.standard.fieldWidth) { notices.post($0) }
+        let audio = GameAudio(sound: system, fieldWidth: Rules.standard.fieldWidth, echoLevel: 3) {
+            notices.post($0)
+        }
         return GameSound(system: system, audio: audio)
     }
 
