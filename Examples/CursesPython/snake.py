@@ -174,12 +174,15 @@ def play(screen: "curses.window", engine: soundstation.Engine, args: argparse.Na
             if game.scene == OVER and game.ticks > 30:
                 game.scene = MENU
             if game.scene != shown:  # music per scene, crossfaded
-                if game.scene == MENU:
-                    engine.music("main", crossfade=1.5)
-                elif game.scene == PLAYING:
-                    engine.music("game", crossfade=1.0)
-                else:
-                    engine.stop_music(fade=2.0)
+                try:
+                    if game.scene == MENU:
+                        engine.music("main", crossfade=1.5)
+                    elif game.scene == PLAYING:
+                        engine.music("game", crossfade=1.0)
+                    else:
+                        engine.stop_music(fade=2.0)
+                except soundstation.SoundStationError:
+                    pass  # a track that did not load: the scene goes on without music
                 shown = game.scene
             draw(screen, game)
             key = screen.getch()
