@@ -154,7 +154,7 @@ catch_in_tmux() { play_in_tmux catch CATCH '=======' "'$work/catch' --autoplay";
 catch_frames_alone() { # --frames N ends it unattended; silent output; exit 0 and its summary
     "${game_env[@]}" TERM=dumb SOUNDSTATION_OUTPUT=silent timeout 20 script -qec \
         "'$work/catch' --autoplay --frames 60 --assets '$root/Assets'" /dev/null >"$work/frames.out" </dev/null || return 1
-    grep -a 'catch: score' "$work/frames.out"
+    grep -ao 'catch: score.*' "$work/frames.out"
 }
 
 catch_bad_input() { # a bad output, a bad --frames and a missing catalogue: messages and exit codes
@@ -167,6 +167,13 @@ catch_bad_input() { # a bad output, a bad --frames and a missing catalogue: mess
 }
 
 snake_in_tmux() { play_in_tmux snake SNAKE '@o' "'$work/venv/bin/python' '$root/Examples/CursesPython/snake.py' --autoplay"; }
+
+snake_frames_alone() {
+    "${game_env[@]}" TERM=dumb SOUNDSTATION_OUTPUT=silent timeout 20 script -qec \
+        "'$work/venv/bin/python' '$root/Examples/CursesPython/snake.py' --autoplay --frames 60 --assets '$root/Assets'" \
+        /dev/null >"$work/snake-frames.out" </dev/null || return 1
+    grep -ao 'snake: score.*' "$work/snake-frames.out"
+}
 
 snake_bad_input() {
     "${game_env[@]}" "$work/venv/bin/python" "$root/Examples/CursesPython/snake.py" --output speakers >"$work/bad4" 2>&1
@@ -209,6 +216,7 @@ check "Catch in tmux on the device: plays, heard on the sink, q restores the ter
 check "Catch --frames N ends by itself" catch_frames_alone
 check "Catch: bad output, --frames and assets are messages, not aborts" catch_bad_input
 check "Snake (Examples/CursesPython) in tmux on the device: plays, heard, q restores the terminal" snake_in_tmux
+check "Snake --frames N ends by itself" snake_frames_alone
 check "Snake: a bad output is a message" snake_bad_input
 check "ss_play from SIGALRM every ms for ${sigalrm_seconds} s on the device while music switches" sigalrm_on_the_device
 echo "e2e-capi took $((SECONDS - start)) s"

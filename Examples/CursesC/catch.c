@@ -155,8 +155,8 @@ static void draw(int scene, int started, int refused) {
         mvprintw(2 + HEIGHT - 1, 1 + game.paddle, "=======");
         if (scene == OVER) mvprintw(9, 12, "GAME OVER: %d points", game.score);
     }
-    mvprintw(3 + HEIGHT, 0, "+%.*s+", WIDTH, "----------------------------------------");
-    mvprintw(4 + HEIGHT, 0, "sounds started %d refused %d   arrows move, p pause, m menu, q quit", started, refused);
+    mvprintw(2 + HEIGHT, 0, "+%.*s+", WIDTH, "----------------------------------------");
+    mvprintw(3 + HEIGHT, 0, "sounds started %d refused %d   arrows move, p pause, m menu, q quit", started, refused);
     refresh();
 }
 
