@@ -134,8 +134,16 @@ class Snake:
             self.body.pop()
 
 
-def draw(screen: "curses.window", game: Snake) -> None:
-    screen.erase()
+def draw(window: "curses.window", game: Snake) -> None:
+    class Clipped:  # a terminal smaller than the field shows what fits instead of raising
+        def addstr(self, y: int, x: int, text: str) -> None:
+            try:
+                window.addstr(y, x, text)
+            except curses.error:
+                pass
+
+    screen = Clipped()
+    window.erase()
     screen.addstr(0, 0, f"SNAKE  score {game.score}  level {game.level}  length {len(game.body)}")
     screen.addstr(1, 0, "+" + "-" * WIDTH + "+")
     for y in range(HEIGHT):
@@ -154,11 +162,14 @@ def draw(screen: "curses.window", game: Snake) -> None:
             screen.addstr(9, 11, f"GAME OVER: {game.score} points")
     screen.addstr(2 + HEIGHT, 0, "+" + "-" * WIDTH + "+")
     screen.addstr(3 + HEIGHT, 0, f"sounds started {game.started} refused {game.refused}   arrows, p, m, q")
-    screen.refresh()
+    window.refresh()
 
 
 def play(screen: "curses.window", engine: soundstation.Engine, args: argparse.Namespace) -> Snake:
-    curses.curs_set(0)
+    try:
+        curses.curs_set(0)
+    except curses.error:
+        pass  # a terminal that cannot hide the cursor
     screen.keypad(True)
     screen.timeout(33)
     game = Snake(engine, args.autoplay)
