@@ -52,10 +52,11 @@ struct EntryReader {
                 ?? SoundEntry.defaultSteal,
             stream: try bool("stream") ?? false,
             coalesceMilliseconds: try number("coalesceMs", in: 0...Double.greatestFiniteMagnitude),
-            loopStart: loopStart, loopEnd: loopEnd)
+            loopStart: loopStart, loopEnd: loopEnd, tempo: try tempo(kind: kind),
+            markers: try markers(kind: kind))
     }
 
-    private func invalid(_ key: String, _ value: ManifestJSON.Value, _ expected: String) -> CatalogueError {
+    func invalid(_ key: String, _ value: ManifestJSON.Value, _ expected: String) -> CatalogueError {
         .invalidValue(path: manifestPath, entry: label, key: key, value: value.brief, expected: expected)
     }
 
@@ -83,7 +84,7 @@ struct EntryReader {
         return flag
     }
 
-    private func integer(_ key: String, in range: ClosedRange<Int>) throws(CatalogueError) -> Int? {
+    func integer(_ key: String, in range: ClosedRange<Int>) throws(CatalogueError) -> Int? {
         guard let value = object[key] else { return nil }
         let expected =
             range.upperBound == Int.max
@@ -95,7 +96,7 @@ struct EntryReader {
         return number
     }
 
-    private func number(_ key: String, in range: ClosedRange<Double>) throws(CatalogueError) -> Double? {
+    func number(_ key: String, in range: ClosedRange<Double>) throws(CatalogueError) -> Double? {
         guard let value = object[key] else { return nil }
         let expected =
             range.upperBound == .greatestFiniteMagnitude

@@ -8,7 +8,7 @@ enum ManifestKeys {
     /// Keys allowed in each sound entry.
     static let entry = [
         "name", "path", "kind", "volume", "loop", "priority", "maxInstances", "steal", "stream",
-        "coalesceMs", "loopStart", "loopEnd",
+        "coalesceMs", "loopStart", "loopEnd", "bpm", "beatsPerBar", "downbeat", "markers",
     ]
     /// Keys every sound entry must have.
     static let required = ["name", "path", "kind"]

@@ -31,6 +31,11 @@ public struct SoundEntry: Sendable, Equatable {
     public let loopStart: LoopPoint?
     /// Where a loop wraps; nil means the end of the file.
     public let loopEnd: LoopPoint?
+    /// The track's tempo (keys `bpm`, `beatsPerBar`, `downbeat`); music only, nil when it has none.
+    public let tempo: Tempo?
+    /// Named positions in seconds from the start of the file (key `markers`), for switches that
+    /// wait for them and starts that begin there; music only.
+    public let markers: [String: Double]
 
     /// Creates an entry directly, applying the manifest's defaults for every nil argument.
     ///
@@ -41,7 +46,8 @@ public struct SoundEntry: Sendable, Equatable {
         volume: Float = SoundEntry.defaultVolume, loop: Bool? = nil,
         priority: Int = SoundEntry.defaultPriority, maxInstances: Int? = nil,
         steal: StealPolicy = SoundEntry.defaultSteal, stream: Bool = false,
-        coalesceMilliseconds: Double? = nil, loopStart: LoopPoint? = nil, loopEnd: LoopPoint? = nil
+        coalesceMilliseconds: Double? = nil, loopStart: LoopPoint? = nil, loopEnd: LoopPoint? = nil,
+        tempo: Tempo? = nil, markers: [String: Double] = [:]
     ) {
         self.name = name
         self.path = path
@@ -56,6 +62,8 @@ public struct SoundEntry: Sendable, Equatable {
         self.coalesceMilliseconds = coalesceMilliseconds ?? Self.defaultCoalesceMilliseconds(for: kind)
         self.loopStart = loopStart
         self.loopEnd = loopEnd
+        self.tempo = tempo
+        self.markers = markers
     }
 
     /// The manifest's default for `loop`, per kind.

@@ -12,30 +12,47 @@ public final class MusicStation: Sendable {
         case restart
         /// From where it was when it was last switched away from or stopped.
         case resume
+        /// From its first downbeat (the catalogue's `downbeat`; its start when it has no tempo): the
+        /// default of a switch on the grid, ``play(_:transition:from:at:)-(String,_,_,MusicQuantize)``.
+        case downbeat
+        /// From a marker of its catalogue entry.
+        case marker(String)
     }
 
     /// The bank the tracks are loaded in.
     public let bank: SoundBank
-    private var engine: AudioEngine { bank.engine }
+    var engine: AudioEngine { bank.engine }
 
-    private struct Playing {
+    struct Playing {
         var name: String
         var voice: VoiceHandle
+        /// The track's tempo, markers and loop, and where it is tied to the engine clock.
+        var grid: TrackGrid
+        var anchor: GridAnchor
     }
 
-    private struct State {
+    struct State {
         var playing: Playing?
         var positions: [String: Int] = [:]
         var paused = false
+        /// The engine frame the music was paused at, while it is.
+        var pausedAt: Int64?
+        /// Moves on at every switch, stop, pause and resume, ending the beat events of what was.
+        var generation: UInt64 = 0
+        /// The frame of the last beat sent, so a switch on a beat does not send that frame twice.
+        var lastBeatFrame: Int64 = -1
     }
 
-    private let state = Mutex(State())
+    let state = Mutex(State())
+    let beatHub = Broadcast<MusicBeat>()
 
     /// Creates a station playing from `bank`.
     /// - Parameter bank: Where the tracks are (pre)loaded.
     public init(bank: SoundBank) {
         self.bank = bank
     }
+
+    deinit { beatHub.finish() }
 
     /// The track playing now (or fading in), if any.
     public var current: String? { state.withLock { $0.playing?.name } }
@@ -60,6 +77,9 @@ public final class MusicStation: Sendable {
                 do { _ = try bank.catalogue.entry(named: name) } catch { throw .catalogue(error) }
             }
             throw .notLoaded(name: name)
+        }
+        if case .marker(let marker) = position, entry.markers[marker] == nil {
+            throw .catalogue(.unknownMarker(name: name, marker: marker, known: Array(entry.markers.keys)))
         }
         if let time {
             engine.schedule(at: time) { [self] in
@@ -98,6 +118,7 @@ public final class MusicStation: Sendable {
             guard let playing = state.playing else { return [] }
             remember(playing, in: &state)
             state.playing = nil
+            state.generation &+= 1
             return engine.stopCollectingEvents(playing.voice, fade: fade)
         }
         engine.hub.send(events)
@@ -106,6 +127,10 @@ public final class MusicStation: Sendable {
     /// Pauses the music alone (effects go on).
     public func pause() {
         let voice = state.withLock { state -> VoiceHandle? in
+            if !state.paused, state.playing != nil {
+                state.pausedAt = currentFrame
+                state.generation &+= 1
+            }
             state.paused = true
             return state.playing?.voice
         }
@@ -115,10 +140,19 @@ public final class MusicStation: Sendable {
     /// Resumes music paused by ``pause()``.
     public func resume() {
         let voice = state.withLock { state -> VoiceHandle? in
+            if let pausedAt = state.pausedAt, state.playing != nil {
+                // The track holds still while paused: its grid moves on by the time it was.
+                state.playing?.anchor.frame += currentFrame - pausedAt
+                state.generation &+= 1
+            }
+            state.pausedAt = nil
             state.paused = false
             return state.playing?.voice
         }
-        if let voice { engine.resume(voice) }
+        if let voice {
+            engine.resume(voice)
+            scheduleNextBeat(after: nil)
+        }
     }
 
     private func switchTo(
@@ -126,23 +160,46 @@ public final class MusicStation: Sendable {
         _ position: StartPosition
     ) {
         // Events are sent once the station's lock is released: a handler may switch the music.
+        // A track unloaded since the lookup still plays from the buffer the switch holds.
+        let grid =
+            bank.grid(of: entry.name)
+            ?? TrackGrid(
+                entry: entry, sampleRate: buffer?.sampleRate ?? engine.sampleRate,
+                frameCount: buffer?.frameCount ?? 0)
         let events = state.withLock { state -> [SoundEvent] in
             var events: [SoundEvent] = []
+            state.generation &+= 1
             if let old = state.playing {
                 remember(old, in: &state)
                 var fade = 0.0
                 if case .crossfade(let seconds) = transition { fade = seconds }
                 events += engine.stopCollectingEvents(old.voice, fade: fade)
             }
-            let offset = position == .resume ? state.positions[entry.name] ?? 0 : 0
+            let offset: Int
+            switch position {
+            case .restart: offset = 0
+            case .resume: offset = state.positions[entry.name] ?? 0
+            case .downbeat: offset = grid.frame(ofSeconds: entry.tempo?.downbeat ?? 0)
+            case .marker(let marker): offset = grid.frame(ofSeconds: entry.markers[marker] ?? 0)
+            }
+            let now = currentFrame
             let (voice, started) = startVoice(
                 entry, id: id, buffer: buffer, transition: transition, offset: offset)
             events += started
-            state.playing = voice.map { Playing(name: entry.name, voice: $0) }
-            if state.paused, let voice { engine.pause(voice) }
+            state.playing = nil
+            if let voice {
+                let anchor = GridAnchor(frame: now, position: offset, engineRate: Double(engine.sampleRate))
+                state.playing = Playing(name: entry.name, voice: voice, grid: grid, anchor: anchor)
+            }
+            state.pausedAt = nil
+            if state.paused, let voice {
+                engine.pause(voice)
+                state.pausedAt = now
+            }
             return events
         }
         engine.hub.send(events)
+        scheduleNextBeat(after: nil)
     }
 
     private func startVoice(

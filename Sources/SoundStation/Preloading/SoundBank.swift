@@ -24,6 +24,8 @@ public final class SoundBank: Sendable {
         /// The decoded sound, or `nil` for a track that streams from its file.
         var buffer: SoundBuffer?
         var users: Int
+        /// The file's rate and length (a buffer's own, for one held decoded), for the music's grid.
+        var info: AudioFileInfo
     }
 
     struct Table {
@@ -109,8 +111,8 @@ public final class SoundBank: Sendable {
             table.ids[name] = id
             return id
         }
-        let buffer = try Self.decodeAndUpload(entry, id: id, engine: engine)
-        insert(Loaded(entry: entry, id: id, buffer: buffer, users: 1))
+        let (buffer, info) = try Self.decodeAndUpload(entry, id: id, engine: engine)
+        insert(Loaded(entry: entry, id: id, buffer: buffer, users: 1, info: info))
     }
 
     /// Counts one user fewer of `name`; the buffer is freed when none is left (voices still playing it
@@ -165,24 +167,35 @@ public final class SoundBank: Sendable {
         }
     }
 
-    /// Decodes and uploads an entry, or for long music checks that it opens and leaves it to stream.
+    /// Decodes and uploads an entry, or for long music checks that it opens and leaves it to stream;
+    /// a music entry's tempo and markers are checked against the file.
     private static func decodeAndUpload(_ entry: SoundEntry, id: SoundID, engine: AudioEngine)
         throws(SoundLoadError)
-        -> SoundBuffer?
+        -> (SoundBuffer?, AudioFileInfo)
     {
         do {
             let info = try AudioDecoder.info(ofFileAt: entry.resolvedPath)
             let bytes = info.frameCount * info.channels * MemoryLayout<Float>.size
             if entry.kind == .music, info.format == .oggVorbis, entry.stream || bytes > streamingThreshold {
-                return nil
+                do { try entry.checkTiming(sampleRate: info.sampleRate, frameCount: info.frameCount) } catch {
+                    throw SoundLoadError.catalogue(error)
+                }
+                return (nil, info)
             }
             let audio = try AudioDecoder.decode(fileAt: entry.resolvedPath)
+            do { try entry.checkTiming(sampleRate: audio.sampleRate, frameCount: audio.frameCount) } catch {
+                throw SoundLoadError.catalogue(error)
+            }
+            let decoded = AudioFileInfo(
+                format: info.format, sampleRate: audio.sampleRate, channels: audio.channels,
+                frameCount: audio.frameCount)
             let loop = entry.loopRange(sampleRate: audio.sampleRate, frameCount: audio.frameCount)
             do {
                 let path = entry.resolvedPath
-                return try engine.makeBuffer(audio, name: entry.name, loopPoints: loop, id: id) {
+                let buffer = try engine.makeBuffer(audio, name: entry.name, loopPoints: loop, id: id) {
                     try AudioDecoder.decode(fileAt: path)
                 }
+                return (buffer, decoded)
             } catch {
                 throw SoundLoadError.engine(name: entry.name, error)
             }
