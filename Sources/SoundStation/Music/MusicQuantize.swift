@@ -85,6 +85,10 @@ public enum MusicError: Error, CustomStringConvertible, Equatable {
     case noTempo(track: String)
     /// `.bars(n)` with `n` below 1.
     case invalidBars(Int)
+    /// A ``MusicClock`` tempo that is not above 0 (or not finite).
+    case invalidTempo(Double)
+    /// A marker point asked of a ``MusicClock``, which has no markers.
+    case noMarkers(marker: String)
     /// An effect station was asked for a musical point but follows no music (see
     /// ``EffectStation/init(bank:sounds:timeline:)``).
     case noTimeline
@@ -97,6 +101,9 @@ public enum MusicError: Error, CustomStringConvertible, Equatable {
             "track \"\(track)\" has no tempo, so it has no beats or bars to wait for: add \"bpm\" "
                 + "(and \"beatsPerBar\", \"downbeat\") to its catalogue entry, or switch .now"
         case .invalidBars(let count): "bars(\(count)): the number of bars must be 1 or more"
+        case .invalidTempo(let bpm): "tempo \(bpm) bpm: a tempo must be above 0 beats per minute"
+        case .noMarkers(let marker):
+            "marker \"\(marker)\": a music clock has no markers; wait for a beat or bar, or use the music station"
         case .noTimeline:
             "this effect station follows no music: make it with EffectStation(bank:sounds:timeline:) "
                 + "(a SoundSystem's effects follow its music)"

@@ -94,6 +94,7 @@ extension MusicStation: MusicTimeline {
     static func frame(
         of point: MusicQuantize, in grid: TrackGrid, anchor: GridAnchor, from now: Int64
     ) throws(MusicError) -> Int64 {
+        if case .bars(let count) = point, count < 1 { throw .invalidBars(count) }
         let start = anchor.unwrapped(atFrame: now, grid: grid)
         let end = anchor.frame(ofUnwrapped: Double(grid.frameCount), grid: grid)
         if case .marker(let marker) = point {
@@ -114,10 +115,7 @@ extension MusicStation: MusicTimeline {
             return found.map { anchor.frame(ofUnwrapped: $0.unwrapped, grid: grid) } ?? end
         case .nextBar, .bars:
             var every = 1
-            if case .bars(let count) = point {
-                guard count >= 1 else { throw .invalidBars(count) }
-                every = count
-            }
+            if case .bars(let count) = point { every = count }
             var from = start
             while let found = grid.next(origin: origin, step: bar, from: from) {
                 let index = grid.beatIndex(at: found.at, k: found.k, tempo: tempo) / tempo.beatsPerBar
@@ -162,12 +160,15 @@ extension MusicStation: MusicTimeline {
         guard let due else { return }
         engine.schedule(at: Double(due.frame) / rate) { [weak self] in
             let current = self?.state.withLock { state -> Bool in
-                guard state.generation == due.generation else { return false }
+                // A switch due on this frame announces the beat with the new track's count.
+                guard state.generation == due.generation, !state.switchFrames.contains(due.frame) else {
+                    return false
+                }
                 state.lastBeatFrame = due.frame
                 return true
             }
-            guard let self, current == true else { return }
-            beatHub.send(due.beat)
+            guard let self, let current else { return }
+            if current { beatHub.send(due.beat) }
             scheduleNextBeat(after: due.unwrapped)
         }
     }

@@ -41,6 +41,8 @@ public final class MusicStation: Sendable {
         var generation: UInt64 = 0
         /// The frame of the last beat sent, so a switch on a beat does not send that frame twice.
         var lastBeatFrame: Int64 = -1
+        /// Frames scheduled switches are due on, where the old track's beat is left to the new one.
+        var switchFrames: Set<Int64> = []
     }
 
     let state = Mutex(State())
@@ -82,7 +84,10 @@ public final class MusicStation: Sendable {
             throw .catalogue(.unknownMarker(name: name, marker: marker, known: Array(entry.markers.keys)))
         }
         if let time {
+            let frame = engine.frame(forSeconds: time)
+            state.withLock { _ = $0.switchFrames.insert(frame) }
             engine.schedule(at: time) { [self] in
+                state.withLock { _ = $0.switchFrames.remove(frame) }
                 switchTo(entry, id: id, buffer: buffer, transition, position)
             }
         } else {
