@@ -60,12 +60,22 @@ fi
 "$bin/soundstation-bench" prepare --assets "$root/Assets" --work "$work"
 
 # Each case group, in rounds: engine, raw C, SDL_mixer one after another, so a busy moment on the
-# shared machine lands on every side rather than on one.
-for group in preload trigger mix voice-encode latency; do
-    echo "bench: $group ($rounds rounds of $runs runs after a warm-up)"
-    for _ in $(seq "$rounds"); do
-        "$bin/soundstation-bench" all --work "$work" --runs "$runs" --only "$group" >>"$lines"
-        "$bin/raw-openal-bench" all --work "$work" --runs "$runs" --only "$group" >>"$lines"
+# shared machine lands on every side rather than on one. The two cases that run for seconds do one
+# run per round (after a 1 s warm-up): trigger-under-load (BENCH_LOAD_SECONDS, default 10 s) every
+# round, idle-music (BENCH_IDLE_SECONDS, default 20 s) in at most 2 rounds; with the defaults they add
+# about 3 minutes to the run (4 x 11 s + 2 x 21 s per side).
+long=(--load-seconds "${BENCH_LOAD_SECONDS:-10}" --idle-seconds "${BENCH_IDLE_SECONDS:-20}")
+for group in preload trigger mix voice-encode latency trigger-under-load idle-music; do
+    group_rounds=$rounds
+    group_runs=$runs
+    case $group in
+    trigger-under-load) group_runs=1 ;;
+    idle-music) group_runs=1; group_rounds=$((rounds < 2 ? rounds : 2)) ;;
+    esac
+    echo "bench: $group ($group_rounds rounds of $group_runs runs after a warm-up)"
+    for _ in $(seq "$group_rounds"); do
+        "$bin/soundstation-bench" all --work "$work" --runs "$group_runs" --only "$group" "${long[@]}" >>"$lines"
+        "$bin/raw-openal-bench" all --work "$work" --runs "$group_runs" --only "$group" "${long[@]}" >>"$lines"
         case $group in
         preload | trigger | latency)
             "$bin/sdl-mixer-bench" all --work "$work" --runs "$runs" --only "$group" >>"$lines" ;;

@@ -14,20 +14,30 @@ import subprocess
 import sys
 import time
 
-# Every row of the table: case, peer (as the peers name themselves), and the target the issue sets
-# (ratio engine/peer, or an absolute bound on the engine figure), if any.
+# Every row of the table: case, peer (as the peers name themselves), and the target issue 10 sets
+# (ratio engine/peer, or a bound on the engine's median, or with "worst<=" on its worst run), if any.
+# trigger-under-load-* are the statistics of each run's trigger call times (p50, p99, p99.9, max; the
+# longest call not preempted; calls that slept), each row's figure the median over runs.
 ROWS = [
-    ("preload", "raw-openal", ("ratio<=", 0.6)),
+    ("preload", "raw-openal", ("ratio<=", 0.55)),
     ("preload", "sdl-mixer", None),
     ("preload-1thread", "raw-openal", ("ratio<=", 1.0)),
     ("preload-music-streamed", "raw-openal", None),
     ("preload-music-streamed", "sdl-mixer", None),
-    ("trigger", "raw-openal", ("ratio<=", 1.5)),
+    ("trigger", "raw-openal", ("ratio<=", 1.0)),
     ("trigger", "sdl-mixer", None),
-    ("mix-1", "raw-openal", ("ratio<=", 1.1)),
-    ("mix-16", "raw-openal", ("ratio<=", 1.1)),
-    ("mix-64", "raw-openal", ("ratio<=", 1.1)),
-    ("mix-255", "raw-openal", ("ratio<=", 1.1)),
+    ("trigger-drained", "raw-openal", None),
+    ("trigger-under-load-p50", "raw-openal", None),
+    ("trigger-under-load-p99", "raw-openal", None),
+    ("trigger-under-load-p999", "raw-openal", ("engine<=", 20.0)),
+    ("trigger-under-load-max", "raw-openal", ("worst<=", 1000.0)),
+    ("trigger-under-load-max-unpreempted", "raw-openal", None),
+    ("trigger-under-load-blocked", "raw-openal", None),
+    ("idle-music", "raw-openal", ("ratio<=", 1.2)),
+    ("mix-1", "raw-openal", ("ratio<=", 1.5)),
+    ("mix-16", "raw-openal", ("ratio<=", 1.05)),
+    ("mix-64", "raw-openal", ("ratio<=", 1.05)),
+    ("mix-255", "raw-openal", ("ratio<=", 1.05)),
     ("mix-1", "raw-openal-256", None),
     ("mix-16", "raw-openal-256", None),
     ("mix-64", "raw-openal-256", None),
@@ -128,7 +138,7 @@ def cell(stats):
     return "%s [%s-%s]" % (number(stats["median"]), number(stats["min"]), number(stats["max"]))
 
 
-def verdict(target, engine, ratio):
+def verdict(target, engine, ratio, worst):
     if target is None:
         return ""
     kind, bound = target
@@ -136,6 +146,10 @@ def verdict(target, engine, ratio):
         return ("met" if ratio is not None and ratio <= bound else "MISSED") + " (ratio <= %g)" % bound
     if kind == "engine<":
         return ("met" if engine < bound else "MISSED") + " (engine < %g)" % bound
+    if kind == "engine<=":
+        return ("met" if engine <= bound else "MISSED") + " (engine <= %g)" % bound
+    if kind == "worst<=":
+        return ("met" if worst <= bound else "MISSED") + " (every run <= %g)" % bound
     return ("met" if engine >= bound else "MISSED") + " (engine >= %g)" % bound
 
 
@@ -171,7 +185,7 @@ def report(arguments):
             "runs": {"engine": engine, "peer": other},
         })
         table.append((case, unit, cell(engine), cell(other), peer, number(ratio), "%d/%d" % (engine["n"], other["n"]),
-                      verdict(target, engine["median"], ratio), engine_label, peer_label,
+                      verdict(target, engine["median"], ratio, engine["max"]), engine_label, peer_label,
                       "; ".join(engine_notes), "; ".join(peer_notes)))
     with open(arguments.json, "w") as out:
         json.dump(results, out, indent=2)

@@ -22,7 +22,8 @@ struct cell {
 struct ssrt_core {
     /* Producers and the consumer each get their own cache line. */
     _Alignas(64) _Atomic uint64_t enqueue_position;
-    _Alignas(64) uint64_t dequeue_position;
+    /* Atomic only so the driver may read the count unlocked; one consumer at a time writes it. */
+    _Alignas(64) _Atomic uint64_t dequeue_position;
     _Alignas(64) _Atomic uint64_t tickets;
     _Atomic int wake_pending;
     sem_t wake;
@@ -36,6 +37,7 @@ ssrt_core *ssrt_core_create(void) {
     memset(core, 0, sizeof *core);
     for (uint64_t i = 0; i < SSRT_RING_CAPACITY; i++) atomic_init(&core->cells[i].sequence, i);
     atomic_init(&core->enqueue_position, 0);
+    atomic_init(&core->dequeue_position, 0);
     atomic_init(&core->tickets, 0);
     atomic_init(&core->wake_pending, 0);
     if (sem_init(&core->wake, 0, 0) != 0) {
@@ -114,7 +116,7 @@ int64_t ssrt_trigger(ssrt_core *core, int32_t sound, float volume, float pitch, 
 int ssrt_drain(ssrt_core *core, ssrt_command *out, int max) {
     int taken = 0;
     while (taken < max) {
-        uint64_t position = core->dequeue_position;
+        uint64_t position = atomic_load_explicit(&core->dequeue_position, memory_order_relaxed);
         struct cell *cell = &core->cells[position & RING_MASK];
         uint64_t sequence = atomic_load_explicit(&cell->sequence, memory_order_acquire);
         /* Not yet published (empty, or a producer between claiming and filling it): stop here, so
@@ -122,13 +124,28 @@ int ssrt_drain(ssrt_core *core, ssrt_command *out, int max) {
         if (sequence != position + 1) break;
         out[taken++] = cell->command;
         atomic_store_explicit(&cell->sequence, position + SSRT_RING_CAPACITY, memory_order_release);
-        core->dequeue_position = position + 1;
+        atomic_store_explicit(&core->dequeue_position, position + 1, memory_order_relaxed);
     }
     return taken;
 }
 
+int ssrt_poll(ssrt_core *core, int64_t timeout_ns) {
+    atomic_store_explicit(&core->wake_pending, 1, memory_order_release);
+    if (ssrt_pending(core)) return 1;
+    if (timeout_ns > 0) {
+        struct timespec pause = {(time_t)(timeout_ns / 1000000000), (long)(timeout_ns % 1000000000)};
+        while (nanosleep(&pause, &pause) != 0 && errno == EINTR) {
+        }
+    }
+    return ssrt_pending(core);
+}
+
+uint64_t ssrt_drained(const ssrt_core *core) {
+    return atomic_load_explicit((_Atomic uint64_t *)&core->dequeue_position, memory_order_relaxed);
+}
+
 int ssrt_pending(ssrt_core *core) {
-    uint64_t position = core->dequeue_position;
+    uint64_t position = atomic_load_explicit(&core->dequeue_position, memory_order_relaxed);
     struct cell *cell = &core->cells[position & RING_MASK];
     return atomic_load_explicit(&cell->sequence, memory_order_acquire) == position + 1;
 }

@@ -116,3 +116,17 @@ char *bench_path(const char *directory, const char *name) {
     snprintf(joined, length, "%s/%s", directory, name);
     return joined;
 }
+
+int bench_wants(const char *only, const char *name) {
+    if (!only) return 1;
+    int separate = strcmp(name, "trigger-under-load") == 0 || strcmp(name, "idle-music") == 0;
+    const char *token = only;
+    while (*token) {
+        size_t length = strcspn(token, ",");
+        if (length == strlen(name) && strncmp(token, name, length) == 0) return 1;
+        if (!separate && length > 0 && strncmp(token, name, length) == 0 && name[length] == '-') return 1;
+        token += length;
+        if (*token == ',') token++;
+    }
+    return 0;
+}

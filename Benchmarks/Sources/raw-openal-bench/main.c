@@ -1,6 +1,7 @@
 /* raw-openal-bench: the floor for each SoundStation benchmark, written directly on OpenAL Soft,
    libvorbisfile and libvorbisenc. Usage:
-     raw-openal-bench all --work DIR [--runs N]      every in-process case, one JSON line each
+     raw-openal-bench all --work DIR [--runs N] [--only CASES] [--load-seconds S] [--idle-seconds S]
+                                                     every in-process case, one JSON line each
      raw-openal-bench startup --work DIR --out WAV   one start-to-exit run (timed by bench.sh)
    DIR is the workspace `soundstation-bench prepare` made. */
 #include <stdio.h>
@@ -29,14 +30,18 @@ int main(int argc, char **argv) {
     char *sound = bench_path(work, "trigger/Effects/coin.wav");
     char *speech = bench_path(work, "speech16k.wav");
     char *encoded = bench_path(work, "voice-raw.ogg");
-    if (!only || strstr(only, "preload")) {
+    if (bench_wants(only, "preload")) {
         raw_case_preload(preload, "preload", runs);
         raw_case_preload(streamed, "preload-music-streamed", runs);
     }
-    if (!only || strstr(only, "trigger")) raw_case_trigger(sound, runs);
-    if (!only || strstr(only, "mix")) raw_case_mix(runs);
-    if (!only || strstr(only, "encode")) raw_case_encode(speech, encoded, runs);
-    if (!only || strstr(only, "latency")) raw_case_latency(runs);
+    if (bench_wants(only, "trigger") || bench_wants(only, "trigger-drained")) raw_case_trigger(sound, runs);
+    if (bench_wants(only, "mix-1")) raw_case_mix(runs);
+    if (bench_wants(only, "voice-encode")) raw_case_encode(speech, encoded, runs);
+    if (bench_wants(only, "latency-device")) raw_case_latency(runs);
+    /* Seconds per run: trigger-under-load 10 (--load-seconds), idle-music 20 (--idle-seconds). */
+    if (bench_wants(only, "trigger-under-load"))
+        raw_case_trigger_under_load(work, runs, bench_int_option(argc, argv, "load-seconds", 10));
+    if (bench_wants(only, "idle-music")) raw_case_idle_music(work, runs, bench_int_option(argc, argv, "idle-seconds", 20));
     free(encoded);
     free(speech);
     free(sound);

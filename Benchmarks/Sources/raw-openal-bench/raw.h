@@ -60,6 +60,9 @@ void raw_case_trigger(const char *sound, int runs);
 void raw_case_mix(int runs);
 void raw_case_encode(const char *speech, const char *out, int runs);
 void raw_case_latency(int runs);
+/* The device cases that run for seconds (load.c); `work` is the workspace folder. */
+void raw_case_trigger_under_load(const char *work, int runs, int seconds);
+void raw_case_idle_music(const char *work, int runs, int seconds);
 void raw_startup(const char *list, const char *out);
 
 #endif

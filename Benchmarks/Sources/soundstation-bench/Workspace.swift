@@ -7,6 +7,9 @@ import SoundStation
 ///     preload/    the demo's sounds, all decoded (music "stream": false), plus a 60 s track
 ///     streamed/   the demo's catalogue as shipped (music streams), plus the 60 s track streamed
 ///     trigger/    one effect with 32 instances, stealing the oldest, no coalescing
+///     load/       the trigger's effect, the demo's effects (a scene to preload and unload) and two
+///                 streamed looping tracks (the 60 s and 10-minute ones), for trigger-under-load
+///                 and idle-music
 ///     long/       a generated 10-minute track (a chained Ogg stream of two halves), streamed
 ///     *.list      the same sounds for the C peers: "decode PATH" or "open PATH" per line
 ///     speech16k.wav  60 s of 16 kHz mono speech (espeak-ng + sox in bench.sh, or synthesised here)
@@ -18,6 +21,7 @@ struct Workspace {
     var streamed: String { root + "/streamed" }
     var trigger: String { root + "/trigger" }
     var long: String { root + "/long" }
+    var load: String { root + "/load" }
     var speech: String { root + "/speech16k.wav" }
 
     /// Seconds of the generated tracks.
@@ -30,7 +34,7 @@ struct Workspace {
     func prepare(assets: String) throws {
         let demo = try Catalogue(assetsRoot: assets)
         let files = FileManager.default
-        for folder in [preload, streamed, trigger, long] {
+        for folder in [preload, streamed, trigger, long, load] {
             for sub in ["Effects", "Music"] {
                 try files.createDirectory(atPath: folder + "/" + sub, withIntermediateDirectories: true)
             }
@@ -39,6 +43,9 @@ struct Workspace {
             for folder in [preload, streamed] { try copy(entry.resolvedPath, to: folder + "/" + entry.path) }
         }
         try copy(assets + "/Effects/coin.wav", to: trigger + "/Effects/coin.wav")
+        try copy(assets + "/Effects/coin.wav", to: load + "/Effects/coin.wav")
+        let sceneEffects = demo.entries.filter { $0.kind == .effect }
+        for entry in sceneEffects { try copy(entry.resolvedPath, to: load + "/" + entry.path) }
 
         // Three encodes share the cores: the 60 s track and the two halves of the 10-minute one, whose
         // files are then joined into one chained Ogg stream.
@@ -64,6 +71,8 @@ struct Workspace {
         try joined.write(to: URL(fileURLWithPath: longTrack))
         for part in parts { try files.removeItem(atPath: part) }
         try copy(track, to: streamed + "/Music/track60.ogg")
+        try copy(track, to: load + "/Music/track60.ogg")
+        try copy(longTrack, to: load + "/Music/track600.ogg")
 
         // preload: everything decoded. The 60 s track is an effect entry because music above 16 MiB of
         // PCM always streams, and this case is about decoding.
@@ -82,6 +91,25 @@ struct Workspace {
         var track600 = ManifestEntry(name: "long", path: "Music/track600.ogg", kind: "music", stream: true)
         track600.loop = false
         try write([track600], to: long)
+
+        // load: blip as in trigger/, the demo's effects as a scene (decoded), two streamed tracks that
+        // loop. The scene entries keep their demo names, prefixed so they cannot clash with blip.
+        var scene = sceneEffects.map { entry -> ManifestEntry in
+            var scene = ManifestEntry(entry, stream: false)
+            scene.name = "scene-" + entry.name
+            return scene
+        }
+        scene.insert(blip, at: 0)
+        for (name, file) in [("trackA", "track60.ogg"), ("trackB", "track600.ogg")] {
+            var music = ManifestEntry(name: name, path: "Music/" + file, kind: "music", stream: true)
+            music.loop = true
+            scene.append(music)
+        }
+        try write(scene, to: load)
+        try writeList(sceneEffects.map { ("decode", load + "/" + $0.path) }, to: root + "/scene.list")
+        try writeList(
+            [("open", load + "/Music/track60.ogg"), ("open", load + "/Music/track600.ogg")],
+            to: root + "/music.list")
 
         try writeList(decoded.map { ("decode", preload + "/" + $0.path) }, to: root + "/preload.list")
         try writeList(

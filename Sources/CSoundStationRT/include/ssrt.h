@@ -107,6 +107,18 @@ int ssrt_pending(ssrt_core *core);
  */
 int ssrt_wait(ssrt_core *core, int64_t timeout_ns);
 
+/**
+ * Sleeps timeout_ns without asking producers to wake it (they find the wake-up already pending and
+ * post nothing), then returns whether a command waits. Consumer only. A consumer that polls like
+ * this while triggers keep coming spares every trigger a sem_post and the context switch to the
+ * woken thread that often follows on a busy machine; ssrt_wait goes back to sleeping on the
+ * semaphore.
+ */
+int ssrt_poll(ssrt_core *core, int64_t timeout_ns);
+
+/** How many commands the consumer has taken so far. Consumer only. */
+uint64_t ssrt_drained(const ssrt_core *core);
+
 /** Wakes the consumer's ssrt_wait without a command (e.g. to stop it). Async-signal-safe. */
 void ssrt_wake(ssrt_core *core);
 

@@ -10,7 +10,7 @@ extension AudioEngine {
     /// OpenAL Soft 1.19 has no ALC_SOFT_reopen_device, so recovery is a new device and context.
     /// Decoding and uploading happen before the engine's lock is taken; only the swap holds it.
     func reopenIfLost() {
-        guard case .device(let name) = output else { return }
+        guard case .device(let name, let latency) = output else { return }
         let due = state.withLock { state -> Bool in
             guard state.deviceLost else { return false }
             let now = ContinuousClock.now
@@ -18,7 +18,7 @@ extension AudioEngine {
             state.lastReopenAttempt = now
             return true
         }
-        guard due, let fresh = try? OpenALDevice(playback: name), fresh.isConnected else { return }
+        guard due, let fresh = try? OpenALDevice(playback: name, latency: latency), fresh.isConnected else { return }
         var uploads: [(SoundBuffer, OpenALBuffer)] = []
         for buffer in buffers.live {
             if let storage = try? buffer.prepare(for: fresh) { uploads.append((buffer, storage)) }

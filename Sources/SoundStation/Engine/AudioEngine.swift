@@ -20,6 +20,13 @@ public final class AudioEngine: Sendable {
     /// The most sounds that can play at once: the device's source count (256 with OpenAL Soft's
     /// defaults), or fewer when the engine was opened with `maxVoices`.
     public let voiceLimit: Int
+    /// How long one mix of the device is, as OpenAL reports it (`nil` for offline and silent output).
+    public var mixingPeriod: Duration? {
+        guard case .device = output else { return nil }
+        let refresh = device.refresh
+        return refresh > 0 ? .microseconds(1_000_000 / refresh) : nil
+    }
+
     /// The name of the opened device ("loopback" for offline and silent output).
     public var deviceName: String { device.name }
 
@@ -52,7 +59,7 @@ public final class AudioEngine: Sendable {
         self.output = output
         let device: OpenALDevice
         switch output {
-        case .device(let name): device = try OpenALDevice(playback: name)
+        case .device(let name, let latency): device = try OpenALDevice(playback: name, latency: latency)
         case .offline(let rate, let channels):
             device = try OpenALDevice(loopbackSampleRate: rate, channels: channels)
         case .silent: device = try OpenALDevice(loopbackSampleRate: 48_000, channels: 2)

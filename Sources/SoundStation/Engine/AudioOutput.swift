@@ -1,7 +1,8 @@
 /// Where an ``AudioEngine`` sends what it mixes.
 public enum AudioOutput: Sendable, Equatable, CustomStringConvertible {
-    /// A real OpenAL playback device: the system default (`nil`) or one named by ``AudioEngine/playbackDevices()``.
-    case device(name: String? = nil)
+    /// A real OpenAL playback device: the system default (`nil`) or one named by
+    /// ``AudioEngine/playbackDevices()``, mixing in periods as short as `latency` asks.
+    case device(name: String? = nil, latency: OutputLatency = .normal)
     /// OpenAL Soft's loopback device: nothing plays by itself; the caller pulls samples with
     /// ``AudioEngine/render(frames:)`` and the render clock drives every scheduled change.
     case offline(sampleRate: Int = 48_000, channels: Int = 2)
@@ -12,7 +13,7 @@ public enum AudioOutput: Sendable, Equatable, CustomStringConvertible {
     /// A short description for notices and logs.
     public var description: String {
         switch self {
-        case .device(let name): name.map { "device \"\($0)\"" } ?? "default device"
+        case .device(let name, _): name.map { "device \"\($0)\"" } ?? "default device"
         case .offline(let rate, let channels): "offline \(rate) Hz \(channels) ch"
         case .silent: "silent"
         }
@@ -28,6 +29,24 @@ public enum AudioOutput: Sendable, Equatable, CustomStringConvertible {
         case nil, "", "device": return .device(name: device)
         case "silent": return .silent
         default: return nil
+        }
+    }
+}
+
+/// How long a device's mixing periods are: the delay from a trigger to its first sound is about
+/// three periods plus the sound server's own buffering.
+public enum OutputLatency: Sendable, Equatable {
+    /// OpenAL Soft's default: 20 ms periods (50 mixes a second); the least CPU.
+    case normal
+    /// About 2.5 ms periods in a 10 ms buffer on PulseAudio (4 ms periods elsewhere), for games that
+    /// want a hit heard at once; more wake-ups. ``AudioEngine/mixingPeriod`` says what was granted.
+    case low
+
+    /// The `ALC_REFRESH` attribute: mixes per second.
+    var refresh: Int32 {
+        switch self {
+        case .normal: 50
+        case .low: 250
         }
     }
 }

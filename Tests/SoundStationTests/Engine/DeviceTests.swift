@@ -33,6 +33,20 @@ struct DeviceTests {
         #expect(AudioAnalysis.rms(audio, frames: window) > 0.1)
     }
 
+    @Test func theLowLatencyHintShortensTheMixingPeriod() throws {
+        let normal = try AudioEngine(output: .device())
+        let normalRefresh = normal.device.refresh
+        normal.shutdown()
+        let low = try AudioEngine(output: .device(latency: .low))
+        let lowRefresh = low.device.refresh
+        #expect(try #require(low.mixingPeriod) <= .milliseconds(5))
+        let tone = try low.makeBuffer(Signals.sine(frequency: 1_000, seconds: 0.1), name: "tone")
+        #expect(low.play(tone) != nil)
+        low.shutdown()
+        #expect(normalRefresh > 0 && normalRefresh < 100, "default: \(normalRefresh) mixes a second")
+        #expect(lowRefresh >= 4 * normalRefresh, "low latency: \(lowRefresh) mixes a second")
+    }
+
     @Test func deviceListsNameTheNullSinkAndItsMonitor() {
         #expect(!AudioEngine.playbackDevices().isEmpty)
         #expect(AudioEngine.captureDevices().contains { $0.contains("Monitor") })

@@ -41,6 +41,11 @@ const char *bench_option(int argc, char **argv, const char *name, const char *fa
 /* The integer value of "--name N", or `fallback`; exits on a value that is not a positive integer. */
 int bench_int_option(int argc, char **argv, const char *name, int fallback);
 
+/* Whether `--only LIST` (NULL: everything) asks for the case `name`: LIST is comma-separated case
+   names or groups (`mix` for every `mix-N`). The cases that run for seconds (trigger-under-load,
+   idle-music) run only when named in full, as in soundstation-bench. */
+int bench_wants(const char *only, const char *name);
+
 /* Joins a directory and a file name into a new string (free it). */
 char *bench_path(const char *directory, const char *name);
 

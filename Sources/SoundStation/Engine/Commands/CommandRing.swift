@@ -63,6 +63,15 @@ final class CommandRing: @unchecked Sendable {
         _ = ssrt_wait(core, max(0, seconds) * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
+    /// Sleeps `timeout` without asking triggers to wake it (see `ssrt_poll`). Driver thread only.
+    func poll(_ timeout: Duration) {
+        let (seconds, attoseconds) = timeout.components
+        _ = ssrt_poll(core, max(0, seconds) * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+
+    /// How many commands have been carried out so far.
+    var drainedCount: UInt64 { ssrt_drained(core) }
+
     /// Wakes a ``wait(_:)`` early.
     func wake() { ssrt_wake(core) }
 }

@@ -1,6 +1,7 @@
 import COpenAL
 import Foundation
 import Glibc
+import Synchronization
 
 /// Owns one OpenAL device and the single context the engine mixes in.
 ///
@@ -31,15 +32,30 @@ final class OpenALDevice: @unchecked Sendable {
         setenv("ALSOFT_LOGLEVEL", "0", 0)
     }()
 
-    /// Opens a real playback device.
-    init(playback name: String?) throws(AudioEngineError) {
+    /// Opens a real playback device with the period `latency` asks for.
+    ///
+    /// OpenAL Soft 1.19 passes ALC_REFRESH to backends that take it (ALSA), but its PulseAudio
+    /// backend sizes its periods from the stream the server grants, which libpulse sizes from
+    /// `PULSE_LATENCY_MSEC` when the stream connects: for ``OutputLatency/low`` that variable is set
+    /// to 10 ms while the device opens (unless the user set it), under a lock so two engines opening
+    /// at once do not race on the environment.
+    init(playback name: String?, latency: OutputLatency = .normal) throws(AudioEngineError) {
         Self.quietLibraryLog
-        guard let device = alcOpenDevice(name) else { throw .noPlaybackDevice(name: name) }
-        let attributes: [ALCint] = [ALC_OUTPUT_LIMITER_SOFT, ALC_TRUE, ALC_HRTF_SOFT, ALC_FALSE, 0]
-        guard let context = alcCreateContext(device, attributes) else {
-            alcCloseDevice(device)
-            throw .noPlaybackDevice(name: name)
+        let opened = Self.opening.withLock { _ -> (OpaquePointer, OpaquePointer)? in
+            let hint = latency == .low && getenv("PULSE_LATENCY_MSEC") == nil
+            if hint { setenv("PULSE_LATENCY_MSEC", "10", 1) }
+            defer { if hint { unsetenv("PULSE_LATENCY_MSEC") } }
+            guard let device = alcOpenDevice(name) else { return nil }
+            let attributes: [ALCint] = [
+                ALC_OUTPUT_LIMITER_SOFT, ALC_TRUE, ALC_HRTF_SOFT, ALC_FALSE, ALC_REFRESH, latency.refresh, 0,
+            ]
+            guard let context = alcCreateContext(device, attributes) else {
+                alcCloseDevice(device)
+                return nil
+            }
+            return (device, context)
         }
+        guard let (device, context) = opened else { throw .noPlaybackDevice(name: name) }
         self.kind = .playback
         self.device = device
         self.context = context
@@ -48,6 +64,9 @@ final class OpenALDevice: @unchecked Sendable {
         self.channels = 2
         self.sourceLimit = Self.sourceLimit(device)
     }
+
+    /// Held while a playback device opens (see ``init(playback:latency:)``).
+    private static let opening = Mutex(())
 
     /// Opens OpenAL Soft's loopback device rendering float samples at the given format.
     ///
@@ -116,6 +135,9 @@ final class OpenALDevice: @unchecked Sendable {
     func render(into buffer: UnsafeMutablePointer<Float>, frames: Int) {
         alcRenderSamplesSOFT(device, buffer, ALCsizei(frames))
     }
+
+    /// Mixes per second (ALC_REFRESH): the sample rate divided by the period's frames.
+    var refresh: Int { Int(Self.integer(device, ALC_REFRESH) ?? 0) }
 
     /// False once the device was unplugged or its server went away (ALC_EXT_disconnect).
     var isConnected: Bool {

@@ -1,0 +1,240 @@
+import Foundation
+import Glibc
+import SoundStation
+import Synchronization
+
+/// The device cases of issue 10 that run for seconds:
+///
+/// - `trigger-under-load`: one thread fires the preloaded `blip` by id every 200 µs (absolute
+///   deadlines, `clock_nanosleep`) while the music streams, switching between two long tracks with
+///   a 0.25 s crossfade every 0.5 s, and a task preloads and unloads a scene of the demo's effects in
+///   a loop. Each run reports p50, p99, p99.9 and the maximum of the play call's time, in µs, as the
+///   cases `trigger-under-load-p50`, `-p99`, `-p999` and `-max`; with `-max-unpreempted`, the
+///   longest call during which the thread was not preempted (no involuntary context switch, from
+///   getrusage(RUSAGE_THREAD) around each call), and `-blocked`, the calls per run that slept (a
+///   voluntary context switch: waiting on a lock), which tell a stall of the engine's from the
+///   shared machine's scheduler.
+/// - `idle-music`: CPU time (getrusage, user + system, every thread) of 20 s of one streamed looping
+///   track on the device and nothing else.
+enum LoadCases {
+    static let underLoad = "trigger-under-load"
+    static let idle = "idle-music"
+    static let names = [underLoad, idle]
+    /// The statistics of `trigger-under-load`, as case suffixes, and their quantiles (1 for the max).
+    static let quantiles: [(suffix: String, q: Double)] = [("p50", 0.5), ("p99", 0.99), ("p999", 0.999), ("max", 1)]
+
+    static let period = 200e-6
+    static let switchEvery = 0.5
+
+    static func run(_ work: Workspace, runs: Int, cases: CaseFilter) async throws {
+        let seconds = option("load-seconds").flatMap(Double.init) ?? 10
+        let idleSeconds = option("idle-seconds").flatMap(Double.init) ?? 20
+        if cases.wants(underLoad) { try await triggerUnderLoad(work, runs: runs, seconds: seconds) }
+        if cases.wants(idle) { try idleMusic(work, runs: runs, seconds: idleSeconds) }
+    }
+
+    // MARK: trigger-under-load
+
+    /// The default device's engine, or nil (said on standard error) when there is none. No probe
+    /// engine is opened first: its device would stay open, and mix, until the probe is freed.
+    private static func deviceEngine(_ name: String) -> AudioEngine? {
+        do {
+            return try AudioEngine(output: .device())
+        } catch {
+            progress("\(name): no playback device (\(error.description); run under Scripts/with-pulse.sh); left out")
+            return nil
+        }
+    }
+
+    private static func triggerUnderLoad(_ work: Workspace, runs: Int, seconds: Double) async throws {
+        guard let engine = deviceEngine(underLoad) else { return }
+        defer { engine.shutdown() }
+        let catalogue = try Catalogue(assetsRoot: work.load)
+        let sound = SoundSystem(engine: engine, catalogue: catalogue)
+        let scene = catalogue.entries.map(\.name).filter { $0.hasPrefix("scene-") }
+        try sound.bank.load("blip")
+        try sound.bank.load("trackA")
+        try sound.bank.load("trackB")
+        let blip = try sound.bank.id(of: "blip")
+        let effects = sound.effects
+        let music = sound.music
+        let bank = sound.bank
+        try music.play("trackA")
+
+        let shared = Shared()
+        // `--load-parts` (diagnostics; default "music,scene"): which load runs beside the triggers;
+        // "scene1" loads the scene one sound after another on one thread (bank.load), as the C peer.
+        let parts = (option("load-parts") ?? "music,scene").split(separator: ",").map(String.init)
+        // The music: a crossfade to the other track every 0.5 s.
+        let musicDone = DispatchSemaphore(value: 0)
+        let musicThread = Thread {
+            var deadline = BenchClock.wall() + switchEvery
+            var next = 1
+            while !shared.stop.load(ordering: .relaxed) {
+                LoadCases.sleep(until: deadline)
+                deadline += switchEvery
+                do {
+                    try music.play(next == 0 ? "trackA" : "trackB", transition: .crossfade(0.25))
+                } catch {
+                    fail("trigger-under-load: music.play failed: \(error)")
+                }
+                next ^= 1
+                shared.switches.add(1, ordering: .relaxed)
+            }
+            musicDone.signal()
+        }
+        musicThread.name = "bench-music"
+        if parts.contains("music") { musicThread.start() } else { musicDone.signal() }
+        // The scene: preload (parallel, as a game does) and unload, back to back.
+        let sceneTask = Task.detached { () -> Int in
+            var cycles = 0
+            while parts.contains("scene") && !shared.stop.load(ordering: .relaxed) {
+                let held = try await bank.preload(scene)
+                if let failure = held.failures.first { fail("trigger-under-load: scene preload: \(failure)") }
+                held.unload()
+                cycles += 1
+            }
+            // `scene1`: the C peer's load, one sound after another on one thread.
+            while parts.contains("scene1") && !shared.stop.load(ordering: .relaxed) {
+                for name in scene { try bank.load(name) }
+                for name in scene { bank.unload(name) }
+                cycles += 1
+            }
+            return cycles
+        }
+
+        // The trigger thread is this one. One sample per call; the warm-up is one second.
+        let perRun = Int(seconds / period)
+        let times = UnsafeMutableBufferPointer<Double>.allocate(capacity: perRun)
+        defer { times.deallocate() }
+        var refused = 0
+        var late = 0
+        var stats: [[Double]] = Array(repeating: [], count: quantiles.count)
+        var blocked = 0, preempted = 0, running = 0.0
+        var unpreempted: [Double] = [], blockedPerRun: [Double] = []
+        let startSwitches = shared.switches.load(ordering: .relaxed)
+        var total = 0
+        for run in -1..<runs {
+            let count = run < 0 ? Int(1 / period) : perRun
+            var deadline = BenchClock.wall() + period
+            for i in 0..<count {
+                if sleep(until: deadline) {
+                    // Late (preempted): count it and go on from now rather than fire a burst.
+                    late += 1
+                    deadline = BenchClock.wall()
+                }
+                deadline += period
+                let pitch = 0.9 + 0.02 * Float(i % 11)
+                let pan = Float(i % 21) / 10 - 1
+                let before = threadSwitches()
+                let start = BenchClock.wall()
+                let handle = effects.play(blip, volume: 0.8, pitch: pitch, pan: pan)
+                let time = (BenchClock.wall() - start) * 1e6
+                let after = threadSwitches()
+                times[i] = time
+                if handle == nil { refused += 1 }
+                if run >= 0 {
+                    // A voluntary switch: the call slept (a lock, a futex); involuntary: it was preempted.
+                    if after.voluntary > before.voluntary { blocked += 1 }
+                    if after.involuntary > before.involuntary { preempted += 1 } else { running = max(running, time) }
+                }
+            }
+            if run < 0 { continue }
+            total += count
+            unpreempted.append(running)
+            blockedPerRun.append(Double(blocked))
+            blocked = 0
+            running = 0
+            let sorted = times[0..<count].sorted()
+            for (k, quantile) in quantiles.enumerated() {
+                // Nearest rank: the smallest figure with at least q of the calls at or below it.
+                let rank = Int((quantile.q * Double(count)).rounded(.up))
+                stats[k].append(sorted[min(count, max(1, rank)) - 1])
+            }
+        }
+        shared.stop.store(true, ordering: .relaxed)
+        let cycles = try await sceneTask.value
+        musicDone.wait()
+        let switched = shared.switches.load(ordering: .relaxed) - startSwitches
+        guard engine.activeVoiceCount > 0 else { fail("trigger-under-load: nothing is playing at the end") }
+        if refused > 0 { progress("trigger-under-load: \(refused) triggers refused (ring full)") }
+        let note = "default device \(engine.deviceName); 1 trigger / 200 us for \(seconds) s per run"
+        let extra = [
+            "triggers": Double(total), "refused": Double(refused), "lateWakeups": Double(late),
+            "musicSwitches": Double(switched), "sceneCycles": Double(cycles), "preempted": Double(preempted),
+        ]
+        let what = "every 200 us while music crossfades every 0.5 s (streamed) and a scene is preloaded and unloaded in a loop"
+        for (k, quantile) in quantiles.enumerated() {
+            CaseReport(
+                case: "\(underLoad)-\(quantile.suffix)", unit: "us",
+                label: "EffectStation.play(SoundID, ...) call time, \(quantile.suffix), " + what,
+                samples: stats[k], note: note, extra: extra
+            ).emit()
+        }
+        CaseReport(
+            case: "\(underLoad)-max-unpreempted", unit: "us",
+            label: "the longest play call the thread was not preempted in (no involuntary context switch), " + what,
+            samples: unpreempted, note: note, extra: extra
+        ).emit()
+        CaseReport(
+            case: "\(underLoad)-blocked", unit: "calls",
+            label: "play calls per run that slept (a voluntary context switch: a lock or futex wait), " + what,
+            samples: blockedPerRun, note: note, extra: extra
+        ).emit()
+    }
+
+    /// What the trigger thread shares with the music thread and the scene task.
+    private final class Shared: Sendable {
+        let stop = Atomic<Bool>(false)
+        let switches = Atomic<Int>(0)
+    }
+
+    // MARK: idle-music
+
+    private static func idleMusic(_ work: Workspace, runs: Int, seconds: Double) throws {
+        guard let engine = deviceEngine(idle) else { return }
+        defer { engine.shutdown() }
+        let sound = SoundSystem(engine: engine, catalogue: try Catalogue(assetsRoot: work.load))
+        try sound.bank.load("trackA")
+        try sound.music.play("trackA")
+        let samples = repeated(runs: runs) { run in
+            let span = run < 0 ? 1 : seconds
+            let start = rusageCPU()
+            sleep(until: BenchClock.wall() + span)
+            return (rusageCPU() - start) * 1e3
+        }
+        guard sound.music.current == "trackA", engine.activeVoiceCount == 1 else {
+            fail("idle-music: the track is not playing at the end")
+        }
+        CaseReport(
+            case: idle, unit: "ms",
+            label: "CPU (getrusage user+sys) of \(Int(seconds)) s of music.play(streamed looping track), nothing else",
+            samples: samples, note: "default device \(engine.deviceName)"
+        ).emit()
+    }
+
+    /// User plus system CPU time of the whole process, in seconds.
+    static func rusageCPU() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) * 1e-6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) * 1e-6
+    }
+
+    /// The calling thread's context switches so far (getrusage RUSAGE_THREAD).
+    static func threadSwitches() -> (voluntary: Int, involuntary: Int) {
+        var usage = rusage()
+        getrusage(1, &usage)  // RUSAGE_THREAD (Linux), which Glibc does not export to Swift
+        return (usage.ru_nvcsw, usage.ru_nivcsw)
+    }
+
+    /// Sleeps until `deadline` on the monotonic clock.
+    /// - Returns: True when the deadline had already passed (the caller is late).
+    @discardableResult
+    static func sleep(until deadline: Double) -> Bool {
+        if BenchClock.wall() >= deadline { return true }
+        var target = timespec(tv_sec: Int(deadline), tv_nsec: Int((deadline - deadline.rounded(.down)) * 1e9))
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nil) == EINTR {}
+        return false
+    }
+}
