@@ -38,7 +38,8 @@ extension EntryReader {
         for (name, seconds) in members.members {
             guard Self.isUsableName(name) else {
                 throw invalid(
-                    "markers", .string(name), "marker names that are not empty and have no leading or trailing spaces"
+                    "markers", .string(name),
+                    "marker names that are not empty and have no leading or trailing spaces"
                 )
             }
             let time: Double

@@ -43,6 +43,8 @@ extension EffectStation {
     private func playNow(
         _ name: String, volume: Float, pitch: Float, pan: Float, at time: Double?
     ) throws(MusicError) -> VoiceHandle? {
-        do { return try play(name, volume: volume, pitch: pitch, pan: pan, at: time) } catch { throw .load(error) }
+        do { return try play(name, volume: volume, pitch: pitch, pan: pan, at: time) } catch {
+            throw .load(error)
+        }
     }
 }

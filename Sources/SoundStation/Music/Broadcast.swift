@@ -11,7 +11,8 @@ final class Broadcast<Value: Sendable>: Sendable {
     private let subscribers = Mutex(Subscribers())
 
     func stream() -> AsyncStream<Value> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(4096))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: Value.self, bufferingPolicy: .bufferingNewest(4096))
         let id = UUID()
         subscribers.withLock { $0.streams[id] = continuation }
         continuation.onTermination = { [weak self] _ in

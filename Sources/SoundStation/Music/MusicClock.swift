@@ -131,7 +131,8 @@ public final class MusicClock: MusicTimeline {
     ///   - point: The point.
     ///   - action: The work, called outside the engine's lock.
     /// - Throws: As ``time(of:)``.
-    public func schedule(at point: MusicQuantize, _ action: @escaping @Sendable () -> Void) throws(MusicError) {
+    public func schedule(at point: MusicQuantize, _ action: @escaping @Sendable () -> Void) throws(MusicError)
+    {
         let engine = state.withLock { $0.engine }
         guard let engine else { return action() }
         guard let time = try time(of: point) else { return action() }

@@ -72,7 +72,8 @@ extension MusicStation: MusicTimeline {
             let at = state.pausedAt.map { min($0, frame) } ?? frame
             let unwrapped = playing.anchor.unwrapped(atFrame: at, grid: playing.grid)
             return MusicPosition(
-                beats: playing.grid.beats(atUnwrapped: unwrapped, tempo: tempo), beatsPerBar: tempo.beatsPerBar)
+                beats: playing.grid.beats(atUnwrapped: unwrapped, tempo: tempo),
+                beatsPerBar: tempo.beatsPerBar)
         }
     }
 
@@ -100,7 +101,8 @@ extension MusicStation: MusicTimeline {
         if case .marker(let marker) = point {
             guard let seconds = grid.markers[marker] else {
                 throw .load(
-                    .catalogue(.unknownMarker(name: grid.name, marker: marker, known: Array(grid.markers.keys))))
+                    .catalogue(
+                        .unknownMarker(name: grid.name, marker: marker, known: Array(grid.markers.keys))))
             }
             let found = grid.next(origin: seconds * grid.trackRate, step: nil, from: start)
             return found.map { anchor.frame(ofUnwrapped: $0.unwrapped, grid: grid) } ?? end
@@ -119,7 +121,9 @@ extension MusicStation: MusicTimeline {
             var from = start
             while let found = grid.next(origin: origin, step: bar, from: from) {
                 let index = grid.beatIndex(at: found.at, k: found.k, tempo: tempo) / tempo.beatsPerBar
-                if index.isMultiple(of: every) { return anchor.frame(ofUnwrapped: found.unwrapped, grid: grid) }
+                if index.isMultiple(of: every) {
+                    return anchor.frame(ofUnwrapped: found.unwrapped, grid: grid)
+                }
                 from = found.unwrapped + 0.5
             }
             return end
@@ -134,7 +138,8 @@ extension MusicStation: MusicTimeline {
     func scheduleNextBeat(after previous: Double?) {
         let now = currentFrame
         let rate = Double(engine.sampleRate)
-        let due = state.withLock { state -> (frame: Int64, unwrapped: Double, beat: MusicBeat, generation: UInt64)? in
+        let due = state.withLock {
+            state -> (frame: Int64, unwrapped: Double, beat: MusicBeat, generation: UInt64)? in
             guard let playing = state.playing, let tempo = playing.grid.tempo, state.pausedAt == nil else {
                 return nil
             }

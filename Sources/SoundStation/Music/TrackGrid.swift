@@ -62,7 +62,9 @@ struct TrackGrid: Sendable {
     /// step` for a whole `j` (or exactly `origin` when `step` is nil).
     /// - Returns: The unwrapped position, the pass and the file position; `nil` when the track ends
     ///   first.
-    func next(origin: Double, step: Double?, from unwrapped: Double) -> (unwrapped: Double, k: Int, at: Double)? {
+    func next(origin: Double, step: Double?, from unwrapped: Double) -> (
+        unwrapped: Double, k: Int, at: Double
+    )? {
         let first = iteration(ofUnwrapped: unwrapped)
         let passes = loop == nil ? 1 : 3
         for k in first..<first + passes {

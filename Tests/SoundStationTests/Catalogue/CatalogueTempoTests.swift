@@ -19,7 +19,9 @@ import Testing
 
     @Test func tempoAndMarkersAreRead() throws {
         try assets.manifest(entries: [
-            main("\"bpm\": 128.5, \"beatsPerBar\": 3, \"downbeat\": 0.25, \"markers\": {\"calm-exit\": 16, \"b\": 2.5}"),
+            main(
+                "\"bpm\": 128.5, \"beatsPerBar\": 3, \"downbeat\": 0.25, \"markers\": {\"calm-exit\": 16, \"b\": 2.5}"
+            ),
             main("\"bpm\": 90").replacingOccurrences(of: "\"main\"", with: "\"plain\""),
         ])
         let catalogue = try assets.load()
@@ -62,7 +64,8 @@ import Testing
             "{\"name\": \"reward\", \"path\": \"Effects/reward.wav\", \"kind\": \"effect\", \(extra)}"
         ])
         let message = try #require(assets.loadError()).description
-        #expect(message.contains("sound \"reward\"") && message.contains("only music keeps time"), "\(message)")
+        #expect(
+            message.contains("sound \"reward\"") && message.contains("only music keeps time"), "\(message)")
     }
 
     @Test func misspeltTempoKeySuggestsTheRightOne() throws {
@@ -112,9 +115,11 @@ import Testing
         let late = try #require(try await loadError("\"bpm\": 160, \"markers\": {\"late\": 9}"))
         #expect(late.description.contains("\"markers.late\"") && late.description.contains("past the end"))
         let looped = try #require(
-            try await loadError("\"bpm\": 160, \"loopEnd\": \"1.5s\", \"markers\": {\"tail\": 1.6}", seconds: 2))
+            try await loadError(
+                "\"bpm\": 160, \"loopEnd\": \"1.5s\", \"markers\": {\"tail\": 1.6}", seconds: 2))
         #expect(looped.description.contains("past the loop's end"), "\(looped)")
         let downbeat = try #require(try await loadError("\"bpm\": 160, \"downbeat\": 3"))
-        #expect(downbeat.description.contains("\"downbeat\"") && downbeat.description.contains("past the end"))
+        #expect(
+            downbeat.description.contains("\"downbeat\"") && downbeat.description.contains("past the end"))
     }
 }

@@ -21,7 +21,8 @@ import Testing
             try SoundCue(parsing: "1:music:game:crossfade=0.5:at=bars=2")
                 == SoundCue(
                     time: 1, action: .music(name: "game", transition: .crossfade(0.5)), quantize: .bars(2)))
-        #expect(try SoundCue(parsing: "1:effect:hit:at=now") == SoundCue(time: 1, action: .effect(name: "hit")))
+        #expect(
+            try SoundCue(parsing: "1:effect:hit:at=now") == SoundCue(time: 1, action: .effect(name: "hit")))
         #expect(
             try SoundCue(parsing: "1:effect:hit:at=marker=drop")
                 == SoundCue(time: 1, action: .effect(name: "hit"), quantize: .marker("drop")))
@@ -36,8 +37,10 @@ import Testing
         ("1:music:a:fade=-2", "\"-2\" is not fade in seconds"), ("1:music:a:slow=2", "expected T:music:NAME"),
         ("1:volume:drums:1", "\"drums\" is not master, music, effects or voice"),
         ("1:volume:music:loud", "\"loud\" is not a gain"), ("1:pause:now", "expected T:pause"),
-        ("1:music:a:at=soon", "\"soon\" is not a grid point"), ("1:music:a:at=bars=0", "\"bars=0\" is not a grid"),
-        ("1:effect:a:at=marker=", "\"marker=\" is not a grid"), ("1:effect:a:at=bar:x", "expected T:effect:NAME"),
+        ("1:music:a:at=soon", "\"soon\" is not a grid point"),
+        ("1:music:a:at=bars=0", "\"bars=0\" is not a grid"),
+        ("1:effect:a:at=marker=", "\"marker=\" is not a grid"),
+        ("1:effect:a:at=bar:x", "expected T:effect:NAME"),
     ])
     func badCuesSayWhatIsWrong(text: String, message: String) {
         do {

@@ -62,13 +62,15 @@ import Testing
             silentMain
             ? Self.silence(frames: length, rate: grid.rate)
             : Self.trimmed(
-                Signals.stereoTones(left: 220, right: 330, seconds: 10, sampleRate: grid.rate), frames: length)
+                Signals.stereoTones(left: 220, right: 330, seconds: 10, sampleRate: grid.rate), frames: length
+            )
         let game = Signals.noise(seconds: 4, sampleRate: grid.rate, amplitude: 0.3, channels: 2, seed: 5)
         let click = PCMAudio(
             sampleRate: grid.rate, channels: 2, samples: [Float](repeating: 0.5, count: 960))
         try assets.addWAV("main", main, kind: "music", extra: grid.manifest + mainExtra)
         try assets.addWAV(
-            "game", game, kind: "music", extra: "\"stream\": false, \"loop\": false, \"bpm\": 120, \"downbeat\": 0.1" + gameExtra)
+            "game", game, kind: "music",
+            extra: "\"stream\": false, \"loop\": false, \"bpm\": 120, \"downbeat\": 0.1" + gameExtra)
         try assets.addWAV("click", click, kind: "effect")
         return (try await assets.system(sampleRate: grid.rate), main, game, assets)
     }
@@ -122,7 +124,8 @@ import Testing
         }
         let mix = try system.engine.render(frames: expected + 24_000)
         let onset = try #require(AudioAnalysis.onset(mix, threshold: 0))
-        #expect(onset >= expected && onset < expected + 512, "crossfade began at \(onset), bar at \(expected)")
+        #expect(
+            onset >= expected && onset < expected + 512, "crossfade began at \(onset), bar at \(expected)")
         #expect(AudioAnalysis.rms(mix, frames: expected + 12_000..<expected + 24_000) > 0.1)
     }
 
@@ -229,7 +232,9 @@ import Testing
         #expect(try system.music.time(of: .nextBar) == nil)
         try system.music.play("plain")
         #expect(throws: MusicError.noTempo(track: "plain")) { try system.music.play("game", at: .nextBar) }
-        #expect(throws: MusicError.noTempo(track: "plain")) { try system.effects.play("click", at: .nextBeat) }
+        #expect(throws: MusicError.noTempo(track: "plain")) {
+            try system.effects.play("click", at: .nextBeat)
+        }
         #expect(throws: MusicError.invalidBars(0)) { try system.music.play("game", at: .bars(0)) }
         #expect(
             throws: MusicError.load(.catalogue(.unknownMarker(name: "plain", marker: "exit", known: [])))
