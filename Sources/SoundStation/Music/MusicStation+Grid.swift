@@ -4,6 +4,22 @@ extension MusicStation: MusicTimeline {
     /// The engine clock's frame now.
     var currentFrame: Int64 { engine.frame(forSeconds: engine.time) }
 
+    /// The playing track (its anchor moved to the frame its voice really began on, once it has),
+    /// and the frame the music was paused at.
+    func playingTrack() -> (Playing?, pausedAt: Int64?) {
+        let voice = state.withLock { $0.playing?.confirmed == false ? $0.playing?.voice : nil }
+        // Asked outside the station's lock: the engine's lock is never taken inside it here.
+        let started = voice.flatMap { engine.startedFrame(of: $0) }
+        return state.withLock { state in
+            if let started, var playing = state.playing, playing.voice == voice, !playing.confirmed {
+                playing.anchor.frame += started - playing.switchFrame
+                playing.confirmed = true
+                state.playing = playing
+            }
+            return (state.playing, state.pausedAt)
+        }
+    }
+
     /// Switches to `name` on the playing track's grid: at its next beat, bar, multiple of bars or
     /// marker, to the frame (offline; within a driver round on a device). A crossfade starts there.
     ///
@@ -52,7 +68,7 @@ extension MusicStation: MusicTimeline {
     public func time(of point: MusicQuantize) throws(MusicError) -> Double? {
         guard point != .now else { return nil }
         let now = currentFrame
-        let (playing, pausedAt) = state.withLock { ($0.playing, $0.pausedAt) }
+        let (playing, pausedAt) = playingTrack()
         guard let playing else { return nil }
         var anchor = playing.anchor
         // Paused, the grid is reckoned as if the music went on from now.
@@ -66,15 +82,13 @@ extension MusicStation: MusicTimeline {
     /// - Returns: `nil` when no music plays or the track has no tempo.
     public func musicalPosition(at time: Double? = nil) -> MusicPosition? {
         let frame = time.map(engine.frame(forSeconds:)) ?? currentFrame
-        return state.withLock { state -> MusicPosition? in
-            guard let playing = state.playing, let tempo = playing.grid.tempo else { return nil }
-            // Paused, it stays where it stopped.
-            let at = state.pausedAt.map { min($0, frame) } ?? frame
-            let unwrapped = playing.anchor.unwrapped(atFrame: at, grid: playing.grid)
-            return MusicPosition(
-                beats: playing.grid.beats(atUnwrapped: unwrapped, tempo: tempo),
-                beatsPerBar: tempo.beatsPerBar)
-        }
+        let (playing, pausedAt) = playingTrack()
+        guard let playing, let tempo = playing.grid.tempo else { return nil }
+        // Paused, it stays where it stopped.
+        let at = pausedAt.map { min($0, frame) } ?? frame
+        let unwrapped = playing.anchor.unwrapped(atFrame: at, grid: playing.grid)
+        return MusicPosition(
+            beats: playing.grid.beats(atUnwrapped: unwrapped, tempo: tempo), beatsPerBar: tempo.beatsPerBar)
     }
 
     /// A stream of the playing track's beats from now on, one per beat, in order, each sent when the
@@ -136,6 +150,7 @@ extension MusicStation: MusicTimeline {
     /// or after the beat at unwrapped position `after`. Each one schedules the next, until a switch,
     /// stop or pause moves the generation on.
     func scheduleNextBeat(after previous: Double?) {
+        _ = playingTrack()
         let now = currentFrame
         let rate = Double(engine.sampleRate)
         let due = state.withLock {

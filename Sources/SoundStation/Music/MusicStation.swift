@@ -29,6 +29,11 @@ public final class MusicStation: Sendable {
         /// The track's tempo, markers and loop, and where it is tied to the engine clock.
         var grid: TrackGrid
         var anchor: GridAnchor
+        /// Whether the anchor's frame is the one the voice really began on (a stream on a device
+        /// begins once its first chunks are decoded, a little after the switch).
+        var confirmed = false
+        /// The frame the switch asked for, which the anchor starts from until confirmed.
+        var switchFrame: Int64
     }
 
     struct State {
@@ -194,7 +199,8 @@ public final class MusicStation: Sendable {
             state.playing = nil
             if let voice {
                 let anchor = GridAnchor(frame: now, position: offset, engineRate: Double(engine.sampleRate))
-                state.playing = Playing(name: entry.name, voice: voice, grid: grid, anchor: anchor)
+                state.playing = Playing(
+                    name: entry.name, voice: voice, grid: grid, anchor: anchor, switchFrame: now)
             }
             state.pausedAt = nil
             if state.paused, let voice {

@@ -249,3 +249,23 @@ import Testing
         #expect(system.music.current == "plain")
     }
 }
+
+@Suite struct StreamedGridTests {
+    @Test func aStreamedTrackKeepsItsGrid() async throws {
+        // Two bars at 150 bpm (3.2 s), streamed from Ogg; the switch on the bar asked at 0.8 s into
+        // its second pass lands on 3.2 + 1.6 s.
+        let assets = try TestAssets()
+        let tones = Signals.stereoTones(left: 220, right: 330, seconds: 3.2)
+        try assets.addOgg("main", tones, extra: "\"stream\": true, \"bpm\": 150")
+        let game = Signals.noise(seconds: 2, amplitude: 0.3, channels: 2, seed: 3)
+        try assets.addWAV("game", game, kind: "music")
+        let system = try await assets.system()
+        #expect(system.bank.isStreamed("main"))
+        try system.music.play("main")
+        system.engine.schedule(at: 4) { try? system.music.play("game", at: .nextBar) }
+        let expected = 230_400
+        let mix = try system.engine.render(frames: expected + 9_600)
+        #expect(Compare.largestDifference(mix, at: expected, game, from: 0, to: 9_600) < 1e-5)
+        #expect(AudioAnalysis.rms(mix, frames: expected - 9_600..<expected) > 0.1)
+    }
+}
