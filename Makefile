@@ -76,7 +76,7 @@ bench: test-deps
 assets: deps
 	$(SWIFT) run -c release soundstation-assets Assets
 
-## fuzz: libFuzzer on the WAV decoder and the manifest/cue parsers (FUZZ_SECONDS each, default 60)
+## fuzz: libFuzzer on the WAV decoder, every format decoder and the manifest/cue parsers (FUZZ_SECONDS each, default 60)
 fuzz: deps
 	Scripts/fuzz.sh $(FUZZ_SECONDS)
 
@@ -86,10 +86,10 @@ soak: test-deps
 
 ## tsan / asan: the test suite under ThreadSanitizer / AddressSanitizer
 tsan: test-deps
-	Scripts/with-pulse.sh $(SWIFT) test --sanitize=thread --scratch-path .build/tsan
+	SOUNDSTATION_SANITIZE=1 Scripts/with-pulse.sh $(SWIFT) test --sanitize=thread --scratch-path .build/tsan
 
 asan: test-deps
-	LSAN_OPTIONS=suppressions=$(CURDIR)/Scripts/lsan.supp Scripts/with-pulse.sh $(SWIFT) test --sanitize=address --scratch-path .build/asan
+	SOUNDSTATION_SANITIZE=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Scripts/lsan.supp Scripts/with-pulse.sh $(SWIFT) test --sanitize=address --scratch-path .build/asan
 
 ## lint: swift format in strict mode over the whole tree
 lint:

@@ -1,6 +1,22 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+/// `make tsan` and `make asan` set this: the sanitizer's runtime comes from the test program, so the C
+/// library may not insist that every symbol resolves at link time.
+let sanitizing = Context.environment["SOUNDSTATION_SANITIZE"] != nil
+
+/// How libSoundStationC.so is linked: with the Swift runtime and Foundation's static archives inside it
+/// (a shared library's link does not pull those in by itself; --no-undefined makes a missing one fail
+/// the build), its soname, and a version script exporting exactly the header's functions.
+let cLibraryLinkFlags =
+    [
+        "-static-stdlib",
+        "-lFoundation", "-lFoundationInternationalization", "-lFoundationEssentials",
+        "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCollections", "-l_FoundationCShims",
+        "-Xlinker", "-soname=libsoundstation.so.0",
+        "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/SoundStationC/exports.map",
+    ] + (sanitizing ? [] : ["-Xlinker", "--no-undefined"])
+
 let package = Package(
     name: "SoundStation",
     products: [
@@ -25,6 +41,16 @@ let package = Package(
             providers: [.apt(["libvorbis-dev"])]
         ),
         .systemLibrary(
+            name: "CSndFile",
+            pkgConfig: "sndfile",
+            providers: [.apt(["libsndfile1-dev"])]
+        ),
+        .systemLibrary(
+            name: "CXMP",
+            pkgConfig: "libxmp",
+            providers: [.apt(["libxmp-dev"])]
+        ),
+        .systemLibrary(
             name: "CSDL2",
             pkgConfig: "sdl2",
             providers: [.apt(["libsdl2-dev"])]
@@ -32,7 +58,7 @@ let package = Package(
         .target(name: "CSoundStationRT"),
         .target(
             name: "SoundStation",
-            dependencies: ["COpenAL", "CVorbis", "CSoundStationRT"]
+            dependencies: ["COpenAL", "CVorbis", "CSoundStationRT", "CSndFile", "CXMP"]
         ),
         .executableTarget(
             name: "soundstation",
@@ -49,7 +75,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SoundStationTests",
-            dependencies: ["SoundStation"]
+            dependencies: ["SoundStation", "CSndFile"]
         ),
         .target(
             name: "StarfallCore",
@@ -76,17 +102,7 @@ let package = Package(
             dependencies: ["SoundStation", "CSoundStation"],
             exclude: ["exports.map"],
             linkerSettings: [
-                .unsafeFlags([
-                    "-static-stdlib",
-                    // Foundation's static archives and what they need, which a shared library's link does
-                    // not pull in by itself; --no-undefined makes a missing one fail the build.
-                    "-lFoundation", "-lFoundationInternationalization", "-lFoundationEssentials",
-                    "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCollections", "-l_FoundationCShims",
-                    "-Xlinker", "--no-undefined",
-                    "-Xlinker", "-soname=libsoundstation.so.0",
-                    "-Xlinker",
-                    "--version-script=\(Context.packageDirectory)/Sources/SoundStationC/exports.map",
-                ])
+                .unsafeFlags(cLibraryLinkFlags)
             ]
         ),
     ],

@@ -14,6 +14,11 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
         .executableTarget(
+            name: "fuzz-formats",
+            dependencies: ["FuzzDriver", .product(name: "SoundStation", package: "SoundStation")],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
             name: "fuzz-manifest",
             dependencies: ["FuzzDriver", .product(name: "SoundStation", package: "SoundStation")],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]

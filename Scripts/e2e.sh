@@ -20,7 +20,7 @@ names = {row["name"] for row in rows}
 wanted = {"main", "game", "reward", "upgrade", "jump", "coin", "hit", "explosion", "click", "level-up"}
 assert wanted <= names, f"missing {wanted - names}"
 for row in rows:
-    for key in ("name", "kind", "path", "seconds", "sampleRate", "channels"):
+    for key in ("name", "kind", "path", "format", "seconds", "sampleRate", "channels"):
         assert key in row, f"{row.get('name')} lacks {key}"
     assert row["seconds"] > 0 and row["sampleRate"] > 0 and row["channels"] in (1, 2)
 music = [row for row in rows if row["kind"] == "music"]
@@ -38,6 +38,33 @@ render_on_the_grid() { # main is 125 bpm (bars of 1.92 s), game 150 (beats of 0.
     "$cli" render --seconds 6 --out "$work/timed.wav" 0:music:main 1.92:music:game:crossfade=0.5 \
         4.32:effect:reward || return 1
     cmp "$work/grid.wav" "$work/timed.wav"
+}
+
+catalogue_formats() { # one file of every format, named by content: the FORMAT column and --json "format"
+    local assets="$work/formats"
+    mkdir -p "$assets" && "$(dirname "$0")/fuzz-seeds.sh" "$assets" || return 1
+    python3 - "$assets" <<'PY' || return 1
+import json, os, sys
+files = sorted(f for f in os.listdir(sys.argv[1]) if f.startswith("seed"))
+sounds = [{"name": f.replace(".", "-"), "path": f, "kind": "effect"} for f in files]
+json.dump({"sounds": sounds}, open(os.path.join(sys.argv[1], "catalogue.json"), "w"))
+PY
+    "$cli" catalogue --assets "$assets" | tee "$work/formats.txt" || return 1
+    "$cli" catalogue --assets "$assets" --json >"$work/formats.json" || return 1
+    python3 - "$work/formats.json" <<'PY'
+import json, sys
+rows = {row["name"]: row["format"] for row in json.load(open(sys.argv[1]))}
+expected = {
+    "seed-mulaw-wav": "WAV mu-law", "seed-alaw-wav": "WAV A-law", "seed-ima-wav": "WAV IMA ADPCM",
+    "seed-msadpcm-wav": "WAV MS ADPCM", "seed-rifx-wav": "WAV RIFX PCM 16-bit",
+    "seed-pcm24-wav": "WAV PCM 24-bit", "seed-six-wav": "WAV PCM 8-bit 6 ch", "seed-aiff": "AIFF PCM 16-bit",
+    "seed-flac": "FLAC PCM 16-bit", "seed-mp3": "MP3", "seed-opus": "Ogg Opus", "seed-ogg": "Ogg Vorbis",
+    "seed-rf64": "WAV RF64 PCM 16-bit", "seed-mod": "MOD",
+}
+for name, fmt in expected.items():
+    assert rows.get(name, "").startswith(fmt), f"{name}: {rows.get(name)} (expected {fmt})"
+print(f"{len(expected)} formats named")
+PY
 }
 
 render_places_effect() { # an effect at 1.0 s: silence before frame 48000, sound from it on
@@ -120,6 +147,7 @@ example_runs() { # the README's program
 
 check "catalogue --json lists every sound with its keys" catalogue_json
 check "catalogue table" "$cli" catalogue
+check "catalogue names the format of every file" catalogue_formats
 check "devices lists the null sink" bash -c "'$cli' devices | grep -q 'Null'"
 check "render places an effect at its frame" render_places_effect
 check "render switches, pauses and stops music" render_music_switch

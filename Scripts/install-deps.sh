@@ -3,8 +3,8 @@
 # Usage: Scripts/install-deps.sh [build|test|bench]
 set -euo pipefail
 
-build=(libopenal-dev libvorbis-dev libsdl2-dev)
-test=(pulseaudio pulseaudio-utils sox vorbis-tools espeak-ng tmux xvfb)
+build=(libopenal-dev libvorbis-dev libsdl2-dev libsndfile1-dev libxmp-dev)
+test=(pulseaudio pulseaudio-utils sox vorbis-tools espeak-ng tmux xvfb flac opus-tools lame mpg123 xmp)
 bench=(libsdl2-mixer-dev valgrind)
 
 wanted=("${build[@]}")

@@ -1,12 +1,14 @@
 import Foundation
 import SoundStation
 
-/// `soundstation catalogue [--assets DIR] [--json]`: every sound, decoded to prove it plays.
+/// `soundstation catalogue [--assets DIR] [--json]`: every sound, decoded to prove it plays, with its
+/// format as found from the file's contents.
 enum CatalogueCommand {
     struct Row: Encodable {
         let name: String
         let kind: String
         let path: String
+        let format: String
         let seconds: Double
         let sampleRate: Int
         let channels: Int
@@ -27,13 +29,17 @@ enum CatalogueCommand {
         var problems: [String] = []
         for entry in catalogue.entries {
             do {
-                let audio = try AudioDecoder.decode(fileAt: entry.resolvedPath)
+                var options = entry.decodingOptions
+                options.loopModules = false
+                let info = try AudioDecoder.info(ofFileAt: entry.resolvedPath, options: options)
+                let audio = try AudioDecoder.decode(fileAt: entry.resolvedPath, options: options)
                 let size =
                     (try? FileManager.default.attributesOfItem(atPath: entry.resolvedPath)[.size] as? Int)
                     ?? 0
                 rows.append(
                     Row(
                         name: entry.name, kind: entry.kind.rawValue, path: entry.path,
+                        format: info.formatDescription,
                         seconds: audio.duration,
                         sampleRate: audio.sampleRate, channels: audio.channels, fileBytes: size,
                         pcmBytes: audio.byteCount, bpm: entry.tempo?.bpm,
@@ -62,11 +68,11 @@ enum CatalogueCommand {
 
     private static func printTable(_ rows: [Row], root: String) {
         print("assets: \(root)")
-        let header = ["NAME", "KIND", "SECONDS", "RATE", "CH", "FILE", "PCM", "PATH"]
+        let header = ["NAME", "KIND", "FORMAT", "SECONDS", "RATE", "CH", "FILE", "PCM", "PATH"]
         var table = [header]
         for row in rows {
             table.append([
-                row.name, row.kind, String(format: "%.3f", row.seconds), "\(row.sampleRate)",
+                row.name, row.kind, row.format, String(format: "%.3f", row.seconds), "\(row.sampleRate)",
                 "\(row.channels)",
                 "\(row.fileBytes)", "\(row.pcmBytes)", row.path,
             ])

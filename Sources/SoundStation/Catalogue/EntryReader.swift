@@ -52,7 +52,10 @@ struct EntryReader {
                 ?? SoundEntry.defaultSteal,
             stream: try bool("stream") ?? false,
             coalesceMilliseconds: try number("coalesceMs", in: 0...Double.greatestFiniteMagnitude),
-            loopStart: loopStart, loopEnd: loopEnd, tempo: try tempo(kind: kind),
+            loopStart: loopStart, loopEnd: loopEnd,
+            channels: try choice("channels", ChannelSelection.self, expected: "downmix or first-two")
+                ?? .downmix,
+            strict: try bool("strict") ?? false, tempo: try tempo(kind: kind),
             markers: try markers(kind: kind))
     }
 

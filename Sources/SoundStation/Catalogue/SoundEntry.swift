@@ -31,6 +31,12 @@ public struct SoundEntry: Sendable, Equatable {
     public let loopStart: LoopPoint?
     /// Where a loop wraps; nil means the end of the file.
     public let loopEnd: LoopPoint?
+    /// What to do with a file of more than two channels (key `channels`): mix it down (the default)
+    /// or keep the first two.
+    public let channels: ChannelSelection
+    /// Whether a file cut short is an error (key `strict`) instead of loading what is there with a
+    /// warning. Defaults to false.
+    public let strict: Bool
     /// The track's tempo (keys `bpm`, `beatsPerBar`, `downbeat`); music only, nil when it has none.
     public let tempo: Tempo?
     /// Named positions in seconds from the start of the file (key `markers`), for switches that
@@ -47,7 +53,8 @@ public struct SoundEntry: Sendable, Equatable {
         priority: Int = SoundEntry.defaultPriority, maxInstances: Int? = nil,
         steal: StealPolicy = SoundEntry.defaultSteal, stream: Bool = false,
         coalesceMilliseconds: Double? = nil, loopStart: LoopPoint? = nil, loopEnd: LoopPoint? = nil,
-        tempo: Tempo? = nil, markers: [String: Double] = [:]
+        channels: ChannelSelection = .downmix, strict: Bool = false, tempo: Tempo? = nil,
+        markers: [String: Double] = [:]
     ) {
         self.name = name
         self.path = path
@@ -62,9 +69,21 @@ public struct SoundEntry: Sendable, Equatable {
         self.coalesceMilliseconds = coalesceMilliseconds ?? Self.defaultCoalesceMilliseconds(for: kind)
         self.loopStart = loopStart
         self.loopEnd = loopEnd
+        self.channels = channels
+        self.strict = strict
         self.tempo = tempo
         self.markers = markers
     }
+
+    /// How this entry's file is decoded: its `channels` and `strict` keys, and for a looping module
+    /// with no loop points of its own, looping by the song's structure.
+    public var decodingOptions: DecodingOptions {
+        DecodingOptions(channels: channels, strict: strict, loopModules: loopsBySongStructure)
+    }
+
+    /// True when a module file plays on by its own song structure: it loops and the catalogue sets
+    /// no loop points that would override the song's.
+    public var loopsBySongStructure: Bool { loop && loopStart == nil && loopEnd == nil }
 
     /// The manifest's default for `loop`, per kind.
     public static func defaultLoop(for kind: SoundKind) -> Bool { kind == .music }

@@ -5,7 +5,7 @@
 public enum AudioDecodingError: Error, CustomStringConvertible, Equatable {
     /// The file cannot be opened or read, or it is empty.
     case unreadable(path: String, reason: String)
-    /// The file is not WAV or Ogg Vorbis, or uses an encoding or channel count SoundStation does not play.
+    /// The file is in no format SoundStation reads, or uses an encoding it does not play.
     case unsupportedFormat(path: String, reason: String)
     /// The file ends before the data its headers promise.
     case truncated(path: String, reason: String)
@@ -27,8 +27,9 @@ public enum AudioDecodingError: Error, CustomStringConvertible, Equatable {
         case .unreadable(let path, let reason):
             return "Cannot read audio file '\(path)': \(reason). Check that it exists and is readable."
         case .unsupportedFormat(let path, let reason):
-            return "Unsupported audio in '\(path)': \(reason). SoundStation plays mono or stereo "
-                + "PCM/float WAV and Ogg Vorbis; convert it (e.g. `sox IN -b 16 OUT.wav` or `oggenc`)."
+            return "Unsupported audio in '\(path)': \(reason). SoundStation plays WAV (PCM, float, "
+                + "mu-law, A-law, ADPCM, RIFX, RF64), AIFF, FLAC, Ogg Vorbis, Opus, MP3 and MOD/XM/S3M/IT "
+                + "modules; convert it (e.g. `sox IN -b 16 OUT.wav`)."
         case .truncated(let path, let reason):
             return "Audio file '\(path)' is cut short: \(reason). Re-export or re-copy it."
         case .corrupt(let path, let reason):

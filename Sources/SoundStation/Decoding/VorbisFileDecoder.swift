@@ -5,37 +5,47 @@ import CVorbis
 ///
 /// Owns one `OggVorbis_File`, allocated once on the heap because libvorbisfile keeps pointers into
 /// it, and cleared in `deinit`. Not thread-safe: use one decoder per stream.
-public final class VorbisFileDecoder {
-    /// Rate, channels and total frames of the stream.
+public final class VorbisFileDecoder: StreamingDecoder {
+    /// Rate, channels as read (more than two are mixed down) and total frames of the stream.
     public let info: AudioFileInfo
 
     private let name: String
+    private let mixer: ChannelMixer
     private let source: VorbisDataSource
     private let file: UnsafeMutablePointer<OggVorbis_File>
 
     /// Opens an Ogg Vorbis file for streaming.
-    /// - Parameter path: The file to read; it stays open until the decoder is released.
-    public convenience init(path: String) throws(AudioDecodingError) {
-        try self.init(file: InputFile(path: path))
+    /// - Parameters:
+    ///   - path: The file to read; it stays open until the decoder is released.
+    ///   - options: What to do with more than two channels.
+    public convenience init(path: String, options: DecodingOptions = DecodingOptions())
+        throws(AudioDecodingError)
+    {
+        try self.init(file: InputFile(path: path), options: options)
     }
 
     /// Streams from a file already opened, e.g. after its magic bytes were checked.
-    convenience init(file: InputFile) throws(AudioDecodingError) {
-        try self.init(source: VorbisDataSource(file: file), name: file.path)
+    convenience init(file: InputFile, options: DecodingOptions = DecodingOptions()) throws(AudioDecodingError)
+    {
+        try self.init(source: VorbisDataSource(file: file), name: file.path, options: options)
     }
 
     /// Decodes an Ogg Vorbis file held in memory.
     /// - Parameters:
     ///   - bytes: The file's contents.
     ///   - name: The file name to use in error messages.
-    public convenience init(bytes: [UInt8], name: String) throws(AudioDecodingError) {
+    ///   - options: What to do with more than two channels.
+    public convenience init(
+        bytes: [UInt8], name: String, options: DecodingOptions = DecodingOptions()
+    ) throws(AudioDecodingError) {
         guard !bytes.isEmpty else {
             throw .unreadable(path: name, reason: "the file is empty (0 bytes)")
         }
-        try self.init(source: VorbisDataSource(bytes: bytes), name: name)
+        try self.init(source: VorbisDataSource(bytes: bytes), name: name, options: options)
     }
 
-    private init(source: VorbisDataSource, name: String) throws(AudioDecodingError) {
+    private init(source: VorbisDataSource, name: String, options: DecodingOptions) throws(AudioDecodingError)
+    {
         guard source.bytes(at: 0, count: 4) == Array("OggS".utf8) else {
             throw .unsupportedFormat(
                 path: name, reason: "it does not start with 'OggS', so it is not an Ogg file")
@@ -49,7 +59,11 @@ public final class VorbisFileDecoder {
             throw Self.diagnoseOpenFailure(opened, source: source, name: name)
         }
         do throws(AudioDecodingError) {
-            self.info = try Self.readInfo(file, name: name)
+            let fileInfo = try Self.readInfo(file, name: name)
+            let mixer = ChannelMixer(
+                roles: ChannelRole.vorbisOrder(channels: fileInfo.fileChannels), selection: options.channels)
+            self.mixer = mixer
+            self.info = fileInfo.mixed(to: mixer.outputChannels)
             // libvorbisfile 1.3.7 can leave a freshly opened chained file positioned at its last
             // link, so reading would skip the earlier ones; an explicit seek starts at the beginning.
             if ov_streams(file) > 1 && ov_pcm_seek(file, 0) != 0 {
@@ -77,12 +91,13 @@ public final class VorbisFileDecoder {
         guard maxFrames > 0 else { return [] }
         // Callers may pass Int.max to mean "as much as there is"; neither the target nor the
         // reservation may overflow or allocate for frames the file cannot hold.
-        let target = maxFrames.multipliedReportingOverflow(by: info.channels)
+        let channels = info.fileChannels
+        let target = maxFrames.multipliedReportingOverflow(by: channels)
         let targetSamples = target.overflow ? Int.max : target.partialValue
         var output: [Float] = []
-        output.reserveCapacity(min(maxFrames, 65_536) * info.channels)
+        output.reserveCapacity(min(maxFrames, 65_536) * channels)
         while output.count < targetSamples {
-            let wanted = maxFrames - output.count / info.channels
+            let wanted = maxFrames - output.count / channels
             var channelData: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>?
             var link: Int32 = 0
             let got = ov_read_float(file, &channelData, Int32(clamping: wanted), &link)
@@ -100,7 +115,7 @@ public final class VorbisFileDecoder {
             guard let channelData else { break }
             append(frames: got, from: channelData, to: &output)
         }
-        return output
+        return mixer.mix(output)
     }
 
     /// Moves to a frame so the next ``read(maxFrames:)`` starts exactly there.
@@ -131,7 +146,7 @@ public final class VorbisFileDecoder {
         frames: Int, from channelData: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>,
         to output: inout [Float]
     ) {
-        let channels = info.channels
+        let channels = info.fileChannels
         let start = output.count
         output.append(contentsOf: repeatElement(0, count: frames * channels))
         output.withUnsafeMutableBufferPointer { out in
@@ -148,7 +163,7 @@ public final class VorbisFileDecoder {
     /// feeds one OpenAL source format.
     private func checkLink(_ link: Int32) throws(AudioDecodingError) {
         guard let current = ov_info(file, link)?.pointee else { return }
-        if Int(current.rate) != info.sampleRate || Int(current.channels) != info.channels {
+        if Int(current.rate) != info.sampleRate || Int(current.channels) != info.fileChannels {
             throw Self.chainError(
                 name: name, rate: Int(current.rate), channels: Int(current.channels), info: info)
         }
@@ -164,10 +179,9 @@ public final class VorbisFileDecoder {
         let channels = Int(first.channels)
         let info = AudioFileInfo(
             format: .oggVorbis, sampleRate: rate, channels: channels,
-            frameCount: max(0, Int(ov_pcm_total(file, -1))))
-        guard channels >= 1, channels <= 2 else {
-            throw .unsupportedFormat(
-                path: name, reason: "\(channels) channels (only mono and stereo are played)")
+            frameCount: max(0, Int(ov_pcm_total(file, -1))), fileChannels: channels)
+        guard channels >= 1, channels <= 255 else {
+            throw .corrupt(path: name, reason: "the Vorbis header declares \(channels) channels")
         }
         guard rate > 0 else {
             throw .corrupt(path: name, reason: "the Vorbis header declares a sample rate of 0 Hz")

@@ -284,7 +284,7 @@ extension AudioEngine {
         let phase: Voice.Phase = deferred ? .scheduled(frame: frame) : .playing
         // A stream opens and decodes its first chunks on the streaming worker from now on.
         request.stream?.start(from: request.startOffset)
-        state.pool.occupy(claimed.slot, request: request, ticket: ticket, phase: phase, startFrame: frame)
+        _ = state.pool.occupy(claimed.slot, request: request, ticket: ticket, phase: phase, startFrame: frame)
         if request.fadeIn > 0 {
             let length = Int64(request.fadeIn * Double(sampleRate))
             state.pool.update(claimed.slot) {

@@ -18,7 +18,9 @@ extension AudioEngine {
             state.lastReopenAttempt = now
             return true
         }
-        guard due, let fresh = try? OpenALDevice(playback: name, latency: latency), fresh.isConnected else { return }
+        guard due, let fresh = try? OpenALDevice(playback: name, latency: latency), fresh.isConnected else {
+            return
+        }
         var uploads: [(SoundBuffer, OpenALBuffer)] = []
         for buffer in buffers.live {
             if let storage = try? buffer.prepare(for: fresh) { uploads.append((buffer, storage)) }

@@ -58,7 +58,7 @@ final class StreamFeeder: @unchecked Sendable {
     }
 
     private struct Decoding {
-        var decoder: VorbisFileDecoder?
+        var decoder: (any StreamingDecoder)?
         var cursor = 0
         var exhausted = false
         var loopStart = 0
@@ -246,7 +246,8 @@ final class StreamFeeder: @unchecked Sendable {
     /// Opens the decoder and publishes the format, or the failure.
     private func open(_ decoding: inout Decoding) -> Bool {
         do {
-            let decoder = try VorbisFileDecoder(path: entry.resolvedPath)
+            let decoder = try AudioDecoder.openStream(
+                fileAt: entry.resolvedPath, options: entry.decodingOptions)
             let info = decoder.info
             let range =
                 entry.loopRange(sampleRate: info.sampleRate, frameCount: info.frameCount)

@@ -174,26 +174,28 @@ public final class SoundBank: Sendable {
         -> (SoundBuffer?, AudioFileInfo)
     {
         do {
-            let info = try AudioDecoder.info(ofFileAt: entry.resolvedPath)
+            let options = entry.decodingOptions
+            let info = try AudioDecoder.info(ofFileAt: entry.resolvedPath, options: options)
             let bytes = info.frameCount * info.channels * MemoryLayout<Float>.size
-            if entry.kind == .music, info.format == .oggVorbis, entry.stream || bytes > streamingThreshold {
+            // Every format streams; a module that loops by its song structure always does, since
+            // its loop is the song's and not a range of frames.
+            let songLoop = info.format.isTrackerModule && entry.loopsBySongStructure
+            if entry.kind == .music, entry.stream || bytes > streamingThreshold || songLoop {
                 do { try entry.checkTiming(sampleRate: info.sampleRate, frameCount: info.frameCount) } catch {
                     throw SoundLoadError.catalogue(error)
                 }
                 return (nil, info)
             }
-            let audio = try AudioDecoder.decode(fileAt: entry.resolvedPath)
+            let audio = try AudioDecoder.decode(fileAt: entry.resolvedPath, options: options)
             do { try entry.checkTiming(sampleRate: audio.sampleRate, frameCount: audio.frameCount) } catch {
                 throw SoundLoadError.catalogue(error)
             }
-            let decoded = AudioFileInfo(
-                format: info.format, sampleRate: audio.sampleRate, channels: audio.channels,
-                frameCount: audio.frameCount)
+            let decoded = info.withFrameCount(audio.frameCount)
             let loop = entry.loopRange(sampleRate: audio.sampleRate, frameCount: audio.frameCount)
             do {
                 let path = entry.resolvedPath
                 let buffer = try engine.makeBuffer(audio, name: entry.name, loopPoints: loop, id: id) {
-                    try AudioDecoder.decode(fileAt: path)
+                    try AudioDecoder.decode(fileAt: path, options: options)
                 }
                 return (buffer, decoded)
             } catch {

@@ -7,8 +7,11 @@
 struct VoicePool {
     private(set) var voices: [Voice] = []
     private var freeSlots: [Int32] = []
-    /// Slots that are playing, paused or scheduled, checked by housekeeping.
-    private(set) var busySlots: Set<Int32> = []
+    /// Slots that are playing, paused or scheduled, in the order they became busy (a removed slot's
+    /// place is taken by the last one): housekeeping walks this array, never a hashed set.
+    private(set) var busySlots: [Int32] = []
+    /// Each slot's index in ``busySlots``, or -1.
+    private var busyIndex: [Int32] = []
     /// The slot each live ticket names (coalesced repeats included).
     private var slotsByTicket: [UInt64: Int32] = [:]
     /// Busy slots by sound id, oldest first, for per-sound limits.
@@ -59,6 +62,7 @@ struct VoicePool {
         if voices.count < limit {
             let source = try OpenALSource(device: device)
             voices.append(Voice(source: source))
+            busyIndex.append(-1)
             return (Int32(voices.count - 1), nil)
         }
         var victim: Int32?
@@ -117,7 +121,10 @@ struct VoicePool {
         voices[index].phase = phase
         voices[index].sequence = nextSequence
         nextSequence += 1
-        busySlots.insert(slot)
+        if busyIndex[index] < 0 {
+            busyIndex[index] = Int32(busySlots.count)
+            busySlots.append(slot)
+        }
         slotsByTicket[ticket] = slot
         let sound = Int(request.sound.rawValue)
         if sound >= 0 {
@@ -153,7 +160,15 @@ struct VoicePool {
         voices[index].phase = .free
         voices[index].buffer = nil
         voices[index].stream = nil
-        busySlots.remove(slot)
+        let at = Int(busyIndex[index])
+        if at >= 0 {
+            let last = busySlots.removeLast()
+            if at < busySlots.count {
+                busySlots[at] = last
+                busyIndex[Int(last)] = Int32(at)
+            }
+            busyIndex[index] = -1
+        }
         slotsByTicket[voices[index].ticket] = nil
         for alias in voices[index].aliases { slotsByTicket[alias] = nil }
         let sound = Int(voices[index].sound.rawValue)

@@ -12,7 +12,10 @@ struct DecodingAudioDecoderTests {
         let wavNamedOgg = try directory.write(
             WAVFixture.wav(values, channels: 1, rate: 22_050, encoding: .int16), to: "actually-wav.ogg")
         let info = try AudioDecoder.info(ofFileAt: wavNamedOgg)
-        #expect(info == AudioFileInfo(format: .wav, sampleRate: 22_050, channels: 1, frameCount: 100))
+        #expect(
+            info
+                == AudioFileInfo(
+                    format: .wav, sampleRate: 22_050, channels: 1, frameCount: 100, encoding: "PCM 16-bit"))
         #expect(try AudioDecoder.decode(fileAt: wavNamedOgg).frameCount == 100)
 
         let oggPath = directory.path("tone.ogg")
@@ -36,7 +39,11 @@ struct DecodingAudioDecoderTests {
         ])
         let path = try directory.write(bytes, to: "late.wav")
         let info = try AudioDecoder.info(ofFileAt: path)
-        #expect(info == AudioFileInfo(format: .wav, sampleRate: 48_000, channels: 2, frameCount: 12_000))
+        #expect(
+            info
+                == AudioFileInfo(
+                    format: .wav, sampleRate: 48_000, channels: 2, frameCount: 12_000,
+                    encoding: "float 32-bit"))
         #expect(info.duration == 0.25)
     }
 
@@ -61,19 +68,28 @@ struct DecodingAudioDecoderTests {
         }
     }
 
-    @Test("neither WAV nor Ogg is unsupported, with a one-line message naming the file")
+    @Test("no known format is unsupported, with a one-line message naming the file")
     func unknownFormat() {
-        let flac = Array("fLaC".utf8) + [UInt8](repeating: 0, count: 64)
+        let pdf = Array("%PDF-1.4".utf8) + [UInt8](repeating: 0, count: 64)
         do {
-            _ = try AudioDecoder.decode(bytes: flac, name: "music.flac")
-            Issue.record("FLAC should be rejected")
+            _ = try AudioDecoder.decode(bytes: pdf, name: "music.flac")
+            Issue.record("a PDF should be rejected")
         } catch {
             #expect(
                 error
                     == .unsupportedFormat(
-                        path: "music.flac", reason: "it is neither a WAV (RIFF/WAVE) nor an Ogg file"))
+                        path: "music.flac", reason: "its first bytes match no audio format SoundStation knows"
+                    ))
             #expect(error.description.hasPrefix("Unsupported audio in 'music.flac'"))
             #expect(!error.description.contains("\n"))
+        }
+        // A FLAC signature with nothing behind it is a FLAC that libsndfile cannot read.
+        do {
+            _ = try AudioDecoder.decode(
+                bytes: Array("fLaC".utf8) + [UInt8](repeating: 0, count: 64), name: "x.flac")
+            Issue.record("an empty FLAC should be rejected")
+        } catch {
+            #expect(error.description.contains("x.flac") && error.description.contains("libsndfile"))
         }
     }
 }

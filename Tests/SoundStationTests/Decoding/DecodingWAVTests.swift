@@ -113,7 +113,10 @@ struct DecodingWAVTests {
         let values = DecodingTestSignal.sine(frequency: 440, rate: 48_000, frames: 4_800, channels: 2)
         let bytes = WAVFixture.wav(values, channels: 2, rate: 48_000, encoding: .int24)
         let info = try WAVDecoder.info(bytes: bytes, name: "info.wav")
-        #expect(info == AudioFileInfo(format: .wav, sampleRate: 48_000, channels: 2, frameCount: 4_800))
+        #expect(
+            info
+                == AudioFileInfo(
+                    format: .wav, sampleRate: 48_000, channels: 2, frameCount: 4_800, encoding: "PCM 24-bit"))
         #expect(info.duration == 0.1)
     }
 }

@@ -48,7 +48,8 @@ import Testing
         let bad = Self.badFiles(validWAV: validWAV, validOgg: validOgg)
         for file in bad {
             try Data(file.bytes).write(to: URL(fileURLWithPath: "\(assets.root)/\(file.file)"))
-            assets.add(file.name, file: file.file, kind: "effect")
+            // Strict: a file cut short is an error, not a warning and what is there.
+            assets.add(file.name, file: file.file, kind: "effect", extra: "\"strict\": true")
         }
         let system = SoundSystem(
             engine: try AudioEngine(output: .offline()), catalogue: try assets.catalogue())

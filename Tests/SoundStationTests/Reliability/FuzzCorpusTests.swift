@@ -34,6 +34,31 @@ import Testing
         #expect(decoded >= 2, "the seed files still decode")
     }
 
+    @Test func formatInputsDecodeOrFailCleanly() throws {
+        let inputs = Self.inputs("formats")
+        #expect(inputs.count >= 14)
+        var decoded: Set<AudioFileFormat> = []
+        for input in inputs {
+            let bytes = [UInt8](try Data(contentsOf: input))
+            for strict in [false, true] {
+                do {
+                    let audio = try AudioDecoder.decode(
+                        bytes: bytes, name: input.lastPathComponent,
+                        options: DecodingOptions(strict: strict, warn: { _ in }))
+                    #expect(audio.channels >= 1 && audio.channels <= 2)
+                    #expect(audio.samples.allSatisfy { $0.isFinite && abs($0) <= 1 })
+                    if input.lastPathComponent.hasPrefix("seed") {
+                        decoded.insert(try AudioDecoder.detect(bytes, name: input.lastPathComponent))
+                    }
+                } catch {
+                    #expect(error.description.contains(input.lastPathComponent))
+                }
+            }
+        }
+        let expected: Set<AudioFileFormat> = [.wav, .aiff, .flac, .mp3, .oggOpus, .oggVorbis, .mod]
+        #expect(decoded == expected, "the seeds of every format still decode")
+    }
+
     @Test func manifestInputsLoadOrFailCleanly() throws {
         let inputs = Self.inputs("manifest")
         #expect(inputs.count >= 3)

@@ -78,8 +78,11 @@ final class OpenALSource: @unchecked Sendable {
         if channels == 2 {
             alSourcei(id, AL_DIRECT_CHANNELS_SOFT, clamped == 0 ? AL_TRUE : AL_FALSE)
             let centre = Float.pi / 2 * clamped
-            var angles: [ALfloat] = [centre + Float.pi / 6, centre - Float.pi / 6]
-            alSourcefv(id, AL_STEREO_ANGLES, &angles)
+            // A tuple on the stack: an array here would allocate on every start of a stereo sound.
+            var angles: (ALfloat, ALfloat) = (centre + Float.pi / 6, centre - Float.pi / 6)
+            withUnsafeMutablePointer(to: &angles) { pair in
+                pair.withMemoryRebound(to: ALfloat.self, capacity: 2) { alSourcefv(id, AL_STEREO_ANGLES, $0) }
+            }
         } else {
             let angle = Float.pi / 2 * clamped
             alSource3f(id, AL_POSITION, sin(angle), 0, -cos(angle))

@@ -1,0 +1,75 @@
+import Glibc
+
+/// What to do with a file of more than two channels.
+public enum ChannelSelection: String, Sendable, CaseIterable {
+    /// Mix to stereo with the ITU-R BS.775 coefficients: front left and right at 0 dB, centre and
+    /// surrounds at -3 dB (0.7071), LFE dropped. The catalogue's default (`"channels": "downmix"`).
+    case downmix
+    /// Keep the first two channels as they are and drop the rest (`"channels": "first-two"`).
+    case firstTwo = "first-two"
+}
+
+/// Something wrong with a file that still loads: what is there is played, and this says what is not.
+public struct AudioDecodingWarning: Sendable, Equatable, CustomStringConvertible {
+    /// The file the warning is about.
+    public let path: String
+    /// What is wrong, e.g. "it is cut short: the header declares 48000 frames, 12000 are present".
+    public let reason: String
+
+    /// Creates a warning.
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - reason: What is wrong.
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    /// One line naming the file and what is wrong.
+    public var description: String {
+        "Audio file '\(path)' \(reason); playing the part that is there. Re-export or re-copy it."
+    }
+}
+
+/// How a file is decoded: what happens to extra channels, and whether a file cut short is an error.
+public struct DecodingOptions: Sendable {
+    /// More than two channels: downmix (the default) or keep the first two.
+    public var channels: ChannelSelection
+    /// True: a file cut short is a ``AudioDecodingError/truncated(path:reason:)`` error. False (the
+    /// default): what is there loads and ``warn`` is told.
+    public var strict: Bool
+    /// For a streamed tracker module: go on by the song's own structure (its restart position,
+    /// backward jumps) for ever instead of ending after one pass.
+    public var loopModules: Bool
+    /// Receives warnings about files that load anyway; the default writes them to standard error.
+    public var warn: @Sendable (AudioDecodingWarning) -> Void
+
+    /// Creates decoding options.
+    /// - Parameters:
+    ///   - channels: What to do with more than two channels.
+    ///   - strict: Whether a file cut short is an error.
+    ///   - loopModules: Whether a streamed module plays on by its own song structure.
+    ///   - warn: Receives warnings; the default writes one line to standard error.
+    public init(
+        channels: ChannelSelection = .downmix, strict: Bool = false, loopModules: Bool = false,
+        warn: @escaping @Sendable (AudioDecodingWarning) -> Void = DecodingOptions.standardErrorWarning
+    ) {
+        self.channels = channels
+        self.strict = strict
+        self.loopModules = loopModules
+        self.warn = warn
+    }
+
+    /// Writes `warning` as one line to standard error, prefixed with "SoundStation warning:".
+    /// - Parameter warning: The warning to print.
+    public static let standardErrorWarning: @Sendable (AudioDecodingWarning) -> Void = { warning in
+        let line = Array("SoundStation warning: \(warning.description)\n".utf8)
+        _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+
+    /// A file cut short: an error when strict, else a warning and what is there.
+    func cutShort(path: String, reason: String) throws(AudioDecodingError) {
+        if strict { throw .truncated(path: path, reason: reason) }
+        warn(AudioDecodingWarning(path: path, reason: "is cut short: \(reason)"))
+    }
+}
