@@ -13,13 +13,67 @@ public final class MusicClock: MusicTimeline {
     /// Beats in one bar.
     public let beatsPerBar: Int
 
+    /// A tempo glide from the anchor's tempo to `to` over `seconds` (linear in beats per minute).
+    private struct Glide {
+        var to: Double
+        var seconds: Double
+    }
+
     private struct State {
         var engine: AudioEngine?
+        /// The tempo at the anchor.
         var bpm: Double
         /// At engine frame `frame` the clock stood at `beats` beats since its start.
         var frame: Int64 = 0
         var beats: Double = 0
+        /// A tempo change under way from the anchor on.
+        var glide: Glide?
         var pausedAt: Int64?
+
+        var rate: Double { Double(engine?.sampleRate ?? 48_000) }
+
+        /// The tempo `t` seconds after the anchor.
+        func tempo(after t: Double) -> Double {
+            guard let glide, t > 0 else { return bpm }
+            return t >= glide.seconds ? glide.to : bpm + (glide.to - bpm) * t / glide.seconds
+        }
+
+        /// The beats since the start, `t` seconds after the anchor: the integral of the tempo.
+        func beats(after t: Double) -> Double {
+            guard let glide, t > 0 else { return beats + bpm * t / 60 }
+            let span = glide.seconds
+            if t <= span { return beats + (bpm * t + (glide.to - bpm) * t * t / (2 * span)) / 60 }
+            return beats + (bpm + glide.to) / 2 * span / 60 + glide.to * (t - span) / 60
+        }
+
+        /// The seconds after the anchor at which the clock reaches `target` beats.
+        func seconds(toReach target: Double) -> Double {
+            let ahead = target - beats
+            guard let glide, ahead > 0 else { return ahead * 60 / bpm }
+            let span = glide.seconds
+            let gliding = (bpm + glide.to) / 2 * span / 60
+            if ahead > gliding { return span + (ahead - gliding) * 60 / glide.to }
+            // a t² + b t = ahead, solved in the form that stays exact when the glide is slight.
+            let a = (glide.to - bpm) / (2 * span * 60)
+            let b = bpm / 60
+            return 2 * ahead / (b + (b * b + 4 * a * ahead).squareRoot())
+        }
+
+        /// Beats at an engine frame.
+        func beats(at frame: Int64) -> Double { beats(after: Double(frame - self.frame) / rate) }
+
+        /// Moves the anchor to `frame`, keeping the beats and tempo there; a glide goes on from it.
+        mutating func reanchor(at frame: Int64) {
+            let t = Double(frame - self.frame) / rate
+            let (now, tempo) = (beats(after: t), self.tempo(after: t))
+            if var glide, t > 0 {
+                glide.seconds -= t
+                self.glide = glide.seconds > 0 ? glide : nil
+            }
+            beats = now
+            bpm = tempo
+            self.frame = frame
+        }
     }
 
     private let state: Mutex<State>
@@ -35,13 +89,20 @@ public final class MusicClock: MusicTimeline {
         state = Mutex(State(bpm: bpm))
     }
 
-    /// The tempo now, in beats per minute.
-    public var bpm: Double { state.withLock { $0.bpm } }
+    /// The tempo now, in beats per minute (part way through a glide, the tempo it has reached).
+    public var bpm: Double {
+        state.withLock { state in
+            guard let engine = state.engine else { return state.glide?.to ?? state.bpm }
+            let now = state.pausedAt ?? engine.frame(forSeconds: engine.time)
+            return state.tempo(after: Double(now - state.frame) / state.rate)
+        }
+    }
 
     /// Whether the clock has been started and is not paused.
     public var isRunning: Bool { state.withLock { $0.engine != nil && $0.pausedAt == nil } }
 
-    /// Starts (or restarts) the clock: bar 1, beat 1 falls at `time`.
+    /// Starts (or restarts) the clock: bar 1, beat 1 falls at `time` (a tempo glide set before the
+    /// start glides from it).
     /// - Parameters:
     ///   - engine: The engine whose clock it follows.
     ///   - time: Seconds on the engine clock; `nil` for now.
@@ -72,18 +133,26 @@ public final class MusicClock: MusicTimeline {
         }
     }
 
-    /// Changes the tempo from now on; the beats already gone stay where they were.
-    /// - Parameter bpm: Beats per minute, above 0.
-    /// - Throws: ``MusicError/invalidTempo(_:)``.
-    public func setTempo(_ bpm: Double) throws(MusicError) {
+    /// Changes the tempo from now on, at once or gliding there (linearly in beats per minute); the
+    /// beats already gone stay where they were, and points asked for later fall on the glided grid.
+    /// - Parameters:
+    ///   - bpm: Beats per minute, above 0.
+    ///   - seconds: How long the glide takes; 0 changes at once.
+    /// - Throws: ``MusicError/invalidTempo(_:)``, or ``MusicError/invalidGlide(_:)`` for a negative or
+    ///   non-finite duration.
+    public func setTempo(_ bpm: Double, over seconds: Double = 0) throws(MusicError) {
         guard bpm > 0, bpm.isFinite else { throw .invalidTempo(bpm) }
+        guard seconds >= 0, seconds.isFinite else { throw .invalidGlide(seconds) }
         state.withLock { state in
             if let engine = state.engine {
-                let now = state.pausedAt ?? engine.frame(forSeconds: engine.time)
-                state.beats = Self.beats(at: now, state)
-                state.frame = now
+                state.reanchor(at: state.pausedAt ?? engine.frame(forSeconds: engine.time))
             }
-            state.bpm = bpm
+            if seconds > 0 {
+                state.glide = Glide(to: bpm, seconds: seconds)
+            } else {
+                state.glide = nil
+                state.bpm = bpm
+            }
         }
     }
 
@@ -95,7 +164,7 @@ public final class MusicClock: MusicTimeline {
             guard let engine = state.engine else { return nil }
             var frame = engine.frame(forSeconds: time ?? engine.time)
             if let pausedAt = state.pausedAt { frame = min(frame, pausedAt) }
-            return MusicPosition(beats: Self.beats(at: frame, state), beatsPerBar: beatsPerBar)
+            return MusicPosition(beats: state.beats(at: frame), beatsPerBar: beatsPerBar)
         }
     }
 
@@ -120,9 +189,9 @@ public final class MusicClock: MusicTimeline {
             let now = engine.frame(forSeconds: engine.time)
             var running = state
             if let pausedAt = state.pausedAt { running.frame += now - pausedAt }
-            let target = ((Self.beats(at: now, running) / step) - 1e-9).rounded(.up) * step
-            let frames = (target - running.beats) * 60 / running.bpm * Double(engine.sampleRate)
-            return Double(running.frame + Int64(frames.rounded())) / Double(engine.sampleRate)
+            let target = ((running.beats(at: now) / step) - 1e-9).rounded(.up) * step
+            let frames = running.seconds(toReach: target) * running.rate
+            return Double(running.frame + Int64(frames.rounded())) / running.rate
         }
     }
 
@@ -137,10 +206,5 @@ public final class MusicClock: MusicTimeline {
         guard let engine else { return action() }
         guard let time = try time(of: point) else { return action() }
         engine.schedule(at: time, action)
-    }
-
-    private static func beats(at frame: Int64, _ state: State) -> Double {
-        guard let engine = state.engine else { return 0 }
-        return state.beats + Double(frame - state.frame) / Double(engine.sampleRate) * state.bpm / 60
     }
 }

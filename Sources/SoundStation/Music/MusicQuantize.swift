@@ -87,6 +87,8 @@ public enum MusicError: Error, CustomStringConvertible, Equatable {
     case invalidBars(Int)
     /// A ``MusicClock`` tempo that is not above 0 (or not finite).
     case invalidTempo(Double)
+    /// A ``MusicClock`` tempo glide of a negative or non-finite number of seconds.
+    case invalidGlide(Double)
     /// A marker point asked of a ``MusicClock``, which has no markers.
     case noMarkers(marker: String)
     /// An effect station was asked for a musical point but follows no music (see
@@ -102,6 +104,8 @@ public enum MusicError: Error, CustomStringConvertible, Equatable {
                 + "(and \"beatsPerBar\", \"downbeat\") to its catalogue entry, or switch .now"
         case .invalidBars(let count): "bars(\(count)): the number of bars must be 1 or more"
         case .invalidTempo(let bpm): "tempo \(bpm) bpm: a tempo must be above 0 beats per minute"
+        case .invalidGlide(let seconds):
+            "a tempo glide of \(seconds) s: the glide must take 0 seconds or more"
         case .noMarkers(let marker):
             "marker \"\(marker)\": a music clock has no markers; wait for a beat or bar, or use the music station"
         case .noTimeline:

@@ -66,4 +66,32 @@ import Testing
         _ = try system.engine.render(frames: 48_000)
         #expect(ran.withLock { $0 } == 0.4)
     }
+
+    @Test func aTempoGlideBendsTheGridByItsIntegral() async throws {
+        let (system, _) = try await system()
+        let clock = try MusicClock(bpm: 120)
+        clock.start(on: system.engine)
+        // 120 -> 60 bpm over 2 s: beats(t) = 2t - t²/4, so beat 1 at 4 - √12 s, beat 3 where the glide
+        // ends at 2 s, and beat 4 (the next bar) one second of 60 bpm later.
+        try clock.setTempo(60, over: 2)
+        _ = try system.engine.render(frames: 4_800)
+        #expect(
+            try clock.time(of: .nextBeat) == Double(Int(((4 - 12.0.squareRoot()) * 48_000).rounded()))
+                / 48_000)
+        #expect(try clock.time(of: .nextBar) == 3)
+        #expect(abs(clock.bpm - 117) < 1e-9)
+        _ = try system.engine.render(frames: 43_200)  // 1 s: half way, 90 bpm
+        #expect(abs(clock.bpm - 90) < 1e-9)
+        // At 1.75 beats: beat 2 where 2t - t²/4 = 2, at 4 - √8 s.
+        #expect(
+            try clock.time(of: .nextBeat) == Double(Int(((4 - 8.0.squareRoot()) * 48_000).rounded())) / 48_000
+        )
+        // A new glide from where the old one got to: 90 -> 150 over 1 s adds 2 beats (3.75 at 2 s),
+        // then a quarter beat at 150 bpm (0.1 s) reaches the bar.
+        try clock.setTempo(150, over: 1)
+        let position = try #require(clock.position(at: 2))
+        #expect(position.bar == 1 && position.beat == 4 && abs(position.fraction - 0.75) < 1e-9)
+        #expect(try clock.time(of: .nextBar) == 2.1)
+        #expect(throws: MusicError.invalidGlide(-1)) { try clock.setTempo(100, over: -1) }
+    }
 }
