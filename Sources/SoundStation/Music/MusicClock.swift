@@ -12,6 +12,9 @@ import Synchronization
 public final class MusicClock: MusicTimeline {
     /// Beats in one bar.
     public let beatsPerBar: Int
+    /// The name its beats carry as their ``MusicBeat/track``.
+    public let name: String
+    private let beatHub = Broadcast<MusicBeat>()
 
     /// A tempo glide from the anchor's tempo to `to` over `seconds` (linear in beats per minute).
     private struct Glide {
@@ -29,6 +32,9 @@ public final class MusicClock: MusicTimeline {
         /// A tempo change under way from the anchor on.
         var glide: Glide?
         var pausedAt: Int64?
+        /// Moves on at every start, pause, resume and tempo change, ending the beat events reckoned
+        /// before it.
+        var generation: UInt64 = 0
 
         var rate: Double { Double(engine?.sampleRate ?? 48_000) }
 
@@ -82,11 +88,29 @@ public final class MusicClock: MusicTimeline {
     /// - Parameters:
     ///   - bpm: Beats per minute, above 0.
     ///   - beatsPerBar: Beats in one bar, at least 1.
+    ///   - name: What its beat events call it.
     /// - Throws: ``MusicError/invalidTempo(_:)`` for a tempo of 0 or below, or not finite.
-    public init(bpm: Double, beatsPerBar: Int = 4) throws(MusicError) {
+    public init(bpm: Double, beatsPerBar: Int = 4, name: String = "clock") throws(MusicError) {
         guard bpm > 0, bpm.isFinite else { throw .invalidTempo(bpm) }
         self.beatsPerBar = max(1, beatsPerBar)
+        self.name = name
         state = Mutex(State(bpm: bpm))
+    }
+
+    deinit { beatHub.finish() }
+
+    /// A stream of the clock's beats from now on, each sent when the engine clock reaches it
+    /// (offline: at its frame).
+    /// - Returns: An independent stream.
+    public func beats() -> AsyncStream<MusicBeat> { beatHub.stream() }
+
+    /// Calls `handler` on each beat of the clock (on the thread that runs the engine's scheduled
+    /// calls; keep it short).
+    /// - Parameter handler: The closure.
+    /// - Returns: A subscription whose `cancel()` stops the calls.
+    @discardableResult
+    public func onBeat(_ handler: @escaping @Sendable (MusicBeat) -> Void) -> EventSubscription {
+        beatHub.add(handler)
     }
 
     /// The tempo now, in beats per minute (part way through a glide, the tempo it has reached).
@@ -113,7 +137,9 @@ public final class MusicClock: MusicTimeline {
             state.frame = frame
             state.beats = 0
             state.pausedAt = nil
+            state.generation &+= 1
         }
+        scheduleNextBeat(after: nil)
     }
 
     /// Holds the clock where it is.
@@ -121,6 +147,7 @@ public final class MusicClock: MusicTimeline {
         state.withLock { state in
             guard let engine = state.engine, state.pausedAt == nil else { return }
             state.pausedAt = engine.frame(forSeconds: engine.time)
+            state.generation &+= 1
         }
     }
 
@@ -130,7 +157,9 @@ public final class MusicClock: MusicTimeline {
             guard let engine = state.engine, let pausedAt = state.pausedAt else { return }
             state.frame += engine.frame(forSeconds: engine.time) - pausedAt
             state.pausedAt = nil
+            state.generation &+= 1
         }
+        scheduleNextBeat(after: nil)
     }
 
     /// Changes the tempo from now on, at once or gliding there (linearly in beats per minute); the
@@ -153,7 +182,9 @@ public final class MusicClock: MusicTimeline {
                 state.glide = nil
                 state.bpm = bpm
             }
+            state.generation &+= 1
         }
+        scheduleNextBeat(after: nil)
     }
 
     /// Where the clock is in its bars.
@@ -206,5 +237,28 @@ public final class MusicClock: MusicTimeline {
         guard let engine else { return action() }
         guard let time = try time(of: point) else { return action() }
         engine.schedule(at: time, action)
+    }
+
+    /// Schedules the clock's next beat event: the first whole beat at or after now (`previous` nil),
+    /// or the one after beat `previous`. Each schedules the next until the generation moves on.
+    private func scheduleNextBeat(after previous: Int?) {
+        let due = state.withLock {
+            state -> (engine: AudioEngine, index: Int, frame: Int64, generation: UInt64)? in
+            guard let engine = state.engine, state.pausedAt == nil else { return nil }
+            let now = engine.frame(forSeconds: engine.time)
+            let index = previous.map { $0 + 1 } ?? Int((state.beats(at: now) - 1e-9).rounded(.up))
+            let frame = state.frame + Int64((state.seconds(toReach: Double(index)) * state.rate).rounded())
+            return (engine, index, frame, state.generation)
+        }
+        guard let due else { return }
+        let rate = Double(due.engine.sampleRate)
+        due.engine.schedule(at: Double(due.frame) / rate) { [weak self] in
+            guard let self, state.withLock({ $0.generation == due.generation }) else { return }
+            let position = MusicPosition(beats: Double(due.index), beatsPerBar: beatsPerBar)
+            beatHub.send(
+                MusicBeat(track: name, bar: position.bar, beat: position.beat, time: Double(due.frame) / rate)
+            )
+            scheduleNextBeat(after: due.index)
+        }
     }
 }

@@ -94,4 +94,27 @@ import Testing
         #expect(try clock.time(of: .nextBar) == 2.1)
         #expect(throws: MusicError.invalidGlide(-1)) { try clock.setTempo(100, over: -1) }
     }
+
+    @Test func beatEventsFollowTheClockThroughPausesAndGlides() async throws {
+        let (system, _) = try await system()
+        let clock = try MusicClock(bpm: 240, beatsPerBar: 3, name: "pulse")
+        let beats = Mutex<[MusicBeat]>([])
+        let subscription = clock.onBeat { beat in beats.withLock { $0.append(beat) } }
+        defer { subscription.cancel() }
+        clock.start(on: system.engine, at: 0.1)
+        _ = try system.engine.render(frames: 48_000)  // beats at 0.1, 0.35, 0.6, 0.85
+        clock.pause()
+        _ = try system.engine.render(frames: 24_000)
+        clock.resume()  // at 1.5 s the clock stands at 3.6 beats: beat 4 at 1.6 s
+        _ = try system.engine.render(frames: 9_600)  // to 1.7 s
+        try clock.setTempo(120)  // 4.4 beats: beat 5 at 1.7 + 0.3 s
+        _ = try system.engine.render(frames: 24_000)
+        let heard = beats.withLock { $0 }
+        #expect(
+            heard.map { Int(($0.time * 48_000).rounded()) } == [
+                4_800, 16_800, 28_800, 40_800, 76_800, 96_000,
+            ])
+        #expect(heard.map(\.bar) == [1, 1, 1, 2, 2, 2] && heard.map(\.beat) == [1, 2, 3, 1, 2, 3])
+        #expect(heard.allSatisfy { $0.track == "pulse" })
+    }
 }
