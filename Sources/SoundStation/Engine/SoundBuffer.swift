@@ -15,7 +15,8 @@ public final class SoundBuffer: Sendable {
     public let channels: Int
     /// Length in frames.
     public let frameCount: Int
-    /// Bytes of PCM held by the device.
+    /// Bytes of PCM held by the device: 2 per sample for a sound whose samples are all exact 16-bit
+    /// values (a 16- or 8-bit source), 4 (float) otherwise.
     public let byteCount: Int
     /// The id that triggers it (``AudioEngine/triggerPort``): its own, or its bank sound's.
     public let id: SoundID
@@ -41,10 +42,11 @@ public final class SoundBuffer: Sendable {
         self.sampleRate = audio.sampleRate
         self.channels = audio.channels
         self.frameCount = audio.frameCount
-        self.byteCount = audio.byteCount
         self.loopPoints = loopPoints
         self.reload = reload
-        self.current = Mutex(try Self.upload(audio, to: device, loopPoints: loopPoints))
+        let uploaded = try Self.upload(audio, to: device, loopPoints: loopPoints)
+        self.byteCount = uploaded.byteCount
+        self.current = Mutex(uploaded)
     }
 
     deinit {
@@ -70,7 +72,7 @@ public final class SoundBuffer: Sendable {
     private static func upload(_ audio: PCMAudio, to device: OpenALDevice, loopPoints: Range<Int>?)
         throws(AudioEngineError) -> OpenALBuffer
     {
-        let buffer = try OpenALBuffer(device: device, audio: audio)
+        let buffer = try OpenALBuffer(device: device, audio: audio, compact: true)
         if let loopPoints { try buffer.setLoopPoints(loopPoints) }
         return buffer
     }

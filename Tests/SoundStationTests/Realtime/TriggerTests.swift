@@ -191,3 +191,31 @@ private enum SignalTarget {
     static func publish() { unsafePort = port.withLock { $0 } }
     static func unpublish() { unsafePort = nil }
 }
+
+/// A sound whose samples are exact 16-bit values is kept as 16-bit PCM: half the memory, the same
+/// output to the bit.
+@Suite struct CompactBufferTests {
+    @Test func sixteenBitSourcesTakeHalfTheMemoryAndRenderTheSame() throws {
+        let rate = 48_000
+        let exact = (0..<4_800).map { Float(Int16(truncatingIfNeeded: $0 &* 37 % 20_000 - 10_000)) / 32_768 }
+        let float = exact.map { $0 + 1e-6 }
+        let engine = try AudioEngine(output: .offline(sampleRate: rate, channels: 2))
+        let compact = try engine.makeBuffer(
+            PCMAudio(sampleRate: rate, channels: 1, samples: exact), name: "pcm16")
+        let wide = try engine.makeBuffer(
+            PCMAudio(sampleRate: rate, channels: 1, samples: float), name: "float")
+        #expect(compact.byteCount == exact.count * 2)
+        #expect(wide.byteCount == float.count * 4)
+        engine.play(compact, options: PlayOptions(pan: -1))
+        let reference = try AudioEngine(output: .offline(sampleRate: rate, channels: 2))
+        reference.play(
+            try reference.makeBuffer(
+                PCMAudio(sampleRate: rate, channels: 1, samples: exact.map { $0 * 1.0000001 }), name: "f"),
+            options: PlayOptions(pan: -1))
+        let a = try engine.render(frames: 4_800)
+        let b = try reference.render(frames: 4_800)
+        let largest = zip(a.samples, b.samples).map { abs($0 - $1) }.max() ?? 1
+        #expect(largest < 1e-5, "16-bit and float copies of one sound render alike: \(largest)")
+        #expect(a.samples.contains { $0 != 0 })
+    }
+}
