@@ -56,6 +56,49 @@ extension EntryReader {
         return markers
     }
 
+    /// Reads `"stems": [{"path": "Music/game-drums.ogg", "from": 0.3, "full": 0.5}]`.
+    func stems(kind: SoundKind, name: String, root: String) throws(CatalogueError) -> [Stem] {
+        try requireMusic(["stems"], kind: kind)
+        guard let value = object["stems"] else { return [] }
+        let shape = "an array of objects like {\"path\": \"Music/drums.ogg\", \"from\": 0.3}"
+        guard case .array(let items) = value, !items.isEmpty else { throw invalid("stems", value, shape) }
+        var stems: [Stem] = []
+        for (index, item) in items.enumerated() {
+            let key = "stems.\(index)"
+            guard case .object(let stem) = item else { throw invalid(key, item, shape) }
+            for member in stem.members where !["path", "from", "full"].contains(member.key) {
+                throw invalid(
+                    "\(key).\(member.key)", member.value, "no such key: a stem has path, from and full")
+            }
+            guard case .string(let path) = stem["path"], !path.isEmpty else {
+                throw invalid("\(key).path", stem["path"] ?? .null, "a path relative to the assets folder")
+            }
+            let from = try fraction(stem["from"] ?? .integer(0), key: "\(key).from", above: 0)
+            let full = try stem["full"].map { value throws(CatalogueError) in
+                try fraction(value, key: "\(key).full", above: from)
+            }
+            let resolved = try PathSafety.resolve(
+                name: name, path: path, root: root, manifestPath: manifestPath)
+            stems.append(Stem(path: path, resolvedPath: resolved, from: from, full: full))
+        }
+        return stems
+    }
+
+    private func fraction(_ value: ManifestJSON.Value, key: String, above low: Double) throws(CatalogueError)
+        -> Double
+    {
+        let number: Double
+        switch value {
+        case .integer(let whole): number = Double(whole)
+        case .number(let fraction): number = fraction
+        default: number = .nan
+        }
+        guard number >= low, number <= 1 else {
+            throw invalid(key, value, "an intensity from \(low == 0 ? "0" : String(low)) to 1")
+        }
+        return number
+    }
+
     private func requireMusic(_ keys: [String], kind: SoundKind) throws(CatalogueError) {
         guard kind != .music else { return }
         for key in keys {

@@ -9,7 +9,7 @@ enum ManifestKeys {
     static let entry = [
         "name", "path", "kind", "volume", "loop", "priority", "maxInstances", "steal", "stream",
         "coalesceMs", "loopStart", "loopEnd", "channels", "strict", "bpm", "beatsPerBar", "downbeat",
-        "markers",
+        "markers", "stems",
     ]
     /// Keys every sound entry must have.
     static let required = ["name", "path", "kind"]

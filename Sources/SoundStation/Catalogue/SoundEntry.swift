@@ -42,6 +42,9 @@ public struct SoundEntry: Sendable, Equatable {
     /// Named positions in seconds from the start of the file (key `markers`), for switches that
     /// wait for them and starts that begin there; music only.
     public let markers: [String: Double]
+    /// The layers of a layered track (key `stems`), played with its own file on the same frame;
+    /// music only.
+    public let stems: [Stem]
 
     /// Creates an entry directly, applying the manifest's defaults for every nil argument.
     ///
@@ -54,7 +57,7 @@ public struct SoundEntry: Sendable, Equatable {
         steal: StealPolicy = SoundEntry.defaultSteal, stream: Bool = false,
         coalesceMilliseconds: Double? = nil, loopStart: LoopPoint? = nil, loopEnd: LoopPoint? = nil,
         channels: ChannelSelection = .downmix, strict: Bool = false, tempo: Tempo? = nil,
-        markers: [String: Double] = [:]
+        markers: [String: Double] = [:], stems: [Stem] = []
     ) {
         self.name = name
         self.path = path
@@ -73,6 +76,7 @@ public struct SoundEntry: Sendable, Equatable {
         self.strict = strict
         self.tempo = tempo
         self.markers = markers
+        self.stems = stems
     }
 
     /// How this entry's file is decoded: its `channels` and `strict` keys, and for a looping module

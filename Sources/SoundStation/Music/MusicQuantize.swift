@@ -89,6 +89,8 @@ public enum MusicError: Error, CustomStringConvertible, Equatable {
     case invalidTempo(Double)
     /// A ``MusicClock`` tempo glide of a negative or non-finite number of seconds.
     case invalidGlide(Double)
+    /// An intensity outside 0...1.
+    case invalidIntensity(Double)
     /// A marker point asked of a ``MusicClock``, which has no markers.
     case noMarkers(marker: String)
     /// An effect station was asked for a musical point but follows no music (see
@@ -104,8 +106,9 @@ public enum MusicError: Error, CustomStringConvertible, Equatable {
                 + "(and \"beatsPerBar\", \"downbeat\") to its catalogue entry, or switch .now"
         case .invalidBars(let count): "bars(\(count)): the number of bars must be 1 or more"
         case .invalidTempo(let bpm): "tempo \(bpm) bpm: a tempo must be above 0 beats per minute"
+        case .invalidIntensity(let value): "intensity \(value): it must be from 0 to 1"
         case .invalidGlide(let seconds):
-            "a tempo glide of \(seconds) s: the glide must take 0 seconds or more"
+            "a glide of \(seconds) s: a glide must take 0 seconds or more"
         case .noMarkers(let marker):
             "marker \"\(marker)\": a music clock has no markers; wait for a beat or bar, or use the music station"
         case .noTimeline:

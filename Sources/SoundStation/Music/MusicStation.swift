@@ -34,6 +34,12 @@ public final class MusicStation: Sendable {
         var confirmed = false
         /// The frame the switch asked for, which the anchor starts from until confirmed.
         var switchFrame: Int64
+        /// A layered track's stem voices and the stems they play, started on the track's frame.
+        var stems: [(voice: VoiceHandle, stem: Stem)] = []
+        var volume: Float = 1
+
+        /// The track's voice and its stems' voices.
+        var voices: [VoiceHandle] { [voice] + stems.map(\.voice) }
     }
 
     struct State {
@@ -48,6 +54,9 @@ public final class MusicStation: Sendable {
         var lastBeatFrame: Int64 = -1
         /// Frames scheduled switches are due on, where the old track's beat is left to the new one.
         var switchFrames: Set<Int64> = []
+        /// The layered tracks' intensity, 0...1, and the step of its glide (a new glide ends the old).
+        var intensity = 1.0
+        var intensityGlide: UInt64 = 0
     }
 
     let state = Mutex(State())
@@ -129,27 +138,27 @@ public final class MusicStation: Sendable {
             remember(playing, in: &state)
             state.playing = nil
             state.generation &+= 1
-            return engine.stopCollectingEvents(playing.voice, fade: fade)
+            return playing.voices.flatMap { engine.stopCollectingEvents($0, fade: fade) }
         }
         engine.hub.send(events)
     }
 
     /// Pauses the music alone (effects go on).
     public func pause() {
-        let voice = state.withLock { state -> VoiceHandle? in
+        let voices = state.withLock { state -> [VoiceHandle] in
             if !state.paused, state.playing != nil {
                 state.pausedAt = currentFrame
                 state.generation &+= 1
             }
             state.paused = true
-            return state.playing?.voice
+            return state.playing?.voices ?? []
         }
-        if let voice { engine.pause(voice) }
+        for voice in voices { engine.pause(voice) }
     }
 
     /// Resumes music paused by ``pause()``.
     public func resume() {
-        let voice = state.withLock { state -> VoiceHandle? in
+        let voices = state.withLock { state -> [VoiceHandle] in
             if let pausedAt = state.pausedAt, state.playing != nil {
                 // The track holds still while paused: its grid moves on by the time it was.
                 state.playing?.anchor.frame += currentFrame - pausedAt
@@ -157,12 +166,10 @@ public final class MusicStation: Sendable {
             }
             state.pausedAt = nil
             state.paused = false
-            return state.playing?.voice
+            return state.playing?.voices ?? []
         }
-        if let voice {
-            engine.resume(voice)
-            scheduleNextBeat(after: nil)
-        }
+        for voice in voices { engine.resume(voice) }
+        if !voices.isEmpty { scheduleNextBeat(after: nil) }
     }
 
     private func switchTo(
@@ -176,6 +183,7 @@ public final class MusicStation: Sendable {
             ?? TrackGrid(
                 entry: entry, sampleRate: buffer?.sampleRate ?? engine.sampleRate,
                 frameCount: buffer?.frameCount ?? 0)
+        let stemBuffers = bank.stems(of: entry.name)
         let events = state.withLock { state -> [SoundEvent] in
             var events: [SoundEvent] = []
             state.generation &+= 1
@@ -183,7 +191,7 @@ public final class MusicStation: Sendable {
                 remember(old, in: &state)
                 var fade = 0.0
                 if case .crossfade(let seconds) = transition { fade = seconds }
-                events += engine.stopCollectingEvents(old.voice, fade: fade)
+                for voice in old.voices { events += engine.stopCollectingEvents(voice, fade: fade) }
             }
             let offset: Int
             switch position {
@@ -199,12 +207,22 @@ public final class MusicStation: Sendable {
             state.playing = nil
             if let voice {
                 let anchor = GridAnchor(frame: now, position: offset, engineRate: Double(engine.sampleRate))
-                state.playing = Playing(
-                    name: entry.name, voice: voice, grid: grid, anchor: anchor, switchFrame: now)
+                var playing = Playing(
+                    name: entry.name, voice: voice, grid: grid, anchor: anchor, switchFrame: now,
+                    volume: entry.volume)
+                // Stems start in the same round as the track, so on the same frame.
+                for (stem, buffer) in zip(entry.stems, stemBuffers) {
+                    let (stemVoice, started) = startVoice(
+                        entry, id: buffer.id, buffer: buffer, transition: transition, offset: offset,
+                        volume: entry.volume * stem.gain(at: state.intensity))
+                    events += started
+                    if let stemVoice { playing.stems.append((stemVoice, stem)) }
+                }
+                state.playing = playing
             }
             state.pausedAt = nil
-            if state.paused, let voice {
-                engine.pause(voice)
+            if state.paused, let playing = state.playing {
+                for voice in playing.voices { engine.pause(voice) }
                 state.pausedAt = now
             }
             return events
@@ -214,12 +232,15 @@ public final class MusicStation: Sendable {
     }
 
     private func startVoice(
-        _ entry: SoundEntry, id: SoundID, buffer: SoundBuffer?, transition: MusicTransition, offset: Int
+        _ entry: SoundEntry, id: SoundID, buffer: SoundBuffer?, transition: MusicTransition, offset: Int,
+        volume: Float? = nil
     ) -> (VoiceHandle?, [SoundEvent]) {
-        let options = PlayOptions(volume: entry.volume, loop: entry.loop, priority: 255, bus: .music)
+        let options = PlayOptions(
+            volume: volume ?? entry.volume, loop: entry.loop, priority: 255, bus: .music)
         var request: VoiceRequest
         if let buffer {
-            request = VoiceRequest(name: entry.name, sound: id, buffer: buffer, options: options)
+            let name = volume == nil ? entry.name : buffer.name
+            request = VoiceRequest(name: name, sound: id, buffer: buffer, options: options)
         } else {
             // Opened and decoded on the streaming worker (offline: as the render reaches it), never
             // on this thread.

@@ -26,6 +26,8 @@ public final class SoundBank: Sendable {
         var users: Int
         /// The file's rate and length (a buffer's own, for one held decoded), for the music's grid.
         var info: AudioFileInfo
+        /// A layered track's stems, in catalogue order.
+        var stems: [SoundBuffer] = []
     }
 
     struct Table {
@@ -112,7 +114,8 @@ public final class SoundBank: Sendable {
             return id
         }
         let (buffer, info) = try Self.decodeAndUpload(entry, id: id, engine: engine)
-        insert(Loaded(entry: entry, id: id, buffer: buffer, users: 1, info: info))
+        let stems = try Self.decodeStems(of: entry, like: info, engine: engine)
+        insert(Loaded(entry: entry, id: id, buffer: buffer, users: 1, info: info, stems: stems))
     }
 
     /// Counts one user fewer of `name`; the buffer is freed when none is left (voices still playing it
@@ -180,7 +183,10 @@ public final class SoundBank: Sendable {
             // Every format streams; a module that loops by its song structure always does, since
             // its loop is the song's and not a range of frames.
             let songLoop = info.format.isTrackerModule && entry.loopsBySongStructure
-            if entry.kind == .music, entry.stream || bytes > streamingThreshold || songLoop {
+            // A layered track is held decoded, so its stems start with it on one frame.
+            if entry.kind == .music, entry.stems.isEmpty,
+                entry.stream || bytes > streamingThreshold || songLoop
+            {
                 do { try entry.checkTiming(sampleRate: info.sampleRate, frameCount: info.frameCount) } catch {
                     throw SoundLoadError.catalogue(error)
                 }

@@ -46,6 +46,15 @@ import Testing
             ("\"markers\": {\"exit\": -2}", "markers.exit", "-2"),
             ("\"markers\": {\"exit\": \"16s\"}", "markers.exit", "\"16s\""),
             ("\"markers\": {\" exit\": 1}", "markers", "\" exit\""),
+            ("\"stems\": []", "stems", "an array"),
+            ("\"stems\": [\"drums.wav\"]", "stems.0", "\"drums.wav\""),
+            ("\"stems\": [{\"from\": 0.1}]", "stems.0.path", "null"),
+            ("\"stems\": [{\"path\": \"Music/main.ogg\", \"from\": 2}]", "stems.0.from", "2"),
+            (
+                "\"stems\": [{\"path\": \"Music/main.ogg\", \"from\": 0.5, \"full\": 0.2}]", "stems.0.full",
+                "0.2"
+            ),
+            ("\"stems\": [{\"path\": \"Music/main.ogg\", \"gain\": 1}]", "stems.0.gain", "1"),
         ])
     func badTempoValuesNameTheEntryAndKey(extra: String, key: String, shown: String) throws {
         try assets.manifest(entries: [main(extra)])
