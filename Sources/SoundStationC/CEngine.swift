@@ -19,9 +19,9 @@ final class CEngine: Sendable {
         var subscription: EventSubscription?
     }
 
-    private let live: Mutex<Live?>
+    private let live: Locked<Live?>
     /// Sound ids in load order.
-    let table = Mutex(SoundTable())
+    let table = Locked(SoundTable())
     /// Events waiting for `ss_poll_event`.
     let events = EventQueue(capacity: 4096)
     private let closed = Atomic<Bool>(false)
@@ -61,7 +61,7 @@ final class CEngine: Sendable {
         }
         self.cHandle = cHandle
         ringLifetime = engine.triggerLifetime
-        live = Mutex(Live(system: SoundSystem(engine: engine, catalogue: catalogue)))
+        live = Locked(Live(system: SoundSystem(engine: engine, catalogue: catalogue)))
         let subscription = engine.onEvent { [self] event in receive(event) }
         live.withLock { $0?.subscription = subscription }
     }

@@ -1,5 +1,5 @@
 import CSoundStation
-import Synchronization
+import SoundStation
 
 /// The events an engine keeps for `ss_poll_event`: the latest `capacity`, oldest first.
 final class EventQueue: Sendable {
@@ -30,7 +30,7 @@ final class EventQueue: Sendable {
         var head = 0
     }
 
-    private let ring = Mutex(Ring())
+    private let ring = Locked(Ring())
     private let capacity: Int
 
     init(capacity: Int) {

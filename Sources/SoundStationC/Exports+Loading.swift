@@ -1,7 +1,6 @@
 import CSoundStation
 import Dispatch
 import SoundStation
-import Synchronization
 
 // The C API's loading functions: preload, load_file, sound_id. Each is documented in soundstation.h.
 
@@ -73,7 +72,7 @@ private func preloadBlocking(
 /// Carries a preload's progress and result from its task to the thread that waits in `ss_preload`.
 private final class PreloadMailbox: Sendable {
     let signal = DispatchSemaphore(value: 0)
-    private let box = Mutex<(fractions: [Double], result: PreloadedSounds?, done: Bool)>(([], nil, false))
+    private let box = Locked<(fractions: [Double], result: PreloadedSounds?, done: Bool)>(([], nil, false))
 
     func post(fraction: Double) {
         box.withLock { $0.fractions.append(fraction) }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Fires one-shot effects by name: from any thread, many per frame, within each sound's limits.
 ///
 /// A game scene keeps one station for the effects it uses (the seed's game station); a menu that
@@ -13,7 +11,7 @@ public final class EffectStation: Sendable {
     /// The musical grid effects played `at:` a ``MusicQuantize`` wait for (a ``SoundSystem``'s effects
     /// follow its music); `nil` for none.
     public let timeline: (any MusicTimeline)?
-    private let held = Mutex<PreloadedSounds?>(nil)
+    private let held = Locked<PreloadedSounds?>(nil)
 
     /// Creates a station.
     /// - Parameters:

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The sound engine: one OpenAL output, a pool of voices, buses, and the clock that drives them.
 ///
@@ -36,18 +35,18 @@ public final class AudioEngine: Sendable {
 
     /// The device mixing now; replaced when a lost device is reopened.
     var device: OpenALDevice { currentDevice.withLock { $0 } }
-    let currentDevice: Mutex<OpenALDevice>
+    let currentDevice: Locked<OpenALDevice>
     let buffers = BufferRegistry()
     /// Fixed at opening, so the clock keeps its rate across a reopened device.
     public let sampleRate: Int
     /// Channels of the mix (2 for devices and silent output).
     public let channels: Int
-    let state: Mutex<EngineState>
+    let state: Locked<EngineState>
     /// Carries triggers to the mixing side without a lock (see ``TriggerPort``).
     let ring: CommandRing
     let hub = EventHub()
     let startInstant = ContinuousClock.now
-    private let driver: Mutex<RealtimeDriver?> = Mutex(nil)
+    private let driver: Locked<RealtimeDriver?> = Locked(nil)
 
     /// Opens an output.
     /// - Parameters:
@@ -64,12 +63,12 @@ public final class AudioEngine: Sendable {
             device = try OpenALDevice(loopbackSampleRate: rate, channels: channels)
         case .silent: device = try OpenALDevice(loopbackSampleRate: 48_000, channels: 2)
         }
-        currentDevice = Mutex(device)
+        currentDevice = Locked(device)
         ring = try CommandRing()
         sampleRate = device.sampleRate
         channels = device.channels
         voiceLimit = max(1, min(device.sourceLimit, maxVoices ?? .max))
-        state = Mutex(EngineState(pool: VoicePool(limit: voiceLimit)))
+        state = Locked(EngineState(pool: VoicePool(limit: voiceLimit)))
         if case .offline = output { return }
         driver.withLock { $0 = RealtimeDriver(engine: self) }
     }

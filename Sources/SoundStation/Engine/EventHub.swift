@@ -10,7 +10,7 @@ final class EventHub: Sendable {
         var handlers: [UUID: @Sendable (SoundEvent) -> Void] = [:]
     }
 
-    private let subscribers = Mutex(Subscribers())
+    private let subscribers = Locked(Subscribers())
     /// Streams plus closures, read without the lock so the trigger path can skip building events
     /// nobody will receive.
     private let listeners = Atomic<Int>(0)

@@ -1,11 +1,9 @@
-import Synchronization
-
 /// A closure registered with ``AudioEngine/onEvent(_:)``; cancel it to stop the calls.
 public final class EventSubscription: Sendable {
-    private let cancellation: Mutex<(@Sendable () -> Void)?>
+    private let cancellation: Locked<(@Sendable () -> Void)?>
 
     init(_ cancel: @escaping @Sendable () -> Void) {
-        cancellation = Mutex(cancel)
+        cancellation = Locked(cancel)
     }
 
     /// Stops calling the closure and lets go of it (once; later calls do nothing).

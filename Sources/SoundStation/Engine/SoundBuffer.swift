@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Decoded audio uploaded to the engine's device, ready to play with no work left on the trigger path.
 ///
 /// One buffer serves every voice that plays it; it is freed when the last reference goes away, and a
@@ -29,7 +27,7 @@ public final class SoundBuffer: Sendable {
     let loopPoints: Range<Int>?
     /// Produces the samples again for a new device.
     let reload: @Sendable () throws -> PCMAudio
-    private let current: Mutex<OpenALBuffer>
+    private let current: Locked<OpenALBuffer>
 
     init(
         name: String, id: SoundID, ring: CommandRing, ownsID: Bool, audio: PCMAudio, device: OpenALDevice,
@@ -46,7 +44,7 @@ public final class SoundBuffer: Sendable {
         self.reload = reload
         let uploaded = try Self.upload(audio, to: device, loopPoints: loopPoints)
         self.byteCount = uploaded.byteCount
-        self.current = Mutex(uploaded)
+        self.current = Locked(uploaded)
     }
 
     deinit {
@@ -85,7 +83,7 @@ final class BufferRegistry: Sendable {
         weak var buffer: SoundBuffer?
     }
 
-    private let entries = Mutex<[Entry]>([])
+    private let entries = Locked<[Entry]>([])
 
     func add(_ buffer: SoundBuffer) {
         entries.withLock { entries in

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Plays a long track through a short queue of OpenAL buffers, decoded ahead on a worker so that
 /// memory stays bounded whatever the track's length and no decoding happens under the engine's lock.
@@ -65,8 +64,8 @@ final class StreamFeeder: @unchecked Sendable {
         var loopEnd = 1
     }
 
-    private let ahead = Mutex(Ahead())
-    private let decoding = Mutex(Decoding())
+    private let ahead = Locked(Ahead())
+    private let decoding = Locked(Decoding())
 
     // Mixing side, under the engine's lock.
     private var buffers: [OpenALBuffer] = []

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Fans values out to every stream and closure that asked for them (the music station's beats).
 final class Broadcast<Value: Sendable>: Sendable {
@@ -8,7 +7,7 @@ final class Broadcast<Value: Sendable>: Sendable {
         var handlers: [UUID: @Sendable (Value) -> Void] = [:]
     }
 
-    private let subscribers = Mutex(Subscribers())
+    private let subscribers = Locked(Subscribers())
 
     func stream() -> AsyncStream<Value> {
         let (stream, continuation) = AsyncStream.makeStream(

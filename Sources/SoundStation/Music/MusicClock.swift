@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A free tempo clock beside the music: a game starts it on an engine, and schedules sounds and
 /// its own work on its beats and bars (offline: to the frame).
 ///
@@ -82,7 +80,7 @@ public final class MusicClock: MusicTimeline {
         }
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates a stopped clock.
     /// - Parameters:
@@ -94,7 +92,7 @@ public final class MusicClock: MusicTimeline {
         guard bpm > 0, bpm.isFinite else { throw .invalidTempo(bpm) }
         self.beatsPerBar = max(1, beatsPerBar)
         self.name = name
-        state = Mutex(State(bpm: bpm))
+        state = Locked(State(bpm: bpm))
     }
 
     deinit { beatHub.finish() }

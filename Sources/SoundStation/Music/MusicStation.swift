@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The game's background music: one track at a time, switched per scene.
 ///
 /// As in the seed design, tracks are preloaded before they are needed, `play` rewinds the chosen
@@ -59,7 +57,7 @@ public final class MusicStation: Sendable {
         var intensityGlide: UInt64 = 0
     }
 
-    let state = Mutex(State())
+    let state = Locked(State())
     let beatHub = Broadcast<MusicBeat>()
 
     /// Creates a station playing from `bank`.

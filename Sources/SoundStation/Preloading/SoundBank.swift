@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A catalogue's sounds loaded into one engine: one shared buffer per sound, counted by its users.
 ///
 /// Scenes load what they need before they start (``preload(_:progress:)``) and unload it when they
@@ -36,7 +34,7 @@ public final class SoundBank: Sendable {
         var ids: [String: SoundID] = [:]
     }
 
-    let table = Mutex(Table())
+    let table = Locked(Table())
 
     /// Creates an empty bank.
     /// - Parameters:

@@ -1,5 +1,4 @@
 import SoundStation
-import Synchronization
 
 /// Turns the game's events into sound. This is the part a game author copies: scene code never
 /// touches the engine, it reports what happened and this mapping decides what is heard.
@@ -29,7 +28,7 @@ public final class GameAudio: Sendable {
 
     private let fieldWidth: Double
     private let notice: @Sendable (String) -> Void
-    private let reported = Mutex<Set<String>>([])
+    private let reported = Locked<Set<String>>([])
 
     /// Wraps a sound system whose bank the caller preloads (``SoundBank/preload(_:progress:)``).
     /// - Parameters:

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import Observation
-import Synchronization
+import SoundStation
 
 /// The voice notes in one folder: the seed's list of recordings, kept on disk.
 ///
@@ -20,7 +20,7 @@ public final class VoiceNoteLibrary: Sendable {
         var problems: [String] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Opens (creating if needed) a notes folder and repairs what a crash left unfinished.
     /// - Parameters:

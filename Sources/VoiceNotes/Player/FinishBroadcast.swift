@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SoundStation
 
 /// Hands each ``PlaybackFinished`` to every stream and closure that asked for it.
 final class FinishBroadcast: Sendable {
@@ -8,7 +8,7 @@ final class FinishBroadcast: Sendable {
         var handlers: [@Sendable (PlaybackFinished) -> Void] = []
     }
 
-    private let listeners = Mutex(Listeners())
+    private let listeners = Locked(Listeners())
 
     func stream() -> AsyncStream<PlaybackFinished> {
         let (stream, continuation) = AsyncStream.makeStream(

@@ -1,7 +1,6 @@
 import Foundation
 import Observation
 import SoundStation
-import Synchronization
 
 /// Plays voice notes through an ``AudioEngine``'s voice bus: the seed's player with play, pause,
 /// resume and stop, plus seeking and a finished event.
@@ -29,9 +28,9 @@ public final class VoiceNotePlayer: Sendable {
         var recentlyFinished: [VoiceHandle: SoundEvent.FinishReason] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let broadcast = FinishBroadcast()
-    private let subscription = Mutex<EventSubscription?>(nil)
+    private let subscription = Locked<EventSubscription?>(nil)
 
     /// Creates a player on `engine`; it listens to the engine's events for the ends of its notes.
     /// - Parameter engine: A device engine to be heard, or an offline one in tests.

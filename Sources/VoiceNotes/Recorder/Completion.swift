@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import SoundStation
 
 /// A value set once by one thread and awaited by others, from async code or by blocking.
 final class Completion<Value: Sendable>: Sendable {
@@ -8,7 +8,7 @@ final class Completion<Value: Sendable>: Sendable {
         var waiters: [CheckedContinuation<Value, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let gate = DispatchSemaphore(value: 0)
 
     /// Sets the value and wakes every waiter; later calls are ignored.

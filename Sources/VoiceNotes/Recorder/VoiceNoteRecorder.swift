@@ -39,7 +39,7 @@ public final class VoiceNoteRecorder: Sendable {
         var session: Session?
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates a recorder; nothing is opened until ``start(seconds:)``.
     /// - Parameters:
@@ -51,7 +51,7 @@ public final class VoiceNoteRecorder: Sendable {
     ) {
         self.library = library
         self.device = device
-        state = Mutex(State(settings: settings))
+        state = Locked(State(settings: settings))
     }
 
     /// The names of the capture devices that can be recorded from.

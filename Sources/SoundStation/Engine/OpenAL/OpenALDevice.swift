@@ -1,7 +1,6 @@
 import COpenAL
 import Foundation
 import Glibc
-import Synchronization
 
 /// Owns one OpenAL device and the single context the engine mixes in.
 ///
@@ -66,7 +65,7 @@ final class OpenALDevice: @unchecked Sendable {
     }
 
     /// Held while a playback device opens (see ``init(playback:latency:)``).
-    private static let opening = Mutex(())
+    private static let opening = Locked(())
 
     /// Opens OpenAL Soft's loopback device rendering float samples at the given format.
     ///
