@@ -85,7 +85,7 @@ public final class EffectStation: Sendable {
     ///   - pitch: 1 as recorded.
     ///   - pan: -1 left, 0 centre, 1 right.
     ///   - time: When, on the engine clock; `nil` for now.
-    /// - Returns: As ``play(_:volume:pitch:pan:at:)-(String,_,_,_,_)``; also `nil` when the sound is
+    /// - Returns: As ``play(_:volume:pitch:pan:at:)-(String,_,_,_,Double?)``; also `nil` when the sound is
     ///   not loaded.
     @discardableResult
     public func play(

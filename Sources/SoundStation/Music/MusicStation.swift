@@ -112,7 +112,7 @@ public final class MusicStation: Sendable {
     ///   - track: A ``SoundResource`` whose catalogue name is a music entry.
     ///   - transition: Cut, fade in, or crossfade.
     ///   - position: Restart or resume.
-    /// - Throws: As ``play(_:transition:from:at:)``.
+    /// - Throws: As ``play(_:transition:from:at:)-(_,_,_,Double?)``.
     public func play(
         _ track: some SoundResource, transition: MusicTransition = .cut,
         from position: StartPosition = .restart
