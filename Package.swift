@@ -26,6 +26,8 @@ let package = Package(
         .executable(name: "starfall", targets: ["starfall"]),
         .library(name: "VoiceNotes", targets: ["VoiceNotes"]),
         .executable(name: "voicenote", targets: ["voicenote"]),
+        .library(name: "SoundStationTesting", targets: ["SoundStationTesting"]),
+        .library(name: "TerminalKit", targets: ["TerminalKit"]),
         // The C library: `make install` installs it as libsoundstation.so.0 (see the Makefile).
         .library(name: "SoundStationC", type: .dynamic, targets: ["SoundStationC"]),
     ],
@@ -60,9 +62,14 @@ let package = Package(
             name: "SoundStation",
             dependencies: ["COpenAL", "CVorbis", "CSoundStationRT", "CSndFile", "CXMP"]
         ),
+        .target(name: "SoundStationTesting", dependencies: ["SoundStation"]),
+        .target(name: "TerminalKit"),
+        .target(name: "CommandLineKit"),
+        .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit"]),
+        .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
         .executableTarget(
             name: "soundstation",
-            dependencies: ["SoundStation"]
+            dependencies: ["SoundStation", "CommandLineKit"]
         ),
         .executableTarget(
             name: "soundstation-assets",
@@ -75,7 +82,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SoundStationTests",
-            dependencies: ["SoundStation", "CSndFile"]
+            dependencies: ["SoundStation", "CSndFile", "SoundStationTesting"]
         ),
         .target(
             name: "StarfallCore",
@@ -83,15 +90,19 @@ let package = Package(
         ),
         .executableTarget(
             name: "starfall",
-            dependencies: ["StarfallCore", "SoundStation", "VoiceNotes", "CSDL2"]
+            dependencies: [
+                "StarfallCore", "SoundStation", "VoiceNotes", "CSDL2", "TerminalKit", "CommandLineKit",
+            ]
         ),
         .testTarget(
             name: "StarfallTests",
-            dependencies: ["StarfallCore", "SoundStation"]
+            dependencies: ["StarfallCore", "SoundStation", "SoundStationTesting"]
         ),
-        .target(name: "VoiceNotes", dependencies: ["SoundStation"]),
-        .executableTarget(name: "voicenote", dependencies: ["VoiceNotes", "SoundStation"]),
-        .testTarget(name: "VoiceNotesTests", dependencies: ["VoiceNotes", "SoundStation"]),
+        .target(name: "VoiceNotes", dependencies: ["SoundStation", "TerminalKit"]),
+        .executableTarget(
+            name: "voicenote", dependencies: ["VoiceNotes", "SoundStation", "TerminalKit", "CommandLineKit"]),
+        .testTarget(
+            name: "VoiceNotesTests", dependencies: ["VoiceNotes", "SoundStation", "SoundStationTesting"]),
         // The C API: the public header and the thread-local error message, in C.
         .target(name: "CSoundStation", dependencies: ["CSoundStationRT"]),
         // The C API's functions (`@_cdecl`), linked into libSoundStationC.so with the Swift runtime and

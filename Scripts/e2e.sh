@@ -141,6 +141,29 @@ play_survives_server_restart() { # stop the sound server mid-play, start it agai
         && above "$heard" 0.02
 }
 
+render_space() { # an effect left of the listener is louder on the left; a cave leaves a tail; a low-pass dulls
+    "$cli" render --seconds 1 --out "$work/pos.wav" 0:listener:40,0 0.1:effect:coin:pos=5,0 || return 1
+    local left right
+    left=$(sox "$work/pos.wav" -n remix 1 stat 2>&1 | awk '/RMS +amplitude/ {print $3}')
+    right=$(sox "$work/pos.wav" -n remix 2 stat 2>&1 | awk '/RMS +amplitude/ {print $3}')
+    echo "pos=5,0 from 40,0: left $left, right $right"
+    above "$left" "$(awk -v r="$right" 'BEGIN {print 10 * r}')" || return 1
+    "$cli" render --seconds 2 --out "$work/dry.wav" 0:effect:click || return 1
+    "$cli" render --seconds 2 --out "$work/cave.wav" 0:reverb:effects:cave 0:effect:click || return 1
+    local dry wet
+    dry=$(peak "$work/dry.wav" 0.8 1)
+    wet=$(rms "$work/cave.wav" 0.8 1)
+    echo "after the click: dry peak $dry, cave rms $wet"
+    ! above "$dry" 0 && above "$wet" 0.0001 || return 1
+    "$cli" render --seconds 1 --out "$work/bright.wav" 0:effect:coin || return 1
+    "$cli" render --seconds 1 --out "$work/dull.wav" 0:filter:effects:lowpass=500 0:effect:coin || return 1
+    local bright dull
+    bright=$(sox "$work/bright.wav" -n sinc 6k stat 2>&1 | awk '/RMS +amplitude/ {print $3}')
+    dull=$(sox "$work/dull.wav" -n sinc 6k stat 2>&1 | awk '/RMS +amplitude/ {print $3}')
+    echo "above 6 kHz: plain $bright, lowpass=500 $dull"
+    above "$bright" "$(awk -v d="$dull" 'BEGIN {print 10 * d}')"
+}
+
 example_runs() { # the README's program
     timeout 60 "$bin/soundstation-example" | tee "$work/example" && grep -q "finished reward" "$work/example"
 }
@@ -164,6 +187,11 @@ check "music name as effect is refused" fails 1 '"main" is a music sound' "$cli"
 check "missing assets folder names it" fails 1 "$work/none" "$cli" catalogue --assets "$work/none"
 check "unwritable output names the file" fails 1 "/nonexistent/out.wav" "$cli" render --seconds 1 --out /nonexistent/out.wav 0:effect:click
 check "unknown command is a usage error" fails 2 'unknown command' "$cli" dance
+check "render places, echoes and filters (pos=, listener, reverb, filter)" render_space
+check "a pan outside -1...1 is a bad event naming it" fails 2 '"2" is not a pan in -1...1' "$cli" render --seconds 1 --out "$work/x.wav" 0:effect:click:pan=2
+check "an unknown reverb preset is named" fails 2 '"spaceship" is not a reverb preset' "$cli" render --seconds 1 --out "$work/x.wav" 0:reverb:effects:spaceship
+check "a cutoff above half the rate is named" fails 2 '"30000" is not a cutoff in hertz of at most 24000' "$cli" render --seconds 1 --out "$work/x.wav" 0:filter:music:lowpass=30000
+check "a NaN position is named" fails 2 '"nan" is not a finite coordinate' "$cli" render --seconds 1 --out "$work/x.wav" 0:listener:nan,1
 check "README example runs" example_runs
 
 e2e_summary e2e

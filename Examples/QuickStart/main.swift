@@ -4,7 +4,7 @@ import SoundStation
 enum Music: String, SoundResource { case main, game }
 enum Effect: String, SoundResource { case reward, coin, explosion }
 
-let engine = try AudioEngine.openWithFallback(.device()) { print("notice:", $0) }
+let engine = try AudioEngine.openWithFallback(.fromEnvironment()) { print("notice:", $0) }
 let sound = SoundSystem(engine: engine, catalogue: try Catalogue(assetsRoot: "Assets"))
 engine.onEvent { event in
     if case .finished(_, let name, .ended, _) = event { print("finished \(name)") }

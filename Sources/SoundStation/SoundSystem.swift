@@ -52,6 +52,16 @@ public final class SoundSystem: Sendable {
             try effects.play(name, at: point)
         case (.music(let name, let transition), let point) where point != .now:
             try music.play(name, transition: transition, at: point)
+        case (.placedEffect(let name, let placement), let point) where point != .now:
+            let time = try effects.gridTime(of: point)
+            do {
+                switch placement {
+                case .pan(let pan): try effects.play(name, pan: pan, at: time)
+                case .position(let position): try effects.play(name, position: position, at: time)
+                }
+            } catch {
+                throw .load(error)
+            }
         default:
             do { try perform(cue.action) } catch { throw .load(error) }
         }
@@ -68,6 +78,26 @@ public final class SoundSystem: Sendable {
         case .pause: engine.pauseAll()
         case .resume: engine.resumeAll()
         case .volume(let bus, let gain): engine.setVolume(gain, for: bus)
+        case .placedEffect(let name, .pan(let pan)): try effects.play(name, pan: pan)
+        case .placedEffect(let name, .position(let position)): try effects.play(name, position: position)
+        case .listener(let position):
+            do throws(AudioEngineError) { try engine.setListener(position) } catch {
+                throw .engine(name: "listener", error)
+            }
+        case .filter(let bus, let filter):
+            do throws(AudioEngineError) {
+                if case .lowpass(let hertz) = filter {
+                    try SoundFilter.checkCutoff(hertz, sampleRate: engine.sampleRate)
+                }
+                if case .highpass(let hertz) = filter {
+                    try SoundFilter.checkCutoff(hertz, sampleRate: engine.sampleRate)
+                }
+                try engine.setFilter(filter.filter, for: bus)
+            } catch { throw .engine(name: "\(bus.rawValue) filter", error) }
+        case .reverb(let bus, let preset):
+            do throws(AudioEngineError) { try engine.setReverb(preset, for: bus) } catch {
+                throw .engine(name: "\(bus.rawValue) reverb", error)
+            }
         }
     }
 }

@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import SoundStation
 
@@ -22,9 +23,10 @@ enum CatalogueCommand {
     }
 
     static func run(_ arguments: inout Arguments) throws {
-        let json = arguments.flag("json")
-        let catalogue = try Command.loadCatalogue(&arguments)
-        _ = try arguments.positional()
+        let json = try arguments.flag("json")
+        let assets = try arguments.value("assets")
+        try arguments.finish()
+        let catalogue = try Command.loadCatalogue(assets)
         var rows: [Row] = []
         var problems: [String] = []
         for entry in catalogue.entries {

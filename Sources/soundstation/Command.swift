@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import SoundStation
 
@@ -10,26 +11,36 @@ enum Command {
                soundstation play [--seconds S] [--assets DIR] EVENT...
         EVENT: T:effect:NAME  T:music:NAME[:fade=S|:crossfade=S]  T:stop-music[:fade=S]
                T:pause  T:resume  T:volume:BUS:GAIN   (T in seconds; BUS master|music|effects|voice)
+               T:effect:NAME:pan=X  T:effect:NAME:pos=X,Y  T:listener:X,Y
+               T:filter:BUS:lowpass=HZ|highpass=HZ|off  T:reverb:BUS:PRESET|off   (PRESET cave, hall, room, ...)
         environment: SOUNDSTATION_OUTPUT=device|silent, SOUNDSTATION_DEVICE=NAME, SOUNDSTATION_ASSETS=DIR
         """
+
+    /// The program's name, usage text and error style.
+    static let program = CommandLineProgram(name: "soundstation", usage: usage)
 
     static func run(_ words: [String]) async throws {
         guard let name = words.first else { throw CLIError.usage("no command given") }
         var arguments = Arguments(Array(words.dropFirst()))
+        if arguments.help() {
+            program.printUsage()
+            return
+        }
         switch name {
         case "catalogue": try CatalogueCommand.run(&arguments)
         case "devices": try DevicesCommand.run(&arguments)
         case "render": try await RenderCommand.run(&arguments)
         case "play": try await PlayCommand.run(&arguments)
-        case "help", "--help", "-h": print(usage)
+        case "help", "--help", "-h": program.printUsage()
         default: throw CLIError.usage("unknown command \"\(name)\"")
         }
     }
 
-    /// The catalogue from `--assets`, `SOUNDSTATION_ASSETS`, `./Assets` or beside the executable.
-    static func loadCatalogue(_ arguments: inout Arguments) throws -> Catalogue {
-        if let directory = try arguments.value("assets") {
-            return try Catalogue(assetsRoot: directory)
+    /// The catalogue from `--assets` (`directory`), `SOUNDSTATION_ASSETS`, `./Assets` or beside the
+    /// executable.
+    static func loadCatalogue(_ directory: String?) throws -> Catalogue {
+        if let directory {
+            return try Catalogue(assetsRoot: directory, environment: [:])
         }
         return try Catalogue(location: .directory(try AssetLocation.locateDefault()))
     }

@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import SoundStation
 
@@ -9,13 +10,17 @@ struct CueSession {
 
     init(_ words: [String], catalogue: Catalogue) throws {
         guard !words.isEmpty else { throw CLIError.usage("no events given") }
-        cues = try words.map { word throws(SoundCueError) in try SoundCue(parsing: word) }
+        do {
+            cues = try words.map { word throws(SoundCueError) in try SoundCue(parsing: word) }
+        } catch {
+            throw CLIError.usage(error.description)
+        }
         self.catalogue = catalogue
         for cue in cues {
             switch cue.action {
-            case .effect(let name), .music(let name, _):
+            case .effect(let name), .music(let name, _), .placedEffect(let name, _):
                 let entry = try catalogue.entry(named: name)
-                let wanted: SoundKind = if case .effect = cue.action { .effect } else { .music }
+                let wanted: SoundKind = if case .music = cue.action { .music } else { .effect }
                 if entry.kind != wanted {
                     throw CLIError(
                         "event \"\(cue)\": \"\(name)\" is a \(entry.kind.rawValue) sound, not \(wanted.rawValue)"
@@ -24,6 +29,11 @@ struct CueSession {
             default: break
             }
         }
+    }
+
+    /// Checks what depends on the engine's rate (a filter's cutoff).
+    func check(sampleRate: Int) throws {
+        for cue in cues { try cue.check(sampleRate: sampleRate) }
     }
 
     /// The time of the last cue.
@@ -47,7 +57,8 @@ struct CueSession {
         var names: [String] = []
         for cue in cues {
             switch cue.action {
-            case .effect(let name), .music(let name, _): if !names.contains(name) { names.append(name) }
+            case .effect(let name), .music(let name, _), .placedEffect(let name, _):
+                if !names.contains(name) { names.append(name) }
             default: break
             }
         }

@@ -1,9 +1,10 @@
+import CommandLineKit
 import SoundStation
 
 /// `soundstation devices`: what OpenAL can play to and record from.
 enum DevicesCommand {
     static func run(_ arguments: inout Arguments) throws {
-        _ = try arguments.positional()
+        try arguments.finish()
         print("playback:")
         for name in AudioEngine.playbackDevices() { print("  \(name)") }
         print("capture:")

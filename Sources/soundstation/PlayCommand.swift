@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import SoundStation
 
@@ -6,12 +7,11 @@ import SoundStation
 enum PlayCommand {
     static func run(_ arguments: inout Arguments) async throws {
         let limit = try arguments.number("seconds", in: 0...86_400)
-        let catalogue = try Command.loadCatalogue(&arguments)
-        let session = try CueSession(try arguments.positional(), catalogue: catalogue)
-        guard let output = AudioOutput.fromEnvironment(ProcessInfo.processInfo.environment) else {
-            throw CLIError("SOUNDSTATION_OUTPUT must be \"device\" or \"silent\"")
-        }
-        let engine = try AudioEngine.openWithFallback(output) { notice in
+        let assets = try arguments.value("assets")
+        let events = try arguments.positional()
+        let catalogue = try Command.loadCatalogue(assets)
+        let session = try CueSession(events, catalogue: catalogue)
+        let engine = try AudioEngine.openWithFallback(.fromEnvironment()) { notice in
             FileHandle.standardError.write(Data("soundstation: notice: \(notice)\n".utf8))
         }
         engine.onEvent { event in
@@ -28,6 +28,10 @@ enum PlayCommand {
                             .utf8))
             default: break
             }
+        }
+        try session.check(sampleRate: engine.sampleRate)
+        engine.onNotice { notice in
+            FileHandle.standardError.write(Data("soundstation: notice: \(notice)\n".utf8))
         }
         let stage = SoundSystem(engine: engine, catalogue: catalogue)
         try await session.preload(into: stage)

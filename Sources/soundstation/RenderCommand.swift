@@ -1,19 +1,24 @@
+import CommandLineKit
 import Foundation
 import SoundStation
 
 /// `soundstation render --seconds S --out FILE.wav [--rate HZ] [--assets DIR] EVENT...`
 enum RenderCommand {
     static func run(_ arguments: inout Arguments) async throws {
-        guard let seconds = try arguments.number("seconds", in: 0...3600) else {
-            throw CLIError.usage("render needs --seconds S")
-        }
-        guard let out = try arguments.value("out") else {
-            throw CLIError.usage("render needs --out FILE.wav")
-        }
+        let seconds = try arguments.number("seconds", in: 0...3600)
+        let out = try arguments.value("out")
         let rate = Int(try arguments.number("rate", in: 8000...192_000) ?? 48_000)
-        let catalogue = try Command.loadCatalogue(&arguments)
-        let session = try CueSession(try arguments.positional(), catalogue: catalogue)
+        let assets = try arguments.value("assets")
+        let events = try arguments.positional()
+        guard let seconds else { throw CLIError.usage("render needs --seconds S") }
+        guard let out else { throw CLIError.usage("render needs --out FILE.wav") }
+        let session = try CueSession(events, catalogue: try Command.loadCatalogue(assets))
+        let catalogue = session.catalogue
         let engine = try AudioEngine(output: .offline(sampleRate: rate, channels: 2))
+        try session.check(sampleRate: engine.sampleRate)
+        engine.onNotice { notice in
+            FileHandle.standardError.write(Data("soundstation: notice: \(notice)\n".utf8))
+        }
         let stage = SoundSystem(engine: engine, catalogue: catalogue)
         try await session.preload(into: stage)
         session.schedule(on: stage, offset: 0)

@@ -6,7 +6,19 @@
 /// open but is not drawn, and all of the game's sound is paused so a recording does not pick up the
 /// music. When the closure returns, the game's screen, keyboard and sound come back as they were.
 ///
-/// Wiring it is one line in `main.swift`, e.g. `ExternalScreens(openVoiceNotes: { VoiceNotesScreen().run() })`.
+/// Wiring it in `main.swift` (the screen gets an engine of its own, since the game's is paused):
+///
+/// ```swift
+/// let screens = ExternalScreens(openVoiceNotes: {
+///     do {
+///         let engine = try AudioEngine.openWithFallback(.fromEnvironment()) { print("notice:", $0) }
+///         defer { engine.shutdown() }
+///         try VoiceNotesScreen(engine: engine).run()
+///     } catch {
+///         print("voice notes: \(error)")
+///     }
+/// })
+/// ```
 struct ExternalScreens {
     /// Runs the voice-notes screen until the user leaves it; nil hides the menu entry.
     var openVoiceNotes: (@MainActor () -> Void)?

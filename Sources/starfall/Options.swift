@@ -1,3 +1,5 @@
+import CommandLineKit
+
 /// The command line of `starfall`.
 struct Options: Equatable {
     /// Which front end runs.
@@ -41,67 +43,72 @@ struct Options: Equatable {
         Sound: SOUNDSTATION_OUTPUT=device|silent, SOUNDSTATION_DEVICE=NAME.
         """
 
+    /// The program's name, usage text and error style.
+    static let program = CommandLineProgram(name: "starfall", usage: usage)
+
+    /// `--autoplay` without somewhere to put the sound.
+    static let autoplayNeedsOutput = CLIError.usage(
+        "--autoplay needs --audio-out FILE.wav for the rendered sound")
+
     /// Reads the arguments after the program name.
-    static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+    /// - Parameter words: The command line without the program name.
+    /// - Returns: The options.
+    /// - Throws: A usage ``CLIError`` naming the bad argument.
+    static func parse(_ words: [String]) throws(CLIError) -> Options {
+        var arguments = Arguments(words)
         var options = Options()
-        var rest = arguments[...]
-        func value(for option: String) throws(UsageError) -> String {
-            guard let next = rest.popFirst(), !next.hasPrefix("--") else { throw .missingValue(option) }
-            return next
-        }
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--window": try options.choose(.window, argument)
-            case "--terminal": try options.choose(.terminal, argument)
-            case "--autoplay":
-                let text = try value(for: argument)
-                guard let seconds = Double(text), seconds >= 0, seconds <= 3_600 else {
-                    throw .badValue(
-                        option: argument, value: text,
-                        expected:
-                            "seconds from 0 to 3600 (0 preloads and renders nothing, for timing start-up)")
-                }
-                try options.choose(.autoplay(seconds: seconds), argument)
-            case "--seed":
-                let text = try value(for: argument)
-                guard let seed = UInt64(text) else {
-                    throw .badValue(option: argument, value: text, expected: "a whole number from 0")
-                }
-                options.seed = seed
-            case "--frames":
-                let text = try value(for: argument)
-                guard let frames = Int(text), frames > 0 else {
-                    throw .badValue(option: argument, value: text, expected: "a whole number above 0")
-                }
-                options.frames = frames
-            case "--audio-out": options.audioOut = try value(for: argument)
-            case "--screenshot": options.screenshot = try value(for: argument)
-            case "--assets": options.assets = try value(for: argument)
-            case "--autostart": options.autostart = true
-            case "--bot": options.bot = true
-            case "--help", "-h": options.help = true
-            default: throw .unknownOption(argument)
+        options.help = arguments.help()
+        var modes: [(option: String, mode: Mode)] = []
+        if try arguments.flag("window") { modes.append(("--window", .window)) }
+        if try arguments.flag("terminal") { modes.append(("--terminal", .terminal)) }
+        if let text = try arguments.value("autoplay") {
+            guard let seconds = Double(text), seconds >= 0, seconds <= 3_600 else {
+                throw .usage(
+                    "--autoplay \"\(text)\": expected seconds from 0 to 3600 "
+                        + "(0 preloads and renders nothing, for timing start-up)")
             }
+            modes.append(("--autoplay", .autoplay(seconds: seconds)))
         }
+        if modes.count > 1 {
+            throw .usage(modes.map(\.option).joined(separator: " and ") + " conflict: choose one")
+        }
+        options.mode = modes.first?.mode ?? .automatic
+        if let text = try arguments.value("seed") {
+            guard let seed = UInt64(text) else {
+                throw .usage("--seed \"\(text)\": expected a whole number from 0")
+            }
+            options.seed = seed
+        }
+        if let text = try arguments.value("frames") {
+            guard let frames = Int(text), frames > 0 else {
+                throw .usage("--frames \"\(text)\": expected a whole number above 0")
+            }
+            options.frames = frames
+        }
+        options.audioOut = try arguments.value("audio-out")
+        options.screenshot = try arguments.value("screenshot")
+        options.assets = try arguments.value("assets")
+        options.autostart = try arguments.flag("autostart")
+        options.bot = try arguments.flag("bot")
+        try arguments.finish()
         try options.check()
         return options
     }
 
-    private mutating func choose(_ chosen: Mode, _ argument: String) throws(UsageError) {
-        guard mode == .automatic else { throw .conflicting(argument) }
-        mode = chosen
-    }
-
-    private func check() throws(UsageError) {
+    private func check() throws(CLIError) {
         if case .autoplay = mode {
-            guard audioOut != nil else { throw .autoplayNeedsOutput }
+            guard audioOut != nil else { throw Self.autoplayNeedsOutput }
             if autostart || bot || frames != nil || screenshot != nil {
-                throw .notWithAutoplay
+                throw .usage("--autostart, --bot, --frames and --screenshot are for the window and terminal")
             }
         } else if audioOut != nil {
-            throw .outputNeedsAutoplay
+            throw .usage("--audio-out is only for --autoplay SECONDS")
         }
-        if screenshot != nil, frames == nil { throw .screenshotNeedsFrames }
-        if screenshot != nil, mode == .terminal { throw .screenshotNeedsWindow }
+        if screenshot != nil, frames == nil {
+            throw .usage("--screenshot needs --frames N: the screenshot is the last frame")
+        }
+        if screenshot != nil, mode == .terminal {
+            throw .usage("--screenshot needs the window front end, not --terminal")
+        }
     }
 }

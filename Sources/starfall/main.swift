@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import SoundStation
 import VoiceNotes
@@ -6,7 +7,7 @@ import VoiceNotes
 // engine of its own: the game's is paused while the screen is open, and notes must still play.
 let screens = ExternalScreens(openVoiceNotes: {
     do {
-        let output = AudioOutput.fromEnvironment(ProcessInfo.processInfo.environment) ?? .device()
+        let output = (try? AudioOutput.fromEnvironment()) ?? .device()
         let engine = try AudioEngine.openWithFallback(output) { Console.report("voice notes: \($0)") }
         defer { engine.shutdown() }
         try VoiceNotesScreen(engine: engine).run()
@@ -19,11 +20,7 @@ let options: Options
 do {
     options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
 } catch {
-    Console.report(error.description)
-    exit(2)
+    exit(Options.program.report(error))
 }
-if options.help {
-    print(Options.usage)
-    exit(0)
-}
+if options.help { exit(Options.program.printUsage()) }
 exit(await Launcher.run(options, screens: screens))

@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import SoundStation
 import VoiceNotes
@@ -20,9 +21,16 @@ enum Command {
         resumes at Space and stops at q. Output: SOUNDSTATION_OUTPUT=device|silent, SOUNDSTATION_DEVICE.
         """
 
+    /// The program's name, usage text and error style.
+    static let program = CommandLineProgram(name: "voicenote", usage: usage)
+
     static func run(_ words: [String]) async throws {
         let name = words.first ?? "screen"
         var arguments = Arguments(Array(words.dropFirst()))
+        if arguments.help() {
+            program.printUsage()
+            return
+        }
         switch name {
         case "screen": try ScreenCommand.run(&arguments)
         case "record": try await RecordCommand.run(&arguments)
@@ -32,7 +40,7 @@ enum Command {
         case "rename", "mv": try RenameCommand.run(&arguments)
         case "rm", "delete": try RemoveCommand.run(&arguments)
         case "devices": try DevicesCommand.run(&arguments)
-        case "help", "--help", "-h": Console.out(usage)
+        case "help", "--help", "-h": program.printUsage()
         default:
             if name.hasPrefix("--") {
                 // `voicenote --dir DIR` opens the screen on that folder.
@@ -76,9 +84,6 @@ enum Command {
 
     /// The output engine named by the environment, falling back to silence with a notice.
     static func engine() throws -> AudioEngine {
-        guard let output = AudioOutput.fromEnvironment(ProcessInfo.processInfo.environment) else {
-            throw CLIError("SOUNDSTATION_OUTPUT must be \"device\" or \"silent\"")
-        }
-        return try AudioEngine.openWithFallback(output) { Console.error("notice: \($0)") }
+        try AudioEngine.openWithFallback(.fromEnvironment()) { Console.error("notice: \($0)") }
     }
 }

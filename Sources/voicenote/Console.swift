@@ -1,4 +1,5 @@
 import Foundation
+import TerminalKit
 import VoiceNotes
 
 /// Unbuffered output: a script reading `voicenote record` through a pipe sees each line as it

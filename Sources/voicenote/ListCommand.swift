@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import VoiceNotes
 
@@ -5,7 +6,7 @@ import VoiceNotes
 enum ListCommand {
     static func run(_ arguments: inout Arguments) throws {
         let library = try Command.library(&arguments)
-        _ = try arguments.positional()
+        try arguments.finish()
         let notes = library.notes
         guard !notes.isEmpty else {
             Console.out("no voice notes in \(library.directory)")

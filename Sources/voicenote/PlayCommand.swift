@@ -1,6 +1,8 @@
+import CommandLineKit
 import Foundation
 import Glibc
 import Synchronization
+import TerminalKit
 import VoiceNotes
 
 /// `voicenote play FILE|NAME`: plays a note on the voice bus and returns when it has finished;

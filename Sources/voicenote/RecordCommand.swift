@@ -1,5 +1,7 @@
+import CommandLineKit
 import Foundation
 import Glibc
+import TerminalKit
 import VoiceNotes
 
 /// `voicenote record [--seconds N] [--device NAME] [--dir DIR] [--rate HZ] [--quality Q]`: records
@@ -10,7 +12,7 @@ enum RecordCommand {
         let device = try arguments.value("device")
         let settings = try Command.settings(&arguments)
         let library = try Command.library(&arguments)
-        _ = try arguments.positional()
+        try arguments.finish()
 
         let recorder = VoiceNoteRecorder(library: library, settings: settings, device: device)
         // Without a terminal on stdin there are no keys to read: the recording runs to its length

@@ -1,3 +1,4 @@
+import CommandLineKit
 import VoiceNotes
 
 /// `voicenote rm NAME...`: deletes notes by name; names that could leave the folder are refused.

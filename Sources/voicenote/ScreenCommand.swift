@@ -1,3 +1,4 @@
+import CommandLineKit
 import VoiceNotes
 
 /// `voicenote` or `voicenote screen`: the full-screen view.
@@ -6,7 +7,7 @@ enum ScreenCommand {
         let device = try arguments.value("device")
         let settings = try Command.settings(&arguments)
         let directory = try arguments.value("dir")
-        _ = try arguments.positional()
+        try arguments.finish()
         let engine = try Command.engine()
         defer { engine.shutdown() }
         try VoiceNotesScreen(engine: engine, directory: directory, settings: settings, device: device).run()

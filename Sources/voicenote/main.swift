@@ -1,4 +1,4 @@
-import Foundation
+import CommandLineKit
 import Glibc
 import VoiceNotes
 
@@ -8,15 +8,7 @@ import VoiceNotes
 // survives, not kill the process before it can keep what it wrote.
 signal(SIGXFSZ, SIG_IGN)
 
-do {
+await Command.program.main {
     try await Command.run(Array(CommandLine.arguments.dropFirst()))
-} catch let error as CLIError {
-    Console.error(error.description)
-    exit(error.exitCode)
-} catch let error as CustomStringConvertible {
-    Console.error(error.description)
-    exit(1)
-} catch {
-    Console.error("\(error)")
-    exit(1)
+    return 0
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SoundStation
+import SoundStationTesting
 import Testing
 
 @testable import StarfallCore
@@ -137,7 +138,7 @@ import Testing
                 regressors.append(
                     fading.enumerated().map { $0.element * Double($0.offset) / Double(window.count) })
             }
-            let result = Regression.fit(regressors, to: mix)
+            let result = LeastSquares.fit(regressors, to: mix)
             weights.append(result.weights[targetIndex])
             explained = min(explained, result.explained)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import SoundStation
+import SoundStationTesting
 import Synchronization
 import Testing
 
@@ -37,31 +38,31 @@ struct PlayerOfflineTests {
         player.onFinished { event in finished.withLock { $0.append(event) } }
 
         let before = try render(engine, seconds: 0.5)
-        let musicAlone = Measure.amplitude(of: 220, in: before, frames: 12_000..<24_000)
+        let musicAlone = AudioAnalysis.amplitude(of: 220, in: before, frames: 12_000..<24_000)
         try player.play(fileAt: notePath)
         #expect(player.isPlaying && !player.isPaused)
         #expect(abs(player.duration - 1) < 1e-9)
 
         let during = try render(engine, seconds: 0.5)
         let window = 12_000..<24_000  // after the 80 ms attack
-        let musicDucked = Measure.amplitude(of: 220, in: during, frames: window)
-        let note = Measure.amplitude(of: 1_000, in: during, frames: window)
-        let duck = Measure.decibels(musicDucked / musicAlone)
+        let musicDucked = AudioAnalysis.amplitude(of: 220, in: during, frames: window)
+        let note = AudioAnalysis.amplitude(of: 1_000, in: during, frames: window)
+        let duck = AudioAnalysis.decibels(musicDucked / musicAlone)
         print("measure: offline duck \(String(format: "%.2f", duck)) dB, note amplitude \(note)")
         #expect(abs(duck - -12.04) < 0.5, "music ducked by \(duck) dB")
         // A centred mono sound reaches each side at -4.5 dB (OpenAL Soft's pan law).
-        #expect(abs(Measure.decibels(note / 0.5) - -4.5) < 0.5)
+        #expect(abs(AudioAnalysis.decibels(note / 0.5) - -4.5) < 0.5)
         #expect(abs(player.currentTime - 0.5) < 0.01, "at \(player.currentTime) s")
 
         player.pause()
         let paused = try render(engine, seconds: 0.3)
         #expect(player.isPlaying && player.isPaused)
-        #expect(Measure.amplitude(of: 1_000, in: paused, frames: 4_800..<14_400) < 1e-4)
+        #expect(AudioAnalysis.amplitude(of: 1_000, in: paused, frames: 4_800..<14_400) < 1e-4)
         #expect(abs(player.currentTime - 0.5) < 0.01)
 
         player.resume()
         let resumed = try render(engine, seconds: 0.1)
-        #expect(Measure.amplitude(of: 1_000, in: resumed, frames: 0..<4_800) > 0.2)
+        #expect(AudioAnalysis.amplitude(of: 1_000, in: resumed, frames: 0..<4_800) > 0.2)
 
         player.seek(to: 0.9)
         #expect(abs(player.currentTime - 0.9) < 0.01)
@@ -76,9 +77,9 @@ struct PlayerOfflineTests {
         #expect(events.first?.note.fileName == "tone.wav")
         #expect(!player.isPlaying)
         // The duck releases once the note has ended.
-        let released = Measure.amplitude(of: 220, in: after, frames: 19_200..<28_800)
-        #expect(abs(Measure.decibels(released / musicAlone)) < 0.5)
-        #expect(Measure.amplitude(of: 1_000, in: after, frames: 0..<28_800) < 1e-4)
+        let released = AudioAnalysis.amplitude(of: 220, in: after, frames: 19_200..<28_800)
+        #expect(abs(AudioAnalysis.decibels(released / musicAlone)) < 0.5)
+        #expect(AudioAnalysis.amplitude(of: 1_000, in: after, frames: 0..<28_800) < 1e-4)
     }
 
     @Test("stop reports .stopped once; a new play replaces the old note and reports it stopped")
@@ -97,12 +98,8 @@ struct PlayerOfflineTests {
         player.stop()
         _ = try render(engine, seconds: 0.2)
         #expect(!player.isPlaying)
-        var reasons: [PlaybackFinished.Reason] = []
-        for await event in stream {
-            reasons.append(event.reason)
-            if reasons.count == 2 { break }
-        }
-        #expect(reasons == [.stopped, .stopped])
+        let events = try await stream.collect(within: .seconds(10)) { $0.count == 2 }
+        #expect(events.map(\.reason) == [.stopped, .stopped])
         #expect(engine.activeVoiceCount == 0)
     }
 

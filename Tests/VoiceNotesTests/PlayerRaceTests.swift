@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SoundStation
+import SoundStationTesting
 import Synchronization
 import Testing
 
@@ -50,8 +51,8 @@ struct PlayerRaceTests {
             let frequency = paths.first { $0.0 == playing.path }?.1 ?? 0
             let other = frequency == 300 ? 700 : 300
             #expect(
-                Measure.amplitude(of: Double(frequency), in: mix, frames: 0..<4_800)
-                    > 10 * Measure.amplitude(of: Double(other), in: mix, frames: 0..<4_800),
+                AudioAnalysis.amplitude(of: Double(frequency), in: mix, frames: 0..<4_800)
+                    > 10 * AudioAnalysis.amplitude(of: Double(other), in: mix, frames: 0..<4_800),
                 "round \(round): the tracked note is the one heard")
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import SoundStation
+import SoundStationTesting
 import Testing
 
 @testable import VoiceNotes
@@ -44,7 +45,10 @@ struct RepairTests {
         // Everything flushed before the cut survives, less at most one Vorbis block of look-ahead.
         #expect(audio.frameCount >= flushed - 2_048, "kept \(audio.frameCount) of \(flushed) frames")
         #expect(abs(note.duration - Double(audio.frameCount) / 12_000) < 0.001)
-        #expect(abs(Measure.decibels(Measure.rms(audio)) - Measure.decibels(0.5 / 2.squareRoot())) < 1)
+        #expect(
+            abs(
+                AudioAnalysis.decibels(AudioAnalysis.rms(audio))
+                    - AudioAnalysis.decibels(0.5 / 2.squareRoot())) < 1)
         // The repaired file is a closed stream: intact to its last byte, its last page marked as the end.
         let repaired = try folder.read(note.path)
         let scan = OggPageScan.scan(repaired)

@@ -43,7 +43,21 @@ enum ssrt_flag {
     SSRT_FLAG_LOOP = 1,
     /** Take priority, bus and instance limit from the sound's own settings, and multiply volume by
         the sound's own volume (a catalogue entry's), rather than using the command's. */
-    SSRT_FLAG_SOUND_DEFAULTS = 2
+    SSRT_FLAG_SOUND_DEFAULTS = 2,
+    /** The command carries a position (x, y, z in the game's units): pan and distance come from it
+        and the listener rather than from pan. */
+    SSRT_FLAG_POSITIONED = 4,
+    /** A stereo sound is downmixed and placed as a point (AL_SOFT_source_spatialize) instead of
+        keeping its width. */
+    SSRT_FLAG_SPATIALIZE = 8
+};
+
+/** The kind of a play command's own filter (ssrt_command.filter). */
+enum ssrt_filter {
+    SSRT_FILTER_NONE = 0,
+    SSRT_FILTER_LOWPASS = 1,
+    SSRT_FILTER_HIGHPASS = 2,
+    SSRT_FILTER_BANDPASS = 3
 };
 
 /** One fixed-size command. */
@@ -61,6 +75,12 @@ typedef struct ssrt_command {
     uint8_t flags;    /* ssrt_flag bits */
     uint8_t priority; /* 0...255 */
     uint8_t bus;      /* the engine's bus index */
+    /* Space and colour (all plain numbers, so a trigger still allocates nothing). */
+    float x, y, z;       /* the position, with SSRT_FLAG_POSITIONED */
+    float reverb_send;   /* 0...1: how much goes to the bus's reverb (1 with no reverb set) */
+    float filter_gain_lf; /* the voice's own filter: gains at low and high frequencies */
+    float filter_gain_hf;
+    uint8_t filter;      /* an ssrt_filter */
 } ssrt_command;
 
 /** An engine's real-time state; opaque. */

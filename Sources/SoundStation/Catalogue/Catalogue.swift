@@ -1,3 +1,5 @@
+import Foundation
+
 /// Every sound a game can play, read from the manifest `catalogue.json` in its assets folder.
 ///
 /// Loading checks the manifest strictly (unknown keys, ranges, duplicate names) and that each
@@ -14,14 +16,47 @@ public struct Catalogue: Sendable, Equatable {
     /// Lookup by name; entries stay an array so manifest order is kept for listings.
     private let positions: [String: Int]
 
-    /// Loads `<assetsRoot>/catalogue.json`.
-    public init(assetsRoot: String) throws(CatalogueError) {
-        guard CatalogueFiles.kind(of: assetsRoot) == .directory else {
-            throw .assetsNotFound(searched: [CatalogueFiles.absolute(assetsRoot)])
+    /// Loads `<assetsRoot>/catalogue.json`, or, when `assetsRoot` holds no `catalogue.json` and
+    /// `SOUNDSTATION_ASSETS` is set, the one in that folder: so a game that names its assets folder
+    /// relative to where it is usually started (`"Assets"`) still finds them when started elsewhere,
+    /// as the ``CatalogueError/assetsNotFound(searched:)`` message advises.
+    ///
+    /// ```swift
+    /// // SOUNDSTATION_ASSETS=/opt/mygame/Assets ./mygame  works from any folder
+    /// let catalogue = try Catalogue(assetsRoot: "Assets")
+    /// ```
+    /// - Parameters:
+    ///   - assetsRoot: The folder holding `catalogue.json`, absolute or relative to the working directory.
+    ///   - environment: Where `SOUNDSTATION_ASSETS` is read; the process environment by default. Pass
+    ///     `[:]` when `assetsRoot` was given explicitly (a `--assets` option) and must be final.
+    /// - Throws: ``CatalogueError/assetsNotFound(searched:)`` naming every folder tried when neither
+    ///   exists, or the first problem found in the manifest.
+    public init(
+        assetsRoot: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(CatalogueError) {
+        var root = assetsRoot
+        if !Self.holdsManifest(assetsRoot),
+            let override = environment[AssetLocation.environmentVariable], !override.isEmpty
+        {
+            guard Self.holdsManifest(override) else {
+                throw .assetsNotFound(searched: [assetsRoot, override].map(CatalogueFiles.absolute))
+            }
+            root = override
         }
-        let manifest =
-            assetsRoot.hasSuffix("/") ? assetsRoot + Self.manifestName : assetsRoot + "/" + Self.manifestName
-        try self.init(manifestAt: manifest, root: assetsRoot)
+        guard CatalogueFiles.kind(of: root) == .directory else {
+            throw .assetsNotFound(searched: [CatalogueFiles.absolute(root)])
+        }
+        try self.init(manifestAt: Self.manifestPath(in: root), root: root)
+    }
+
+    /// `<folder>/catalogue.json`.
+    private static func manifestPath(in folder: String) -> String {
+        folder.hasSuffix("/") ? folder + manifestName : folder + "/" + manifestName
+    }
+
+    /// Whether `folder` has a `catalogue.json` file.
+    private static func holdsManifest(_ folder: String) -> Bool {
+        CatalogueFiles.kind(of: manifestPath(in: folder)) == .regularFile
     }
 
     /// Loads the assets folder an `AssetLocation` points at.

@@ -1,7 +1,9 @@
 /// One timed instruction of a cue list, as the `soundstation render` and `play` commands take them:
-/// `TIME:effect:NAME[:at=POINT]`, `TIME:music:NAME[:fade=S|:crossfade=S][:at=POINT]`,
-/// `TIME:stop-music[:fade=S]`, `TIME:pause`, `TIME:resume`, `TIME:volume:BUS:GAIN`, where `POINT` is
-/// `now`, `beat`, `bar`, `bars=N` or `marker=NAME` on the playing music's grid.
+/// `TIME:effect:NAME[:pan=X|:pos=X,Y][:at=POINT]`, `TIME:music:NAME[:fade=S|:crossfade=S][:at=POINT]`,
+/// `TIME:stop-music[:fade=S]`, `TIME:pause`, `TIME:resume`, `TIME:volume:BUS:GAIN`, for space and
+/// colour `TIME:listener:X,Y`, `TIME:filter:BUS:lowpass=HZ|highpass=HZ|off`,
+/// `TIME:reverb:BUS:PRESET|off`, where `POINT` is `now`, `beat`, `bar`, `bars=N` or `marker=NAME` on
+/// the playing music's grid.
 public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
     /// What the cue does.
     public enum Action: Sendable, Equatable {
@@ -17,6 +19,38 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
         case resume
         /// Set a bus's volume.
         case volume(bus: Bus, gain: Float)
+        /// Fire a one-shot effect at a pan or a position.
+        case placedEffect(name: String, placement: Placement)
+        /// Move the listener (positions are heard from it).
+        case listener(SoundPosition)
+        /// Filter a bus, or stop filtering it.
+        case filter(bus: Bus, filter: CueFilter)
+        /// Give a bus a reverb from the EFX presets, or take it away (`nil`).
+        case reverb(bus: Bus, preset: ReverbPreset?)
+    }
+
+    /// Where a placed effect is heard.
+    public enum Placement: Sendable, Equatable {
+        /// -1 left ... 1 right.
+        case pan(Float)
+        /// A position in the game's units, heard from the listener.
+        case position(SoundPosition)
+    }
+
+    /// A bus filter as a cue gives it: a cutoff in hertz (see ``SoundFilter/lowpass(cutoff:)``), or off.
+    public enum CueFilter: Sendable, Equatable {
+        case lowpass(hertz: Float)
+        case highpass(hertz: Float)
+        case off
+
+        /// The engine's filter for this cue; `nil` for off.
+        public var filter: SoundFilter? {
+            switch self {
+            case .lowpass(let hertz): .lowpass(cutoff: hertz)
+            case .highpass(let hertz): .highpass(cutoff: hertz)
+            case .off: nil
+            }
+        }
     }
 
     /// Seconds from the start of the cue list.
@@ -56,10 +90,58 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
         }
         switch parts[1] {
         case "effect":
-            guard arguments.count == 1, !arguments[0].isEmpty else {
-                throw .badArguments(cue: text, usage: "T:effect:NAME[:at=beat|bar|bars=N|marker=M]")
+            let usage = "T:effect:NAME[:pan=X|:pos=X,Y][:at=beat|bar|bars=N|marker=M]"
+            guard (1...2).contains(arguments.count), !arguments[0].isEmpty else {
+                throw .badArguments(cue: text, usage: usage)
             }
-            action = .effect(name: arguments[0])
+            guard arguments.count == 2 else {
+                action = .effect(name: arguments[0])
+                return
+            }
+            if arguments[1].hasPrefix("pan=") {
+                let value = String(arguments[1].dropFirst(4))
+                guard let pan = Float(value), pan.isFinite, (-1...1).contains(pan) else {
+                    throw .badValue(cue: text, value: value, expected: "a pan in -1...1 (-1 left, 1 right)")
+                }
+                action = .placedEffect(name: arguments[0], placement: .pan(pan))
+            } else if arguments[1].hasPrefix("pos=") {
+                let position = try Self.position(String(arguments[1].dropFirst(4)), cue: text)
+                action = .placedEffect(name: arguments[0], placement: .position(position))
+            } else {
+                throw .badArguments(cue: text, usage: usage)
+            }
+        case "listener":
+            guard arguments.count == 1 else { throw .badArguments(cue: text, usage: "T:listener:X,Y") }
+            action = .listener(try Self.position(arguments[0], cue: text))
+        case "filter":
+            let usage = "T:filter:BUS:lowpass=HZ|highpass=HZ|off"
+            guard arguments.count == 2 else { throw .badArguments(cue: text, usage: usage) }
+            let bus = try Self.bus(arguments[0], cue: text)
+            if arguments[1] == "off" {
+                action = .filter(bus: bus, filter: .off)
+            } else if let hertz = try Self.cutoff("lowpass", in: arguments[1], cue: text) {
+                action = .filter(bus: bus, filter: .lowpass(hertz: hertz))
+            } else if let hertz = try Self.cutoff("highpass", in: arguments[1], cue: text) {
+                action = .filter(bus: bus, filter: .highpass(hertz: hertz))
+            } else {
+                throw .badArguments(cue: text, usage: usage)
+            }
+        case "reverb":
+            guard arguments.count == 2 else {
+                throw .badArguments(cue: text, usage: "T:reverb:BUS:PRESET|off")
+            }
+            let bus = try Self.bus(arguments[0], cue: text)
+            if arguments[1] == "off" {
+                action = .reverb(bus: bus, preset: nil)
+            } else if let preset = ReverbPreset.named(arguments[1]) {
+                action = .reverb(bus: bus, preset: preset)
+            } else {
+                throw .badValue(
+                    cue: text, value: arguments[1],
+                    expected: "a reverb preset ("
+                        + ReverbPreset.allCases.map(\.rawValue).joined(separator: ", ")
+                        + ") or off")
+            }
         case "music":
             let usage = "T:music:NAME[:fade=S|:crossfade=S][:at=now|beat|bar|bars=N|marker=M]"
             guard (1...2).contains(arguments.count), !arguments[0].isEmpty else {
@@ -107,8 +189,9 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
     /// The cue in the form ``init(parsing:)`` reads.
     public var description: String {
         switch (action, quantize) {
-        case (.effect, .now), (.music, .now): return actionDescription
-        case (.effect, let point), (.music, let point): return actionDescription + ":at=\(point)"
+        case (.effect, .now), (.music, .now), (.placedEffect, .now): return actionDescription
+        case (.effect, let point), (.music, let point), (.placedEffect, let point):
+            return actionDescription + ":at=\(point)"
         default: return actionDescription
         }
     }
@@ -126,6 +209,18 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
         case .pause: return "\(time):pause"
         case .resume: return "\(time):resume"
         case .volume(let bus, let gain): return "\(time):volume:\(bus.rawValue):\(Double(gain).formatted)"
+        case .placedEffect(let name, .pan(let pan)):
+            return "\(time):effect:\(name):pan=\(Double(pan).formatted)"
+        case .placedEffect(let name, .position(let p)):
+            return "\(time):effect:\(name):pos=\(Double(p.x).formatted),\(Double(p.y).formatted)"
+        case .listener(let p): return "\(time):listener:\(Double(p.x).formatted),\(Double(p.y).formatted)"
+        case .filter(let bus, .off): return "\(time):filter:\(bus.rawValue):off"
+        case .filter(let bus, .lowpass(let hertz)):
+            return "\(time):filter:\(bus.rawValue):lowpass=\(Double(hertz).formatted)"
+        case .filter(let bus, .highpass(let hertz)):
+            return "\(time):filter:\(bus.rawValue):highpass=\(Double(hertz).formatted)"
+        case .reverb(let bus, let preset):
+            return "\(time):reverb:\(bus.rawValue):\(preset?.rawValue ?? "off")"
         }
     }
 
@@ -146,6 +241,53 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
             if text.hasPrefix("marker="), text.count > 7 { return .marker(String(text.dropFirst(7))) }
             throw .badValue(cue: cue, value: text, expected: expected)
         }
+    }
+
+    /// Checks what depends on the engine: a filter's cutoff must be at most half its sample rate.
+    /// - Parameter sampleRate: The engine's rate.
+    /// - Throws: ``SoundCueError/badValue(cue:value:expected:)`` naming the cutoff.
+    public func check(sampleRate: Int) throws(SoundCueError) {
+        guard case .filter(_, let filter) = action else { return }
+        switch filter {
+        case .lowpass(let hertz), .highpass(let hertz):
+            guard hertz <= Float(sampleRate) / 2 else {
+                throw .badValue(
+                    cue: description, value: Double(hertz).formatted,
+                    expected:
+                        "a cutoff in hertz of at most \(sampleRate / 2) (half the sample rate \(sampleRate))")
+            }
+        case .off: return
+        }
+    }
+
+    /// Reads `X,Y` as a position of finite numbers.
+    private static func position(_ text: String, cue: String) throws(SoundCueError) -> SoundPosition {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        let numbers = parts.compactMap { Float($0) }
+        guard parts.count == 2, numbers.count == 2 else {
+            throw .badValue(cue: cue, value: text, expected: "a position X,Y")
+        }
+        for (part, number) in zip(parts, numbers) where !number.isFinite {
+            throw .badValue(cue: cue, value: String(part), expected: "a finite coordinate")
+        }
+        return SoundPosition(x: numbers[0], y: numbers[1])
+    }
+
+    private static func bus(_ text: String, cue: String) throws(SoundCueError) -> Bus {
+        guard let bus = Bus(rawValue: text) else {
+            throw .badValue(cue: cue, value: text, expected: "master, music, effects or voice")
+        }
+        return bus
+    }
+
+    /// Reads `key=HZ`, returning nil when the key differs.
+    private static func cutoff(_ key: String, in text: String, cue: String) throws(SoundCueError) -> Float? {
+        guard text.hasPrefix(key + "=") else { return nil }
+        let value = String(text.dropFirst(key.count + 1))
+        guard let hertz = Float(value), hertz.isFinite, hertz > 0, hertz <= 96_000 else {
+            throw .badValue(cue: cue, value: value, expected: "a cutoff in hertz above 0")
+        }
+        return hertz
     }
 
     /// Reads `key=SECONDS`, returning nil when the key differs.
@@ -176,7 +318,7 @@ public enum SoundCueError: Error, CustomStringConvertible, Equatable {
         case .badTime(let cue):
             "bad event \"\(cue)\": it must start with a time in seconds, e.g. 1.5:effect:reward"
         case .unknownKind(let cue, let kind):
-            "bad event \"\(cue)\": unknown kind \"\(kind)\" (use effect, music, stop-music, pause, resume or volume)"
+            "bad event \"\(cue)\": unknown kind \"\(kind)\" (use effect, music, stop-music, pause, resume, volume, listener, filter or reverb)"
         case .badArguments(let cue, let usage): "bad event \"\(cue)\": expected \(usage)"
         case .badValue(let cue, let value, let expected):
             "bad event \"\(cue)\": \"\(value)\" is not \(expected)"

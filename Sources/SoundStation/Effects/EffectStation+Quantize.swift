@@ -15,12 +15,7 @@ extension EffectStation {
     public func play(
         _ name: String, volume: Float = 1, pitch: Float = 1, pan: Float = 0, at point: MusicQuantize
     ) throws(MusicError) -> VoiceHandle? {
-        guard let timeline else {
-            if point == .now { return try playNow(name, volume: volume, pitch: pitch, pan: pan, at: nil) }
-            throw .noTimeline
-        }
-        let time = try timeline.time(of: point)
-        return try playNow(name, volume: volume, pitch: pitch, pan: pan, at: time)
+        try playNow(name, volume: volume, pitch: pitch, pan: pan, at: try gridTime(of: point))
     }
 
     /// Fires an effect named by a typed resource on the music's grid.
@@ -38,6 +33,17 @@ extension EffectStation {
         at point: MusicQuantize
     ) throws(MusicError) -> VoiceHandle? {
         try play(effect.catalogueName as String, volume: volume, pitch: pitch, pan: pan, at: point)
+    }
+
+    /// The engine time of a point on the station's ``timeline``.
+    /// - Parameter point: The grid point.
+    /// - Returns: Seconds on the engine clock; `nil` for at once.
+    /// - Throws: ``MusicError/noTimeline`` for a station that follows no music, or the timeline's
+    ///   errors.
+    public func gridTime(of point: MusicQuantize) throws(MusicError) -> Double? {
+        guard point != .now else { return nil }
+        guard let timeline else { throw .noTimeline }
+        return try timeline.time(of: point)
     }
 
     private func playNow(

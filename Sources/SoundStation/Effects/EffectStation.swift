@@ -1,8 +1,8 @@
 /// Fires one-shot effects by name: from any thread, many per frame, within each sound's limits.
 ///
-/// A game scene keeps one station for the effects it uses (the seed's game station); a menu that
-/// needs a single effect makes a station of one sound and calls ``play(at:)`` (the seed's single-effect
-/// station). The catalogue's `priority`, `maxInstances`, `steal` and `coalesceMs` apply.
+/// A game scene keeps one station for the effects it uses; a menu that needs a single effect makes a
+/// station of one sound and calls ``play(at:)``. The catalogue's `priority`, `maxInstances`, `steal`
+/// and `coalesceMs` apply.
 public final class EffectStation: Sendable {
     /// The bank the effects are loaded in.
     public let bank: SoundBank
@@ -98,6 +98,54 @@ public final class EffectStation: Sendable {
         )
     }
 
+    /// Fires an effect at a position in the game's units: its pan and distance attenuation come from
+    /// the engine's listener and ``AudioEngine/spatialLayout``, and follow
+    /// ``AudioEngine/setPosition(_:for:glide:)`` while it plays.
+    /// - Parameters:
+    ///   - name: A loaded catalogue entry.
+    ///   - position: Where it is.
+    ///   - volume: Multiplies the catalogue's volume.
+    ///   - pitch: 1 as recorded.
+    ///   - spatialize: For a stereo sound, downmix it to a point instead of keeping its width.
+    ///   - time: When, on the engine clock; `nil` for now.
+    /// - Returns: As ``play(_:volume:pitch:pan:at:)-(String,_,_,_,_)``.
+    /// - Throws: As that, and ``SoundLoadError/engine(name:_:)`` naming a coordinate that is not a
+    ///   finite number.
+    @discardableResult
+    public func play(
+        _ name: String, position: SoundPosition, volume: Float = 1, pitch: Float = 1,
+        spatialize: Bool = false,
+        at time: Double? = nil
+    ) throws(SoundLoadError) -> VoiceHandle? {
+        do throws(AudioEngineError) { try position.check() } catch { throw .engine(name: name, error) }
+        guard let (_, id, buffer) = bank.lookup(name), buffer != nil, sounds?.contains(name) ?? true else {
+            return try play(name, volume: volume, pitch: pitch, at: time)
+        }
+        return play(id, position: position, volume: volume, pitch: pitch, spatialize: spatialize, at: time)
+    }
+
+    /// Fires a loaded effect by id at a position (no string, no lock, no allocation).
+    /// - Parameters:
+    ///   - sound: An id from ``SoundBank/id(of:)-(String)``.
+    ///   - position: Where it is; a position with a NaN plays at the listener.
+    ///   - volume: Multiplies the catalogue's volume.
+    ///   - pitch: 1 as recorded.
+    ///   - spatialize: For a stereo sound, downmix it to a point.
+    ///   - time: When, on the engine clock; `nil` for now.
+    /// - Returns: As ``play(_:volume:pitch:pan:at:)-(SoundID,_,_,_,_)``.
+    @discardableResult
+    public func play(
+        _ sound: SoundID, position: SoundPosition, volume: Float = 1, pitch: Float = 1,
+        spatialize: Bool = false,
+        at time: Double? = nil
+    ) -> VoiceHandle? {
+        let engine = bank.engine
+        guard engine.ring.isReady(sound) else { return nil }
+        var options = PlayOptions(volume: volume, pitch: pitch, position: position, spatialize: spatialize)
+        if (try? position.check()) == nil { options.position = nil }
+        return engine.trigger(sound, options: options, at: time, soundDefaults: true)
+    }
+
     /// Fires an effect named by a typed resource.
     /// - Parameters:
     ///   - effect: A ``SoundResource`` naming a loaded effect.
@@ -115,7 +163,7 @@ public final class EffectStation: Sendable {
         try play(effect.catalogueName as String, volume: volume, pitch: pitch, pan: pan, at: time)
     }
 
-    /// Fires the station's only sound: the seed's single-effect station.
+    /// Fires the station's only sound: a single-effect station.
     /// - Parameter time: When, on the engine clock; `nil` for now.
     /// - Returns: The voice, or `nil` when refused.
     /// - Throws: ``SoundLoadError/notLoaded(name:)`` when the station does not hold exactly one sound.

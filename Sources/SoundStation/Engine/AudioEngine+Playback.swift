@@ -89,7 +89,9 @@ extension AudioEngine {
             name: buffer.name, sound: sound, buffer: buffer,
             options: PlayOptions(
                 volume: command.volume, pitch: command.pitch, pan: command.pan, loop: command.loops,
-                priority: Int(command.priority), bus: Bus(index: command.bus)))
+                priority: Int(command.priority), bus: Bus(index: command.bus), position: command.position,
+                spatialize: command.spatializes, filter: command.voiceFilter, reverbSend: command.reverb_send)
+        )
         if command.usesSoundDefaults {
             let defaults = state.sounds.slots[index].defaults
             request.options.volume *= defaults.volume
@@ -329,12 +331,14 @@ extension AudioEngine {
 
     /// Starts the source of an occupied slot with its options.
     func begin(_ slot: Int32, in state: inout EngineState, at frame: Int64, events: inout [SoundEvent]) {
-        let voice = state.pool.voices[Int(slot)]
+        var voice = state.pool.voices[Int(slot)]
         if let stream = voice.stream, !stream.isReadyToBegin {
             // The worker is still opening or decoding: look again next round (it wakes the driver).
             state.pool.reschedule(slot, at: frame + Self.quantum)
             return
         }
+        placeVoice(slot, in: &state, at: frame)
+        voice = state.pool.voices[Int(slot)]
         let gain = state.gain(of: voice, at: frame)
         do {
             let source = try state.pool.sourceFor(slot, device: device)
@@ -344,7 +348,9 @@ extension AudioEngine {
             let atOnce = voice.stream == nil && voice.startOffset == 0
             try source.prepare(
                 buffer: voice.buffer?.storage, channels: channels, gain: gain, pitch: voice.options.pitch,
-                pan: voice.options.pan, loop: voice.options.loop && voice.stream == nil, play: atOnce)
+                pan: voice.options.pan, spatialize: voice.options.spatialize,
+                loop: voice.options.loop && voice.stream == nil, play: atOnce)
+            applyEffects(to: source, options: voice.options, in: &state)
             if let stream = voice.stream {
                 try stream.prime(source: source)
             }
@@ -428,6 +434,10 @@ extension AudioEngine {
         clamped.pitch = clampPitch(options.pitch)
         clamped.pan = options.pan.isFinite ? max(-1, min(1, options.pan)) : 0
         clamped.priority = max(0, min(255, options.priority))
+        // A position or filter with a NaN in it never reaches OpenAL.
+        if let position = options.position, (try? position.check()) == nil { clamped.position = nil }
+        if let filter = options.filter, (try? filter.check()) == nil { clamped.filter = nil }
+        clamped.reverbSend = options.reverbSend.isFinite ? max(0, min(1, options.reverbSend)) : 1
         return clamped
     }
 

@@ -109,6 +109,9 @@ extension AudioEngine {
                 finish(slot, reason: .ended, in: &state, at: now, events: &events)
                 finishedAny = true
             } else {
+                if state.pool.voices[index].positionRamp != nil, moveVoice(slot, in: &state, at: now) {
+                    fading = true
+                }
                 applyGain(slot, in: &state, at: now, levels: levels)
                 // Only a device can be lost; offline and silent output skip the position query.
                 if tracksPositions, state.pool.voices[index].survivesDeviceLoss {

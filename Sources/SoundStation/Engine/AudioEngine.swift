@@ -75,14 +75,26 @@ public final class AudioEngine: Sendable {
 
     /// Opens `preferred`, and when that fails opens silent output instead, telling `notice` why, so a
     /// game keeps running on a machine without sound.
+    ///
+    /// The user's `SOUNDSTATION_OUTPUT` (`device` or `silent`) and `SOUNDSTATION_DEVICE` apply, as the
+    /// notice advises (``AudioOutput/fromEnvironment(default:environment:)``); an unknown
+    /// `SOUNDSTATION_OUTPUT` is reported through `notice` and `preferred` is tried as it is.
     /// - Parameters:
     ///   - preferred: The output to try first.
+    ///   - environment: The variables to read; the process environment by default.
     ///   - notice: Receives a one-line explanation when the fallback is taken.
-    /// - Returns: An engine on `preferred` or on ``AudioOutput/silent``.
+    /// - Returns: An engine on `preferred` (as the environment adjusts it) or on ``AudioOutput/silent``.
     /// - Throws: ``AudioEngineError`` only when even silent output cannot be opened.
     public static func openWithFallback(
-        _ preferred: AudioOutput, notice: (String) -> Void
+        _ preferred: AudioOutput, environment: [String: String] = ProcessInfo.processInfo.environment,
+        notice: (String) -> Void
     ) throws(AudioEngineError) -> AudioEngine {
+        var preferred = preferred
+        do {
+            preferred = try AudioOutput.fromEnvironment(default: preferred, environment: environment)
+        } catch {
+            notice(error.description)
+        }
         do {
             return try AudioEngine(output: preferred)
         } catch {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where an ``AudioEngine`` sends what it mixes.
 public enum AudioOutput: Sendable, Equatable, CustomStringConvertible {
     /// A real OpenAL playback device: the system default (`nil`) or one named by
@@ -19,16 +21,46 @@ public enum AudioOutput: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The output named by `SOUNDSTATION_OUTPUT` (`device` or `silent`) and `SOUNDSTATION_DEVICE`,
-    /// defaulting to the default device.
-    /// - Parameter environment: The variables to read; the process environment by default.
-    /// - Returns: The chosen output, or `nil` when `SOUNDSTATION_OUTPUT` holds an unknown value.
-    public static func fromEnvironment(_ environment: [String: String]) -> AudioOutput? {
+    /// The output the person running the program chose through the environment, else `preferred`:
+    /// how a program honours `SOUNDSTATION_OUTPUT` and `SOUNDSTATION_DEVICE`, which the engine's
+    /// messages advise (``AudioEngineError/noPlaybackDevice(name:)`` suggests
+    /// `SOUNDSTATION_OUTPUT=silent`).
+    ///
+    /// ```swift
+    /// // SOUNDSTATION_OUTPUT=silent ./game  runs without sound; SOUNDSTATION_DEVICE=NAME picks a device
+    /// let engine = try AudioEngine.openWithFallback(.fromEnvironment(default: .device())) { print("notice:", $0) }
+    /// ```
+    ///
+    /// - `SOUNDSTATION_OUTPUT=silent` gives ``silent``; `device` gives ``device(name:)``;
+    ///   unset or empty leaves `preferred`.
+    /// - `SOUNDSTATION_DEVICE=NAME` names the device of a device output (`preferred`'s own name when
+    ///   unset); a device output keeps `preferred`'s latency.
+    /// - An ``offline(sampleRate:channels:)`` `preferred` is returned unchanged: an offline render is
+    ///   the program's own business, not a choice of speakers.
+    /// - Parameters:
+    ///   - preferred: The output when the environment says nothing; the default device by default.
+    ///   - environment: The variables to read; the process environment by default.
+    /// - Returns: The output to open.
+    /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` naming `SOUNDSTATION_OUTPUT`
+    ///   when it holds anything but `device` or `silent`.
+    public static func fromEnvironment(
+        default preferred: AudioOutput = .device(),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(AudioEngineError) -> AudioOutput {
+        if case .offline = preferred { return preferred }
         let device = environment["SOUNDSTATION_DEVICE"].flatMap { $0.isEmpty ? nil : $0 }
+        // A device output keeps the program's latency; only the name is the user's to choose.
+        let (preferredDevice, latency): (String?, OutputLatency) =
+            if case .device(let name, let latency) = preferred { (name, latency) } else { (nil, .normal) }
         switch environment["SOUNDSTATION_OUTPUT"]?.lowercased() {
-        case nil, "", "device": return .device(name: device)
+        case nil, "":
+            guard case .device = preferred else { return preferred }
+            return .device(name: device ?? preferredDevice, latency: latency)
+        case "device": return .device(name: device ?? preferredDevice, latency: latency)
         case "silent": return .silent
-        default: return nil
+        case let other?:
+            throw .invalidArgument(
+                name: "SOUNDSTATION_OUTPUT", value: "\"\(other)\"", expected: "\"device\" or \"silent\"")
         }
     }
 }

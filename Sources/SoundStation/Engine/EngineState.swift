@@ -31,6 +31,8 @@ struct EngineState {
     /// How music dips under voice notes (and loud effects).
     var ducking = Ducking()
     var duckLevel = GainRamp.constant(1)
+    /// The listener, the spatial layout, bus filters and reverbs (Spatial/SpaceState.swift).
+    var space = SpaceState()
 
     /// Removes and returns the calls due at or before `frame`.
     mutating func takeDueCalls(upTo frame: Int64) -> [@Sendable () -> Void] {
@@ -59,7 +61,7 @@ struct EngineState {
         if isPaused { return 0 }
         let bus = options.bus
         var gain =
-            options.volume * fade.value(at: frame)
+            options.volume * options.distanceGain * fade.value(at: frame)
             * busLevels[.master, default: .constant(1)].value(at: frame)
         if bus != .master { gain *= busLevels[bus, default: .constant(1)].value(at: frame) }
         if bus == .music { gain *= duckLevel.value(at: frame) }
@@ -71,7 +73,7 @@ struct EngineState {
     func gain(options: PlayOptions, fade: GainRamp, at frame: Int64, levels: BusLevels) -> Float {
         if isPaused { return 0 }
         let bus = options.bus
-        var gain = options.volume * fade.value(at: frame) * levels.master
+        var gain = options.volume * options.distanceGain * fade.value(at: frame) * levels.master
         if bus != .master { gain *= levels.level(of: bus) }
         if bus == .music { gain *= levels.duck }
         return gain

@@ -1,12 +1,12 @@
 /// The game's background music: one track at a time, switched per scene.
 ///
-/// As in the seed design, tracks are preloaded before they are needed, `play` rewinds the chosen
+/// Tracks are preloaded before they are needed, `play` rewinds the chosen
 /// track to its start, loops it forever and stops the others; beyond it, switches can fade or
 /// crossfade (equal power), a track can resume where it left off, and long tracks stream.
 public final class MusicStation: Sendable {
     /// Where a track starts when it is played again.
     public enum StartPosition: Sendable, Equatable {
-        /// From its beginning (the default, as in the seed).
+        /// From its beginning (the default).
         case restart
         /// From where it was when it was last switched away from or stopped.
         case resume

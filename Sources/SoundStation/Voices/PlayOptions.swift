@@ -12,11 +12,23 @@ public struct PlayOptions: Sendable, Equatable {
     public var priority: Int
     /// The mixing bus whose volume also applies.
     public var bus: Bus
+    /// Where the sound is, in the game's units; when set, pan and distance attenuation come from it,
+    /// the listener and ``AudioEngine/spatialLayout`` (and ``pan`` is ignored).
+    public var position: SoundPosition?
+    /// For a stereo sound: downmix it and place it as a point, instead of keeping its width.
+    public var spatialize: Bool
+    /// The voice's own filter, in series with its bus's (EFX; does nothing without it).
+    public var filter: SoundFilter?
+    /// 0...1: how much of the voice goes to its bus's reverb, when the bus has one.
+    public var reverbSend: Float
+    /// The distance model's gain, kept up to date by the engine for a positioned voice.
+    var distanceGain: Float = 1
 
     /// Creates options; the defaults play a sound once, centred, as recorded, on the effects bus.
     public init(
         volume: Float = 1, pitch: Float = 1, pan: Float = 0, loop: Bool = false, priority: Int = 128,
-        bus: Bus = .effects
+        bus: Bus = .effects, position: SoundPosition? = nil, spatialize: Bool = false,
+        filter: SoundFilter? = nil, reverbSend: Float = 1
     ) {
         self.volume = volume
         self.pitch = pitch
@@ -24,5 +36,9 @@ public struct PlayOptions: Sendable, Equatable {
         self.loop = loop
         self.priority = priority
         self.bus = bus
+        self.position = position
+        self.spatialize = spatialize
+        self.filter = filter
+        self.reverbSend = reverbSend
     }
 }

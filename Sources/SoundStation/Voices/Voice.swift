@@ -20,6 +20,8 @@ struct Voice {
     /// The sound's name: its buffer's or its stream's.
     var name = ""
     var options = PlayOptions()
+    /// Where a positioned voice is, gliding; `nil` for a voice placed by its pan.
+    var positionRamp: PositionRamp?
     /// A fade on top of the voice's volume; ``stopsAfterFade`` ends the voice when it reaches 0.
     var fade = GainRamp.constant(1)
     var stopsAfterFade = false

@@ -112,6 +112,7 @@ struct VoicePool {
         voices[index].buffer = request.buffer
         voices[index].stream = request.stream
         voices[index].options = request.options
+        voices[index].positionRamp = request.options.position.map(PositionRamp.constant)
         voices[index].fade = .constant(1)
         voices[index].stopsAfterFade = false
         voices[index].startOffset = request.startOffset

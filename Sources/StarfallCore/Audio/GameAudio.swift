@@ -3,7 +3,7 @@ import SoundStation
 /// Turns the game's events into sound. This is the part a game author copies: scene code never
 /// touches the engine, it reports what happened and this mapping decides what is heard.
 ///
-/// As in the seed design, music switches per scene (each track preloaded, rewound to its start, the
+/// Music switches per scene (each track preloaded, rewound to its start, the
 /// other stopped) and effects go through stations: one station for everything on the playfield,
 /// where several effects often fire in the same frame, and stations of a single sound for the menu's
 /// click and the shop's purchase.
@@ -17,16 +17,23 @@ import SoundStation
 public final class GameAudio: Sendable {
     /// Engine, catalogue, bank and music station.
     public let sound: SoundSystem
-    /// The playfield's effects: the seed's game effect station.
+    /// The playfield's effects: one station for every sound that can fire there.
     public let gameEffects: EffectStation
-    /// The shop's single sound: the seed's single-effect station.
+    /// The shop's single sound: a station of one sound.
     public let shopEffect: EffectStation
     /// The menu cursor's single sound.
     public let menuEffect: EffectStation
     /// How long the music takes to fade out when a game ends.
     public static let gameOverFade = 0.5
 
+    /// How much the pause menu dulls the music: a low-pass on the music bus (EFX) and this volume.
+    public static let pausedMusic = (filter: SoundFilter.lowpass(cutoff: 700), volume: Float(0.6))
+    /// The level from which the playfield's effects echo (a cave reverb on the effects bus), if any.
+    public let echoLevel: Int?
+
     private let fieldWidth: Double
+    private let fieldHeight: Double
+    private let listener: SoundPosition
     private let notice: @Sendable (String) -> Void
     private let reported = Locked<Set<String>>([])
 
@@ -34,15 +41,34 @@ public final class GameAudio: Sendable {
     /// - Parameters:
     ///   - sound: The game's sound system.
     ///   - fieldWidth: The playfield's width, to pan effects to where they happen.
+    ///   - echoLevel: From this level on the playfield's effects echo (a cave reverb); `nil` for never
+    ///     (the autoplay's renders, whose tests take the mix apart sound by sound).
     ///   - notice: Told once per sound that cannot be played (not loaded, not in the catalogue), so a
     ///     broken asset costs its sound, never the game.
     public init(
-        sound: SoundSystem, fieldWidth: Double = Rules.standard.fieldWidth,
+        sound: SoundSystem, fieldWidth: Double = Rules.standard.fieldWidth, echoLevel: Int? = nil,
         notice: @escaping @Sendable (String) -> Void = { _ in }
     ) {
+        self.echoLevel = echoLevel
         self.sound = sound
         self.fieldWidth = fieldWidth
         self.notice = notice
+        // The playfield is the stereo field, heard from the paddle's row: things are heard at their
+        // column, and fall from -9 dB at the top to full within 20 units of the paddle.
+        let rules = Rules.standard
+        fieldHeight = rules.fieldHeight * fieldWidth / rules.fieldWidth
+        let paddleY = rules.paddleY * fieldWidth / rules.fieldWidth
+        listener = SoundPosition(x: Float(fieldWidth / 2), y: Float(paddleY))
+        let layout = SpatialLayout(
+            width: Float(max(fieldWidth, 1)),
+            distanceModel: .linear(reference: Float(paddleY / 10), maxDistance: Float(paddleY), rolloff: 0.65)
+        )
+        do {
+            try sound.engine.setSpatialLayout(layout)
+            try sound.engine.setListener(listener, glide: 0)
+        } catch {
+            notice("\(error.description) Effects play unplaced.")
+        }
         gameEffects = EffectStation(bank: sound.bank, sounds: Self.playfieldEffects.map(\.rawValue))
         shopEffect = EffectStation(bank: sound.bank, sounds: [Effect.upgrade.rawValue])
         menuEffect = EffectStation(bank: sound.bank, sounds: [Effect.click.rawValue])
@@ -79,28 +105,54 @@ public final class GameAudio: Sendable {
             // Each star in a streak sounds a semitone higher, up to a fifth: the player hears the
             // streak building without looking at the score.
             let pitch = Self.semitones[min(caught.streak - 1, Self.semitones.count - 1)]
-            var cues = play(.reward, pitch: pitch, pan: pan(caught.x), at: time)
-            if caught.golden { cues += play(.coin, pan: pan(caught.x), at: time) }
+            var cues = play(.reward, pitch: pitch, at: position(caught.x, onPaddle: true), time: time)
+            if caught.golden { cues += play(.coin, at: position(caught.x, onPaddle: true), time: time) }
             return cues
         case .starMissed(let x):
-            return play(.miss, volume: 0.8, pan: pan(x), at: time)
+            return play(.miss, volume: 0.8, at: position(x, onPaddle: true), time: time)
         case .bombSpawned(let x):
-            return play(.bombTick, volume: 0.6, pan: pan(x), at: time)
+            // At the top of the field: far from the paddle, so quiet; the hit below is loud.
+            return play(.bombTick, volume: 0.6, at: position(x, onPaddle: false), time: time)
         case .bombHit(let x, _):
-            return play(.explosion, pan: pan(x) / 2, at: time) + play(.hit, pan: pan(x), at: time)
+            return play(.explosion, at: position(x, onPaddle: true), time: time)
+                + play(.hit, at: position(x, onPaddle: true), time: time)
         case .bombDodged(let x):
-            return play(.jump, volume: 0.5, pan: pan(x), at: time)
-        case .levelUp:
+            return play(.jump, volume: 0.5, at: position(x, onPaddle: true), time: time)
+        case .levelUp(let level):
+            if let echoLevel { setEcho(level >= echoLevel) }
             return play(.levelUp, at: time)
         case .paused:
-            sound.engine.pauseAll()
+            // The music goes on, muffled and lower, under the pause menu; nothing new is triggered.
+            muffleMusic(true)
             return []
         case .resumed:
-            sound.engine.resumeAll()
+            muffleMusic(false)
             return []
         case .gameOver, .voiceNotesRequested, .quitRequested:
             return []
         }
+    }
+
+    /// Game ticks between two ticks of a falling bomb's fuse.
+    public static let fuseTicks = 24
+
+    /// Ticks the fuse of every falling bomb, each every ``fuseTicks`` game ticks, where the bomb is
+    /// now: as it falls towards the paddle's row it is nearer the listener, so each tick is louder.
+    /// Call it once per game tick while a game runs and is not paused.
+    /// - Parameters:
+    ///   - things: What is falling (``Game/things``).
+    ///   - tick: The game's tick count (``Game/sceneTicks``), which spreads the bombs' fuses.
+    ///   - time: When, on the engine clock; `nil` for now.
+    /// - Returns: The fuse ticks played, with the volume each is heard at.
+    @discardableResult
+    public func follow(_ things: [FallingThing], tick: Int, at time: Double? = nil) -> [AudioCue] {
+        var cues: [AudioCue] = []
+        let scale = fieldWidth / Rules.standard.fieldWidth
+        for bomb in things where bomb.kind == .bomb && (tick + bomb.id) % Self.fuseTicks == 0 {
+            let position = SoundPosition(x: Float(bomb.x), y: Float(min(bomb.y * scale, Double(listener.y))))
+            cues += play(.bombTick, volume: 0.5, at: position, time: time)
+        }
+        return cues
     }
 
     /// The effects of the game scene.
@@ -121,12 +173,16 @@ public final class GameAudio: Sendable {
         case .game: track = .game
         case .gameOver: track = nil
         }
+        if scene != .gameOver {
+            muffleMusic(false)
+            setEcho(false)
+        }
         guard let track else {
             sound.music.stop(fade: Self.gameOverFade, at: time)
             return [.scene(scene, music: nil, at: when)]
         }
         do {
-            // From its start, the other track stopped: the seed's MusicStation.play.
+            // From its start, the other track stopped.
             try sound.music.play(track.rawValue, transition: .cut, at: time)
         } catch {
             report(track.rawValue, error)
@@ -152,9 +208,46 @@ public final class GameAudio: Sendable {
         return [.effect(name: effect.rawValue, at: when, volume: volume, pitch: pitch, pan: pan)]
     }
 
-    private func pan(_ x: Double) -> Float {
-        guard fieldWidth > 0 else { return 0 }
-        return Float(max(-1, min(1, x / fieldWidth * 2 - 1)) * 0.7)
+    /// Where a thing at column `x` is heard: on the paddle's row, or at the top of the field.
+    private func position(_ x: Double, onPaddle: Bool) -> SoundPosition {
+        SoundPosition(x: Float(x), y: onPaddle ? listener.y : 0)
+    }
+
+    /// Plays an effect at a position on the playfield, reporting the pan and volume it is heard at.
+    private func play(
+        _ effect: Effect, volume: Float = 1, pitch: Float = 1, at position: SoundPosition, time: Double?
+    ) -> [AudioCue] {
+        let when = time ?? sound.engine.time
+        let heard = sound.engine.spatialLayout.placement(of: position, listener: listener)
+        do {
+            let voice = try gameEffects.play(
+                effect.rawValue, position: position, volume: volume, pitch: pitch, at: time)
+            guard voice != nil else { return [] }
+        } catch {
+            report(effect.rawValue, error)
+            return []
+        }
+        return [
+            .effect(
+                name: effect.rawValue, at: when, volume: volume * heard.gain, pitch: pitch, pan: heard.pan)
+        ]
+    }
+
+    private func muffleMusic(_ muffled: Bool) {
+        do {
+            try sound.engine.setFilter(muffled ? Self.pausedMusic.filter : nil, for: .music)
+        } catch {
+            report("music filter", .engine(name: "music", error))
+        }
+        sound.engine.setVolume(muffled ? Self.pausedMusic.volume : 1, for: .music)
+    }
+
+    private func setEcho(_ on: Bool) {
+        do {
+            try sound.engine.setReverb(on ? ReverbPreset.cave : nil, for: .effects)
+        } catch {
+            report("echo", .engine(name: "effects", error))
+        }
     }
 
     private func report(_ name: String, _ error: SoundLoadError) {

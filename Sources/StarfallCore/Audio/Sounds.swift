@@ -1,7 +1,7 @@
 import SoundStation
 
-/// The game's music: each case names its catalogue entry, and through it its file (the seed's
-/// "sound enums that know their bundle path").
+/// The game's music: each case names its catalogue entry, and through it its file, so scene
+/// code names a sound by a case and a typo does not compile.
 public enum Music: String, SoundResource, CaseIterable {
     /// The menu's track.
     case main

@@ -4,7 +4,7 @@ import SoundStation
 public enum AutoplayError: Error, CustomStringConvertible, Equatable {
     /// The requested length is not a positive number of seconds within the limit.
     case badDuration(Double)
-    /// The seed's rules do not fit the render clock: the sample rate must be a whole number of frames
+    /// The game's tick does not fit the render clock: the sample rate must be a whole number of frames
     /// per tick.
     case ticksDoNotDivideRate(sampleRate: Int, ticksPerSecond: Int)
     /// The assets could not be read.

@@ -3,7 +3,7 @@ import Glibc
 import Observation
 import SoundStation
 
-/// The voice notes in one folder: the seed's list of recordings, kept on disk.
+/// The voice notes in one folder, newest first, kept on disk.
 ///
 /// Opening a library creates its folder (mode 0700: notes are private), repairs recordings a crash
 /// left unfinished, and lists the notes newest first. Names given to ``note(named:)``,

@@ -2,8 +2,8 @@
 public struct PlaybackStatus: Sendable, Equatable {
     /// The note being played or paused; nil when idle.
     public var note: VoiceNote?
-    /// True while a note is loaded for playback, paused or not (as in the seed, where a paused note
-    /// is still "playing", shown green).
+    /// True while a note is loaded for playback, paused or not: a paused note is still "playing"
+    /// (the screen shows it green).
     public var isPlaying = false
     /// True while that note is paused.
     public var isPaused = false

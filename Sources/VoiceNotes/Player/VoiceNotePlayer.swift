@@ -2,8 +2,8 @@ import Foundation
 import Observation
 import SoundStation
 
-/// Plays voice notes through an ``AudioEngine``'s voice bus: the seed's player with play, pause,
-/// resume and stop, plus seeking and a finished event.
+/// Plays voice notes through an ``AudioEngine``'s voice bus: play, pause, resume, stop and seek,
+/// and one finished event per playback.
 ///
 /// Notes play on ``Bus/voice``, so the engine's ducking dips the game's music while one plays.
 /// A note is decoded whole into one engine buffer (a minute of 12 kHz mono is under 3 MB), which is

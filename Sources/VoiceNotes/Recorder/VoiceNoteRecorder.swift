@@ -3,8 +3,8 @@ import Observation
 import SoundStation
 import Synchronization
 
-/// Records voice notes from a capture device into a ``VoiceNoteLibrary``: the seed's recorder
-/// service, made crash-safe.
+/// Records voice notes from a capture device into a ``VoiceNoteLibrary``, crash-safe: what was
+/// recorded survives a crash, a kill or a full disk.
 ///
 /// ``start(seconds:)`` opens the device and a `recording-<unix time>.ogg.part` file, and a thread of
 /// its own moves samples from the device to the encoder every 25 ms and flushes the file to disk
@@ -44,7 +44,7 @@ public final class VoiceNoteRecorder: Sendable {
     /// Creates a recorder; nothing is opened until ``start(seconds:)``.
     /// - Parameters:
     ///   - library: The folder notes are recorded into.
-    ///   - settings: Rate, channels, quality and format; the seed's by default.
+    ///   - settings: Rate, channels, quality and format; 12000 Hz mono Ogg Vorbis at high quality by default.
     ///   - device: A name from ``VoiceNoteRecorder/captureDevices()``, or nil for the default device.
     public init(
         library: VoiceNoteLibrary, settings: VoiceNoteSettings = VoiceNoteSettings(), device: String? = nil

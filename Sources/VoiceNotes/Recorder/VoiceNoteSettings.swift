@@ -1,10 +1,10 @@
-/// The encoder quality of a note, as the seed's recorder settings name it.
+/// The Vorbis encoder quality of a note: a trade of file size against fidelity.
 public enum VoiceNoteQuality: String, Sendable, CaseIterable, Equatable {
     /// Smallest files; speech stays intelligible.
     case low
     /// A balance for long notes.
     case medium
-    /// The seed's choice and the default.
+    /// Clear speech at a modest size; the default.
     case high
     /// Largest files.
     case max
@@ -52,9 +52,9 @@ public enum VoiceNoteFormat: String, Sendable, CaseIterable, Equatable {
     }
 }
 
-/// How a note is recorded: the seed's settings (format, sample rate, channels, encoder quality).
+/// How a note is recorded: format, sample rate, channels and encoder quality.
 public struct VoiceNoteSettings: Sendable, Equatable {
-    /// Frames per second; the seed records speech at 12000.
+    /// Frames per second; 12000 by default, plenty for speech.
     public var sampleRate: Int
     /// 1 (mono, the default) or 2.
     public var channels: Int
@@ -66,7 +66,7 @@ public struct VoiceNoteSettings: Sendable, Equatable {
     /// The rates a capture device and the encoder both accept.
     public static let sampleRates = 8_000...192_000
 
-    /// Creates settings; the defaults are the seed's: 12000 Hz, mono, high quality, here in Ogg Vorbis.
+    /// Creates settings; the defaults suit speech: 12000 Hz, mono, high quality, in Ogg Vorbis.
     public init(
         sampleRate: Int = 12_000, channels: Int = 1, quality: VoiceNoteQuality = .high,
         format: VoiceNoteFormat = .oggVorbis

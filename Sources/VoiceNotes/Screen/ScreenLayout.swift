@@ -11,7 +11,7 @@ struct ScreenModel {
     var message: String?
 }
 
-/// Lays the seed's view out as terminal rows: title, status, record button, level meter, the list
+/// Lays the voice notes view out as terminal rows: title, status, record button, level meter, the list
 /// (the playing note red, a paused one green), a message line and the keys.
 enum ScreenLayout {
     static let title = "Voice Notes"

@@ -1,7 +1,8 @@
 import Glibc
 import SoundStation
+import TerminalKit
 
-/// The seed's voice memo view as a full-screen terminal view: a title, the status ("Recording" in
+/// The voice notes as a full-screen terminal view: a title, the status ("Recording" in
 /// red, or "Ready"), a record button (key `r`), a level meter while recording, and the list of notes
 /// (arrows move, Enter plays, pauses or resumes; the playing note red, a paused one green).
 ///
@@ -68,7 +69,7 @@ public final class VoiceNotesScreen {
             try terminal.enterRawMode(fullScreen: true)
         } catch {
             trap.release(reraise: false)
-            throw error
+            throw .notATerminal
         }
         var lastFrame = ""
         while !quit && trap.caught == nil {

@@ -19,25 +19,28 @@ struct GameSound {
     static func open(assets: String?, notices: NoticeBoard) throws(StartupError) -> GameSound {
         let catalogue: Catalogue
         do {
-            catalogue = try Catalogue(assetsRoot: assetsRoot(assets))
+            // The environment was read already when no folder was given (locateDefault), and a given one is final.
+            catalogue = try Catalogue(assetsRoot: assetsRoot(assets), environment: [:])
         } catch {
             throw .catalogue(error)
         }
-        let environment = ProcessInfo.processInfo.environment
-        let output = AudioOutput.fromEnvironment(environment)
-        if output == nil {
-            notices.post(
-                "SOUNDSTATION_OUTPUT=\(environment["SOUNDSTATION_OUTPUT"] ?? "") is neither device nor silent; "
-                    + "using the default device")
+        let output: AudioOutput
+        do {
+            output = try AudioOutput.fromEnvironment()
+        } catch {
+            notices.post("\(error.description) Using the default device.")
+            output = .device()
         }
         let engine: AudioEngine
         do {
-            engine = try AudioEngine.openWithFallback(output ?? .device()) { notices.post($0) }
+            engine = try AudioEngine.openWithFallback(output) { notices.post($0) }
         } catch {
             throw .engine(error)
         }
         let system = SoundSystem(engine: engine, catalogue: catalogue)
-        let audio = GameAudio(sound: system, fieldWidth: Rules.standard.fieldWidth) { notices.post($0) }
+        let audio = GameAudio(sound: system, fieldWidth: Rules.standard.fieldWidth, echoLevel: 3) {
+            notices.post($0)
+        }
         return GameSound(system: system, audio: audio)
     }
 

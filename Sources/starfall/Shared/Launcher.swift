@@ -10,8 +10,7 @@ enum Launcher {
         switch options.mode {
         case .autoplay(let seconds):
             guard let audioOut = options.audioOut else {
-                Console.report(UsageError.autoplayNeedsOutput.description)
-                return 2
+                return Options.program.report(Options.autoplayNeedsOutput)
             }
             return await AutoplayCommand.run(
                 seconds: seconds, seed: options.seed ?? 1, audioOut: audioOut, assets: options.assets)

@@ -40,6 +40,8 @@ final class PlaySession {
         }
         let events = game.step(combined)
         sound.audio.handle(events)
+        // Falling bombs tick, louder as they near the paddle.
+        if game.scene == .game, !game.isPaused { sound.audio.follow(game.things, tick: game.sceneTicks) }
         if events.contains(.quitRequested) { return .quit }
         if events.contains(.voiceNotesRequested) { return .voiceNotes }
         return .keepGoing

@@ -1,4 +1,5 @@
 import StarfallCore
+import TerminalKit
 
 /// Keys turned into one ``Input`` per tick.
 ///
@@ -12,18 +13,49 @@ struct TerminalControls {
     private var heldTicks = 0
     private var presses = Input.none
 
-    /// Takes a key pressed since the last tick into account.
+    /// Takes a key pressed since the last tick into account: arrows, A/D, W/S (and h/j/k/l) move,
+    /// Space and Enter select, p pauses, Esc and q go back; other keys do nothing.
     mutating func add(_ key: Key) {
-        switch key {
-        case .left, .right:
-            direction = key == .left ? -1 : 1
+        switch Self.action(for: key) {
+        case .left:
+            direction = -1
+            heldTicks = Self.holdTicks
+        case .right:
+            direction = 1
             heldTicks = Self.holdTicks
         case .up: presses.up = true
         case .down: presses.down = true
         case .select: presses.select = true
         case .back: presses.back = true
         case .pause: presses.pause = true
-        case .interrupt: break
+        case nil: break
+        }
+    }
+
+    private enum Action { case left, right, up, down, select, back, pause }
+
+    private static func action(for key: Key) -> Action? {
+        switch key {
+        case .left: .left
+        case .right: .right
+        case .up: .up
+        case .down: .down
+        case .enter, .space: .select
+        case .escape: .back
+        case .character(let character): action(for: character)
+        case .interrupt, .backspace: nil
+        }
+    }
+
+    private static func action(for character: Character) -> Action? {
+        switch character {
+        case "p", "P": .pause
+        case "q", "Q": .back
+        case "a", "A", "h": .left
+        case "d", "D", "l": .right
+        case "w", "W", "k": .up
+        case "s", "S", "j": .down
+        default: nil
         }
     }
 

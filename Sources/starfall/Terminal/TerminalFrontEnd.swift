@@ -1,6 +1,7 @@
 import Glibc
 import SoundStation
 import StarfallCore
+import TerminalKit
 
 /// The game in a terminal: ANSI drawing at 30 frames per second over a 60 Hz simulation, keys read
 /// raw without blocking, and the terminal restored on every way out (quit, Ctrl-C, SIGTERM, SIGHUP).
@@ -13,101 +14,111 @@ enum TerminalFrontEnd {
     static func run(
         options: Options, seed: UInt64, sound: GameSound, notices: NoticeBoard, screens: ExternalScreens
     ) async -> Int32 {
-        let mode: TerminalMode
+        guard RawTerminal.isTerminal(STDIN_FILENO), RawTerminal.isTerminal(STDOUT_FILENO) else {
+            sound.system.engine.shutdown()
+            return fail(.terminal("stdin and stdout must both be a terminal"))
+        }
+        let terminal = RawTerminal()
+        let trap = SignalTrap()
+        notices.hold()
         do {
-            mode = try TerminalMode()
-            SignalTrap.install()
-            notices.hold()
-            try mode.enter()
+            try terminal.enterRawMode(fullScreen: true)
         } catch {
+            trap.release(reraise: false)
             notices.release()
             sound.system.engine.shutdown()
-            return fail(error)
+            return fail(.terminal(error.description))
         }
         let loaded = await sound.preload(notices: notices) { progress in
-            var canvas = TextCanvas(width: mode.size.columns, height: mode.size.rows)
+            let size = terminal.size()
+            var canvas = TextCanvas(width: size.columns, height: size.rows)
             TerminalPainter.drawLoading(progress, into: &canvas)
-            TerminalMode.write(canvas.ansi)
+            terminal.write(canvas.ansi)
         }
         let session = PlaySession(
             seed: seed, bot: options.bot, autostart: options.autostart, sound: sound, screens: screens)
-        let signal = loop(session, mode: mode, notices: notices, tickLimit: options.frames)
+        let ending = loop(
+            session, terminal: terminal, trap: trap, notices: notices, tickLimit: options.frames)
         loaded?.unload()
         sound.system.engine.shutdown()
-        mode.restore()
+        terminal.restore()
         notices.release()
-        if let signal { SignalTrap.reraise(signal) }
-        return 0
+        trap.release(reraise: false)
+        switch ending {
+        case .quit: return 0
+        // Ctrl-C read as a key is no signal: the status a shell shows for it (130), and the shell's
+        // command list goes on, as it would after a program that handles Ctrl-C itself.
+        case .interruptKey: return 128 + SIGINT
+        case .signal(let signal): SignalTrap.terminate(by: signal)
+        }
     }
 
-    /// The game loop; returns the signal that ended it, or nil for a normal quit.
+    /// How the game loop ended.
+    private enum Ending {
+        /// The player quit from the menu, or the tick limit was reached.
+        case quit
+        /// Ctrl-C arrived as a key (raw mode turns it into a byte).
+        case interruptKey
+        /// A termination signal was caught, or the terminal hung up (SIGHUP).
+        case signal(Int32)
+    }
+
+    /// The game loop; returns what ended it.
     private static func loop(
-        _ session: PlaySession, mode: TerminalMode, notices: NoticeBoard, tickLimit: Int?
+        _ session: PlaySession, terminal: RawTerminal, trap: SignalTrap, notices: NoticeBoard, tickLimit: Int?
     )
-        -> Int32?
+        -> Ending
     {
         let clock = ContinuousClock()
         var nextTick = clock.now
         var ticks = 0
         var controls = TerminalControls()
         while true {
-            if let signal = SignalTrap.pending { return signal }
-            switch readKeys(until: nextTick, clock: clock) {
-            case .closed: return SIGHUP
+            if let signal = trap.caught { return .signal(signal) }
+            switch terminal.read(timeout: milliseconds(until: nextTick, clock: clock)) {
+            case .closed: return .signal(SIGHUP)
             case .keys(let keys):
-                if keys.contains(.interrupt) { return SIGINT }
+                if keys.contains(.interrupt) { return .interruptKey }
                 for key in keys { controls.add(key) }
             }
             var stepped = false
             while clock.now >= nextTick {
                 switch session.tick(controls.nextInput()) {
                 case .keepGoing: break
-                case .quit: return nil
+                case .quit: return .quit
                 case .voiceNotes:
                     session.openVoiceNotes(
                         suspend: {
-                            mode.restore()
+                            terminal.restore()
                             notices.release()
                         },
                         resume: {
                             notices.hold()
-                            try? mode.enter()
+                            try? terminal.enterRawMode(fullScreen: true)
                         })
                     nextTick = clock.now
                 }
                 ticks += 1
                 stepped = true
                 nextTick += tickLength
-                if let tickLimit, ticks >= tickLimit { return nil }
+                if let tickLimit, ticks >= tickLimit { return .quit }
                 // After a stall (a suspended process, a slow terminal) catch up once, not tick by tick.
                 if clock.now - nextTick > .milliseconds(250) { nextTick = clock.now }
             }
             if stepped, ticks % 2 == 0 {
-                var canvas = TextCanvas(width: mode.size.columns, height: mode.size.rows)
+                let size = terminal.size()
+                var canvas = TextCanvas(width: size.columns, height: size.rows)
                 TerminalPainter.draw(session.game, notice: notices.latest, into: &canvas)
-                TerminalMode.write(canvas.ansi)
+                terminal.write(canvas.ansi)
             }
         }
     }
 
-    private enum Reading {
-        case keys([Key])
-        case closed
-    }
-
-    /// Waits for keys until `deadline` at most, and returns those that arrived.
-    private static func readKeys(until deadline: ContinuousClock.Instant, clock: ContinuousClock) -> Reading {
+    /// Whole milliseconds from now until `deadline`, 0 when it has passed.
+    private static func milliseconds(until deadline: ContinuousClock.Instant, clock: ContinuousClock) -> Int {
         let wait = deadline - clock.now
-        let milliseconds = max(
-            0, Int32(wait.components.seconds * 1_000 + wait.components.attoseconds / 1_000_000_000_000_000))
-        var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&descriptor, 1, milliseconds)
-        guard ready > 0 else { return .keys([]) }
-        if descriptor.revents & Int16(POLLIN) == 0 { return .closed }
-        var buffer = [UInt8](repeating: 0, count: 256)
-        let count = read(STDIN_FILENO, &buffer, buffer.count)
-        guard count > 0 else { return count == 0 ? .closed : .keys([]) }
-        return .keys(KeyDecoder.decode(Array(buffer[0..<count])))
+        return max(
+            0, Int(wait.components.seconds * 1_000 + wait.components.attoseconds / 1_000_000_000_000_000))
     }
 
     private static func fail(_ error: StartupError) -> Int32 {

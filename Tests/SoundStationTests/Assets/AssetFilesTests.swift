@@ -1,3 +1,4 @@
+import SoundStationTesting
 import Testing
 
 @testable import SoundStation
@@ -59,7 +60,7 @@ import Testing
 
     @Test(arguments: CommittedAssets.musicNames + CommittedAssets.effectNames)
     func peaksSitNearMinus3dBFSWithoutClipping(name: String) throws {
-        let peak = CommittedAssets.peak(of: try CommittedAssets.audio(name))
+        let peak = AudioAnalysis.peak(try CommittedAssets.audio(name))
         #expect(peak < 1, "\(name) peaks at \(peak)")
         // -3 dBFS is 0.708; Vorbis may move peaks by a few percent either way.
         #expect(peak > 0.6, "\(name) peaks at \(peak)")

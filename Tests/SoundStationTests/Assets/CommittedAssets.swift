@@ -51,11 +51,6 @@ enum CommittedAssets {
         }
         return try result.get()
     }
-
-    /// The largest absolute sample.
-    static func peak(of audio: PCMAudio) -> Float {
-        audio.samples.reduce(0) { max($0, abs($1)) }
-    }
 }
 
 /// The jump across a loop seam next to the largest jump between neighbouring frames of the

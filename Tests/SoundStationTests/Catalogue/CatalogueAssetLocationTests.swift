@@ -56,6 +56,25 @@ import Testing
         #expect(found == assets.realRoot)
     }
 
+    @Test func catalogueFallsBackToTheEnvironmentVariableAsItsErrorAdvises() throws {
+        let missing = assets.root + "/Nope"
+        let advice = catalogueError { _ = try Catalogue(assetsRoot: missing, environment: [:]) }
+        #expect(advice == .assetsNotFound(searched: [missing]))
+        #expect(advice?.description.contains("set SOUNDSTATION_ASSETS") == true)
+
+        let catalogue = try Catalogue(assetsRoot: missing, environment: ["SOUNDSTATION_ASSETS": assets.root])
+        #expect(catalogue.root == assets.realRoot)
+        #expect(catalogue["reward"] != nil)
+        // A folder that has its own manifest is used as given, whatever the variable says.
+        let given = try Catalogue(
+            assetsRoot: assets.root, environment: ["SOUNDSTATION_ASSETS": assets.outside])
+        #expect(given.root == assets.realRoot)
+        let both = catalogueError {
+            _ = try Catalogue(assetsRoot: missing, environment: ["SOUNDSTATION_ASSETS": assets.outside])
+        }
+        #expect(both == .assetsNotFound(searched: [missing, assets.outside]))
+    }
+
     @Test func environmentVariablePointingNowhereIsAnError() {
         let error = catalogueError {
             _ = try AssetLocation.locateDefault(

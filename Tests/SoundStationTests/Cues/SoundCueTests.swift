@@ -1,3 +1,5 @@
+import Foundation
+import SoundStationTesting
 import Testing
 
 @testable import SoundStation
@@ -8,6 +10,10 @@ import Testing
         "4:stop-music", "5:stop-music:fade=0.5", "6:pause", "7:resume", "8:volume:music:0.5",
         "1:music:game:crossfade=0.5:at=bar", "1:music:game:at=bars=4", "2:music:calm:at=marker=calm-exit",
         "3:effect:levelup:at=beat", "3:effect:levelup:at=bar", "0:music:main:fade=1:at=beat",
+        "1:effect:coin:pan=-0.5", "1:effect:coin:pos=12,3.5", "0:listener:40,24",
+        "2:effect:coin:pan=0.5:at=beat",
+        "2:filter:music:lowpass=800",
+        "2:filter:effects:highpass=300", "3:filter:music:off", "0:reverb:effects:cave", "4:reverb:music:off",
     ])
     func cuesReadBackAsWritten(text: String) throws {
         #expect(try SoundCue(parsing: text).description == text)
@@ -41,6 +47,13 @@ import Testing
         ("1:music:a:at=bars=0", "\"bars=0\" is not a grid"),
         ("1:effect:a:at=marker=", "\"marker=\" is not a grid"),
         ("1:effect:a:at=bar:x", "expected T:effect:NAME"),
+        ("1:effect:a:pan=1.5", "\"1.5\" is not a pan in -1...1"),
+        ("1:effect:a:pos=1", "\"1\" is not a position"),
+        ("1:effect:a:pos=nan,2", "\"nan\" is not a finite coordinate"), ("1:listener:3", "is not a position"),
+        ("1:filter:music:lowpass=-5", "\"-5\" is not a cutoff"),
+        ("1:filter:music:notch=5", "expected T:filter"),
+        ("1:reverb:music:spaceship", "\"spaceship\" is not a reverb preset"),
+        ("1:reverb:drums:cave", "\"drums\" is not master"),
     ])
     func badCuesSayWhatIsWrong(text: String, message: String) {
         do {
@@ -49,5 +62,51 @@ import Testing
         } catch {
             #expect(error.description.contains(text) && error.description.contains(message), "\(error)")
         }
+    }
+
+    @Test func aCutoffAboveHalfTheRateIsRefused() throws {
+        let cue = try SoundCue(parsing: "0:filter:music:lowpass=30000")
+        #expect(throws: SoundCueError.self) { try cue.check(sampleRate: 48_000) }
+        try cue.check(sampleRate: 96_000)
+    }
+
+    @Test func spaceCuesRenderAsDescribed() async throws {
+        let assets = try TestAssets()
+        try assets.addWAV("blip", Signals.sine(frequency: 500, seconds: 0.05))
+        try assets.addWAV("tones", SpaceTests.twoTones(low: 200, high: 12_000))
+        let system = try await assets.system()
+        let engine = system.engine
+        // A listener at the centre of an 80-wide field; a blip 30 to the left is heard on the left.
+        try system.perform(.listener(SoundPosition(x: 40, y: 0)))
+        _ = try engine.render(frames: 4_800)  // the listener glides there over 50 ms
+        try system.perform(try SoundCue(parsing: "0:effect:blip:pos=10,0").action)
+        let placed = try engine.render(frames: 4_800)
+        #expect(AudioAnalysis.rms(placed, channel: 0) > 10 * AudioAnalysis.rms(placed, channel: 1))
+        try system.perform(try SoundCue(parsing: "0:effect:blip:pan=0.5").action)
+        let panned = try engine.render(frames: 4_800)
+        #expect(AudioAnalysis.rms(panned, channel: 1) > 3 * AudioAnalysis.rms(panned, channel: 0))
+        // A reverb on the effects bus leaves a tail after the blip; off leaves none.
+        try system.perform(try SoundCue(parsing: "0:reverb:effects:cave").action)
+        try system.perform(try SoundCue(parsing: "0:effect:blip").action)
+        let wet = try engine.render(frames: 24_000)
+        #expect(AudioAnalysis.rms(wet, frames: 9_600..<24_000) > 1e-4)
+        try system.perform(try SoundCue(parsing: "0:reverb:effects:off").action)
+        _ = try engine.render(frames: 48_000 * 4)
+        try system.perform(try SoundCue(parsing: "0:effect:blip").action)
+        let dry = try engine.render(frames: 24_000)
+        #expect(AudioAnalysis.rms(dry, frames: 9_600..<24_000) < 1e-6)
+        // A low-pass on the effects bus takes the 12 kHz tone down by more than 20 dB.
+        try system.perform(try SoundCue(parsing: "0:effect:tones").action)
+        let plain = try engine.render(frames: 24_000)
+        try system.perform(try SoundCue(parsing: "0:filter:effects:lowpass=500").action)
+        try system.perform(try SoundCue(parsing: "0:effect:tones").action)
+        let muffled = try engine.render(frames: 24_000)
+        let frames = 4_800..<19_200
+        let drop =
+            10
+            * log10(
+                SpaceTests.energy(muffled, at: 12_000, channel: 0, frames: frames)
+                    / SpaceTests.energy(plain, at: 12_000, channel: 0, frames: frames))
+        #expect(drop < -20, "12 kHz down by \(drop) dB")
     }
 }

@@ -40,12 +40,6 @@ enum DecodingTestSignal {
         zip(samples, samples.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count
     }
 
-    static func rms(_ samples: [Float]) -> Double {
-        (samples.reduce(0) { $0 + Double($1) * Double($1) } / Double(max(samples.count, 1))).squareRoot()
-    }
-
-    static func decibels(_ ratio: Double) -> Double { 20 * log10(ratio) }
-
     static func maxDifference(_ a: [Float], _ b: [Float]) -> Float {
         zip(a, b).reduce(0) { max($0, abs($1.0 - $1.1)) }
     }

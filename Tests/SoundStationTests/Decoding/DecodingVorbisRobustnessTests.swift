@@ -1,4 +1,5 @@
 import Foundation
+import SoundStationTesting
 import Testing
 
 @testable import SoundStation
@@ -47,8 +48,8 @@ struct DecodingVorbisRobustnessTests {
         #expect(half.frameCount < 50_000)
         #expect(
             abs(
-                DecodingTestSignal.decibels(
-                    DecodingTestSignal.rms(half.samples) / DecodingTestSignal.rms(input))) < 0.5)
+                AudioAnalysis.decibels(
+                    AudioAnalysis.rms(half.samples) / AudioAnalysis.rms(input))) < 0.5)
 
         // Cut inside the headers there is nothing to play, and the error says the file is cut short.
         let inHeaders = #expect(throws: AudioDecodingError.self) {

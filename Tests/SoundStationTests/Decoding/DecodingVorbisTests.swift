@@ -1,4 +1,5 @@
 import Foundation
+import SoundStationTesting
 import Testing
 
 @testable import SoundStation
@@ -38,8 +39,8 @@ struct DecodingVorbisTests {
         #expect(audio.channels == 1)
         #expect(audio.frameCount == 44_100)
         #expect(abs(DecodingTestSignal.zeroCrossings(audio.samples) - 880) <= 4)
-        let level = DecodingTestSignal.decibels(
-            DecodingTestSignal.rms(audio.samples) / DecodingTestSignal.rms(input))
+        let level = AudioAnalysis.decibels(
+            AudioAnalysis.rms(audio.samples) / AudioAnalysis.rms(input))
         #expect(abs(level) < 0.5)
     }
 
@@ -61,8 +62,8 @@ struct DecodingVorbisTests {
             #expect(abs(DecodingTestSignal.zeroCrossings(decoded) - crossings) <= 4)
             #expect(
                 abs(
-                    DecodingTestSignal.decibels(
-                        DecodingTestSignal.rms(decoded) / DecodingTestSignal.rms(original))) < 0.5)
+                    AudioAnalysis.decibels(
+                        AudioAnalysis.rms(decoded) / AudioAnalysis.rms(original))) < 0.5)
         }
     }
 

@@ -1,3 +1,4 @@
+import SoundStationTesting
 import Testing
 
 @testable import SoundStation
@@ -42,16 +43,11 @@ import Testing
         let lowest = try #require(try system.effects.play("lowest"))
         #expect(!system.engine.isActive(lowest), "nothing of lower priority may be stolen for it")
         #expect(system.engine.sourceCount == 4)
-        var stolen = 0
-        var refused = 0
-        for await event in events {
-            switch event {
-            case .finished(_, "low", .stolen, _): stolen += 1
-            case .refused(_, "lowest", _): refused += 1
-            default: break
-            }
-            if stolen == 1 && refused == 1 { break }
+        let seen = try await events.collect(within: .seconds(10)) { seen in
+            seen.contains { if case .finished(_, "low", .stolen, _) = $0 { true } else { false } }
+                && seen.contains { if case .refused(_, "lowest", _) = $0 { true } else { false } }
         }
+        #expect(seen.count { if case .finished(_, "low", .stolen, _) = $0 { true } else { false } } == 1)
         let mix = try system.engine.render(frames: 9_600)
         #expect(AudioAnalysis.rms(mix) > 0.1)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SoundStationTesting
 import Synchronization
 import Testing
 
@@ -110,15 +111,18 @@ import Testing
         let first = try #require(engine.play(beep))
         let second = try #require(engine.play(beep, at: 0.05))
         _ = try engine.render(frames: 24_000)
+        let seen = try await events.collect(within: .seconds(10)) { seen in
+            seen.count { if case .started = $0 { true } else { false } } == 2
+                && Set(seen.compactMap { if case .finished(let voice, _, _, _) = $0 { voice } else { nil } })
+                    .count == 2
+        }
         var finished: [VoiceHandle: Int] = [:]
-        var started = 0
-        for await event in events {
+        for event in seen {
             switch event {
-            case .started: started += 1
+            case .started: break
             case .finished(let voice, "beep", .ended, _): finished[voice, default: 0] += 1
             default: Issue.record("unexpected \(event)")
             }
-            if finished.count == 2 && started == 2 { break }
         }
         #expect(finished == [first: 1, second: 1])
         #expect(engine.activeVoiceCount == 0)
@@ -136,6 +140,21 @@ import Testing
         for _ in 0..<200 where finished.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(finished.withLock { $0 } == 1)
         #expect(engine.time >= 0.1)
+    }
+
+    @Test func theFallbackHonoursSoundstationOutput() throws {
+        var notices: [String] = []
+        let engine = try AudioEngine.openWithFallback(
+            .device(), environment: ["SOUNDSTATION_OUTPUT": "silent"]
+        ) { notices.append($0) }
+        defer { engine.shutdown() }
+        #expect(engine.output == .silent)
+        #expect(notices.isEmpty, "a chosen silent output is no fallback: \(notices)")
+        let other = try AudioEngine.openWithFallback(
+            .silent, environment: ["SOUNDSTATION_OUTPUT": "loud"]
+        ) { notices.append($0) }
+        defer { other.shutdown() }
+        #expect(notices.count == 1 && notices[0].contains("SOUNDSTATION_OUTPUT") && notices[0].contains("loud"))
     }
 
     @Test func unopenableDeviceFallsBackToSilentWithANotice() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import SoundStationTesting
 import Testing
 
 @testable import SoundStation
@@ -37,7 +38,7 @@ struct FormatDecodingTests {
         #expect(
             ours.samples.count == reference.count, "\(path): \(ours.samples.count) vs sox \(reference.count)")
         #expect(largestDifference(ours.samples, reference) <= oneLSB16, "\(path)")
-        #expect(DecodingTestSignal.rms(ours.samples) > 0.3)
+        #expect(AudioAnalysis.rms(ours.samples) > 0.3)
     }
 
     @Test("WAV mu-law, A-law, IMA and MS ADPCM, RIFX, 8 to 64 bits and AIFF match sox's own readers")
@@ -118,7 +119,7 @@ struct FormatDecodingTests {
         #expect(ours.sampleRate == 44_100 && ours.channels == 2)
         #expect(ours.samples.count == reference.count, "\(ours.samples.count) vs mpg123 \(reference.count)")
         #expect(largestDifference(ours.samples, reference) <= oneLSB16)
-        #expect(DecodingTestSignal.rms(ours.samples) > 0.3)
+        #expect(AudioAnalysis.rms(ours.samples) > 0.3)
     }
 
     @Test("an MP3 behind an ID3v2 tag is still found by its contents")

@@ -1,4 +1,5 @@
 import Foundation
+import SoundStationTesting
 import Testing
 
 @testable import SoundStation
@@ -28,7 +29,7 @@ import Testing
         let ratio =
             Double(DecodingTestSignal.zeroCrossings(second)) / Double(DecodingTestSignal.zeroCrossings(first))
         #expect(abs(ratio - 2) < 0.1, "crossings ratio \(ratio)")
-        #expect(DecodingTestSignal.rms(first) > 0.05)
+        #expect(AudioAnalysis.rms(first) > 0.05)
     }
 
     @Test(

@@ -1,3 +1,4 @@
+import SoundStationTesting
 import Testing
 
 @testable import SoundStation
@@ -37,7 +38,7 @@ import Testing
         #expect(abs(AudioAnalysis.decibels(half / full) + 6.02) < 0.1)
         // A 20 ms glide: no step in the output larger than the tone's own steepest slope.
         #expect(
-            Compare.largestJump(gliding, frames: 0..<4_800) <= Compare.largestJump(
+            AudioAnalysis.largestJump(gliding, frames: 0..<4_800) <= AudioAnalysis.largestJump(
                 Signals.stereoTones(left: 200, right: 200, seconds: 0.1), frames: 0..<4_800) * 1.01)
         system.engine.setVolume(2, for: .master)
         #expect(

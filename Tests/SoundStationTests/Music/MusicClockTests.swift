@@ -1,4 +1,5 @@
 import Synchronization
+import SoundStationTesting
 import Testing
 
 @testable import SoundStation

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SoundStationTesting
 import Testing
 
 @testable import SoundStation
@@ -109,7 +110,7 @@ import Testing
         #expect(Self.differenceFromMain(mix, main, frames: before) < 1e-5, "\(grid)")
         let downbeat = Int((0.1 * Double(grid.rate)).rounded())
         #expect(
-            Compare.largestDifference(mix, at: expected, game, from: downbeat, to: downbeat + grid.rate / 4)
+            AudioAnalysis.largestDifference(mix, at: expected, game, from: downbeat, to: downbeat + grid.rate / 4)
                 < 1e-5, "\(grid), asked at \(askedAt)")
         #expect(system.music.current == "game")
     }
@@ -187,7 +188,7 @@ import Testing
         }
         let expected = grid.trackFrames + 81_600
         let mix = try system.engine.render(frames: expected + 12_000)
-        #expect(Compare.largestDifference(mix, at: expected, game, from: 24_000, to: 36_000) < 1e-5)
+        #expect(AudioAnalysis.largestDifference(mix, at: expected, game, from: 24_000, to: 36_000) < 1e-5)
         #expect(AudioAnalysis.rms(mix, frames: expected - 4_800..<expected) > 0.1)
     }
 
@@ -199,7 +200,7 @@ import Testing
         system.engine.schedule(at: 0.1) { try? system.music.play("game", at: .bars(3)) }
         let expected = grid.barLines[3]
         let mix = try system.engine.render(frames: expected + 12_000)
-        #expect(Compare.largestDifference(mix, at: expected, game, from: 4_800, to: 14_800) < 1e-5)
+        #expect(AudioAnalysis.largestDifference(mix, at: expected, game, from: 4_800, to: 14_800) < 1e-5)
     }
 
     @Test func positionCountsBarsAndBeatsThroughLoopsAndHoldsWhilePaused() async throws {
@@ -265,7 +266,7 @@ import Testing
         system.engine.schedule(at: 4) { try? system.music.play("game", at: .nextBar) }
         let expected = 230_400
         let mix = try system.engine.render(frames: expected + 9_600)
-        #expect(Compare.largestDifference(mix, at: expected, game, from: 0, to: 9_600) < 1e-5)
+        #expect(AudioAnalysis.largestDifference(mix, at: expected, game, from: 0, to: 9_600) < 1e-5)
         #expect(AudioAnalysis.rms(mix, frames: expected - 9_600..<expected) > 0.1)
     }
 }

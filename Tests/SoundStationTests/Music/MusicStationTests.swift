@@ -1,3 +1,4 @@
+import SoundStationTesting
 import Testing
 
 @testable import SoundStation
@@ -22,9 +23,9 @@ import Testing
         system.engine.schedule(at: 1) { try? system.music.play("game") }
         system.engine.schedule(at: 2) { try? system.music.play("main") }
         let mix = try system.engine.render(frames: 3 * Self.rate)
-        #expect(Compare.largestDifference(mix, at: 0, main, from: 0, to: Self.rate) < 1e-5)
-        #expect(Compare.largestDifference(mix, at: Self.rate, game, from: 0, to: Self.rate) < 1e-5)
-        #expect(Compare.largestDifference(mix, at: 2 * Self.rate, main, from: 0, to: Self.rate) < 1e-5)
+        #expect(AudioAnalysis.largestDifference(mix, at: 0, main, from: 0, to: Self.rate) < 1e-5)
+        #expect(AudioAnalysis.largestDifference(mix, at: Self.rate, game, from: 0, to: Self.rate) < 1e-5)
+        #expect(AudioAnalysis.largestDifference(mix, at: 2 * Self.rate, main, from: 0, to: Self.rate) < 1e-5)
         #expect(system.music.current == "main")
     }
 
@@ -36,7 +37,8 @@ import Testing
         let after = Self.rate * 3 / 4 + 2_048
         let fromGame = after - Self.rate / 2
         #expect(
-            Compare.largestDifference(mix, at: after, game, from: fromGame, to: fromGame + Self.rate / 2)
+            AudioAnalysis.largestDifference(
+                mix, at: after, game, from: fromGame, to: fromGame + Self.rate / 2)
                 < 1e-5)
         #expect(system.engine.activeVoiceCount == 1)
     }
@@ -47,10 +49,10 @@ import Testing
         try system.music.play("main")
         let mix = try system.engine.render(frames: 4 * Self.rate)
         let length = main.frameCount
-        #expect(Compare.largestDifference(mix, at: length, main, from: 0, to: length) < 1e-5)
-        #expect(Compare.largestDifference(mix, at: 2 * length, main, from: 0, to: Self.rate) < 1e-5)
-        let seam = Compare.largestJump(mix, frames: length - 2..<length + 2)
-        #expect(seam <= Compare.largestJump(main, frames: 0..<length))
+        #expect(AudioAnalysis.largestDifference(mix, at: length, main, from: 0, to: length) < 1e-5)
+        #expect(AudioAnalysis.largestDifference(mix, at: 2 * length, main, from: 0, to: Self.rate) < 1e-5)
+        let seam = AudioAnalysis.largestJump(mix, frames: length - 2..<length + 2)
+        #expect(seam <= AudioAnalysis.largestJump(main, frames: 0..<length))
     }
 
     @Test func introPlaysOnceThenTheBodyLoops() async throws {
@@ -58,10 +60,11 @@ import Testing
         try system.music.play("game")
         let mix = try system.engine.render(frames: 4 * Self.rate)
         let length = game.frameCount
-        #expect(Compare.largestDifference(mix, at: 0, game, from: 0, to: length) < 1e-5)
-        #expect(Compare.largestDifference(mix, at: length, game, from: 24_000, to: length) < 1e-5)
+        #expect(AudioAnalysis.largestDifference(mix, at: 0, game, from: 0, to: length) < 1e-5)
+        #expect(AudioAnalysis.largestDifference(mix, at: length, game, from: 24_000, to: length) < 1e-5)
         #expect(
-            Compare.largestDifference(mix, at: 2 * length - 24_000, game, from: 24_000, to: length) < 1e-5)
+            AudioAnalysis.largestDifference(mix, at: 2 * length - 24_000, game, from: 24_000, to: length)
+                < 1e-5)
     }
 
     @Test func resumeContinuesWhereTheTrackWasLeft() async throws {
@@ -72,7 +75,8 @@ import Testing
         let mix = try system.engine.render(frames: Self.rate * 3 / 2)
         let heard = Self.rate / 2
         #expect(
-            Compare.largestDifference(mix, at: Self.rate, main, from: heard, to: heard + Self.rate / 4) < 1e-4
+            AudioAnalysis.largestDifference(mix, at: Self.rate, main, from: heard, to: heard + Self.rate / 4)
+                < 1e-4
         )
     }
 
@@ -88,14 +92,11 @@ import Testing
         let tail = Array(mix.samples[((38_400 + 256) * 2)...])
         #expect(tail.allSatisfy { $0 == 0 })
         #expect(system.music.current == nil)
-        var stopped = false
-        for await event in events {
-            if case .finished(_, "main", .stopped, let time) = event {
-                stopped = abs(time - 0.8) < 0.01
-                break
-            }
+        let stopped = try await events.nextEvent(within: .seconds(10)) {
+            if case .finished(_, "main", .stopped, _) = $0 { true } else { false }
         }
-        #expect(stopped)
+        guard case .finished(_, _, _, let time) = stopped else { return }
+        #expect(abs(time - 0.8) < 0.01, "stopped at \(time) s")
     }
 
     @Test func crossfadeKeepsThePowerSteady() async throws {
@@ -127,7 +128,9 @@ import Testing
         let pausedAt = try #require(system.music.currentVoice.flatMap { system.engine.position(of: $0) })
         system.music.resume()
         let resumed = try system.engine.render(frames: 12_000)
-        #expect(Compare.largestDifference(resumed, at: 0, main, from: pausedAt, to: pausedAt + 8_000) < 1e-4)
+        #expect(
+            AudioAnalysis.largestDifference(resumed, at: 0, main, from: pausedAt, to: pausedAt + 8_000) < 1e-4
+        )
     }
 
     @Test func anEventHandlerMaySwitchTheMusic() async throws {

@@ -1,3 +1,4 @@
+import SoundStationTesting
 import Testing
 
 @testable import SoundStation
@@ -56,10 +57,10 @@ import Testing
         #expect(difference(mix, frames: 0..<48_000, stemGain: 0) < 1e-5)
         #expect(difference(mix, frames: 80_000..<3 * 48_000, stemGain: 1) < 1e-5)
         // Gliding in between, without a step larger than the signals' own.
-        let jump = Compare.largestJump(mix, frames: 48_000..<80_000)
+        let jump = AudioAnalysis.largestJump(mix, frames: 48_000..<80_000)
         #expect(
-            jump <= Compare.largestJump(drums, frames: 0..<48_000)
-                + Compare.largestJump(base, frames: 0..<48_000))
+            jump <= AudioAnalysis.largestJump(drums, frames: 0..<48_000)
+                + AudioAnalysis.largestJump(base, frames: 0..<48_000))
         #expect(system.music.intensity == 0.8)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Observation
 import SoundStation
+import SoundStationTesting
 import Synchronization
 import Testing
 
@@ -73,7 +74,7 @@ struct DeviceRecordingTests {
                 + "outside \(fmt(match.outsideDB)) dBFS; meter peak \(fmt(loudestPeak)) dBFS")
         #expect(match.correlation > 0.8, "the recording's loudness follows the speech")
         #expect(match.speechDB - match.outsideDB > 20, "speech stands out of the silence around it")
-        let original = Measure.decibels(Measure.rms(fixture.speech))
+        let original = AudioAnalysis.decibels(AudioAnalysis.rms(fixture.speech))
         #expect(
             abs(match.speechDB - original) < 3, "speech recorded at \(match.speechDB), played at \(original)")
 
@@ -82,6 +83,13 @@ struct DeviceRecordingTests {
 
     /// Plays the note through the engine on the sink and records it there: heard, finished once.
     private func playBack(_ note: VoiceNote, fixture: SpeechFixture) throws {
+        // OpenAL Soft (1.19) opens a named device from the list it enumerated last, which a suite running
+        // alongside may have made before this sink existed: enumerate again until the sink is listed.
+        let listed = ContinuousClock.now + .seconds(5)
+        while !AudioEngine.playbackDevices().contains(fixture.sink.description), ContinuousClock.now < listed
+        {
+            usleep(50_000)
+        }
         let engine = try AudioEngine(output: .device(name: fixture.sink.description))
         defer { engine.shutdown() }
         let capture = try CaptureDevice(name: fixture.sink.monitor, sampleRate: 12_000, channels: 1)
@@ -111,12 +119,12 @@ struct DeviceRecordingTests {
 
         let heard = PCMAudio(sampleRate: 12_000, channels: 1, samples: samples)
         let recorded = try AudioDecoder.decode(fileAt: note.path)
-        let (lag, correlation) = Measure.bestAlignment(
-            of: Measure.envelope(recorded), in: Measure.envelope(heard))
+        let (lag, correlation) = AudioAnalysis.bestAlignment(
+            of: AudioAnalysis.envelope(recorded), in: AudioAnalysis.envelope(heard))
         let window = 600
         let heardSpan = (lag * window)..<min(heard.frameCount, lag * window + recorded.frameCount)
-        let heardDB = Measure.decibels(Measure.rms(heard, frames: heardSpan))
-        let noteDB = Measure.decibels(Measure.rms(recorded))
+        let heardDB = AudioAnalysis.decibels(AudioAnalysis.rms(heard, frames: heardSpan))
+        let noteDB = AudioAnalysis.decibels(AudioAnalysis.rms(recorded))
         print(
             "measure: playback heard \(fmt(heardDB)) dBFS RMS for a note of \(fmt(noteDB)) dBFS; "
                 + "contour correlation \(fmt(correlation)); finished events \(received.count)")
@@ -139,7 +147,7 @@ struct DeviceRecordingTests {
         #expect(note.fileName.hasSuffix(".wav") && note.format == .wav)
         let audio = try AudioDecoder.decode(fileAt: note.path)
         #expect(audio.sampleRate == 16_000 && audio.channels == 2 && audio.frameCount == 24_000)
-        #expect(Measure.decibels(Measure.rms(audio)) > -40, "the speech is in it")
+        #expect(AudioAnalysis.decibels(AudioAnalysis.rms(audio)) > -40, "the speech is in it")
 
         // A recording that ended by itself needs no stop() before the next one.
         try recorder.start(seconds: 0.25)
@@ -231,7 +239,9 @@ struct DeviceRecordingTests {
         #expect(note.duration >= seconds - 1, "kept \(note.duration) s of \(seconds) s")
         #expect(note.duration <= seconds + 0.2)
         #expect(abs(audio.duration - note.duration) < 0.001)
-        #expect(Measure.envelope(audio).map(Measure.decibels).max() ?? -140 > -30, "the speech is in it")
+        #expect(
+            AudioAnalysis.envelope(audio).map(AudioAnalysis.decibels).max() ?? -140 > -30,
+            "the speech is in it")
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SoundStation
+import SoundStationTesting
 
 @testable import VoiceNotes
 
@@ -35,9 +36,9 @@ struct SpeechFixture {
     /// How the loudness of `recorded` follows the speech: the correlation of their 50 ms loudness
     /// contours at the best alignment, and the level inside the speech against the level outside it.
     func loudnessMatch(_ recorded: PCMAudio) -> (correlation: Double, speechDB: Double, outsideDB: Double) {
-        let reference = Measure.envelope(speech)
-        let heard = Measure.envelope(recorded)
-        let (lag, correlation) = Measure.bestAlignment(of: reference, in: heard)
+        let reference = AudioAnalysis.envelope(speech)
+        let heard = AudioAnalysis.envelope(recorded)
+        let (lag, correlation) = AudioAnalysis.bestAlignment(of: reference, in: heard)
         let window = recorded.sampleRate / 20
         let inside = (lag * window)..<min(recorded.frameCount, (lag + reference.count) * window)
         // Two windows of margin either side keep an alignment off by one window out of the contrast.
@@ -46,12 +47,13 @@ struct SpeechFixture {
         let after = min(recorded.frameCount, inside.upperBound + margin)..<recorded.frameCount
         var outsideSquares = 0.0
         for range in [before, after] {
-            outsideSquares += pow(Measure.rms(recorded, frames: range), 2) * Double(range.count)
+            outsideSquares += pow(AudioAnalysis.rms(recorded, frames: range), 2) * Double(range.count)
         }
         let outsideCount = before.count + after.count
         let outside = outsideCount > 0 ? (outsideSquares / Double(outsideCount)).squareRoot() : 0
         return (
-            correlation, Measure.decibels(Measure.rms(recorded, frames: inside)), Measure.decibels(outside)
+            correlation, AudioAnalysis.decibels(AudioAnalysis.rms(recorded, frames: inside)),
+            AudioAnalysis.decibels(outside)
         )
     }
 }

@@ -96,6 +96,23 @@ extension ssrt_command {
         var flags: UInt32 = 0
         if options.loop { flags |= SSRT_FLAG_LOOP.rawValue }
         if soundDefaults { flags |= SSRT_FLAG_SOUND_DEFAULTS.rawValue }
+        if let position = options.position {
+            flags |= SSRT_FLAG_POSITIONED.rawValue
+            (x, y, z) = (position.x, position.y, position.z)
+        }
+        if options.spatialize { flags |= SSRT_FLAG_SPATIALIZE.rawValue }
+        reverb_send = options.reverbSend
+        let (_, lf, hf) = options.filter?.gains ?? (1, 1, 1)
+        (filter_gain_lf, filter_gain_hf) = (lf, hf)
+        let kind: ssrt_filter =
+            switch options.filter {
+            case nil: SSRT_FILTER_NONE
+            case .lowpass: SSRT_FILTER_LOWPASS
+            case .highpass: SSRT_FILTER_HIGHPASS
+            case .bandpass: SSRT_FILTER_BANDPASS
+            }
+        filter = UInt8(kind.rawValue)
+        if let gain = options.filter?.gains.gain { volume *= gain }
         self.flags = UInt8(flags)
         priority = UInt8(clamping: options.priority)
         bus = options.bus.index
@@ -103,4 +120,21 @@ extension ssrt_command {
 
     var usesSoundDefaults: Bool { UInt32(flags) & SSRT_FLAG_SOUND_DEFAULTS.rawValue != 0 }
     var loops: Bool { UInt32(flags) & SSRT_FLAG_LOOP.rawValue != 0 }
+
+    /// The position a positioned command carries.
+    var position: SoundPosition? {
+        UInt32(flags) & SSRT_FLAG_POSITIONED.rawValue != 0 ? SoundPosition(x: x, y: y, z: z) : nil
+    }
+
+    var spatializes: Bool { UInt32(flags) & SSRT_FLAG_SPATIALIZE.rawValue != 0 }
+
+    /// The voice's own filter (its overall gain travels in the volume).
+    var voiceFilter: SoundFilter? {
+        switch UInt32(filter) {
+        case SSRT_FILTER_LOWPASS.rawValue: .lowpass(gainHF: filter_gain_hf)
+        case SSRT_FILTER_HIGHPASS.rawValue: .highpass(gainLF: filter_gain_lf)
+        case SSRT_FILTER_BANDPASS.rawValue: .bandpass(gainLF: filter_gain_lf, gainHF: filter_gain_hf)
+        default: nil
+        }
+    }
 }

@@ -135,6 +135,39 @@ final class OpenALDevice: @unchecked Sendable {
         alcRenderSamplesSOFT(device, buffer, ALCsizei(frames))
     }
 
+    /// Turns HRTF on or off by resetting the device with its own attributes (ALC_SOFT_HRTF); sources
+    /// and buffers stay. Returns the ALC_HRTF_STATUS_SOFT that results, or nil without the extension.
+    func resetHRTF(_ enabled: Bool) -> ALCint? {
+        guard hasExtension("ALC_SOFT_HRTF") else { return nil }
+        let hrtf = enabled ? ALC_TRUE : ALC_FALSE
+        var attributes: [ALCint]
+        switch kind {
+        case .loopback:
+            attributes = [
+                ALC_FORMAT_CHANNELS_SOFT, channels == 1 ? ALC_MONO_SOFT : ALC_STEREO_SOFT,
+                ALC_FORMAT_TYPE_SOFT,
+                ALC_FLOAT_SOFT, ALC_FREQUENCY, ALCint(sampleRate), ALC_OUTPUT_LIMITER_SOFT, ALC_FALSE,
+            ]
+        case .playback:
+            attributes = [ALC_OUTPUT_LIMITER_SOFT, ALC_TRUE]
+            if refresh > 0 { attributes += [ALC_REFRESH, ALCint(refresh)] }
+        }
+        attributes += [ALC_HRTF_SOFT, hrtf, 0]
+        let device = self.device
+        return withContext { () -> ALCint? in
+            guard alcResetDeviceSOFT(device, attributes) != 0 else { return nil }
+            return Self.integer(device, ALC_HRTF_STATUS_SOFT)
+        }
+    }
+
+    /// ALC_HRTF_STATUS_SOFT now, or nil without the extension.
+    var hrtfStatus: ALCint? {
+        hasExtension("ALC_SOFT_HRTF") ? Self.integer(device, ALC_HRTF_STATUS_SOFT) : nil
+    }
+
+    /// Whether the device has the ALC extension `name` (e.g. ALC_EXT_EFX).
+    func hasExtension(_ name: String) -> Bool { alcIsExtensionPresent(device, name) != 0 }
+
     /// Mixes per second (ALC_REFRESH): the sample rate divided by the period's frames.
     var refresh: Int { Int(Self.integer(device, ALC_REFRESH) ?? 0) }
 

@@ -49,8 +49,8 @@ final class OpenALSource: @unchecked Sendable {
     /// Prepares the source to play `buffer` from its start with the given mix settings.
     /// - Parameter play: Also start it, in the same error check (the trigger path's single batch).
     func prepare(
-        buffer: OpenALBuffer?, channels: Int, gain: Float, pitch: Float, pan: Float, loop: Bool,
-        play: Bool = false
+        buffer: OpenALBuffer?, channels: Int, gain: Float, pitch: Float, pan: Float,
+        spatialize: Bool = false, loop: Bool, play: Bool = false
     ) throws(AudioEngineError) {
         let id = self.id
         try withOpenAL(device, play ? "alSource(prepare), alSourcePlay" : "alSource(prepare)") {
@@ -64,28 +64,46 @@ final class OpenALSource: @unchecked Sendable {
             alSourcei(id, AL_LOOPING, loop ? AL_TRUE : AL_FALSE)
             alSourcef(id, AL_PITCH, pitch)
             alSourcef(id, AL_GAIN, gain)
-            Self.applyPan(id, pan: pan, channels: channels)
+            Self.applyPan(id, pan: pan, channels: channels, spatialize: spatialize)
             if play { alSourcePlay(id) }
         }
     }
 
     /// Places the sound between the speakers: -1 is hard left, 0 centre, 1 hard right.
     ///
-    /// Stereo sounds at the centre skip OpenAL's virtual speakers (AL_SOFT_direct_channels) so their
-    /// left and right reach the output untouched; panned ones narrow their stereo angles instead.
-    private static func applyPan(_ id: ALuint, pan: Float, channels: Int) {
-        let clamped = max(-1, min(1, pan))
-        if channels == 2 {
+    /// A mono sound goes to the angle `pan * 60°`: OpenAL Soft's stereo panner widens front angles
+    /// by 1.5, so -1 and 1 land on its hard left and right (±90°) and the field has no dead ends. Its
+    /// gains then are `L = 0.5 (1 - sin(pan·90°)) + 0.0957 cos(pan·90°)` and `R` mirrored: -4.5 dB each
+    /// side at the centre. Stereo sounds at the centre skip OpenAL's virtual speakers
+    /// (AL_SOFT_direct_channels) so their left and right reach the output untouched; panned ones turn
+    /// their stereo angles instead, unless `spatialize` downmixes them to a point
+    /// (AL_SOFT_source_spatialize).
+    static func applyPan(_ id: ALuint, pan: Float, channels: Int, spatialize: Bool = false) {
+        let clamped = pan.isFinite ? max(-1, min(1, pan)) : 0
+        let angle = Float.pi / 3 * clamped
+        if channels == 2 && !spatialize {
+            alSourcei(id, AL_SOURCE_SPATIALIZE_SOFT, AL_AUTO_SOFT)
             alSourcei(id, AL_DIRECT_CHANNELS_SOFT, clamped == 0 ? AL_TRUE : AL_FALSE)
-            let centre = Float.pi / 2 * clamped
             // A tuple on the stack: an array here would allocate on every start of a stereo sound.
-            var angles: (ALfloat, ALfloat) = (centre + Float.pi / 6, centre - Float.pi / 6)
+            var angles: (ALfloat, ALfloat) = (angle + Float.pi / 6, angle - Float.pi / 6)
             withUnsafeMutablePointer(to: &angles) { pair in
                 pair.withMemoryRebound(to: ALfloat.self, capacity: 2) { alSourcefv(id, AL_STEREO_ANGLES, $0) }
             }
         } else {
-            let angle = Float.pi / 2 * clamped
+            if channels == 2 {
+                alSourcei(id, AL_DIRECT_CHANNELS_SOFT, AL_FALSE)
+                alSourcei(id, AL_SOURCE_SPATIALIZE_SOFT, AL_TRUE)
+            }
             alSource3f(id, AL_POSITION, sin(angle), 0, -cos(angle))
+        }
+    }
+
+    /// Moves the sound between the speakers (``applyPan(_:pan:channels:spatialize:)``); OpenAL glides
+    /// the change over its next mix.
+    func setPan(_ pan: Float, channels: Int, spatialize: Bool) {
+        let id = self.id
+        _ = try? withOpenAL(device, "alSource3f(AL_POSITION)") {
+            Self.applyPan(id, pan: pan, channels: channels, spatialize: spatialize)
         }
     }
 

@@ -2,8 +2,8 @@ import Dispatch
 import Glibc
 import Synchronization
 
-/// Catches termination signals while a terminal view runs, so it can restore the terminal (and
-/// finish a recording) before the process ends.
+/// Catches termination signals while a terminal program runs, so it can restore the terminal (and
+/// finish what it was doing) before the process ends.
 ///
 /// While installed the signals do not kill the process: ``caught`` reports the first one, the view
 /// leaves its loop and cleans up, and ``release(reraise:)`` puts back the handlers that were there
@@ -79,6 +79,23 @@ public final class SignalTrap: Sendable {
         sigaddset(&set, caught)
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
         raise(caught)
+    }
+
+    /// Ends the process by `signal` with its default action, as if it had never been caught, so the
+    /// parent shell sees the usual status (e.g. 130 for SIGINT); call it once the terminal is restored.
+    ///
+    /// For a program that ends itself on a key that stands for a signal (Ctrl-C read in raw mode), or
+    /// after ``release(reraise:)`` when the signal must not reach an earlier handler.
+    /// - Parameter signal: The signal to end by, e.g. `SIGINT`.
+    /// - Returns: Never: the process ends (with status 128 + `signal` should the signal not end it).
+    public static func terminate(by signal: Int32) -> Never {
+        Glibc.signal(signal, SIG_DFL)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, signal)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        raise(signal)
+        exit(128 + signal)
     }
 }
 

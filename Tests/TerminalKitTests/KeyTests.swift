@@ -1,6 +1,6 @@
 import Testing
 
-@testable import VoiceNotes
+@testable import TerminalKit
 
 @Suite("Terminal keys")
 struct KeyTests {

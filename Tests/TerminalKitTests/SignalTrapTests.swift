@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import VoiceNotes
+@testable import TerminalKit
 
 /// Counts deliveries to the handler a "game" installed before the screen ran.
 private let gameHandlerCalls = Atomic<Int>(0)

@@ -15,8 +15,11 @@ public enum Key: Sendable, Equatable {
     /// Any other printable character.
     case character(Character)
 
-    /// Splits the bytes one read returned into keys; unknown escape sequences are skipped whole.
+    /// Splits the bytes one read returned into keys: arrows in both cursor modes (`ESC [ A`,
+    /// `ESC O A`, with or without modifiers), Enter, Space, Ctrl-C, Backspace, a lone Escape and
+    /// UTF-8 characters. Unknown escape sequences (function keys) are skipped whole.
     /// - Parameter bytes: What the terminal sent.
+    /// - Returns: The keys in the order they were typed.
     public static func decode(_ bytes: [UInt8]) -> [Key] {
         var keys: [Key] = []
         var index = 0

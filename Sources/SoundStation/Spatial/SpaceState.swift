@@ -1,0 +1,16 @@
+/// The engine's space and colour, under its state lock: the listener, how positions map to pan and
+/// gain, bus filters and reverbs, and the device's EFX objects.
+struct SpaceState {
+    var layout = SpatialLayout()
+    var listener = PositionRamp.constant(SoundPosition(x: 0, y: 0))
+    var busFilters: [Bus: SoundFilter] = [:]
+    var busReverbs: [Bus: Reverb] = [:]
+    /// The EFX objects of the current device, made when first needed (and again on a new device).
+    var effects: OpenALEffects?
+    /// Receives one-line notices (e.g. that the device has no EFX).
+    var noticeHandler: (@Sendable (String) -> Void)?
+    /// Whether the "no EFX" notice was given.
+    var saidNoEffects = false
+    /// Whether HRTF was asked for (applied again to a reopened device).
+    var hrtf = false
+}
