@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: run test unit e2e e2e-capi install install-lib install-bin uninstall build bench assets fuzz soak tsan asan lint format docs deps test-deps clean
+.PHONY: run test unit e2e e2e-capi example-c example-python install install-lib install-bin uninstall build bench assets fuzz soak tsan asan lint format docs deps test-deps clean
 
 ## run: install what is missing, build, and play the Starfall demo (window with a display, else terminal)
 run: deps
@@ -28,6 +28,36 @@ e2e:
 e2e-capi:
 	$(SWIFT) build --product SoundStationC
 	Scripts/e2e-capi.sh .build/debug
+
+## example-c: build the curses game Catch (Examples/CursesC) against the installed library (pkg-config),
+## else the in-tree one, and play it (EXAMPLE_FLAGS="--autoplay --frames 300 --output silent" etc.)
+EXAMPLE_FLAGS ?=
+EXAMPLE_DIR = .build/examples
+
+example-c:
+	mkdir -p $(EXAMPLE_DIR)
+	if pkg-config --exists soundstation; then \
+		cc -std=c99 -Wall -Wextra -O2 -o $(EXAMPLE_DIR)/catch Examples/CursesC/catch.c \
+			$$(pkg-config --cflags --libs soundstation) -Wl,-rpath,$$(pkg-config --variable=libdir soundstation) -lncurses; \
+	else \
+		$(SWIFT) build --product SoundStationC && mkdir -p $(EXAMPLE_DIR)/lib && \
+		ln -sf $(CURDIR)/.build/debug/libSoundStationC.so $(EXAMPLE_DIR)/lib/libsoundstation.so.0 && \
+		ln -sf libsoundstation.so.0 $(EXAMPLE_DIR)/lib/libsoundstation.so && \
+		cc -std=c99 -Wall -Wextra -O2 -o $(EXAMPLE_DIR)/catch Examples/CursesC/catch.c -ISources/CSoundStation/include \
+			-L$(EXAMPLE_DIR)/lib -lsoundstation -Wl,-rpath,$(CURDIR)/$(EXAMPLE_DIR)/lib -lncurses; \
+	fi
+	$(EXAMPLE_DIR)/catch $(EXAMPLE_FLAGS)
+
+## example-python: play the curses game Snake (Examples/CursesPython) with the installed soundstation package
+## and library, else python/ and the in-tree library
+example-python:
+	if python3 -c 'import soundstation; soundstation.Engine("silent").close()' 2>/dev/null; then \
+		python3 Examples/CursesPython/snake.py $(EXAMPLE_FLAGS); \
+	else \
+		$(SWIFT) build --product SoundStationC && \
+		PYTHONPATH=$(CURDIR)/python SOUNDSTATION_LIBRARY=$(CURDIR)/.build/debug/libSoundStationC.so \
+			python3 Examples/CursesPython/snake.py $(EXAMPLE_FLAGS); \
+	fi
 
 ## install: the C library, its header and pkg-config file, and the CLIs into $(DESTDIR)$(PREFIX)
 # (CONFIG=debug installs the debug build of the library: what the tests use, as it is built anyway)

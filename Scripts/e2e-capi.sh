@@ -8,7 +8,12 @@ set -uo pipefail
 config=$(basename "${1:-.build/debug}")
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d /tmp/soundstation-capi.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+tmux_socket="$work/tmux.sock"
+cleanup() {
+    tmux -S "$tmux_socket" kill-server >/dev/null 2>&1 || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
 . "$root/Scripts/e2e-lib.sh"
 prefix="$work/prefix"
 header="$root/Sources/CSoundStation/include/soundstation.h"
@@ -97,6 +102,101 @@ for path in ("Examples/C/hello.c", "Examples/Python/hello.py"):
 PY
 }
 
+# The examples' games in tmux, on the device (the null sink of Scripts/with-pulse.sh), while the sink's
+# monitor is recorded: the game shows its field, plays music and effects, quits at q and leaves the
+# terminal in cooked mode.
+pane() { tmux -S "$tmux_socket" capture-pane -t "$1" -p; }
+wait_for() { # wait_for SESSION PATTERN [SECONDS]: the pane shows PATTERN
+    local _
+    for _ in $(seq $((${3:-10} * 10))); do pane "$1" | grep -q -- "$2" && return 0; sleep 0.1; done
+    echo "the screen never showed '$2':"
+    pane "$1"
+    return 1
+}
+start_recording() { # start_recording FILE: records the sink's monitor (16 kHz mono) until stop_recording
+    parecord --latency-msec=20 --device=test.monitor --rate=16000 --channels=1 --file-format=wav "$1" &
+    recorder=$!
+    sleep 0.3
+}
+stop_recording() { kill "$recorder" 2>/dev/null; wait "$recorder" 2>/dev/null; }
+
+# play_in_tmux SESSION TITLE FIELD_PATTERN COMMAND: runs COMMAND (a game, with --autoplay) in an 80x24
+# tmux pane as the game environment sees it, waits for its title and FIELD_PATTERN (the game in play),
+# lets it play for 5 s, quits with q and checks the exit, the restored terminal and the recording.
+play_in_tmux() {
+    local session=$1 title=$2 field=$3 command=$4 heard
+    local env_line="env -i HOME='$HOME' PATH=/usr/local/bin:/usr/bin:/bin TERM=tmux-256color LD_LIBRARY_PATH='$prefix/lib' ${PULSE_SERVER:+PULSE_SERVER='$PULSE_SERVER'} SOUNDSTATION_OUTPUT=device SOUNDSTATION_ASSETS='$root/Assets'"
+    start_recording "$work/$session.wav"
+    tmux -S "$tmux_socket" new-session -d -s "$session" -x 80 -y 24 \
+        "$env_line $command; echo \"exit=\$?\"; stty -a | grep -o -- '-\\?icanon\\b'; sleep 60" || { stop_recording; return 1; }
+    wait_for "$session" "$title" && wait_for "$session" "$field" 10 || { stop_recording; return 1; }
+    sleep 5
+    pane "$session" | tee "$work/$session.playing"
+    tmux -S "$tmux_socket" send-keys -t "$session" q
+    wait_for "$session" '^exit=0' && wait_for "$session" '^-\?icanon' || { stop_recording; return 1; }
+    stop_recording
+    pane "$session" | tee "$work/$session.after"
+    grep -qx 'icanon' "$work/$session.after" || { echo "the terminal was left in raw mode"; return 1; }
+    ! grep -q "$title " "$work/$session.after" || { echo "the game's screen was left behind"; return 1; }
+    grep -qE 'sounds started [1-9][0-9]*' "$work/$session.after" || { echo "no sound started"; return 1; }
+    heard=$(rms "$work/$session.wav")
+    echo "heard on the sink: RMS $heard over $(soxi -D "$work/$session.wav") s"
+    above "$heard" 0.01
+}
+
+build_catch() { # Examples/CursesC/catch.c, as its README line builds it, warning-free
+    "${game_env[@]}" sh -c "cc -std=c99 -Wall -Wextra -Werror -o '$work/catch' '$root/Examples/CursesC/catch.c' \
+        \$(pkg-config --cflags --libs soundstation) -lncurses"
+}
+
+catch_in_tmux() { play_in_tmux catch CATCH '=======' "'$work/catch' --autoplay"; }
+
+catch_frames_alone() { # --frames N ends it unattended; silent output; exit 0 and its summary
+    "${game_env[@]}" TERM=dumb SOUNDSTATION_OUTPUT=silent timeout 20 script -qec \
+        "'$work/catch' --autoplay --frames 60 --assets '$root/Assets'" /dev/null >"$work/frames.out" </dev/null || return 1
+    grep -ao 'catch: score.*' "$work/frames.out"
+}
+
+catch_bad_input() { # a bad output, a bad --frames and a missing catalogue: messages and exit codes
+    "${game_env[@]}" "$work/catch" --output speakers >"$work/bad1" 2>&1; [ $? -eq 1 ] || return 1
+    grep -q 'speakers' "$work/bad1" || { cat "$work/bad1"; return 1; }
+    "${game_env[@]}" "$work/catch" --frames x >"$work/bad2" 2>&1; [ $? -eq 2 ] || return 1
+    grep -q -- '--frames' "$work/bad2" || return 1
+    "${game_env[@]}" "$work/catch" --output silent --assets /nonexistent >"$work/bad3" 2>&1; [ $? -eq 1 ] || return 1
+    grep -q 'nonexistent' "$work/bad3" && cat "$work/bad1" "$work/bad2" "$work/bad3"
+}
+
+snake_in_tmux() { play_in_tmux snake SNAKE '@o' "'$work/venv/bin/python' '$root/Examples/CursesPython/snake.py' --autoplay"; }
+
+snake_frames_alone() {
+    "${game_env[@]}" TERM=dumb SOUNDSTATION_OUTPUT=silent timeout 20 script -qec \
+        "'$work/venv/bin/python' '$root/Examples/CursesPython/snake.py' --autoplay --frames 60 --assets '$root/Assets'" \
+        /dev/null >"$work/snake-frames.out" </dev/null || return 1
+    grep -ao 'snake: score.*' "$work/snake-frames.out"
+}
+
+snake_bad_input() {
+    "${game_env[@]}" "$work/venv/bin/python" "$root/Examples/CursesPython/snake.py" --output speakers >"$work/bad4" 2>&1
+    [ $? -eq 1 ] && grep -q 'speakers' "$work/bad4" && ! grep -q Traceback "$work/bad4" && cat "$work/bad4"
+}
+
+# ss_play from a SIGALRM handler every millisecond on the device while the main thread switches the
+# music (Tests/CAPI/sigalrm_test.c, which checks the events); the monitor's recording must have the
+# effects' energy: the test keeps the music bus at a tenth, which alone records at an RMS of about 0.01.
+sigalrm_seconds=${SIGALRM_SECONDS:-10}
+sigalrm_on_the_device() {
+    "${game_env[@]}" sh -c "cc -Wall -Wextra -Werror -std=c99 -o '$work/sigalrm_test' '$root/Tests/CAPI/sigalrm_test.c' \
+        \$(pkg-config --cflags --libs soundstation)" || return 1
+    start_recording "$work/sigalrm.wav"
+    "${game_env[@]}" timeout $((sigalrm_seconds + 30)) "$work/sigalrm_test" "$root/Assets" "$sigalrm_seconds"
+    local status=$? heard
+    stop_recording
+    [ "$status" -eq 0 ] || { echo "exit $status (124: it hung)"; return 1; }
+    heard=$(rms "$work/sigalrm.wav")
+    echo "recorded: RMS $heard over $(soxi -D "$work/sigalrm.wav") s"
+    above "$heard" 0.04
+}
+
 start=$SECONDS
 check "make install-lib into a prefix (CONFIG=$config)" install_into_prefix
 check "DESTDIR install, then make uninstall removes it all" destdir_and_uninstall
@@ -111,5 +211,13 @@ check "README holds the examples as they are" readme_holds_the_examples
 check "pip install ./python, pytest" python_package
 check "README Python example runs" readme_python_example
 check "Python without the library says what to do" python_says_what_to_do
+check "Catch (Examples/CursesC) builds with pkg-config and ncurses" build_catch
+check "Catch in tmux on the device: plays, heard on the sink, q restores the terminal" catch_in_tmux
+check "Catch --frames N ends by itself" catch_frames_alone
+check "Catch: bad output, --frames and assets are messages, not aborts" catch_bad_input
+check "Snake (Examples/CursesPython) in tmux on the device: plays, heard, q restores the terminal" snake_in_tmux
+check "Snake --frames N ends by itself" snake_frames_alone
+check "Snake: a bad output is a message" snake_bad_input
+check "ss_play from SIGALRM every ms for ${sigalrm_seconds} s on the device while music switches" sigalrm_on_the_device
 echo "e2e-capi took $((SECONDS - start)) s"
 e2e_summary e2e-capi

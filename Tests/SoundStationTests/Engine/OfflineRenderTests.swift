@@ -154,7 +154,8 @@ import Testing
             .silent, environment: ["SOUNDSTATION_OUTPUT": "loud"]
         ) { notices.append($0) }
         defer { other.shutdown() }
-        #expect(notices.count == 1 && notices[0].contains("SOUNDSTATION_OUTPUT") && notices[0].contains("loud"))
+        #expect(
+            notices.count == 1 && notices[0].contains("SOUNDSTATION_OUTPUT") && notices[0].contains("loud"))
     }
 
     @Test func unopenableDeviceFallsBackToSilentWithANotice() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import SoundStationTesting
 import Testing
 
 @testable import SoundStation
