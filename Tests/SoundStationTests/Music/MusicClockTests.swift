@@ -1,5 +1,5 @@
-import Synchronization
 import SoundStationTesting
+import Synchronization
 import Testing
 
 @testable import SoundStation

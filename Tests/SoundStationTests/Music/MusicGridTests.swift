@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import SoundStationTesting
+import Synchronization
 import Testing
 
 @testable import SoundStation
@@ -110,7 +110,8 @@ import Testing
         #expect(Self.differenceFromMain(mix, main, frames: before) < 1e-5, "\(grid)")
         let downbeat = Int((0.1 * Double(grid.rate)).rounded())
         #expect(
-            AudioAnalysis.largestDifference(mix, at: expected, game, from: downbeat, to: downbeat + grid.rate / 4)
+            AudioAnalysis.largestDifference(
+                mix, at: expected, game, from: downbeat, to: downbeat + grid.rate / 4)
                 < 1e-5, "\(grid), asked at \(askedAt)")
         #expect(system.music.current == "game")
     }
