@@ -25,7 +25,19 @@ for row in rows:
     assert row["seconds"] > 0 and row["sampleRate"] > 0 and row["channels"] in (1, 2)
 music = [row for row in rows if row["kind"] == "music"]
 assert all(20 <= row["seconds"] <= 40 for row in music), music
+tempo = {row["name"]: (row.get("bpm"), row.get("beatsPerBar"), row.get("downbeat")) for row in music}
+assert tempo == {"main": (125, 4, 0), "game": (150, 4, 0)}, tempo
+assert all("bpm" not in row for row in rows if row["kind"] != "music")
 PY
+}
+
+render_on_the_grid() { # main is 125 bpm (bars of 1.92 s), game 150 (beats of 0.4 s): a switch asked at
+    # 1.3 s on the next bar and an effect asked at 4 s on the next beat render exactly as at 1.92 and 4.32
+    "$cli" render --seconds 6 --out "$work/grid.wav" 0:music:main 1.3:music:game:crossfade=0.5:at=bar \
+        4:effect:reward:at=beat || return 1
+    "$cli" render --seconds 6 --out "$work/timed.wav" 0:music:main 1.92:music:game:crossfade=0.5 \
+        4.32:effect:reward || return 1
+    cmp "$work/grid.wav" "$work/timed.wav"
 }
 
 catalogue_formats() { # one file of every format, named by content: the FORMAT column and --json "format"
@@ -163,6 +175,8 @@ check "devices lists the null sink" bash -c "'$cli' devices | grep -q 'Null'"
 check "render places an effect at its frame" render_places_effect
 check "render switches, pauses and stops music" render_music_switch
 check "two renders are identical" renders_identical
+check "render switches music and places effects on the grid" render_on_the_grid
+check "bad grid point exits 2 naming it" fails 2 '"soon" is not a grid point' "$cli" render --seconds 1 --out "$work/x.wav" 0:music:main:at=soon
 check "play is heard on the default device" play_is_heard
 check "play on silent output" play_silent_output
 check "play falls back to silent without a device" play_falls_back_without_device

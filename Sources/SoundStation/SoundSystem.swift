@@ -28,7 +28,7 @@ public final class SoundSystem: Sendable {
         self.catalogue = catalogue
         bank = SoundBank(engine: engine, catalogue: catalogue)
         music = MusicStation(bank: bank)
-        effects = EffectStation(bank: bank)
+        effects = EffectStation(bank: bank, timeline: music)
     }
 
     /// Opens an output and reads the catalogue at `assets`.
@@ -39,6 +39,32 @@ public final class SoundSystem: Sendable {
     public convenience init(output: AudioOutput, assets: AssetLocation) throws {
         let catalogue = try Catalogue(location: assets)
         self.init(engine: try AudioEngine(output: output), catalogue: catalogue)
+    }
+
+    /// Carries out one cue of a cue list (what `soundstation render` and `play` do per event), on the
+    /// music's grid when the cue says `at=`.
+    /// - Parameter cue: The cue.
+    /// - Throws: ``MusicError`` for a sound that is unknown or not loaded, or a grid point the music
+    ///   does not have.
+    public func perform(_ cue: SoundCue) throws(MusicError) {
+        switch (cue.action, cue.quantize) {
+        case (.effect(let name), let point) where point != .now:
+            try effects.play(name, at: point)
+        case (.music(let name, let transition), let point) where point != .now:
+            try music.play(name, transition: transition, at: point)
+        case (.placedEffect(let name, let placement), let point) where point != .now:
+            let time = try effects.gridTime(of: point)
+            do {
+                switch placement {
+                case .pan(let pan): try effects.play(name, pan: pan, at: time)
+                case .position(let position): try effects.play(name, position: position, at: time)
+                }
+            } catch {
+                throw .load(error)
+            }
+        default:
+            do { try perform(cue.action) } catch { throw .load(error) }
+        }
     }
 
     /// Carries out one cue of a cue list (what `soundstation render` and `play` do per event).

@@ -86,8 +86,8 @@ enum AssetBuilder {
                 CatalogueEntry(
                     name: name, path: path, kind: "music", volume: 0.8, loop: true,
                     loopStart: hasIntro ? rendered.loopStart : nil,
-                    loopEnd: hasIntro ? rendered.loopEnd : nil,
-                    priority: 255, maxInstances: 1, stream: true))
+                    loopEnd: hasIntro ? rendered.loopEnd : nil, bpm: song.beatsPerMinute,
+                    beatsPerBar: song.beatsPerBar, priority: 255, maxInstances: 1, stream: true))
         }
         for effect in effects {
             let path = "Effects/\(effect.name).\(effect.format.fileExtension)"

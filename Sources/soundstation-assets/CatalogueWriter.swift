@@ -16,6 +16,9 @@ struct CatalogueEntry {
     var loopStart: Int?
     /// The frame a loop wraps at.
     var loopEnd: Int?
+    /// A music track's tempo in beats per minute, and its beats per bar (its downbeat is at 0).
+    var bpm: Int? = nil
+    var beatsPerBar: Int? = nil
     /// 0...255, higher wins when voices run short.
     var priority: Int
     /// How many copies may play at once.
@@ -40,6 +43,8 @@ enum CatalogueWriter {
             ]
             if let loopStart = entry.loopStart { fields.append(("loopStart", String(loopStart))) }
             if let loopEnd = entry.loopEnd { fields.append(("loopEnd", String(loopEnd))) }
+            if let bpm = entry.bpm { fields.append(("bpm", String(bpm))) }
+            if let beats = entry.beatsPerBar { fields.append(("beatsPerBar", String(beats))) }
             fields.append(("priority", String(entry.priority)))
             fields.append(("maxInstances", String(entry.maxInstances)))
             if let steal = entry.steal { fields.append(("steal", quoted(steal))) }

@@ -15,6 +15,11 @@ enum CatalogueCommand {
         let channels: Int
         let fileBytes: Int
         let pcmBytes: Int
+        /// A music entry's tempo and markers, when it has them (left out of the JSON otherwise).
+        var bpm: Double?
+        var beatsPerBar: Int?
+        var downbeat: Double?
+        var markers: [String: Double]?
     }
 
     static func run(_ arguments: inout Arguments) throws {
@@ -39,7 +44,9 @@ enum CatalogueCommand {
                         format: info.formatDescription,
                         seconds: audio.duration,
                         sampleRate: audio.sampleRate, channels: audio.channels, fileBytes: size,
-                        pcmBytes: audio.byteCount))
+                        pcmBytes: audio.byteCount, bpm: entry.tempo?.bpm,
+                        beatsPerBar: entry.tempo?.beatsPerBar, downbeat: entry.tempo?.downbeat,
+                        markers: entry.markers.isEmpty ? nil : entry.markers))
             } catch {
                 problems.append(
                     CatalogueError.undecodable(name: entry.name, path: entry.path, reason: error.description)

@@ -71,7 +71,7 @@ struct CueSession {
         for cue in cues {
             stage.engine.schedule(at: offset + cue.time) {
                 do {
-                    try stage.perform(cue.action)
+                    try stage.perform(cue)
                 } catch {
                     FileHandle.standardError.write(Data("soundstation: event \"\(cue)\": \(error)\n".utf8))
                 }

@@ -25,6 +25,11 @@ public enum CatalogueError: Error, CustomStringConvertible, Equatable {
     case fileMissing(name: String, path: String)
     /// A sound's file exists but cannot be decoded; raised by verification, never by loading.
     case undecodable(name: String, path: String, reason: String)
+    /// A music entry's tempo or markers do not fit its file: a loop body that is not a whole number
+    /// of bars, or a marker or downbeat past the end (found when the track is loaded).
+    case timingMismatch(name: String, key: String, reason: String)
+    /// A switch or start asked for a marker the track's entry does not have.
+    case unknownMarker(name: String, marker: String, known: [String])
     /// A lookup named a sound the catalogue does not contain.
     case unknownSound(name: String, suggestions: [String])
     /// No assets root was found; `searched` lists every place that was tried, in order.
@@ -59,6 +64,14 @@ public enum CatalogueError: Error, CustomStringConvertible, Equatable {
         case .undecodable(let name, let path, let reason):
             return "sound \"\(name)\": file \(path) cannot be decoded (\(reason)); "
                 + "re-export it as WAV or Ogg Vorbis"
+        case .timingMismatch(let name, let key, let reason):
+            return "sound \"\(name)\": \"\(key)\" does not fit the file: \(reason)"
+        case .unknownMarker(let name, let marker, let known):
+            let list =
+                known.isEmpty
+                ? "it has none; add \"markers\": {\"\(marker)\": SECONDS} to its entry"
+                : "its markers are " + known.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+            return "sound \"\(name)\" has no marker \"\(marker)\": \(list)"
         case .unknownSound(let name, let suggestions):
             let hint =
                 suggestions.isEmpty

@@ -55,10 +55,11 @@ struct EntryReader {
             loopStart: loopStart, loopEnd: loopEnd,
             channels: try choice("channels", ChannelSelection.self, expected: "downmix or first-two")
                 ?? .downmix,
-            strict: try bool("strict") ?? false)
+            strict: try bool("strict") ?? false, tempo: try tempo(kind: kind),
+            markers: try markers(kind: kind), stems: try stems(kind: kind, name: name, root: root))
     }
 
-    private func invalid(_ key: String, _ value: ManifestJSON.Value, _ expected: String) -> CatalogueError {
+    func invalid(_ key: String, _ value: ManifestJSON.Value, _ expected: String) -> CatalogueError {
         .invalidValue(path: manifestPath, entry: label, key: key, value: value.brief, expected: expected)
     }
 
@@ -86,7 +87,7 @@ struct EntryReader {
         return flag
     }
 
-    private func integer(_ key: String, in range: ClosedRange<Int>) throws(CatalogueError) -> Int? {
+    func integer(_ key: String, in range: ClosedRange<Int>) throws(CatalogueError) -> Int? {
         guard let value = object[key] else { return nil }
         let expected =
             range.upperBound == Int.max
@@ -98,7 +99,7 @@ struct EntryReader {
         return number
     }
 
-    private func number(_ key: String, in range: ClosedRange<Double>) throws(CatalogueError) -> Double? {
+    func number(_ key: String, in range: ClosedRange<Double>) throws(CatalogueError) -> Double? {
         guard let value = object[key] else { return nil }
         let expected =
             range.upperBound == .greatestFiniteMagnitude

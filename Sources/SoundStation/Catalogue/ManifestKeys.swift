@@ -8,7 +8,8 @@ enum ManifestKeys {
     /// Keys allowed in each sound entry.
     static let entry = [
         "name", "path", "kind", "volume", "loop", "priority", "maxInstances", "steal", "stream",
-        "coalesceMs", "loopStart", "loopEnd", "channels", "strict",
+        "coalesceMs", "loopStart", "loopEnd", "channels", "strict", "bpm", "beatsPerBar", "downbeat",
+        "markers", "stems",
     ]
     /// Keys every sound entry must have.
     static let required = ["name", "path", "kind"]

@@ -37,6 +37,14 @@ public struct SoundEntry: Sendable, Equatable {
     /// Whether a file cut short is an error (key `strict`) instead of loading what is there with a
     /// warning. Defaults to false.
     public let strict: Bool
+    /// The track's tempo (keys `bpm`, `beatsPerBar`, `downbeat`); music only, nil when it has none.
+    public let tempo: Tempo?
+    /// Named positions in seconds from the start of the file (key `markers`), for switches that
+    /// wait for them and starts that begin there; music only.
+    public let markers: [String: Double]
+    /// The layers of a layered track (key `stems`), played with its own file on the same frame;
+    /// music only.
+    public let stems: [Stem]
 
     /// Creates an entry directly, applying the manifest's defaults for every nil argument.
     ///
@@ -48,7 +56,8 @@ public struct SoundEntry: Sendable, Equatable {
         priority: Int = SoundEntry.defaultPriority, maxInstances: Int? = nil,
         steal: StealPolicy = SoundEntry.defaultSteal, stream: Bool = false,
         coalesceMilliseconds: Double? = nil, loopStart: LoopPoint? = nil, loopEnd: LoopPoint? = nil,
-        channels: ChannelSelection = .downmix, strict: Bool = false
+        channels: ChannelSelection = .downmix, strict: Bool = false, tempo: Tempo? = nil,
+        markers: [String: Double] = [:], stems: [Stem] = []
     ) {
         self.name = name
         self.path = path
@@ -65,6 +74,9 @@ public struct SoundEntry: Sendable, Equatable {
         self.loopEnd = loopEnd
         self.channels = channels
         self.strict = strict
+        self.tempo = tempo
+        self.markers = markers
+        self.stems = stems
     }
 
     /// How this entry's file is decoded: its `channels` and `strict` keys, and for a looping module

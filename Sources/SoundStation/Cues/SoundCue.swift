@@ -1,8 +1,9 @@
 /// One timed instruction of a cue list, as the `soundstation render` and `play` commands take them:
-/// `TIME:effect:NAME`, `TIME:music:NAME[:fade=S|:crossfade=S]`, `TIME:stop-music[:fade=S]`,
-/// `TIME:pause`, `TIME:resume`, `TIME:volume:BUS:GAIN`, and for space and colour
-/// `TIME:effect:NAME:pan=X`, `TIME:effect:NAME:pos=X,Y`, `TIME:listener:X,Y`,
-/// `TIME:filter:BUS:lowpass=HZ|highpass=HZ|off`, `TIME:reverb:BUS:PRESET|off`.
+/// `TIME:effect:NAME[:pan=X|:pos=X,Y][:at=POINT]`, `TIME:music:NAME[:fade=S|:crossfade=S][:at=POINT]`,
+/// `TIME:stop-music[:fade=S]`, `TIME:pause`, `TIME:resume`, `TIME:volume:BUS:GAIN`, for space and
+/// colour `TIME:listener:X,Y`, `TIME:filter:BUS:lowpass=HZ|highpass=HZ|off`,
+/// `TIME:reverb:BUS:PRESET|off`, where `POINT` is `now`, `beat`, `bar`, `bars=N` or `marker=NAME` on
+/// the playing music's grid.
 public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
     /// What the cue does.
     public enum Action: Sendable, Equatable {
@@ -56,14 +57,18 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
     public var time: Double
     /// What happens then.
     public var action: Action
+    /// For music and effects: the point of the playing music's grid it waits for after `time`.
+    public var quantize: MusicQuantize
 
     /// Creates a cue.
     /// - Parameters:
     ///   - time: Seconds from the start.
     ///   - action: What happens.
-    public init(time: Double, action: Action) {
+    ///   - quantize: For music and effects, the grid point to wait for; `.now` for none.
+    public init(time: Double, action: Action, quantize: MusicQuantize = .now) {
         self.time = time
         self.action = action
+        self.quantize = quantize
     }
 
     /// Parses one cue.
@@ -75,10 +80,17 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
             throw .badTime(cue: text)
         }
         self.time = time
-        let arguments = Array(parts.dropFirst(2))
+        var arguments = Array(parts.dropFirst(2))
+        quantize = .now
+        if ["effect", "music"].contains(parts[1]), arguments.count >= 2, let last = arguments.last,
+            last.hasPrefix("at=")
+        {
+            quantize = try Self.quantize(String(last.dropFirst(3)), cue: text)
+            arguments.removeLast()
+        }
         switch parts[1] {
         case "effect":
-            let usage = "T:effect:NAME[:pan=X|:pos=X,Y]"
+            let usage = "T:effect:NAME[:pan=X|:pos=X,Y][:at=beat|bar|bars=N|marker=M]"
             guard (1...2).contains(arguments.count), !arguments[0].isEmpty else {
                 throw .badArguments(cue: text, usage: usage)
             }
@@ -131,8 +143,9 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
                         + ") or off")
             }
         case "music":
+            let usage = "T:music:NAME[:fade=S|:crossfade=S][:at=now|beat|bar|bars=N|marker=M]"
             guard (1...2).contains(arguments.count), !arguments[0].isEmpty else {
-                throw .badArguments(cue: text, usage: "T:music:NAME[:fade=S|:crossfade=S]")
+                throw .badArguments(cue: text, usage: usage)
             }
             var transition = MusicTransition.cut
             if arguments.count == 2 {
@@ -141,7 +154,7 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
                 } else if let seconds = try Self.option("crossfade", in: arguments[1], cue: text) {
                     transition = .crossfade(seconds)
                 } else {
-                    throw .badArguments(cue: text, usage: "T:music:NAME[:fade=S|:crossfade=S]")
+                    throw .badArguments(cue: text, usage: usage)
                 }
             }
             action = .music(name: arguments[0], transition: transition)
@@ -175,6 +188,15 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
 
     /// The cue in the form ``init(parsing:)`` reads.
     public var description: String {
+        switch (action, quantize) {
+        case (.effect, .now), (.music, .now), (.placedEffect, .now): return actionDescription
+        case (.effect, let point), (.music, let point), (.placedEffect, let point):
+            return actionDescription + ":at=\(point)"
+        default: return actionDescription
+        }
+    }
+
+    private var actionDescription: String {
         let time = self.time.formatted
         switch action {
         case .effect(let name): return "\(time):effect:\(name)"
@@ -199,6 +221,25 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
             return "\(time):filter:\(bus.rawValue):highpass=\(Double(hertz).formatted)"
         case .reverb(let bus, let preset):
             return "\(time):reverb:\(bus.rawValue):\(preset?.rawValue ?? "off")"
+        }
+    }
+
+    /// Reads a grid point: `now`, `beat`, `bar`, `bars=N` or `marker=NAME`.
+    private static func quantize(_ text: String, cue: String) throws(SoundCueError) -> MusicQuantize {
+        let expected = "a grid point: now, beat, bar, bars=N (N 1 or more) or marker=NAME"
+        switch text {
+        case "now": return .now
+        case "beat": return .nextBeat
+        case "bar": return .nextBar
+        default:
+            if text.hasPrefix("bars=") {
+                guard let count = Int(text.dropFirst(5)), count >= 1 else {
+                    throw .badValue(cue: cue, value: text, expected: expected)
+                }
+                return .bars(count)
+            }
+            if text.hasPrefix("marker="), text.count > 7 { return .marker(String(text.dropFirst(7))) }
+            throw .badValue(cue: cue, value: text, expected: expected)
         }
     }
 

@@ -8,15 +8,21 @@ public final class EffectStation: Sendable {
     public let bank: SoundBank
     /// The effects this station plays; `nil` allows the whole catalogue.
     public let sounds: [String]?
+    /// The musical grid effects played `at:` a ``MusicQuantize`` wait for (a ``SoundSystem``'s effects
+    /// follow its music); `nil` for none.
+    public let timeline: (any MusicTimeline)?
     private let held = Locked<PreloadedSounds?>(nil)
 
     /// Creates a station.
     /// - Parameters:
     ///   - bank: Where the effects are loaded.
     ///   - sounds: The catalogue names this station plays; `nil` for any.
-    public init(bank: SoundBank, sounds: [String]? = nil) {
+    ///   - timeline: The grid for ``play(_:volume:pitch:pan:at:)-(String,_,_,_,MusicQuantize)``: a
+    ///     ``MusicStation`` or a ``MusicClock``; `nil` for none.
+    public init(bank: SoundBank, sounds: [String]? = nil, timeline: (any MusicTimeline)? = nil) {
         self.bank = bank
         self.sounds = sounds
+        self.timeline = timeline
     }
 
     /// Loads the station's sounds (all effects of the catalogue when it has no list), keeping them
@@ -79,7 +85,7 @@ public final class EffectStation: Sendable {
     ///   - pitch: 1 as recorded.
     ///   - pan: -1 left, 0 centre, 1 right.
     ///   - time: When, on the engine clock; `nil` for now.
-    /// - Returns: As ``play(_:volume:pitch:pan:at:)-(String,_,_,_,_)``; also `nil` when the sound is
+    /// - Returns: As ``play(_:volume:pitch:pan:at:)-(String,_,_,_,Double?)``; also `nil` when the sound is
     ///   not loaded.
     @discardableResult
     public func play(

@@ -10,30 +10,63 @@ public final class MusicStation: Sendable {
         case restart
         /// From where it was when it was last switched away from or stopped.
         case resume
+        /// From its first downbeat (the catalogue's `downbeat`; its start when it has no tempo): the
+        /// default of a switch on the grid, ``play(_:transition:from:at:)-(String,_,_,MusicQuantize)``.
+        case downbeat
+        /// From a marker of its catalogue entry.
+        case marker(String)
     }
 
     /// The bank the tracks are loaded in.
     public let bank: SoundBank
-    private var engine: AudioEngine { bank.engine }
+    var engine: AudioEngine { bank.engine }
 
-    private struct Playing {
+    struct Playing {
         var name: String
         var voice: VoiceHandle
+        /// The track's tempo, markers and loop, and where it is tied to the engine clock.
+        var grid: TrackGrid
+        var anchor: GridAnchor
+        /// Whether the anchor's frame is the one the voice really began on (a stream on a device
+        /// begins once its first chunks are decoded, a little after the switch).
+        var confirmed = false
+        /// The frame the switch asked for, which the anchor starts from until confirmed.
+        var switchFrame: Int64
+        /// A layered track's stem voices and the stems they play, started on the track's frame.
+        var stems: [(voice: VoiceHandle, stem: Stem)] = []
+        var volume: Float = 1
+
+        /// The track's voice and its stems' voices.
+        var voices: [VoiceHandle] { [voice] + stems.map(\.voice) }
     }
 
-    private struct State {
+    struct State {
         var playing: Playing?
         var positions: [String: Int] = [:]
         var paused = false
+        /// The engine frame the music was paused at, while it is.
+        var pausedAt: Int64?
+        /// Moves on at every switch, stop, pause and resume, ending the beat events of what was.
+        var generation: UInt64 = 0
+        /// The frame of the last beat sent, so a switch on a beat does not send that frame twice.
+        var lastBeatFrame: Int64 = -1
+        /// Frames scheduled switches are due on, where the old track's beat is left to the new one.
+        var switchFrames: Set<Int64> = []
+        /// The layered tracks' intensity, 0...1, and the step of its glide (a new glide ends the old).
+        var intensity = 1.0
+        var intensityGlide: UInt64 = 0
     }
 
-    private let state = Locked(State())
+    let state = Locked(State())
+    let beatHub = Broadcast<MusicBeat>()
 
     /// Creates a station playing from `bank`.
     /// - Parameter bank: Where the tracks are (pre)loaded.
     public init(bank: SoundBank) {
         self.bank = bank
     }
+
+    deinit { beatHub.finish() }
 
     /// The track playing now (or fading in), if any.
     public var current: String? { state.withLock { $0.playing?.name } }
@@ -59,8 +92,14 @@ public final class MusicStation: Sendable {
             }
             throw .notLoaded(name: name)
         }
+        if case .marker(let marker) = position, entry.markers[marker] == nil {
+            throw .catalogue(.unknownMarker(name: name, marker: marker, known: Array(entry.markers.keys)))
+        }
         if let time {
+            let frame = engine.frame(forSeconds: time)
+            state.withLock { _ = $0.switchFrames.insert(frame) }
             engine.schedule(at: time) { [self] in
+                state.withLock { _ = $0.switchFrames.remove(frame) }
                 switchTo(entry, id: id, buffer: buffer, transition, position)
             }
         } else {
@@ -73,7 +112,7 @@ public final class MusicStation: Sendable {
     ///   - track: A ``SoundResource`` whose catalogue name is a music entry.
     ///   - transition: Cut, fade in, or crossfade.
     ///   - position: Restart or resume.
-    /// - Throws: As ``play(_:transition:from:at:)``.
+    /// - Throws: As ``play(_:transition:from:at:)-(_,_,_,Double?)``.
     public func play(
         _ track: some SoundResource, transition: MusicTransition = .cut,
         from position: StartPosition = .restart
@@ -96,27 +135,39 @@ public final class MusicStation: Sendable {
             guard let playing = state.playing else { return [] }
             remember(playing, in: &state)
             state.playing = nil
-            return engine.stopCollectingEvents(playing.voice, fade: fade)
+            state.generation &+= 1
+            return playing.voices.flatMap { engine.stopCollectingEvents($0, fade: fade) }
         }
         engine.hub.send(events)
     }
 
     /// Pauses the music alone (effects go on).
     public func pause() {
-        let voice = state.withLock { state -> VoiceHandle? in
+        let voices = state.withLock { state -> [VoiceHandle] in
+            if !state.paused, state.playing != nil {
+                state.pausedAt = currentFrame
+                state.generation &+= 1
+            }
             state.paused = true
-            return state.playing?.voice
+            return state.playing?.voices ?? []
         }
-        if let voice { engine.pause(voice) }
+        for voice in voices { engine.pause(voice) }
     }
 
     /// Resumes music paused by ``pause()``.
     public func resume() {
-        let voice = state.withLock { state -> VoiceHandle? in
+        let voices = state.withLock { state -> [VoiceHandle] in
+            if let pausedAt = state.pausedAt, state.playing != nil {
+                // The track holds still while paused: its grid moves on by the time it was.
+                state.playing?.anchor.frame += currentFrame - pausedAt
+                state.generation &+= 1
+            }
+            state.pausedAt = nil
             state.paused = false
-            return state.playing?.voice
+            return state.playing?.voices ?? []
         }
-        if let voice { engine.resume(voice) }
+        for voice in voices { engine.resume(voice) }
+        if !voices.isEmpty { scheduleNextBeat(after: nil) }
     }
 
     private func switchTo(
@@ -124,32 +175,70 @@ public final class MusicStation: Sendable {
         _ position: StartPosition
     ) {
         // Events are sent once the station's lock is released: a handler may switch the music.
+        // A track unloaded since the lookup still plays from the buffer the switch holds.
+        let grid =
+            bank.grid(of: entry.name)
+            ?? TrackGrid(
+                entry: entry, sampleRate: buffer?.sampleRate ?? engine.sampleRate,
+                frameCount: buffer?.frameCount ?? 0)
+        let stemBuffers = bank.stems(of: entry.name)
         let events = state.withLock { state -> [SoundEvent] in
             var events: [SoundEvent] = []
+            state.generation &+= 1
             if let old = state.playing {
                 remember(old, in: &state)
                 var fade = 0.0
                 if case .crossfade(let seconds) = transition { fade = seconds }
-                events += engine.stopCollectingEvents(old.voice, fade: fade)
+                for voice in old.voices { events += engine.stopCollectingEvents(voice, fade: fade) }
             }
-            let offset = position == .resume ? state.positions[entry.name] ?? 0 : 0
+            let offset: Int
+            switch position {
+            case .restart: offset = 0
+            case .resume: offset = state.positions[entry.name] ?? 0
+            case .downbeat: offset = grid.frame(ofSeconds: entry.tempo?.downbeat ?? 0)
+            case .marker(let marker): offset = grid.frame(ofSeconds: entry.markers[marker] ?? 0)
+            }
+            let now = currentFrame
             let (voice, started) = startVoice(
                 entry, id: id, buffer: buffer, transition: transition, offset: offset)
             events += started
-            state.playing = voice.map { Playing(name: entry.name, voice: $0) }
-            if state.paused, let voice { engine.pause(voice) }
+            state.playing = nil
+            if let voice {
+                let anchor = GridAnchor(frame: now, position: offset, engineRate: Double(engine.sampleRate))
+                var playing = Playing(
+                    name: entry.name, voice: voice, grid: grid, anchor: anchor, switchFrame: now,
+                    volume: entry.volume)
+                // Stems start in the same round as the track, so on the same frame.
+                for (stem, buffer) in zip(entry.stems, stemBuffers) {
+                    let (stemVoice, started) = startVoice(
+                        entry, id: buffer.id, buffer: buffer, transition: transition, offset: offset,
+                        volume: entry.volume * stem.gain(at: state.intensity))
+                    events += started
+                    if let stemVoice { playing.stems.append((stemVoice, stem)) }
+                }
+                state.playing = playing
+            }
+            state.pausedAt = nil
+            if state.paused, let playing = state.playing {
+                for voice in playing.voices { engine.pause(voice) }
+                state.pausedAt = now
+            }
             return events
         }
         engine.hub.send(events)
+        scheduleNextBeat(after: nil)
     }
 
     private func startVoice(
-        _ entry: SoundEntry, id: SoundID, buffer: SoundBuffer?, transition: MusicTransition, offset: Int
+        _ entry: SoundEntry, id: SoundID, buffer: SoundBuffer?, transition: MusicTransition, offset: Int,
+        volume: Float? = nil
     ) -> (VoiceHandle?, [SoundEvent]) {
-        let options = PlayOptions(volume: entry.volume, loop: entry.loop, priority: 255, bus: .music)
+        let options = PlayOptions(
+            volume: volume ?? entry.volume, loop: entry.loop, priority: 255, bus: .music)
         var request: VoiceRequest
         if let buffer {
-            request = VoiceRequest(name: entry.name, sound: id, buffer: buffer, options: options)
+            let name = volume == nil ? entry.name : buffer.name
+            request = VoiceRequest(name: name, sound: id, buffer: buffer, options: options)
         } else {
             // Opened and decoded on the streaming worker (offline: as the render reaches it), never
             // on this thread.

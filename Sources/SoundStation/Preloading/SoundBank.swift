@@ -22,6 +22,10 @@ public final class SoundBank: Sendable {
         /// The decoded sound, or `nil` for a track that streams from its file.
         var buffer: SoundBuffer?
         var users: Int
+        /// The file's rate and length (a buffer's own, for one held decoded), for the music's grid.
+        var info: AudioFileInfo
+        /// A layered track's stems, in catalogue order.
+        var stems: [SoundBuffer] = []
     }
 
     struct Table {
@@ -107,8 +111,9 @@ public final class SoundBank: Sendable {
             table.ids[name] = id
             return id
         }
-        let buffer = try Self.decodeAndUpload(entry, id: id, engine: engine)
-        insert(Loaded(entry: entry, id: id, buffer: buffer, users: 1))
+        let (buffer, info) = try Self.decodeAndUpload(entry, id: id, engine: engine)
+        let stems = try Self.decodeStems(of: entry, like: info, engine: engine)
+        insert(Loaded(entry: entry, id: id, buffer: buffer, users: 1, info: info, stems: stems))
     }
 
     /// Counts one user fewer of `name`; the buffer is freed when none is left (voices still playing it
@@ -163,10 +168,11 @@ public final class SoundBank: Sendable {
         }
     }
 
-    /// Decodes and uploads an entry, or for long music checks that it opens and leaves it to stream.
+    /// Decodes and uploads an entry, or for long music checks that it opens and leaves it to stream;
+    /// a music entry's tempo and markers are checked against the file.
     private static func decodeAndUpload(_ entry: SoundEntry, id: SoundID, engine: AudioEngine)
         throws(SoundLoadError)
-        -> SoundBuffer?
+        -> (SoundBuffer?, AudioFileInfo)
     {
         do {
             let options = entry.decodingOptions
@@ -175,16 +181,27 @@ public final class SoundBank: Sendable {
             // Every format streams; a module that loops by its song structure always does, since
             // its loop is the song's and not a range of frames.
             let songLoop = info.format.isTrackerModule && entry.loopsBySongStructure
-            if entry.kind == .music, entry.stream || bytes > streamingThreshold || songLoop {
-                return nil
+            // A layered track is held decoded, so its stems start with it on one frame.
+            if entry.kind == .music, entry.stems.isEmpty,
+                entry.stream || bytes > streamingThreshold || songLoop
+            {
+                do { try entry.checkTiming(sampleRate: info.sampleRate, frameCount: info.frameCount) } catch {
+                    throw SoundLoadError.catalogue(error)
+                }
+                return (nil, info)
             }
             let audio = try AudioDecoder.decode(fileAt: entry.resolvedPath, options: options)
+            do { try entry.checkTiming(sampleRate: audio.sampleRate, frameCount: audio.frameCount) } catch {
+                throw SoundLoadError.catalogue(error)
+            }
+            let decoded = info.withFrameCount(audio.frameCount)
             let loop = entry.loopRange(sampleRate: audio.sampleRate, frameCount: audio.frameCount)
             do {
                 let path = entry.resolvedPath
-                return try engine.makeBuffer(audio, name: entry.name, loopPoints: loop, id: id) {
+                let buffer = try engine.makeBuffer(audio, name: entry.name, loopPoints: loop, id: id) {
                     try AudioDecoder.decode(fileAt: path, options: options)
                 }
+                return (buffer, decoded)
             } catch {
                 throw SoundLoadError.engine(name: entry.name, error)
             }

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Fans values out to every stream and closure that asked for them (the music station's beats).
+final class Broadcast<Value: Sendable>: Sendable {
+    private struct Subscribers {
+        var streams: [UUID: AsyncStream<Value>.Continuation] = [:]
+        var handlers: [UUID: @Sendable (Value) -> Void] = [:]
+    }
+
+    private let subscribers = Locked(Subscribers())
+
+    func stream() -> AsyncStream<Value> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: Value.self, bufferingPolicy: .bufferingNewest(4096))
+        let id = UUID()
+        subscribers.withLock { $0.streams[id] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.subscribers.withLock { $0.streams.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    func add(_ handler: @escaping @Sendable (Value) -> Void) -> EventSubscription {
+        let id = UUID()
+        subscribers.withLock { $0.handlers[id] = handler }
+        return EventSubscription { [weak self] in
+            _ = self?.subscribers.withLock { $0.handlers.removeValue(forKey: id) }
+        }
+    }
+
+    /// Sends `value` to everyone, outside the lock (a handler may subscribe or cancel).
+    func send(_ value: Value) {
+        let (streams, handlers) = subscribers.withLock { ($0.streams.values, $0.handlers.values) }
+        for continuation in streams { continuation.yield(value) }
+        for handler in handlers { handler(value) }
+    }
+
+    /// Ends every stream and drops every closure.
+    func finish() {
+        let streams = subscribers.withLock { subscribers in
+            defer { subscribers = Subscribers() }
+            return subscribers.streams.values
+        }
+        for continuation in streams { continuation.finish() }
+    }
+}

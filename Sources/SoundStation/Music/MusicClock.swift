@@ -1,0 +1,262 @@
+/// A free tempo clock beside the music: a game starts it on an engine, and schedules sounds and
+/// its own work on its beats and bars (offline: to the frame).
+///
+/// ```swift
+/// let clock = try MusicClock(bpm: 120, beatsPerBar: 4)
+/// clock.start(on: engine)
+/// let stinger = EffectStation(bank: bank, timeline: clock)
+/// try stinger.play("level-up", at: .nextBar)
+/// ```
+public final class MusicClock: MusicTimeline {
+    /// Beats in one bar.
+    public let beatsPerBar: Int
+    /// The name its beats carry as their ``MusicBeat/track``.
+    public let name: String
+    private let beatHub = Broadcast<MusicBeat>()
+
+    /// A tempo glide from the anchor's tempo to `to` over `seconds` (linear in beats per minute).
+    private struct Glide {
+        var to: Double
+        var seconds: Double
+    }
+
+    private struct State {
+        var engine: AudioEngine?
+        /// The tempo at the anchor.
+        var bpm: Double
+        /// At engine frame `frame` the clock stood at `beats` beats since its start.
+        var frame: Int64 = 0
+        var beats: Double = 0
+        /// A tempo change under way from the anchor on.
+        var glide: Glide?
+        var pausedAt: Int64?
+        /// Moves on at every start, pause, resume and tempo change, ending the beat events reckoned
+        /// before it.
+        var generation: UInt64 = 0
+
+        var rate: Double { Double(engine?.sampleRate ?? 48_000) }
+
+        /// The tempo `t` seconds after the anchor.
+        func tempo(after t: Double) -> Double {
+            guard let glide, t > 0 else { return bpm }
+            return t >= glide.seconds ? glide.to : bpm + (glide.to - bpm) * t / glide.seconds
+        }
+
+        /// The beats since the start, `t` seconds after the anchor: the integral of the tempo.
+        func beats(after t: Double) -> Double {
+            guard let glide, t > 0 else { return beats + bpm * t / 60 }
+            let span = glide.seconds
+            if t <= span { return beats + (bpm * t + (glide.to - bpm) * t * t / (2 * span)) / 60 }
+            return beats + (bpm + glide.to) / 2 * span / 60 + glide.to * (t - span) / 60
+        }
+
+        /// The seconds after the anchor at which the clock reaches `target` beats.
+        func seconds(toReach target: Double) -> Double {
+            let ahead = target - beats
+            guard let glide, ahead > 0 else { return ahead * 60 / bpm }
+            let span = glide.seconds
+            let gliding = (bpm + glide.to) / 2 * span / 60
+            if ahead > gliding { return span + (ahead - gliding) * 60 / glide.to }
+            // a t² + b t = ahead, solved in the form that stays exact when the glide is slight.
+            let a = (glide.to - bpm) / (2 * span * 60)
+            let b = bpm / 60
+            return 2 * ahead / (b + (b * b + 4 * a * ahead).squareRoot())
+        }
+
+        /// Beats at an engine frame.
+        func beats(at frame: Int64) -> Double { beats(after: Double(frame - self.frame) / rate) }
+
+        /// Moves the anchor to `frame`, keeping the beats and tempo there; a glide goes on from it.
+        mutating func reanchor(at frame: Int64) {
+            let t = Double(frame - self.frame) / rate
+            let (now, tempo) = (beats(after: t), self.tempo(after: t))
+            if var glide, t > 0 {
+                glide.seconds -= t
+                self.glide = glide.seconds > 0 ? glide : nil
+            }
+            beats = now
+            bpm = tempo
+            self.frame = frame
+        }
+    }
+
+    private let state: Locked<State>
+
+    /// Creates a stopped clock.
+    /// - Parameters:
+    ///   - bpm: Beats per minute, above 0.
+    ///   - beatsPerBar: Beats in one bar, at least 1.
+    ///   - name: What its beat events call it.
+    /// - Throws: ``MusicError/invalidTempo(_:)`` for a tempo of 0 or below, or not finite.
+    public init(bpm: Double, beatsPerBar: Int = 4, name: String = "clock") throws(MusicError) {
+        guard bpm > 0, bpm.isFinite else { throw .invalidTempo(bpm) }
+        self.beatsPerBar = max(1, beatsPerBar)
+        self.name = name
+        state = Locked(State(bpm: bpm))
+    }
+
+    deinit { beatHub.finish() }
+
+    /// A stream of the clock's beats from now on, each sent when the engine clock reaches it
+    /// (offline: at its frame).
+    /// - Returns: An independent stream.
+    public func beats() -> AsyncStream<MusicBeat> { beatHub.stream() }
+
+    /// Calls `handler` on each beat of the clock (on the thread that runs the engine's scheduled
+    /// calls; keep it short).
+    /// - Parameter handler: The closure.
+    /// - Returns: A subscription whose `cancel()` stops the calls.
+    @discardableResult
+    public func onBeat(_ handler: @escaping @Sendable (MusicBeat) -> Void) -> EventSubscription {
+        beatHub.add(handler)
+    }
+
+    /// The tempo now, in beats per minute (part way through a glide, the tempo it has reached).
+    public var bpm: Double {
+        state.withLock { state in
+            guard let engine = state.engine else { return state.glide?.to ?? state.bpm }
+            let now = state.pausedAt ?? engine.frame(forSeconds: engine.time)
+            return state.tempo(after: Double(now - state.frame) / state.rate)
+        }
+    }
+
+    /// Whether the clock has been started and is not paused.
+    public var isRunning: Bool { state.withLock { $0.engine != nil && $0.pausedAt == nil } }
+
+    /// Starts (or restarts) the clock: bar 1, beat 1 falls at `time` (a tempo glide set before the
+    /// start glides from it).
+    /// - Parameters:
+    ///   - engine: The engine whose clock it follows.
+    ///   - time: Seconds on the engine clock; `nil` for now.
+    public func start(on engine: AudioEngine, at time: Double? = nil) {
+        let frame = engine.frame(forSeconds: time ?? engine.time)
+        state.withLock { state in
+            state.engine = engine
+            state.frame = frame
+            state.beats = 0
+            state.pausedAt = nil
+            state.generation &+= 1
+        }
+        scheduleNextBeat(after: nil)
+    }
+
+    /// Holds the clock where it is.
+    public func pause() {
+        state.withLock { state in
+            guard let engine = state.engine, state.pausedAt == nil else { return }
+            state.pausedAt = engine.frame(forSeconds: engine.time)
+            state.generation &+= 1
+        }
+    }
+
+    /// Lets a paused clock run on from where it was held.
+    public func resume() {
+        state.withLock { state in
+            guard let engine = state.engine, let pausedAt = state.pausedAt else { return }
+            state.frame += engine.frame(forSeconds: engine.time) - pausedAt
+            state.pausedAt = nil
+            state.generation &+= 1
+        }
+        scheduleNextBeat(after: nil)
+    }
+
+    /// Changes the tempo from now on, at once or gliding there (linearly in beats per minute); the
+    /// beats already gone stay where they were, and points asked for later fall on the glided grid.
+    /// - Parameters:
+    ///   - bpm: Beats per minute, above 0.
+    ///   - seconds: How long the glide takes; 0 changes at once.
+    /// - Throws: ``MusicError/invalidTempo(_:)``, or ``MusicError/invalidGlide(_:)`` for a negative or
+    ///   non-finite duration.
+    public func setTempo(_ bpm: Double, over seconds: Double = 0) throws(MusicError) {
+        guard bpm > 0, bpm.isFinite else { throw .invalidTempo(bpm) }
+        guard seconds >= 0, seconds.isFinite else { throw .invalidGlide(seconds) }
+        state.withLock { state in
+            if let engine = state.engine {
+                state.reanchor(at: state.pausedAt ?? engine.frame(forSeconds: engine.time))
+            }
+            if seconds > 0 {
+                state.glide = Glide(to: bpm, seconds: seconds)
+            } else {
+                state.glide = nil
+                state.bpm = bpm
+            }
+            state.generation &+= 1
+        }
+        scheduleNextBeat(after: nil)
+    }
+
+    /// Where the clock is in its bars.
+    /// - Parameter time: Seconds on the engine clock; `nil` for now.
+    /// - Returns: `nil` before it is started.
+    public func position(at time: Double? = nil) -> MusicPosition? {
+        state.withLock { state in
+            guard let engine = state.engine else { return nil }
+            var frame = engine.frame(forSeconds: time ?? engine.time)
+            if let pausedAt = state.pausedAt { frame = min(frame, pausedAt) }
+            return MusicPosition(beats: state.beats(at: frame), beatsPerBar: beatsPerBar)
+        }
+    }
+
+    /// The engine-clock time of the clock's next beat, bar or multiple of bars, at or after now (a
+    /// paused clock reckons as if it ran on from now).
+    /// - Parameter point: The point.
+    /// - Returns: Seconds on the engine clock; `nil` for `.now` or a clock not started.
+    /// - Throws: ``MusicError/invalidBars(_:)``, or ``MusicError/noMarkers(marker:)`` for a marker.
+    public func time(of point: MusicQuantize) throws(MusicError) -> Double? {
+        let step: Double
+        switch point {
+        case .now: return nil
+        case .nextBeat: step = 1
+        case .nextBar: step = Double(beatsPerBar)
+        case .bars(let count):
+            guard count >= 1 else { throw .invalidBars(count) }
+            step = Double(count * beatsPerBar)
+        case .marker(let marker): throw .noMarkers(marker: marker)
+        }
+        return state.withLock { state -> Double? in
+            guard let engine = state.engine else { return nil }
+            let now = engine.frame(forSeconds: engine.time)
+            var running = state
+            if let pausedAt = state.pausedAt { running.frame += now - pausedAt }
+            let target = ((running.beats(at: now) / step) - 1e-9).rounded(.up) * step
+            let frames = running.seconds(toReach: target) * running.rate
+            return Double(running.frame + Int64(frames.rounded())) / running.rate
+        }
+    }
+
+    /// Runs `action` at the clock's next beat, bar or multiple of bars (see ``AudioEngine/schedule(at:_:)``).
+    /// - Parameters:
+    ///   - point: The point.
+    ///   - action: The work, called outside the engine's lock.
+    /// - Throws: As ``time(of:)``.
+    public func schedule(at point: MusicQuantize, _ action: @escaping @Sendable () -> Void) throws(MusicError)
+    {
+        let engine = state.withLock { $0.engine }
+        guard let engine else { return action() }
+        guard let time = try time(of: point) else { return action() }
+        engine.schedule(at: time, action)
+    }
+
+    /// Schedules the clock's next beat event: the first whole beat at or after now (`previous` nil),
+    /// or the one after beat `previous`. Each schedules the next until the generation moves on.
+    private func scheduleNextBeat(after previous: Int?) {
+        let due = state.withLock {
+            state -> (engine: AudioEngine, index: Int, frame: Int64, generation: UInt64)? in
+            guard let engine = state.engine, state.pausedAt == nil else { return nil }
+            let now = engine.frame(forSeconds: engine.time)
+            let index = previous.map { $0 + 1 } ?? Int((state.beats(at: now) - 1e-9).rounded(.up))
+            let frame = state.frame + Int64((state.seconds(toReach: Double(index)) * state.rate).rounded())
+            return (engine, index, frame, state.generation)
+        }
+        guard let due else { return }
+        let rate = Double(due.engine.sampleRate)
+        due.engine.schedule(at: Double(due.frame) / rate) { [weak self] in
+            guard let self, state.withLock({ $0.generation == due.generation }) else { return }
+            let position = MusicPosition(beats: Double(due.index), beatsPerBar: beatsPerBar)
+            beatHub.send(
+                MusicBeat(track: name, bar: position.bar, beat: position.beat, time: Double(due.frame) / rate)
+            )
+            scheduleNextBeat(after: due.index)
+        }
+    }
+}

@@ -1,0 +1,129 @@
+/// A point on a musical grid for a switch or a start to wait for.
+public enum MusicQuantize: Sendable, Equatable, CustomStringConvertible {
+    /// At once.
+    case now
+    /// The next beat (now, when the clock is exactly on one).
+    case nextBeat
+    /// The next bar line.
+    case nextBar
+    /// The next bar line whose bar count since the first downbeat is a multiple of `n` (1 or more).
+    case bars(Int)
+    /// The next time the playing track reaches this marker of its catalogue entry.
+    case marker(String)
+
+    /// The cue spelling: `now`, `beat`, `bar`, `bars=N`, `marker=NAME`.
+    public var description: String {
+        switch self {
+        case .now: "now"
+        case .nextBeat: "beat"
+        case .nextBar: "bar"
+        case .bars(let count): "bars=\(count)"
+        case .marker(let name): "marker=\(name)"
+        }
+    }
+}
+
+/// Where music stands in its bars: the playing track's position, or a ``MusicClock``'s.
+public struct MusicPosition: Sendable, Equatable {
+    /// The bar, counting from 1 at the first downbeat (0 and below before it) and on through loops.
+    public let bar: Int
+    /// The beat in the bar, from 1 to the bar's beat count.
+    public let beat: Int
+    /// How far into the beat, 0 ..< 1.
+    public let fraction: Double
+
+    /// Creates a position.
+    /// - Parameters:
+    ///   - bar: The bar, from 1 at the first downbeat.
+    ///   - beat: The beat in the bar, from 1.
+    ///   - fraction: The part of the beat gone, 0 ..< 1.
+    public init(bar: Int, beat: Int, fraction: Double) {
+        self.bar = bar
+        self.beat = beat
+        self.fraction = fraction
+    }
+
+    /// The position `beats` beats after the first downbeat (fractional, negative before it).
+    init(beats: Double, beatsPerBar: Int) {
+        let whole = beats.rounded(.down)
+        let index = Int(whole)
+        let bars = Int((Double(index) / Double(beatsPerBar)).rounded(.down))
+        self.init(bar: bars + 1, beat: index - bars * beatsPerBar + 1, fraction: beats - whole)
+    }
+}
+
+/// One beat of the music, as ``MusicStation/beats()`` and ``MusicStation/onBeat(_:)`` deliver them.
+public struct MusicBeat: Sendable, Equatable {
+    /// The track it is a beat of.
+    public let track: String
+    /// The bar, from 1 at the track's first downbeat, counting on through loops.
+    public let bar: Int
+    /// The beat in the bar, from 1.
+    public let beat: Int
+    /// When it falls, in seconds on the engine clock (offline: exactly its frame over the rate).
+    public let time: Double
+
+    /// Creates a beat.
+    /// - Parameters:
+    ///   - track: The track's name.
+    ///   - bar: The bar, from 1.
+    ///   - beat: The beat in the bar, from 1.
+    ///   - time: Seconds on the engine clock.
+    public init(track: String, bar: Int, beat: Int, time: Double) {
+        self.track = track
+        self.bar = bar
+        self.beat = beat
+        self.time = time
+    }
+}
+
+/// Why music could not be placed on the grid it was asked for.
+public enum MusicError: Error, CustomStringConvertible, Equatable {
+    /// The sound is unknown or not loaded, or a marker it names is not in its entry.
+    case load(SoundLoadError)
+    /// A beat, bar or bars point was asked of a track whose entry has no `"bpm"`.
+    case noTempo(track: String)
+    /// `.bars(n)` with `n` below 1.
+    case invalidBars(Int)
+    /// A ``MusicClock`` tempo that is not above 0 (or not finite).
+    case invalidTempo(Double)
+    /// A ``MusicClock`` tempo glide of a negative or non-finite number of seconds.
+    case invalidGlide(Double)
+    /// An intensity outside 0...1.
+    case invalidIntensity(Double)
+    /// A marker point asked of a ``MusicClock``, which has no markers.
+    case noMarkers(marker: String)
+    /// An effect station was asked for a musical point but follows no music (see
+    /// ``EffectStation/init(bank:sounds:timeline:)``).
+    case noTimeline
+
+    /// One line naming the track or value and what to do.
+    public var description: String {
+        switch self {
+        case .load(let error): error.description
+        case .noTempo(let track):
+            "track \"\(track)\" has no tempo, so it has no beats or bars to wait for: add \"bpm\" "
+                + "(and \"beatsPerBar\", \"downbeat\") to its catalogue entry, or switch .now"
+        case .invalidBars(let count): "bars(\(count)): the number of bars must be 1 or more"
+        case .invalidTempo(let bpm): "tempo \(bpm) bpm: a tempo must be above 0 beats per minute"
+        case .invalidIntensity(let value): "intensity \(value): it must be from 0 to 1"
+        case .invalidGlide(let seconds):
+            "a glide of \(seconds) s: a glide must take 0 seconds or more"
+        case .noMarkers(let marker):
+            "marker \"\(marker)\": a music clock has no markers; wait for a beat or bar, or use the music station"
+        case .noTimeline:
+            "this effect station follows no music: make it with EffectStation(bank:sounds:timeline:) "
+                + "(a SoundSystem's effects follow its music)"
+        }
+    }
+}
+
+/// Something with a musical grid that starts can wait for: the ``MusicStation`` (the playing
+/// track's grid) or a ``MusicClock``.
+public protocol MusicTimeline: Sendable {
+    /// The engine-clock time of the next point `point` names.
+    /// - Parameter point: A beat, bar, bars or marker point (`.now` gives `nil`).
+    /// - Returns: Seconds on the engine clock; `nil` to start at once (`.now`, or no music playing).
+    /// - Throws: ``MusicError`` when the grid has no such point (no tempo, unknown marker).
+    func time(of point: MusicQuantize) throws(MusicError) -> Double?
+}

@@ -1,0 +1,56 @@
+extension SoundBank {
+    /// The grid of a loaded music track: its tempo, markers, loop and file rate.
+    /// - Parameter name: A catalogue name.
+    /// - Returns: `nil` when it is not loaded.
+    func grid(of name: String) -> TrackGrid? {
+        table.withLock { table in
+            table.loaded[name].map {
+                TrackGrid(entry: $0.entry, sampleRate: $0.info.sampleRate, frameCount: $0.info.frameCount)
+            }
+        }
+    }
+}
+
+extension SoundBank {
+    /// The stems of a loaded layered track, in catalogue order (empty for any other sound).
+    /// - Parameter name: A catalogue name.
+    /// - Returns: One buffer per stem.
+    func stems(of name: String) -> [SoundBuffer] {
+        table.withLock { $0.loaded[name]?.stems ?? [] }
+    }
+
+    /// Decodes and uploads a layered track's stems, each checked to have the rate and length of the
+    /// track's own file (so they stay on one frame through every loop).
+    static func decodeStems(of entry: SoundEntry, like info: AudioFileInfo, engine: AudioEngine)
+        throws(SoundLoadError) -> [SoundBuffer]
+    {
+        var buffers: [SoundBuffer] = []
+        for (index, stem) in entry.stems.enumerated() {
+            let options = entry.decodingOptions
+            let audio: PCMAudio
+            do { audio = try AudioDecoder.decode(fileAt: stem.resolvedPath, options: options) } catch {
+                throw .catalogue(.undecodable(name: entry.name, path: stem.path, reason: error.description))
+            }
+            guard audio.sampleRate == info.sampleRate, audio.frameCount == info.frameCount else {
+                throw .catalogue(
+                    .timingMismatch(
+                        name: entry.name, key: "stems.\(index)",
+                        reason:
+                            "\(stem.path) is \(audio.frameCount) frames at \(audio.sampleRate) Hz, the track "
+                            + "\(info.frameCount) frames at \(info.sampleRate) Hz; stems must match it exactly"
+                    ))
+            }
+            let loop = entry.loopRange(sampleRate: audio.sampleRate, frameCount: audio.frameCount)
+            let path = stem.resolvedPath
+            do {
+                buffers.append(
+                    try engine.makeBuffer(audio, name: "\(entry.name) stem \(index)", loopPoints: loop) {
+                        try AudioDecoder.decode(fileAt: path, options: options)
+                    })
+            } catch {
+                throw .engine(name: entry.name, error)
+            }
+        }
+        return buffers
+    }
+}
