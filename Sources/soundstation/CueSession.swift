@@ -32,8 +32,13 @@ struct CueSession {
     }
 
     /// Checks what depends on the engine's rate (a filter's cutoff).
+    /// - Throws: ``CLIError/usage(_:)`` naming the event, as a malformed event is.
     func check(sampleRate: Int) throws {
-        for cue in cues { try cue.check(sampleRate: sampleRate) }
+        do {
+            for cue in cues { try cue.check(sampleRate: sampleRate) }
+        } catch {
+            throw CLIError.usage(error.description)
+        }
     }
 
     /// The time of the last cue.
