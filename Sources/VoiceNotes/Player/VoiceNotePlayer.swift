@@ -29,7 +29,7 @@ public final class VoiceNotePlayer: Sendable {
     }
 
     private let state = Locked(State())
-    private let broadcast = FinishBroadcast()
+    private let broadcast = Broadcast<PlaybackFinished>()
     private let subscription = Locked<EventSubscription?>(nil)
 
     /// Creates a player on `engine`; it listens to the engine's events for the ends of its notes.
@@ -86,7 +86,9 @@ public final class VoiceNotePlayer: Sendable {
 
     /// Calls `handler` at every playback end, on the thread that noticed it; keep it short.
     /// - Parameter handler: The closure.
-    public func onFinished(_ handler: @escaping @Sendable (PlaybackFinished) -> Void) {
+    /// - Returns: A subscription whose `cancel()` stops the calls, as ``AudioEngine/onEvent(_:)``'s.
+    @discardableResult
+    public func onFinished(_ handler: @escaping @Sendable (PlaybackFinished) -> Void) -> EventSubscription {
         broadcast.add(handler)
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Fans values out to every stream and closure that asked for them (the music station's beats).
-final class Broadcast<Value: Sendable>: Sendable {
+/// Fans values out to every stream and closure that asked for them: the music station's beats, a
+/// voice-note player's ends. Values are sent outside the lock, so a handler may call back in.
+package final class Broadcast<Value: Sendable>: Sendable {
     private struct Subscribers {
         var streams: [UUID: AsyncStream<Value>.Continuation] = [:]
         var handlers: [UUID: @Sendable (Value) -> Void] = [:]
@@ -9,7 +10,11 @@ final class Broadcast<Value: Sendable>: Sendable {
 
     private let subscribers = Locked(Subscribers())
 
-    func stream() -> AsyncStream<Value> {
+    /// An empty broadcast.
+    package init() {}
+
+    /// A new stream of every value sent from now on (the newest 4,096 are kept for a slow reader).
+    package func stream() -> AsyncStream<Value> {
         let (stream, continuation) = AsyncStream.makeStream(
             of: Value.self, bufferingPolicy: .bufferingNewest(4096))
         let id = UUID()
@@ -20,7 +25,8 @@ final class Broadcast<Value: Sendable>: Sendable {
         return stream
     }
 
-    func add(_ handler: @escaping @Sendable (Value) -> Void) -> EventSubscription {
+    /// Calls `handler` with every value sent from now on, until the subscription is cancelled.
+    package func add(_ handler: @escaping @Sendable (Value) -> Void) -> EventSubscription {
         let id = UUID()
         subscribers.withLock { $0.handlers[id] = handler }
         return EventSubscription { [weak self] in
@@ -29,14 +35,14 @@ final class Broadcast<Value: Sendable>: Sendable {
     }
 
     /// Sends `value` to everyone, outside the lock (a handler may subscribe or cancel).
-    func send(_ value: Value) {
+    package func send(_ value: Value) {
         let (streams, handlers) = subscribers.withLock { ($0.streams.values, $0.handlers.values) }
         for continuation in streams { continuation.yield(value) }
         for handler in handlers { handler(value) }
     }
 
     /// Ends every stream and drops every closure.
-    func finish() {
+    package func finish() {
         let streams = subscribers.withLock { subscribers in
             defer { subscribers = Subscribers() }
             return subscribers.streams.values
