@@ -165,9 +165,8 @@ int ssrt_wait(ssrt_core *core, int64_t timeout_ns) {
         deadline.tv_sec += 1;
         deadline.tv_nsec -= 1000000000;
     }
-    while (sem_clockwait(&core->wake, CLOCK_MONOTONIC, &deadline) != 0) {
-        if (errno == ETIMEDOUT) return 0;
+    /* Interrupted by a signal: wait again; timed out (or anything else): report no wake-up. */
+    while (sem_clockwait(&core->wake, CLOCK_MONOTONIC, &deadline) != 0)
         if (errno != EINTR) return 0;
-    }
     return 1;
 }

@@ -43,7 +43,7 @@ extension AudioEngine {
                 }
                 let wasPaused = voice.phase == .paused
                 if let stream = voice.stream {
-                    stream.rebind(to: fresh)
+                    stream.rebind()
                     stream.start(from: voice.lastOffset)
                 }
                 state.pool.update(slot) { $0.startOffset = voice.lastOffset }

@@ -230,7 +230,13 @@ public final class AudioEngine: Sendable {
     /// The render-clock frame for `seconds`, rounded, clamped to what the clock can hold (a NaN or
     /// negative time is frame 0).
     func frame(forSeconds seconds: Double) -> Int64 {
-        let frame = (seconds * Double(sampleRate)).rounded()
+        Self.frame(forSeconds: seconds, rate: Double(sampleRate))
+    }
+
+    /// ``frame(forSeconds:)`` at `rate`: plain arithmetic, so a signal handler may use it
+    /// (``TriggerPort``).
+    static func frame(forSeconds seconds: Double, rate: Double) -> Int64 {
+        let frame = (seconds * rate).rounded()
         return frame.isNaN || frame < 0 ? 0 : Int64(min(frame, 9.0e18))
     }
 

@@ -113,7 +113,7 @@ final class StreamFeeder: @unchecked Sendable {
     }
 
     /// Makes a fresh queue on a reopened device (the old buffers went with the old device).
-    func rebind(to device: OpenALDevice) {
+    func rebind() {
         buffers = []
         queuedStarts = []
     }

@@ -54,7 +54,7 @@ public struct TriggerPort: @unchecked Sendable {
     {
         guard time.isFinite else { return nil }
         // Clamped before converting: a time too far away must not trap in a signal handler.
-        let frame = Int64(max(0, min((time * sampleRate).rounded(), 9.0e18)))
+        let frame = AudioEngine.frame(forSeconds: time, rate: sampleRate)
         let ticket = ssrt_trigger(core, sound.rawValue, volume, pitch, pan, frame)
         return ticket > 0 ? VoiceHandle(ticket: UInt64(ticket)) : nil
     }
