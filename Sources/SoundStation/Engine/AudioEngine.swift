@@ -271,7 +271,7 @@ public final class AudioEngine: Sendable {
     func currentFrame(_ state: inout EngineState) -> Int64 {
         if case .device = output {
             let elapsed = ContinuousClock.now - startInstant
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            let seconds = elapsed.inSeconds
             state.frame = max(state.frame, Int64(seconds * Double(sampleRate)))
         }
         return state.frame

@@ -83,7 +83,7 @@ extension AudioEngine {
         if case .silent = output {
             // Mix what wall time says has passed, in bounded pieces, and throw it away.
             let elapsed = now - last
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            let seconds = elapsed.inSeconds
             let frames = min(Int(seconds * Double(sampleRate)), sampleRate / 4)
             if frames > 0 {
                 if scratch.count < frames * channels {

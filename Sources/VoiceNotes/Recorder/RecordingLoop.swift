@@ -109,7 +109,7 @@ private struct Session {
             Thread.sleep(forTimeInterval: RecordingLoop.pollInterval)
             guard take(capture.read(maxFrames: loop.remaining(after: frames))) else { return }
             if frames == 0, ContinuousClock.now - started > RecordingLoop.startTimeout {
-                failure = .noAudio(device: capture.name, waited: RecordingLoop.startTimeout.seconds)
+                failure = .noAudio(device: capture.name, waited: RecordingLoop.startTimeout.inSeconds)
                 return
             }
             if !capture.isConnected {
@@ -164,7 +164,7 @@ private struct Session {
             // An empty note is no note: nothing to play, only clutter in the list.
             try? FileManager.default.removeItem(atPath: reservation.partPath)
             return .failure(
-                failure ?? .noAudio(device: capture.name, waited: (ContinuousClock.now - started).seconds))
+                failure ?? .noAudio(device: capture.name, waited: (ContinuousClock.now - started).inSeconds))
         }
         if failure == nil || failure?.isDisconnection == true {
             do {
@@ -197,11 +197,5 @@ extension VoiceNoteError {
     fileprivate var isDisconnection: Bool {
         if case .deviceDisconnected = self { return true }
         return false
-    }
-}
-
-extension Duration {
-    fileprivate var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) * 1e-18
     }
 }
