@@ -9,6 +9,9 @@ import Testing
     static let assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Assets").path
+    /// The golden renders (recorded by `GoldenAudio` on its first run, committed).
+    static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Golden").path
 
     @Test func theCoinStartsAtHalfASecond() async throws {
         let engine = try AudioEngine(output: .offline())
@@ -36,6 +39,8 @@ import Testing
         let heard = AudioAnalysis.rms(mix, frames: 12_000..<12_000 + click.frameCount)
         // A mono sound at the centre comes out 4.5 dB down on each side.
         #expect(abs(AudioAnalysis.decibels(heard / AudioAnalysis.rms(click)) - -4.5) < 1)
+        // The whole render against the one recorded when the scene sounded right.
+        try GoldenAudio(path: Self.golden + "/menu-click.wav").check(mix)
         _ = try await events.nextEvent(within: .seconds(5)) {
             if case .started(_, "click", _) = $0 { true } else { false }
         }
