@@ -45,6 +45,8 @@ public final class AudioEngine: Sendable {
     /// Carries triggers to the mixing side without a lock (see ``TriggerPort``).
     let ring: CommandRing
     let hub = EventHub()
+    /// One-line notices for ``onNotice(_:)``.
+    let notices = Broadcast<String>()
     let startInstant = ContinuousClock.now
     private let driver: Locked<RealtimeDriver?> = Locked(nil)
 
@@ -114,11 +116,13 @@ public final class AudioEngine: Sendable {
         driver?.stop(wait: true, ring: ring)
         stopAll()
         hub.finish()
+        notices.finish()
     }
 
     deinit {
         driver.withLock { $0?.stop(ring: ring) }
         hub.finish()
+        notices.finish()
         // Sources go before the device; buffers held by voices go with them, and so do those held
         // by commands never carried out.
         state.withLock { state in

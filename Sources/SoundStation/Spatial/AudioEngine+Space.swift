@@ -208,9 +208,12 @@ extension AudioEngine {
     public func reverb(of bus: Bus) -> Reverb? { state.withLock { $0.space.busReverbs[bus] } }
 
     /// Calls `handler` with one-line notices, such as that the device has no EFX (said once).
-    /// - Parameter handler: Receives each notice, on the thread that noticed it.
-    public func onNotice(_ handler: @escaping @Sendable (String) -> Void) {
-        state.withLock { $0.space.noticeHandler = handler }
+    /// - Parameter handler: Receives each notice, on a dispatch worker (never under the engine's
+    ///   lock, so it may call the engine).
+    /// - Returns: A subscription whose `cancel()` stops the calls.
+    @discardableResult
+    public func onNotice(_ handler: @escaping @Sendable (String) -> Void) -> EventSubscription {
+        notices.add(handler)
     }
 
     // MARK: The mixing side
@@ -289,8 +292,9 @@ extension AudioEngine {
     private func sayNoEffects(_ state: inout EngineState) {
         guard !state.space.saidNoEffects else { return }
         state.space.saidNoEffects = true
-        state.space.noticeHandler?(
-            "\(device.name) has no EFX (ALC_EXT_EFX): filters and reverb are accepted and do nothing.")
+        let notice = "\(device.name) has no EFX (ALC_EXT_EFX): filters and reverb are accepted and do nothing."
+        // Said from a worker: this runs under the state lock, and a handler may call the engine.
+        DispatchQueue.global().async { [notices] in notices.send(notice) }
     }
 
     private func channels(of voice: Voice) -> Int {
