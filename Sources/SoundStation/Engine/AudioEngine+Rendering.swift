@@ -66,6 +66,7 @@ extension AudioEngine {
         for slot in state.pool.takeDue(upTo: now) {
             begin(slot, in: &state, at: now, events: &events)
         }
+        holdSourcesIfPaused(&state, at: now)
         updateDucking(&state, at: now)
         let levels = state.busLevels(at: now)
         let tracksPositions = if case .device = output { true } else { false }

@@ -292,7 +292,8 @@ extension AudioEngine {
     private func sayNoEffects(_ state: inout EngineState) {
         guard !state.space.saidNoEffects else { return }
         state.space.saidNoEffects = true
-        let notice = "\(device.name) has no EFX (ALC_EXT_EFX): filters and reverb are accepted and do nothing."
+        let notice =
+            "\(device.name) has no EFX (ALC_EXT_EFX): filters and reverb are accepted and do nothing."
         // Said from a worker: this runs under the state lock, and a handler may call the engine.
         DispatchQueue.global().async { [notices] in notices.send(notice) }
     }

@@ -108,9 +108,44 @@ import Testing
         system.engine.pauseAll()
         #expect(system.engine.isPaused)
         try system.effects.play("fx")
-        #expect(try system.engine.render(frames: 9_600).samples.allSatisfy { $0 == 0 })
+        // Silent once the 20 ms glide (960 frames) and OpenAL's smoothing of its last step are over.
+        let paused = try system.engine.render(frames: 9_600)
+        #expect(paused.samples[(2 * 1_472)...].allSatisfy { $0 == 0 })
         system.engine.resumeAll()
         #expect(AudioAnalysis.rms(try system.engine.render(frames: 4_800)) > 0.2)
         #expect(system.engine.activeVoiceCount == 3)
+    }
+
+    @Test func pauseAndResumeGlideInsteadOfClicking() async throws {
+        let assets = try TestAssets()
+        try assets.addWAV("tone", Signals.sine(frequency: 200, seconds: 2, amplitude: 0.8), kind: "music")
+        let system = try await assets.system()
+        try system.music.play("tone")
+        let before = try system.engine.render(frames: 4_800)
+        // The tone's own largest step between samples (a mono voice is -4.5 dB on each side).
+        let own = AudioAnalysis.largestJump(before, frames: 100..<4_800)
+        system.engine.pauseAll()
+        let paused = try system.engine.render(frames: 4_800)
+        #expect(
+            AudioAnalysis.rms(paused, frames: 0..<240) > 0.3 * AudioAnalysis.rms(before, frames: 0..<4_800))
+        #expect(AudioAnalysis.rms(paused, frames: 720..<960) < AudioAnalysis.rms(paused, frames: 0..<240))
+        // Silent from the glide's end (960 frames) plus at most one housekeeping step to reach the
+        // 256-frame grid and one in which OpenAL smooths the last step.
+        #expect(AudioAnalysis.peak(paused, frames: 1_472..<4_800) == 0)
+        #expect(AudioAnalysis.largestJump(paused, frames: 0..<4_800) <= own * 1.1)
+        // Across the pause's first frame too: the render goes on from the last frame before it.
+        let seam = PCMAudio(
+            sampleRate: 48_000, channels: 2,
+            samples: Array(before.samples.suffix(20) + paused.samples.prefix(20)))
+        #expect(AudioAnalysis.largestJump(seam, frames: 0..<20) <= own * 1.1)
+        system.engine.resumeAll()
+        let resumed = try system.engine.render(frames: 4_800)
+        #expect(AudioAnalysis.peak(resumed, frames: 0..<4) < 0.05)
+        #expect(AudioAnalysis.largestJump(resumed, frames: 0..<4_800) <= own * 1.1)
+        #expect(
+            abs(
+                AudioAnalysis.rms(resumed, frames: 1_500..<4_800)
+                    / AudioAnalysis.rms(before, frames: 100..<4_800) - 1)
+                < 0.05)
     }
 }
