@@ -11,14 +11,20 @@ extension AudioEngine {
     ///   - buffer: A buffer made by this engine.
     ///   - options: Volume, pitch, pan, looping, priority and bus.
     ///   - time: When to start, on the engine clock (``time``); `nil` or a past time starts at once.
-    /// - Returns: The voice's handle, or `nil` when `buffer` belongs to another engine or the engine
-    ///   has fallen 4,096 commands behind. When every voice is busy with more important sounds the
-    ///   handle is never active and a ``SoundEvent/refused(_:sound:time:)`` event says so.
+    /// - Returns: The voice's handle, or `nil` when the engine has fallen 4,096 commands behind.
+    ///   When every voice is busy with more important sounds the handle is never active and a
+    ///   ``SoundEvent/refused(_:sound:time:)`` event says so.
+    /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` for a buffer made by
+    ///   another engine or a value of `options` out of its range (``PlayOptions/check()``).
     @discardableResult
     public func play(_ buffer: SoundBuffer, options: PlayOptions = PlayOptions(), at time: Duration? = nil)
-        -> VoiceHandle?
+        throws(AudioEngineError) -> VoiceHandle?
     {
-        guard buffer.ring === ring else { return nil }
+        guard buffer.ring === ring else {
+            throw .invalidArgument(
+                name: "buffer", value: "\"\(buffer.name)\"", expected: "a buffer made by this engine")
+        }
+        try options.check()
         // The command holds the buffer (a retain: an atomic increment), so a buffer made and dropped
         // in one expression still plays.
         let retained = Unmanaged.passRetained(buffer)
