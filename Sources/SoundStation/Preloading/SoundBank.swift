@@ -199,14 +199,10 @@ public final class SoundBank: Sendable {
     static func decode(_ entry: SoundEntry, id: SoundID, engine: AudioEngine) throws(SoundLoadError)
         -> Decoded
     {
-        let collected = Locked<[AudioDecodingWarning]>([])
-        var options = entry.decodingOptions
-        options.warn = { warning in
-            collected.withLock { if !$0.contains(warning) { $0.append(warning) } }
-        }
+        let (options, collected) = entry.decodingOptions.collectingWarnings()
         let (buffer, info) = try decodeAndUpload(entry, options: options, id: id, engine: engine)
         let stems = try decodeStems(of: entry, like: info, options: options, engine: engine)
-        return Decoded(buffer: buffer, info: info, stems: stems, warnings: collected.withLock { $0 })
+        return Decoded(buffer: buffer, info: info, stems: stems, warnings: collected())
     }
 
     /// Decodes and uploads an entry, or for long music checks that it opens and leaves it to stream;
