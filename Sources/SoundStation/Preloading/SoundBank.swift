@@ -9,7 +9,7 @@ public final class SoundBank: Sendable {
     /// The engine the buffers live in.
     public let engine: AudioEngine
     /// Where the sounds are named and found: the catalogue the bank was made with, or the one a
-    /// ``watch()`` read since `catalogue.json` was edited.
+    /// ``watch(settle:)`` read since `catalogue.json` was edited.
     public var catalogue: Catalogue { currentCatalogue.withLock { $0 } }
 
     /// Music above this many bytes of PCM streams from its file even when the catalogue does not say
