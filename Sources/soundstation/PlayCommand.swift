@@ -45,7 +45,9 @@ enum PlayCommand {
         let watching = watch ? try stage.bank.watch() : nil
         print("playing on \(engine.output) (\(engine.deviceName))")
         if let watching {
-            print("watching \(watching.folders.joined(separator: ", ")) until interrupted (Ctrl-C) or --seconds")
+            print(
+                "watching \(watching.folders.joined(separator: ", ")) until interrupted (Ctrl-C) or --seconds"
+            )
         }
         let start = engine.time + 0.05
         session.schedule(on: stage, offset: start)

@@ -105,7 +105,8 @@ struct Options: Equatable {
             guard audioOut != nil else { throw Self.autoplayNeedsOutput }
             if autostart || bot || frames != nil || screenshot != nil || watchAssets {
                 throw .usage(
-                    "--autostart, --bot, --frames, --screenshot and --watch-assets are for the window and terminal")
+                    "--autostart, --bot, --frames, --screenshot and --watch-assets are for the window and terminal"
+                )
             }
         } else if audioOut != nil {
             throw .usage("--audio-out is only for --autoplay SECONDS")

@@ -37,7 +37,8 @@ final class Inotify: Sendable {
         guard descriptor >= 0 else {
             throw .unavailable(
                 path: root,
-                reason: Self.message(errno) + " (raise fs.inotify.max_user_instances, or close other watchers)")
+                reason: Self.message(errno)
+                    + " (raise fs.inotify.max_user_instances, or close other watchers)")
         }
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {

@@ -18,8 +18,11 @@ extension SoundEvent {
             let quoted = { (names: [String]) in names.map { "\"\($0)\"" }.joined(separator: ", ") }
             var parts: [String] = []
             if !added.isEmpty { parts.append("added " + quoted(added)) }
-            if !removed.isEmpty { parts.append("removed " + quoted(removed) + " (loaded ones play on until unloaded)") }
-            return "reloaded \(Catalogue.manifestName)" + (parts.isEmpty ? "" : ": " + parts.joined(separator: "; "))
+            if !removed.isEmpty {
+                parts.append("removed " + quoted(removed) + " (loaded ones play on until unloaded)")
+            }
+            return "reloaded \(Catalogue.manifestName)"
+                + (parts.isEmpty ? "" : ": " + parts.joined(separator: "; "))
         default:
             return nil
         }
