@@ -51,16 +51,30 @@ import Testing
         { event in if case .reloaded(name, _, _) = event { true } else { false } }
     }
 
+    /// An offline sound system over `assets` with every sound preloaded, watched, and a stream of its
+    /// events from before any edit.
+    private struct Watched {
+        let system: SoundSystem
+        /// Releasing it stops the watch, so each test cancels it in a `defer`, which also keeps it.
+        let watch: AssetWatch
+        let events: AsyncStream<SoundEvent>
+
+        init(_ assets: TestAssets) async throws {
+            system = try await assets.system()
+            watch = try system.bank.watch()
+            events = system.engine.events()
+        }
+    }
+
     @Test(
         "an edited file plays at the next start under the same id; a voice started before finishes as it was")
     func editedFilePlaysAtNextStart() async throws {
         let assets = try TestAssets()
         try assets.addWAV("tone", original)
-        let system = try await assets.system()
+        let watched = try await Watched(assets)
+        defer { watched.watch.cancel() }  // and it lives until then
+        let (system, events) = (watched.system, watched.events)
         let id = try system.bank.id(of: "tone")
-        let watch = try system.bank.watch()
-        defer { watch.cancel() }
-        let events = system.engine.events()
 
         try system.effects.play("tone", at: 0)
         let before = try system.engine.render(frames: 12_000)
@@ -94,10 +108,9 @@ import Testing
     func brokenEditKeepsTheOldSound() async throws {
         let assets = try TestAssets()
         try assets.addWAV("tone", original)
-        let system = try await assets.system()
-        let watch = try system.bank.watch()
-        defer { watch.cancel() }
-        let events = system.engine.events()
+        let watched = try await Watched(assets)
+        defer { watched.watch.cancel() }  // and it lives until then
+        let (system, events) = (watched.system, watched.events)
 
         try save(bytes: Array("RIFF\u{10}\0\0\0WAVEjunk".utf8), as: "tone.wav", in: assets)
         let report = try await events.nextEvent(within: Self.deadline) { event in
@@ -119,10 +132,9 @@ import Testing
         let assets = try TestAssets()
         try assets.addWAV("tone", original)
         try assets.addWAV("other", edited)
-        let system = try await assets.system()
-        let watch = try system.bank.watch()
-        defer { watch.cancel() }
-        let events = system.engine.events()
+        let watched = try await Watched(assets)
+        defer { watched.watch.cancel() }  // and it lives until then
+        let (system, events) = (watched.system, watched.events)
 
         try system.effects.play("tone", at: 0)
         let loud = AudioAnalysis.rms(try system.engine.render(frames: 24_000))
@@ -170,11 +182,10 @@ import Testing
     func streamedMusicPicksUpTheNewFile() async throws {
         let assets = try TestAssets()
         try assets.addWAV("song", original, kind: "music", extra: "\"stream\": true, \"loop\": false")
-        let system = try await assets.system()
+        let watched = try await Watched(assets)
+        defer { watched.watch.cancel() }  // and it lives until then
+        let (system, events) = (watched.system, watched.events)
         #expect(system.bank.isStreamed("song"))
-        let watch = try system.bank.watch()
-        defer { watch.cancel() }
-        let events = system.engine.events()
 
         try save(edited, as: "song.wav", in: assets)
         _ = try await events.nextEvent(within: Self.deadline, where: reloaded("song"))
