@@ -198,7 +198,10 @@ catalogue_warns_cut_short() { # a WAV cut short is listed, with a warning naming
     "$cli" catalogue --assets "$assets" --json 2>/dev/null | python3 -c '
 import json, sys
 row = json.load(sys.stdin)[0]
-assert "cut short" in row["warnings"][0] and abs(row["seconds"] - 0.5) < 0.01, row'
+assert "cut short" in row["warnings"][0] and abs(row["seconds"] - 0.5) < 0.01, row' || return 1
+    SOUNDSTATION_OUTPUT=silent timeout 20 "$cli" play --assets "$assets" 0:effect:cut 2>"$work/cut-play.err" || return 1
+    cat "$work/cut-play.err"
+    grep -q 'warning: sound "cut": .*cut.wav.* cut short' "$work/cut-play.err"
 }
 
 render_space() { # an effect left of the listener is louder on the left; a cave leaves a tail; a low-pass dulls
@@ -242,7 +245,7 @@ check "play on silent output" play_silent_output
 check "play falls back to silent without a device" play_falls_back_without_device
 check "play survives the sound server stopping and coming back" play_survives_server_restart
 check "play --watch reloads an edited file, reports a broken edit, plays on" play_watch_reloads
-check "catalogue warns of a file cut short, naming sound and file" catalogue_warns_cut_short
+check "catalogue and play warn of a file cut short, naming sound and file" catalogue_warns_cut_short
 check "unknown name exits 1 naming it" fails 1 'no sound named "rewrd"' "$cli" render --seconds 1 --out "$work/x.wav" 0:effect:rewrd
 check "bad event exits 2 naming it" fails 2 'bad event "soon:effect:reward"' "$cli" render --seconds 1 --out "$work/x.wav" soon:effect:reward
 check "music name as effect is refused" fails 1 '"main" is a music sound' "$cli" render --seconds 1 --out "$work/x.wav" 0:effect:main
