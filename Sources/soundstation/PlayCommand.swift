@@ -8,7 +8,7 @@ import SoundStation
 /// line per reload.
 enum PlayCommand {
     static func run(_ arguments: inout Arguments) async throws {
-        let limit = try arguments.number("seconds", in: 0...86_400)
+        let limit = try arguments.number("seconds", in: 0...86_400).map(Duration.seconds)
         let assets = try arguments.value("assets")
         let watch = try arguments.flag("watch")
         let events = try arguments.positional()
@@ -22,12 +22,12 @@ enum PlayCommand {
             case .deviceLost(let reason, let time):
                 FileHandle.standardError.write(
                     Data(
-                        "soundstation: device lost at \(String(format: "%.2f", time)) s (\(reason)); retrying\n"
+                        "soundstation: device lost at \(String(format: "%.2f", time.inSeconds)) s (\(reason)); retrying\n"
                             .utf8))
             case .deviceRestored(let device, let time):
                 FileHandle.standardError.write(
                     Data(
-                        "soundstation: device restored at \(String(format: "%.2f", time)) s (\(device))\n"
+                        "soundstation: device restored at \(String(format: "%.2f", time.inSeconds)) s (\(device))\n"
                             .utf8))
             default:
                 // Reports of the watch, one line each, unbuffered so a pipe or log sees them at once.
@@ -49,7 +49,7 @@ enum PlayCommand {
                 "watching \(watching.folders.joined(separator: ", ")) until interrupted (Ctrl-C) or --seconds"
             )
         }
-        let start = engine.time + 0.05
+        let start = engine.time + .milliseconds(50)
         session.schedule(on: stage, offset: start)
         let musicForever = (session.leavesMusicPlaying || watch) && limit == nil
         if musicForever, !watch { print("music plays until interrupted (Ctrl-C) or --seconds") }
@@ -57,12 +57,14 @@ enum PlayCommand {
             try await Task.sleep(for: .milliseconds(20))
             let elapsed = engine.time - start
             if let limit, elapsed >= limit { break }
-            if !musicForever, !watch, elapsed > session.lastCueTime + 0.05, engine.activeVoiceCount == 0 {
+            if !musicForever, !watch, elapsed > session.lastCueTime + .milliseconds(50),
+                engine.activeVoiceCount == 0
+            {
                 break
             }
         }
         watching?.cancel()
-        print(String(format: "played %.2f s", engine.time - start))
+        print(String(format: "played %.2f s", (engine.time - start).inSeconds))
         engine.shutdown()
     }
 }

@@ -146,7 +146,7 @@ extension AudioEngine {
         }
         let target: Float = active ? ducking.level : 1
         guard state.duckLevel.to != target else { return }
-        let seconds = active ? ducking.attack : ducking.release
+        let seconds = (active ? ducking.attack : ducking.release).inSeconds
         state.duckLevel = state.duckLevel.retargeted(
             to: target, at: frame, over: Int64(seconds * Double(sampleRate)))
     }

@@ -76,7 +76,7 @@ import Testing
         let (system, events) = (watched.system, watched.events)
         let id = try system.bank.id(of: "tone")
 
-        try system.effects.play("tone", at: 0)
+        try system.effects.play("tone", at: .zero)
         let before = try system.engine.render(frames: 12_000)
         try save(edited, as: "tone.wav", in: assets)
         let report = try await events.nextEvent(within: Self.deadline, where: reloaded("tone"))
@@ -136,7 +136,7 @@ import Testing
         defer { watched.watch.cancel() }  // and it lives until then
         let (system, events) = (watched.system, watched.events)
 
-        try system.effects.play("tone", at: 0)
+        try system.effects.play("tone", at: .zero)
         let loud = AudioAnalysis.rms(try system.engine.render(frames: 24_000))
         try WAVWriter.write(edited, toFileAt: "\(assets.root)/new.wav", format: .float32)
         let manifest = """

@@ -15,7 +15,7 @@ import Testing
         let coin = try engine.makeBuffer(
             try AudioDecoder.decode(fileAt: Self.assets + "/Effects/coin.wav"), name: "coin")
         let events = engine.events()
-        _ = engine.play(coin, at: 0.5)
+        _ = engine.play(coin, at: .seconds(0.5))
         let mix = try engine.render(frames: 48_000)
         #expect(AudioAnalysis.onset(mix) == 24_000)
         #expect(AudioAnalysis.decibels(AudioAnalysis.peak(mix)) > -12)
@@ -29,7 +29,7 @@ import Testing
         let sound = SoundSystem(engine: engine, catalogue: try Catalogue(assetsRoot: Self.assets))
         _ = try await sound.bank.preload()
         let events = engine.events()
-        try sound.effects.play("click", at: 0.25)
+        try sound.effects.play("click", at: .seconds(0.25))
         let mix = try engine.render(frames: 24_000)
         #expect(AudioAnalysis.onset(mix) == 12_000)
         let click = try AudioDecoder.decode(fileAt: Self.assets + "/Effects/click.wav")
