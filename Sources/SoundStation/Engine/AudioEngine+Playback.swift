@@ -33,7 +33,8 @@ extension AudioEngine {
     /// - Parameters:
     ///   - soundDefaults: Take priority, bus and limits from the sound's table entry and multiply
     ///     its volume, rather than using `options` as they are.
-    ///   - retained: A retained buffer for the command to carry; the caller releases it on `nil`.
+    ///   - retained: A retained buffer or stream feeder for the command to carry; the caller releases it
+    ///     on `nil`.
     func trigger(
         _ sound: SoundID, options: PlayOptions, at time: Double?, soundDefaults: Bool,
         retained: UnsafeMutableRawPointer? = nil
@@ -77,16 +78,22 @@ extension AudioEngine {
     /// Starts (or schedules) the voice one play command asks for.
     private func execute(_ command: ssrt_command, in state: inout EngineState, events: inout [SoundEvent]) {
         let sound = SoundID(rawValue: command.sound)
-        let carried = command.retained.map { Unmanaged<SoundBuffer>.fromOpaque($0).takeRetainedValue() }
-        guard let index = state.sounds.index(sound), let buffer = carried ?? state.sounds.slots[index].buffer
-        else {
+        // A command carries a buffer (play(buffer)), a stream's feeder (play(stream)) or nothing (a
+        // trigger by id, which plays the id's installed buffer).
+        let carried = command.retained.map { Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue() }
+        let stream = carried as? StreamFeeder
+        let index = state.sounds.index(sound)
+        let buffer =
+            carried as? SoundBuffer
+            ?? (carried == nil ? index.flatMap { state.sounds.slots[$0].buffer } : nil)
+        guard let index, let name = buffer?.name ?? stream?.name else {
             let handle = VoiceHandle(ticket: command.ticket)
             events.append(
                 .refused(handle, sound: state.sounds.name(of: sound), time: seconds(currentFrame(&state))))
             return
         }
         var request = VoiceRequest(
-            name: buffer.name, sound: sound, buffer: buffer,
+            name: name, sound: sound, buffer: buffer, stream: stream,
             options: PlayOptions(
                 volume: command.volume, pitch: command.pitch, pan: command.pan, loop: command.loops,
                 priority: Int(command.priority), bus: Bus(index: command.bus), position: command.position,

@@ -120,10 +120,10 @@ public final class AudioEngine: Sendable {
         driver.withLock { $0?.stop(ring: ring) }
         hub.finish()
         // Sources go before the device; buffers held by voices go with them, and so do those held
-        // by commands never carried out.
+        // by commands never carried out (buffers and stream feeders).
         state.withLock { state in
             ring.drain { command in
-                command.retained.map { Unmanaged<SoundBuffer>.fromOpaque($0).release() }
+                command.retained.map { Unmanaged<AnyObject>.fromOpaque($0).release() }
             }
             state.pool = VoicePool(limit: 0)
         }

@@ -1,0 +1,93 @@
+import Foundation
+import SoundStationTesting
+import Synchronization
+import Testing
+
+@testable import SoundStation
+
+/// A file played by streaming (`makeStream`, `play(stream)`), outside any catalogue: exact samples,
+/// exact seeks, bounded memory, and the same refusals as buffers.
+@Suite struct SoundStreamTests {
+    /// 4 s of stereo noise as a float WAV: a stereo stream at the centre reaches the output untouched.
+    private func noiseFile(_ folder: DecodingTestDirectory) throws -> (path: String, audio: PCMAudio) {
+        let audio = Signals.noise(seconds: 4, channels: 2)
+        let path = folder.path("noise.wav")
+        try WAVWriter.write(audio, toFileAt: path, format: .float32)
+        return (path, audio)
+    }
+
+    @Test("a stream starts at its frame and plays the file's samples; a seek moves it to the exact frame")
+    func streamsExactly() throws {
+        let folder = try DecodingTestDirectory()
+        defer { try? FileManager.default.removeItem(at: folder.url) }
+        let (path, audio) = try noiseFile(folder)
+        let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
+        let stream = try engine.makeStream(fileAt: path)
+        #expect(stream.name == "noise.wav" && stream.frameCount == 192_000 && stream.channels == 2)
+        #expect(stream.duration == .seconds(4))
+
+        let voice = try #require(engine.play(stream, at: .milliseconds(250)))
+        let first = try engine.render(frames: 48_000)
+        #expect(AudioAnalysis.onset(first, threshold: 1e-6) == 12_000)
+        #expect(AudioAnalysis.largestDifference(first, at: 12_000, audio, from: 0, to: 36_000) < 1e-6)
+        #expect(engine.position(of: voice) == 36_000)
+        #expect(engine.streamedBytes > 0)
+
+        #expect(engine.seek(voice, toFrame: 150_000))
+        #expect(engine.position(of: voice) == 150_000)
+        let after = try engine.render(frames: 48_000)
+        #expect(AudioAnalysis.largestDifference(after, at: 0, audio, from: 150_000, to: 192_000) < 1e-6)
+        #expect(AudioAnalysis.peak(after, frames: 42_000..<48_000) == 0)
+        #expect(!engine.isActive(voice))
+        #expect(engine.streamedBytes == 0)
+        #expect(!engine.seek(voice, toFrame: 0), "a finished voice cannot seek")
+    }
+
+    @Test("a looping stream wraps to its start without a gap")
+    func loops() throws {
+        let folder = try DecodingTestDirectory()
+        defer { try? FileManager.default.removeItem(at: folder.url) }
+        let (path, audio) = try noiseFile(folder)
+        let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
+        let voice = try #require(
+            engine.play(try engine.makeStream(fileAt: path), options: PlayOptions(loop: true)))
+        let mix = try engine.render(frames: 240_000)
+        #expect(AudioAnalysis.largestDifference(mix, at: 192_000, audio, from: 0, to: 48_000) < 1e-6)
+        #expect(engine.isActive(voice))
+    }
+
+    @Test("a stream seeks on a running driver too: the worker decodes from the new frame and it plays on")
+    func seeksWithTheWorker() async throws {
+        let folder = try DecodingTestDirectory()
+        defer { try? FileManager.default.removeItem(at: folder.url) }
+        let (path, _) = try noiseFile(folder)
+        let engine = try AudioEngine(output: .silent)
+        defer { engine.shutdown() }
+        let voice = try #require(engine.play(try engine.makeStream(fileAt: path)))
+        let deadline = ContinuousClock.now + .seconds(10)
+        while (engine.position(of: voice) ?? 0) < 4_800, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(engine.seek(voice, toFrame: 96_000))
+        #expect(engine.position(of: voice) == 96_000)
+        while (engine.position(of: voice) ?? 0) < 100_800, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let position = try #require(engine.position(of: voice))
+        #expect(position >= 100_800 && position < 192_000, "at frame \(position)")
+        #expect(engine.streamedBytes > 0 && engine.streamedBytes < 600_000)
+    }
+
+    @Test("a stream of another engine is not played; a missing file is an error naming it")
+    func refusals() throws {
+        let folder = try DecodingTestDirectory()
+        defer { try? FileManager.default.removeItem(at: folder.url) }
+        let (path, _) = try noiseFile(folder)
+        let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
+        let other = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
+        #expect(engine.play(try other.makeStream(fileAt: path)) == nil)
+        let missing = folder.path("missing.ogg")
+        let error = #expect(throws: AudioDecodingError.self) { try engine.makeStream(fileAt: missing) }
+        #expect(error?.description.contains(missing) == true)
+    }
+}
