@@ -112,6 +112,7 @@ public final class VoiceNoteLibrary: Sendable {
     /// The note called `name` (with or without its extension).
     /// - Parameter name: A plain name from ``notes``.
     /// - Throws: ``VoiceNoteError/invalidName(_:reason:)`` for names that could escape the folder,
+    ///   ``VoiceNoteError/beingRecorded(name:folder:)`` for a recording still running,
     ///   ``VoiceNoteError/noSuchNote(name:folder:)`` when there is none.
     public func note(named name: String) throws(VoiceNoteError) -> VoiceNote {
         try NoteName.validate(name)
@@ -119,8 +120,21 @@ public final class VoiceNoteLibrary: Sendable {
         let found = notes.first { note in
             note.fileName == name || (format == nil && note.name == base)
         }
-        guard let found else { throw .noSuchNote(name: name, folder: directory) }
+        guard let found else {
+            if isBeingRecorded(base, format: format) { throw .beingRecorded(name: base, folder: directory) }
+            throw .noSuchNote(name: name, folder: directory)
+        }
         return found
+    }
+
+    /// Whether a recorder holds `base.EXT.part` (for any note format when `format` is nil).
+    private func isBeingRecorded(_ base: String, format: VoiceNoteFormat?) -> Bool {
+        let formats = format.map { [$0] } ?? VoiceNoteFormat.allCases
+        return formats.contains { format in
+            let part = path(of: base + "." + format.fileExtension + ".part")
+            // The lock cannot be taken while a recorder (in any process) holds it.
+            return FileManager.default.fileExists(atPath: part) && PartFileLock(path: part) == nil
+        }
     }
 
     /// A path for a command-line argument that is either a file (it contains `/` or exists) or the
@@ -136,11 +150,16 @@ public final class VoiceNoteLibrary: Sendable {
         return try note(named: fileOrName).path
     }
 
-    /// Renames a note, keeping its extension; never replaces another note.
+    /// Renames a note, keeping its extension; never replaces another note, nor takes the name of a
+    /// recording still running.
     /// - Parameters:
     ///   - name: The note's current name.
     ///   - newName: A plain name; a matching extension may be included.
     /// - Returns: The renamed note.
+    /// - Throws: ``VoiceNoteError/invalidName(_:reason:)`` for a name that is not a plain file name
+    ///   or would change the extension, ``VoiceNoteError/nameTaken(name:folder:)`` when a note has
+    ///   it, ``VoiceNoteError/beingRecorded(name:folder:)`` when a recording will, the errors of
+    ///   ``note(named:)`` for `name`, and ``VoiceNoteError/fileOperationFailed(path:operation:reason:)``.
     @discardableResult
     public func rename(_ name: String, to newName: String) throws(VoiceNoteError) -> VoiceNote {
         let note = try note(named: name)
@@ -154,6 +173,8 @@ public final class VoiceNoteLibrary: Sendable {
         }
         let target = path(of: base + "." + note.format.fileExtension)
         guard target != note.path else { return note }
+        // The recorder moves its finished file to this name without asking: do not be there first.
+        if isBeingRecorded(base, format: note.format) { throw .beingRecorded(name: base, folder: directory) }
         // link() refuses an existing target, so a concurrent note of the same name is never replaced.
         if link(note.path, target) != 0 {
             if errno == EEXIST { throw .nameTaken(name: base, folder: directory) }
@@ -164,8 +185,10 @@ public final class VoiceNoteLibrary: Sendable {
         return try VoiceNote(path: target)
     }
 
-    /// Deletes a note's file.
+    /// Deletes a finished note's file; a recording still running is never deleted.
     /// - Parameter name: The note's name.
+    /// - Throws: The errors of ``note(named:)`` (``VoiceNoteError/beingRecorded(name:folder:)`` for a
+    ///   recording), and ``VoiceNoteError/fileOperationFailed(path:operation:reason:)``.
     public func delete(_ name: String) throws(VoiceNoteError) {
         let note = try note(named: name)
         guard unlink(note.path) == 0 else {

@@ -9,13 +9,15 @@ struct ScreenModel {
     var playback: PlaybackStatus
     var playbackTime: Double
     var message: String?
+    /// What the keys do: the prompt line and the keys row follow it.
+    var mode = ScreenMode.browsing
 }
 
 /// Lays the voice notes view out as terminal rows: title, status, record button, level meter, the list
-/// (the playing note red, a paused one green), a message line and the keys.
+/// (the playing note red, a paused one green), a prompt line (renaming, deleting), a message line and
+/// the keys.
 enum ScreenLayout {
     static let title = "Voice Notes"
-    static let keys = "r record/stop   Up/Down select   Enter play/pause/resume   s stop   q quit"
 
     /// The rows of one frame.
     /// - Parameters:
@@ -36,11 +38,29 @@ enum ScreenLayout {
         let room = max(1, rows - lines.count - footer)
         lines += list(model, room: room)
         while lines.count < max(rows - footer, lines.count) { lines.append(ScreenLine()) }
-        lines.append(ScreenLine())
+        lines.append(prompt(model.mode))
         lines.append(
             ScreenLine(model.message.map { " " + $0 } ?? "", TextStyle(foreground: TextStyle.yellow)))
-        lines.append(ScreenLine(" " + keys, TextStyle(dim: true)))
+        lines.append(ScreenLine(" " + model.mode.keys, TextStyle(dim: true)))
         return lines
+    }
+
+    /// The question the mode asks: the new name being typed, with its cursor, or whether to delete.
+    private static func prompt(_ mode: ScreenMode) -> ScreenLine {
+        switch mode {
+        case .browsing:
+            return ScreenLine()
+        case .renaming(let note, let editor):
+            var line = ScreenLine(" Rename \"\(note.name)\" to: ", TextStyle(bold: true))
+            line.append(editor.beforeCursor)
+            line.append(editor.underCursor, TextStyle(reverse: true))
+            line.append(editor.afterCursor)
+            return line
+        case .confirmingDelete(let note):
+            return ScreenLine(
+                " Delete \"\(note.name)\" (\(clock(note.duration)), \(size(note.byteCount)))? y/n",
+                TextStyle(bold: true, foreground: TextStyle.red))
+        }
     }
 
     /// The whole frame as one write: cursor home, each row cleared to its end, the rest cleared.
