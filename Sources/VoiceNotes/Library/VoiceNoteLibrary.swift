@@ -21,6 +21,7 @@ public final class VoiceNoteLibrary: Sendable {
     }
 
     private let state = Locked(State())
+    private let waveforms: WaveformCache
 
     /// Opens (creating if needed) a notes folder and repairs what a crash left unfinished.
     /// - Parameters:
@@ -35,6 +36,7 @@ public final class VoiceNoteLibrary: Sendable {
         if directory == nil { path = try Self.defaultDirectory(environment: environment) }
         self.directory = (path as NSString).standardizingPath
         try NotesFolder.prepare(self.directory)
+        waveforms = WaveformCache(directory: self.directory)
         try refresh()
     }
 
@@ -181,6 +183,7 @@ public final class VoiceNoteLibrary: Sendable {
             throw .fileOperationFailed(path: note.path, operation: "rename", reason: RawFile.systemError())
         }
         unlink(note.path)
+        waveforms.renamed(note.fileName, to: (target as NSString).lastPathComponent)
         try refresh()
         return try VoiceNote(path: target)
     }
@@ -194,10 +197,26 @@ public final class VoiceNoteLibrary: Sendable {
         guard unlink(note.path) == 0 else {
             throw .fileOperationFailed(path: note.path, operation: "delete", reason: RawFile.systemError())
         }
+        waveforms.removed(note.fileName)
         withMutation(keyPath: \.notes) {
             state.withLock { $0.notes.removeAll { $0.fileName == note.fileName } }
         }
     }
+
+    /// The note's loudness waveform, or nil while it is being measured.
+    ///
+    /// The first call for a note queues it to be measured on a background queue (one note at a time)
+    /// and returns nil at once; later calls return it from memory, and later runs from the folder's
+    /// hidden `.waveforms` file, for as long as the note keeps its size and modification time. A list
+    /// view asks on every frame and draws placeholders until it arrives.
+    /// - Parameter note: A note from ``notes``.
+    /// - Returns: Its waveform of ``VoiceNoteWaveform/defaultCells`` cells, if measured.
+    public func waveform(for note: VoiceNote) -> VoiceNoteWaveform? {
+        waveforms.waveform(for: note)
+    }
+
+    /// How many notes this library measured rather than found in its cache.
+    var measuredWaveforms: Int { waveforms.measuredCount }
 
     /// The full path of a file in the folder.
     func path(of fileName: String) -> String {

@@ -11,6 +11,8 @@ struct ScreenModel {
     var message: String?
     /// What the keys do: the prompt line and the keys row follow it.
     var mode = ScreenMode.browsing
+    /// The notes' waveforms measured so far, by file name; the others show placeholders.
+    var waveforms: [String: VoiceNoteWaveform] = [:]
 }
 
 /// Lays the voice notes view out as terminal rows: title, status, record button, level meter, the list
@@ -126,15 +128,24 @@ enum ScreenLayout {
             style.bold = true
         }
         let marker = selected ? " > " : "   "
-        let name = note.name.count > 32 ? String(note.name.prefix(31)) + "~" : note.name
-        let text =
-            name.padding(toLength: 33, withPad: " ", startingAt: 0)
-            + "\(date(note.date))  \(clock(note.duration).leftPadded(to: 7))  \(size(note.byteCount).leftPadded(to: 8))"
-            + state
+        let name = note.name.count > nameWidth ? String(note.name.prefix(nameWidth - 1)) + "~" : note.name
         var line = ScreenLine(marker)
-        line.append(text, style)
+        line.append(name.padding(toLength: nameWidth + 1, withPad: " ", startingAt: 0), style)
+        // The waveform keeps its colours on the selected row too, so quiet and loud stay readable.
+        if let waveform = model.waveforms[note.fileName] {
+            line.append(waveform.blocks, TextStyle(foreground: isCurrent ? style.foreground : TextStyle.cyan))
+        } else {
+            line.append(String(repeating: "·", count: VoiceNoteWaveform.defaultCells), TextStyle(dim: true))
+        }
+        line.append(
+            "  \(date(note.date))  \(clock(note.duration).leftPadded(to: 7))  \(size(note.byteCount).leftPadded(to: 7))"
+                + state, style)
         return line
     }
+
+    /// Characters of a note's name in the list; longer names end in `~`. With the waveform, date,
+    /// length, size and "playing m:ss.s/m:ss.s", a row fits in 100 columns.
+    static let nameWidth = 20
 
     /// `m:ss.s`
     static func clock(_ seconds: Double) -> String {

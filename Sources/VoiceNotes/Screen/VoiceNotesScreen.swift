@@ -99,7 +99,17 @@ public final class VoiceNotesScreen {
         selected = min(max(0, selected), max(0, notes.count - 1))
         return ScreenModel(
             folder: library.directory, recording: recorder.status, notes: notes, selected: selected,
-            playback: player.status, playbackTime: player.currentTime, message: message, mode: mode)
+            playback: player.status, playbackTime: player.currentTime, message: message, mode: mode,
+            waveforms: waveforms(of: notes))
+    }
+
+    /// The waveforms measured so far; asking queues the others, newest (the top of the list) first.
+    private func waveforms(of notes: [VoiceNote]) -> [String: VoiceNoteWaveform] {
+        var measured: [String: VoiceNoteWaveform] = [:]
+        for note in notes {
+            if let waveform = library.waveform(for: note) { measured[note.fileName] = waveform }
+        }
+        return measured
     }
 
     /// Applies one key: to the line being edited or the question asked, else to the list.
