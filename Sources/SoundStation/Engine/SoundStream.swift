@@ -16,29 +16,20 @@ public final class SoundStream: Sendable {
     public let name: String
     /// The file it plays.
     public let path: String
-    /// Frames per second of the file (the engine resamples to its own rate).
-    public let sampleRate: Int
-    /// 1 (mono) or 2 (stereo): what decoding gives, files with more channels mixed down.
-    public let channels: Int
-    /// Length in frames, from the file's headers.
-    public let frameCount: Int
-    /// The id its voices count under (for instance limits and events).
+    /// The file's format, rate, channels (as decoded: 1 or 2) and length in frames, from its headers;
+    /// the engine resamples to its own rate.
+    public let info: AudioFileInfo
+    /// The id its voices count under, and the ring of the engine that made it (which tells that
+    /// engine's streams from others').
     let id: SoundID
-    /// The ring of the engine that made it, which tells that engine's streams from others'.
     let ring: CommandRing
 
     init(name: String, path: String, info: AudioFileInfo, id: SoundID, ring: CommandRing) {
-        self.name = name
-        self.path = path
-        self.sampleRate = info.sampleRate
-        self.channels = info.channels
-        self.frameCount = info.frameCount
-        self.id = id
-        self.ring = ring
+        (self.name, self.path, self.info, self.id, self.ring) = (name, path, info, id, ring)
     }
 
     /// Its length.
-    public var duration: Duration { .seconds(Double(frameCount) / Double(max(sampleRate, 1))) }
+    public var duration: Duration { .seconds(info.duration) }
 
     /// The catalogue-style entry the stream feeder reads the file through.
     func entry(loop: Bool) -> SoundEntry {

@@ -246,7 +246,7 @@ private enum NoteSound {
     var sampleRate: Int {
         switch self {
         case .decoded(let buffer): buffer.sampleRate
-        case .streamed(let stream): stream.sampleRate
+        case .streamed(let stream): stream.info.sampleRate
         }
     }
 

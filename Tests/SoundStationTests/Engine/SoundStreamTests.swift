@@ -8,22 +8,26 @@ import Testing
 /// A file played by streaming (`makeStream`, `play(stream)`), outside any catalogue: exact samples,
 /// exact seeks, bounded memory, and the same refusals as buffers.
 @Suite struct SoundStreamTests {
-    /// 4 s of stereo noise as a float WAV: a stereo stream at the centre reaches the output untouched.
-    private func noiseFile(_ folder: DecodingTestDirectory) throws -> (path: String, audio: PCMAudio) {
+    /// 4 s of stereo noise as a float WAV in `folder` (a stereo stream at the centre reaches the output
+    /// untouched), and an engine: offline at 48 kHz stereo, or `output`.
+    private func noiseFile(
+        _ folder: DecodingTestDirectory, output: AudioOutput = .offline(sampleRate: 48_000, channels: 2)
+    )
+        throws -> (path: String, audio: PCMAudio, engine: AudioEngine)
+    {
         let audio = Signals.noise(seconds: 4, channels: 2)
         let path = folder.path("noise.wav")
         try WAVWriter.write(audio, toFileAt: path, format: .float32)
-        return (path, audio)
+        return (path, audio, try AudioEngine(output: output))
     }
 
     @Test("a stream starts at its frame and plays the file's samples; a seek moves it to the exact frame")
     func streamsExactly() throws {
         let folder = try DecodingTestDirectory()
         defer { try? FileManager.default.removeItem(at: folder.url) }
-        let (path, audio) = try noiseFile(folder)
-        let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
+        let (path, audio, engine) = try noiseFile(folder)
         let stream = try engine.makeStream(fileAt: path)
-        #expect(stream.name == "noise.wav" && stream.frameCount == 192_000 && stream.channels == 2)
+        #expect(stream.name == "noise.wav" && stream.info.frameCount == 192_000 && stream.info.channels == 2)
         #expect(stream.duration == .seconds(4))
 
         let voice = try #require(engine.play(stream, at: .milliseconds(250)))
@@ -47,8 +51,7 @@ import Testing
     func loops() throws {
         let folder = try DecodingTestDirectory()
         defer { try? FileManager.default.removeItem(at: folder.url) }
-        let (path, audio) = try noiseFile(folder)
-        let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
+        let (path, audio, engine) = try noiseFile(folder)
         let voice = try #require(
             engine.play(try engine.makeStream(fileAt: path), options: PlayOptions(loop: true)))
         let mix = try engine.render(frames: 240_000)
@@ -60,8 +63,7 @@ import Testing
     func seeksWithTheWorker() async throws {
         let folder = try DecodingTestDirectory()
         defer { try? FileManager.default.removeItem(at: folder.url) }
-        let (path, _) = try noiseFile(folder)
-        let engine = try AudioEngine(output: .silent)
+        let (path, _, engine) = try noiseFile(folder, output: .silent)
         defer { engine.shutdown() }
         let voice = try #require(engine.play(try engine.makeStream(fileAt: path)))
         let deadline = ContinuousClock.now + .seconds(10)
@@ -82,8 +84,7 @@ import Testing
     func refusals() throws {
         let folder = try DecodingTestDirectory()
         defer { try? FileManager.default.removeItem(at: folder.url) }
-        let (path, _) = try noiseFile(folder)
-        let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
+        let (path, _, engine) = try noiseFile(folder)
         let other = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
         #expect(engine.play(try other.makeStream(fileAt: path)) == nil)
         let missing = folder.path("missing.ogg")
