@@ -127,7 +127,7 @@ extension AudioEngine {
 
     /// Stops a voice at once, or fading out over `fade` seconds; a stale handle does nothing.
     /// - Parameters:
-    ///   - voice: The handle ``play(_:options:at:)`` returned.
+    ///   - voice: The handle ``play(_:options:at:)-(SoundBuffer,_,_)`` returned.
     ///   - fade: Seconds to fade out before stopping; 0 stops at once.
     public func stop(_ voice: VoiceHandle, fade: Double = 0) {
         hub.send(stopCollectingEvents(voice, fade: fade))

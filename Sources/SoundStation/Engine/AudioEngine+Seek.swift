@@ -7,7 +7,7 @@ extension AudioEngine {
     /// at all, the next render begins exactly at the frame), and ``position(of:)`` reports the new
     /// frame at once.
     /// - Parameters:
-    ///   - voice: The handle ``play(_:options:at:)`` returned.
+    ///   - voice: The handle ``play(_:options:at:)-(SoundBuffer,_,_)`` returned.
     ///   - frame: The frame to play next, clamped to the sound.
     /// - Returns: False for a stale handle.
     @discardableResult

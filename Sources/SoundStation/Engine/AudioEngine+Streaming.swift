@@ -14,7 +14,7 @@ extension AudioEngine {
 
     /// Plays a stream from its start, now or at a time on the engine clock.
     ///
-    /// Like ``play(_:options:at:)`` for buffers, the call writes one command into the engine's
+    /// Like ``play(_:options:at:)-(SoundBuffer,_,_)`` for buffers, the call writes one command into the engine's
     /// lock-free ring and returns; it allocates the stream's small feeder, so it is not for a signal
     /// handler. The file is opened and its first chunks decoded on the streaming worker (offline: by
     /// the render that starts it), never on the caller's thread; a device voice starts once they are

@@ -2,7 +2,7 @@ import Foundation
 
 /// The sound engine: one OpenAL output, a pool of voices, buses, and the clock that drives them.
 ///
-/// Every method may be called from any thread. Triggering a sound (``play(_:options:at:)``, the
+/// Every method may be called from any thread. Triggering a sound (``play(_:options:at:)-(SoundBuffer,_,_)``, the
 /// stations' `play`, ``TriggerPort``) never waits: it writes one command into a lock-free ring and
 /// returns; the mixing side (the driver thread on a device, ``render(frames:)`` offline) starts the
 /// voice. The article "Threads and the real-time contract" says which thread runs what.

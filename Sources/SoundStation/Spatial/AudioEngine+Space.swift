@@ -111,7 +111,7 @@ extension AudioEngine {
         }
     }
 
-    /// Checks everything in `options` that ``play(_:options:at:)`` would otherwise clamp or drop: a
+    /// Checks everything in `options` that ``play(_:options:at:)-(SoundBuffer,_,_)`` would otherwise clamp or drop: a
     /// pan outside -1...1, a position with a NaN, a bad filter or reverb send.
     /// - Parameter options: The options to check.
     /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` naming the value.
