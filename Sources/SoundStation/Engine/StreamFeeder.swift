@@ -71,6 +71,9 @@ final class StreamFeeder: @unchecked Sendable {
     private var buffers: [OpenALBuffer] = []
     /// The track frame each queued buffer begins at, oldest first.
     private var queuedStarts: [Int] = []
+    /// Buffers off the queue waiting for a chunk (the worker fell behind): queued again as soon as
+    /// chunks arrive, so a queue that ran dry fills up again instead of shrinking for good.
+    private var idle: [OpenALBuffer] = []
     /// The track frame the next queued chunk begins at.
     private var nextStart = 0
     private var underruns = 0
@@ -137,6 +140,7 @@ final class StreamFeeder: @unchecked Sendable {
     func rebind() {
         buffers = []
         queuedStarts = []
+        idle = []
         awaitingPrime = false
     }
 
@@ -159,11 +163,12 @@ final class StreamFeeder: @unchecked Sendable {
             }
         }
         queuedStarts = []
+        idle = buffers
         var ready: [OpenALBuffer] = []
-        for buffer in buffers {
-            guard let chunk = takeChunk(format: format) else { break }
+        while let buffer = idle.first, let chunk = takeChunk(format: format) {
             try buffer.fill(
                 PCMAudio(sampleRate: format.sampleRate, channels: format.channels, samples: chunk.samples))
+            idle.removeFirst()
             ready.append(buffer)
             queuedStarts.append(chunk.start)
         }
@@ -187,11 +192,12 @@ final class StreamFeeder: @unchecked Sendable {
         let processed = source.processedBuffers
         if processed > 0, let names = try? source.unqueue(count: processed) {
             queuedStarts.removeFirst(min(processed, queuedStarts.count))
+            idle += names.compactMap { name in buffers.first { $0.id == name } }
+        }
+        if !idle.isEmpty {
             if inline { decodeAhead() }
-            for name in names {
-                guard let buffer = buffers.first(where: { $0.id == name }),
-                    let chunk = takeChunk(format: format)
-                else { continue }
+            while let buffer = idle.first, let chunk = takeChunk(format: format) {
+                idle.removeFirst()
                 let audio = PCMAudio(
                     sampleRate: format.sampleRate, channels: format.channels, samples: chunk.samples)
                 guard (try? buffer.fill(audio)) != nil, (try? source.queue([buffer])) != nil else { continue }

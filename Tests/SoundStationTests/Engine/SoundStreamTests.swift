@@ -8,14 +8,15 @@ import Testing
 /// A file played by streaming (`makeStream`, `play(stream)`), outside any catalogue: exact samples,
 /// exact seeks, bounded memory, and the same refusals as buffers.
 @Suite struct SoundStreamTests {
-    /// 4 s of stereo noise as a float WAV in `folder` (a stereo stream at the centre reaches the output
-    /// untouched), and an engine: offline at 48 kHz stereo, or `output`.
+    /// Stereo noise (4 s unless told) as a float WAV in `folder` (a stereo stream at the centre reaches
+    /// the output untouched), and an engine: offline at 48 kHz stereo, or `output`.
     private func noiseFile(
-        _ folder: DecodingTestDirectory, output: AudioOutput = .offline(sampleRate: 48_000, channels: 2)
+        _ folder: DecodingTestDirectory, output: AudioOutput = .offline(sampleRate: 48_000, channels: 2),
+        seconds: Double = 4
     )
         throws -> (path: String, audio: PCMAudio, engine: AudioEngine)
     {
-        let audio = Signals.noise(seconds: 4, channels: 2)
+        let audio = Signals.noise(seconds: seconds, channels: 2)
         let path = folder.path("noise.wav")
         try WAVWriter.write(audio, toFileAt: path, format: .float32)
         return (path, audio, try AudioEngine(output: output))
@@ -59,24 +60,29 @@ import Testing
         #expect(engine.isActive(voice))
     }
 
+    /// Silent output plays on wall time, so this test blocks its own thread to poll (with a deadline)
+    /// rather than awaiting: a task suspended behind busy suites could wake after the sound ended.
     @Test("a stream seeks on a running driver too: the worker decodes from the new frame and it plays on")
-    func seeksWithTheWorker() async throws {
+    func seeksWithTheWorker() throws {
         let folder = try DecodingTestDirectory()
         defer { try? FileManager.default.removeItem(at: folder.url) }
-        let (path, _, engine) = try noiseFile(folder, output: .silent)
+        let (path, _, engine) = try noiseFile(folder, output: .silent, seconds: 30)
         defer { engine.shutdown() }
         let voice = try #require(engine.play(try engine.makeStream(fileAt: path)))
-        let deadline = ContinuousClock.now + .seconds(10)
-        while (engine.position(of: voice) ?? 0) < 4_800, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
+        let deadline = ContinuousClock.now + .seconds(20)
+        func wait(until frame: Int) {
+            while (engine.position(of: voice) ?? 0) < frame, engine.isActive(voice),
+                ContinuousClock.now < deadline
+            {
+                Thread.sleep(forTimeInterval: 0.005)
+            }
         }
-        #expect(engine.seek(voice, toFrame: 96_000))
-        #expect(engine.position(of: voice) == 96_000)
-        while (engine.position(of: voice) ?? 0) < 100_800, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        wait(until: 4_800)
+        #expect(engine.seek(voice, toFrame: 960_000))
+        #expect(engine.position(of: voice) == 960_000)
+        wait(until: 964_800)
         let position = try #require(engine.position(of: voice))
-        #expect(position >= 100_800 && position < 192_000, "at frame \(position)")
+        #expect(position >= 964_800 && position < 1_440_000, "at frame \(position)")
         #expect(engine.streamedBytes > 0 && engine.streamedBytes < 600_000)
     }
 
