@@ -38,7 +38,7 @@ extension AudioEngine {
         // them apart when it starts the voice.
         let retained = Unmanaged.passRetained(feeder)
         let handle = trigger(
-            stream.id, options: Self.clamp(options), at: time?.inSeconds, soundDefaults: false,
+            stream.id, options: Self.clamp(options), at: time, soundDefaults: false,
             retained: retained.toOpaque())
         if handle == nil { retained.release() }
         return handle

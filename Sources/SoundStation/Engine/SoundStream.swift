@@ -29,7 +29,7 @@ public final class SoundStream: Sendable {
     }
 
     /// Its length.
-    public var duration: Duration { .seconds(info.duration) }
+    public var duration: Duration { info.duration }
 
     /// The catalogue-style entry the stream feeder reads the file through.
     func entry(loop: Bool) -> SoundEntry {

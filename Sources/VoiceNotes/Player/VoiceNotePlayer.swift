@@ -253,7 +253,7 @@ private enum NoteSound {
     /// Seconds.
     var duration: Double {
         switch self {
-        case .decoded(let buffer): buffer.duration
+        case .decoded(let buffer): buffer.duration.inSeconds
         case .streamed(let stream): stream.duration.inSeconds
         }
     }
