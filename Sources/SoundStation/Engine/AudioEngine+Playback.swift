@@ -19,12 +19,19 @@ extension AudioEngine {
         -> VoiceHandle?
     {
         guard buffer.ring === ring else { return nil }
-        // The command holds the buffer (a retain: an atomic increment), so a buffer made and dropped
-        // in one expression still plays.
-        let retained = Unmanaged.passRetained(buffer)
+        // The command holds the buffer, so a buffer made and dropped in one expression still plays.
+        return trigger(buffer.id, options: options, at: time, carrying: buffer)
+    }
+
+    /// Writes one play command with `options` as they are (clamped), carrying `object` (a buffer or
+    /// a stream feeder) retained until the mixing side takes it over: a retain is an atomic increment.
+    func trigger(_ sound: SoundID, options: PlayOptions, at time: Duration?, carrying object: AnyObject)
+        -> VoiceHandle?
+    {
+        let retained = Unmanaged.passRetained(object)
         let handle = trigger(
-            buffer.id, options: Self.clamp(options), at: time, soundDefaults: false,
-            retained: retained.toOpaque())
+            sound, options: Self.clamp(options), at: time, soundDefaults: false, retained: retained.toOpaque()
+        )
         if handle == nil { retained.release() }
         return handle
     }

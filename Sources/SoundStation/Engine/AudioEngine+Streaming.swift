@@ -34,14 +34,9 @@ extension AudioEngine {
         let feeder = StreamFeeder(entry: stream.entry(loop: options.loop), inline: isOffline) { [ring] in
             ring.wake()
         }
-        // The command carries the feeder (retained), as it carries a buffer; the mixing side tells
-        // them apart when it starts the voice.
-        let retained = Unmanaged.passRetained(feeder)
-        let handle = trigger(
-            stream.id, options: Self.clamp(options), at: time, soundDefaults: false,
-            retained: retained.toOpaque())
-        if handle == nil { retained.release() }
-        return handle
+        // The command carries the feeder as it carries a buffer; the mixing side tells them apart
+        // when it starts the voice.
+        return trigger(stream.id, options: options, at: time, carrying: feeder)
     }
 
     /// Bytes of decoded audio the engine holds for its streamed voices: the OpenAL buffers of their
