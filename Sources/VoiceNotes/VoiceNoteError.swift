@@ -27,7 +27,7 @@ public enum VoiceNoteError: Error, CustomStringConvertible, Equatable {
     case unreadable(path: String, reason: String)
     /// Rate, channels or quality out of range.
     case invalidSettings(reason: String)
-    /// ``VoiceNoteRecorder/start(seconds:)`` was called while a recording is running.
+    /// ``VoiceNoteRecorder/start(limit:)`` was called while a recording is running.
     case alreadyRecording(path: String)
     /// The engine could not play the note.
     case playbackFailed(path: String, reason: String)

@@ -16,12 +16,14 @@ enum InfoCommand {
             throw VoiceNoteError.unreadable(path: path, reason: error.description)
         }
         let level = InputLevel(measuring: audio.samples)
-        let bitrate = note.duration > 0 ? Double(note.byteCount) * 8 / note.duration / 1_000 : 0
+        let seconds = note.duration.inSeconds
+        let bitrate = seconds > 0 ? Double(note.byteCount) * 8 / seconds / 1_000 : 0
         Console.out("file:      \(note.path)")
         Console.out("format:    \(note.format.displayName)")
         Console.out("rate:      \(note.sampleRate) Hz")
         Console.out("channels:  \(note.channels)")
-        Console.out("duration:  \(String(format: "%.3f", note.duration)) s (\(audio.frameCount) frames)")
+        Console.out(
+            "duration:  \(String(format: "%.3f", note.duration.inSeconds)) s (\(audio.frameCount) frames)")
         Console.out(
             "size:      \(Console.size(note.byteCount)) (\(note.byteCount) bytes, \(String(format: "%.1f", bitrate)) kbit/s)"
         )

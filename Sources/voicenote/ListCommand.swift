@@ -19,7 +19,7 @@ enum ListCommand {
         for note in notes {
             Console.out(
                 pad(note.fileName, width) + "  " + formatter.string(from: note.date) + "  "
-                    + leftPad(String(format: "%.2f s", note.duration), 10) + "  "
+                    + leftPad(String(format: "%.2f s", note.duration.inSeconds), 10) + "  "
                     + leftPad(Console.size(note.byteCount), 9))
         }
     }

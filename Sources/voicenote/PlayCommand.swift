@@ -26,7 +26,7 @@ enum PlayCommand {
         defer { keyboard?.restore() }
         let duration = player.duration
         Console.out(
-            "playing \((path as NSString).lastPathComponent) (\(Console.clock(duration)))"
+            "playing \((path as NSString).lastPathComponent) (\(Console.clock(duration.inSeconds)))"
                 + (keyboard == nil ? "" : "; Space pauses and resumes, q stops"))
 
         while finished.withLock({ $0 }) == nil {
@@ -44,7 +44,9 @@ enum PlayCommand {
             }
             if Console.isTerminal {
                 let state = player.isPaused ? "  paused" : ""
-                Console.overwrite("\(Console.clock(player.currentTime)) / \(Console.clock(duration))\(state)")
+                Console.overwrite(
+                    "\(Console.clock(player.currentTime.inSeconds)) / \(Console.clock(duration.inSeconds))\(state)"
+                )
             }
         }
         if Console.isTerminal { Console.out("") }

@@ -20,7 +20,7 @@ enum RecordCommand {
         let keyboard = RawTerminal.isTerminal(STDIN_FILENO) ? RawTerminal() : nil
         let trap = SignalTrap()
         defer { trap.release(reraise: true) }
-        let name = try recorder.start(seconds: seconds)
+        let name = try recorder.start(limit: seconds.map(Duration.seconds))
         try keyboard?.enterRawMode(fullScreen: false)
         defer { keyboard?.restore() }
 
@@ -49,7 +49,7 @@ enum RecordCommand {
         }
         if Console.isTerminal { Console.out("") }
         Console.out(
-            "saved \(note.fileName): \(String(format: "%.3f", note.duration)) s, \(note.sampleRate) Hz, "
+            "saved \(note.fileName): \(String(format: "%.3f", note.duration.inSeconds)) s, \(note.sampleRate) Hz, "
                 + "\(note.channels) ch, \(Console.size(note.byteCount)) -> \(note.path)")
     }
 
@@ -67,15 +67,15 @@ enum RecordCommand {
             }
             let status = recorder.status
             let text =
-                "\(Console.clock(status.elapsed))  \(Console.meter(status.level))  "
+                "\(Console.clock(status.elapsed.inSeconds))  \(Console.meter(status.level))  "
                 + String(
                     format: "peak %6.1f dB  RMS %6.1f dB  %@", status.level.peak, status.level.rms,
                     Console.size(status.bytesWritten))
             if Console.isTerminal {
                 Console.overwrite(text)
-            } else if Int(status.elapsed) > lastLine {
+            } else if Int(status.elapsed.inSeconds) > lastLine {
                 // A log gets one line a second rather than twenty.
-                lastLine = Int(status.elapsed)
+                lastLine = Int(status.elapsed.inSeconds)
                 Console.out(text)
             }
         }

@@ -58,7 +58,7 @@ struct LibraryTests {
         let library = try VoiceNoteLibrary(directory: folder.path)
         #expect(library.notes.map(\.name) == ["new", "middle", "old"])
         let newest = try #require(library.notes.first)
-        #expect(abs(newest.duration - 1.25) < 0.001)
+        #expect(abs(newest.duration.inSeconds - 1.25) < 0.001)
         #expect(newest.sampleRate == 12_000 && newest.channels == 1 && newest.format == .oggVorbis)
         #expect(newest.byteCount == (try folder.read(newest.path)).count)
         #expect(library.problems.isEmpty)

@@ -41,7 +41,7 @@ struct PlayerOfflineTests {
         let musicAlone = AudioAnalysis.amplitude(of: 220, in: before, frames: 12_000..<24_000)
         try player.play(fileAt: notePath)
         #expect(player.isPlaying && !player.isPaused)
-        #expect(abs(player.duration - 1) < 1e-9)
+        #expect(abs(player.duration.inSeconds - 1) < 1e-9)
 
         let during = try render(engine, seconds: 0.5)
         let window = 12_000..<24_000  // after the 80 ms attack
@@ -52,20 +52,20 @@ struct PlayerOfflineTests {
         #expect(abs(duck - -12.04) < 0.5, "music ducked by \(duck) dB")
         // A centred mono sound reaches each side at -4.5 dB (OpenAL Soft's pan law).
         #expect(abs(AudioAnalysis.decibels(note / 0.5) - -4.5) < 0.5)
-        #expect(abs(player.currentTime - 0.5) < 0.01, "at \(player.currentTime) s")
+        #expect(abs(player.currentTime.inSeconds - 0.5) < 0.01, "at \(player.currentTime) s")
 
         player.pause()
         let paused = try render(engine, seconds: 0.3)
         #expect(player.isPlaying && player.isPaused)
         #expect(AudioAnalysis.amplitude(of: 1_000, in: paused, frames: 4_800..<14_400) < 1e-4)
-        #expect(abs(player.currentTime - 0.5) < 0.01)
+        #expect(abs(player.currentTime.inSeconds - 0.5) < 0.01)
 
         player.resume()
         let resumed = try render(engine, seconds: 0.1)
         #expect(AudioAnalysis.amplitude(of: 1_000, in: resumed, frames: 0..<4_800) > 0.2)
 
-        player.seek(to: 0.9)
-        #expect(abs(player.currentTime - 0.9) < 0.01)
+        player.seek(to: .seconds(0.9))
+        #expect(abs(player.currentTime.inSeconds - 0.9) < 0.01)
         _ = try render(engine, seconds: 0.5)
         // The end is reported during the render that reaches it, before render() returns.
         #expect(finished.withLock(\.count) == 1)

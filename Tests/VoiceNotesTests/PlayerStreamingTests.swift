@@ -53,7 +53,7 @@ struct PlayerStreamingTests {
         let reference = try AudioDecoder.decode(fileAt: path)
         let note = try VoiceNote(path: path)
         #expect(reference.frameCount == minutes * 60 * Self.rate)
-        #expect(note.duration > VoiceNotePlayer.streamingThreshold.inSeconds)
+        #expect(note.duration > VoiceNotePlayer.streamingThreshold)
         let wholeBytes = reference.samples.count * MemoryLayout<Float>.size
 
         let engine = try AudioEngine(output: .offline(sampleRate: Self.rate, channels: 2))
@@ -68,24 +68,24 @@ struct PlayerStreamingTests {
         }
 
         try player.play(note)
-        #expect(abs(player.duration - Double(minutes * 60)) < 1e-9)
+        #expect(abs(player.duration.inSeconds - Double(minutes * 60)) < 1e-9)
         let start = try render(seconds: 1)
         expectHolds(start, reference, from: 0, frames: Self.rate, "start")
-        #expect(player.currentTime == 1, "at \(player.currentTime) s")
+        #expect(player.currentTime == .seconds(1), "at \(player.currentTime) s")
 
-        player.seek(to: 300)
-        #expect(player.currentTime == 300, "after the seek: \(player.currentTime) s")
+        player.seek(to: .seconds(300))
+        #expect(player.currentTime == .seconds(300), "after the seek: \(player.currentTime) s")
         let middle = try render(seconds: 1)
         expectHolds(middle, reference, from: 300 * Self.rate, frames: Self.rate, "after a seek to 5:00")
-        #expect(player.currentTime == 301)
+        #expect(player.currentTime == .seconds(301))
 
         // Sought while paused: silent until resumed, then exactly from the new place.
         player.pause()
-        player.seek(to: 450.25)
-        #expect(player.currentTime == 450.25)
+        player.seek(to: .seconds(450.25))
+        #expect(player.currentTime == .seconds(450.25))
         let paused = try render(seconds: 0.5)
         #expect(AudioAnalysis.peak(paused) < 1e-6)
-        #expect(player.isPaused && player.currentTime == 450.25)
+        #expect(player.isPaused && player.currentTime == .seconds(450.25))
         player.resume()
         let resumed = try render(seconds: 1)
         expectHolds(
@@ -93,7 +93,7 @@ struct PlayerStreamingTests {
 
         // The last two seconds, then silence and one end.
         let tail = reference.frameCount - 2 * Self.rate
-        player.seek(to: Double(tail) / Double(Self.rate))
+        player.seek(to: .seconds(Double(tail) / Double(Self.rate)))
         let end = try render(seconds: 3)
         expectHolds(end, reference, from: tail, frames: 2 * Self.rate, "the last 2 s")
         #expect(AudioAnalysis.peak(end, frames: 2 * Self.rate..<3 * Self.rate) < 1e-6)

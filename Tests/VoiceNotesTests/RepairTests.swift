@@ -44,7 +44,7 @@ struct RepairTests {
         let audio = try AudioDecoder.decode(fileAt: note.path)
         // Everything flushed before the cut survives, less at most one Vorbis block of look-ahead.
         #expect(audio.frameCount >= flushed - 2_048, "kept \(audio.frameCount) of \(flushed) frames")
-        #expect(abs(note.duration - Double(audio.frameCount) / 12_000) < 0.001)
+        #expect(abs(note.duration.inSeconds - Double(audio.frameCount) / 12_000) < 0.001)
         #expect(
             abs(
                 AudioAnalysis.decibels(AudioAnalysis.rms(audio))

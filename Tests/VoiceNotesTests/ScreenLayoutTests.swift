@@ -19,13 +19,13 @@ struct ScreenLayoutTests {
         var recordingStatus = RecordingStatus()
         recordingStatus.isRecording = recording
         recordingStatus.inputStarted = recording
-        recordingStatus.elapsed = recording ? 3.25 : 0
+        recordingStatus.elapsed = recording ? .milliseconds(3_250) : .zero
         recordingStatus.level = InputLevel(peak: -6, rms: -15)
         var playback = PlaybackStatus()
         playback.note = playing
         playback.isPlaying = playing != nil
         playback.isPaused = paused
-        playback.duration = playing?.duration ?? 0
+        playback.duration = playing?.duration ?? .zero
         return ScreenModel(
             folder: "/notes", recording: recordingStatus, notes: notes, selected: selected,
             playback: playback,

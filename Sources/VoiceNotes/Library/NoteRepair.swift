@@ -25,12 +25,12 @@ enum NoteRepair {
             }
             guard info.frameCount > 0 else {
                 try? FileManager.default.removeItem(atPath: partPath)
-                return RepairReport(file: file, keptAs: nil, keptSeconds: 0, outcome: .removedEmpty)
+                return RepairReport(file: file, keptAs: nil, kept: .zero, outcome: .removedEmpty)
             }
             try move(partPath, to: finalPath)
             return RepairReport(
                 file: file, keptAs: (finalPath as NSString).lastPathComponent,
-                keptSeconds: info.duration.inSeconds,
+                kept: info.duration,
                 outcome: .recovered)
         } catch {
             return setAside(partPath, file: file, reason: error.reason)
@@ -107,7 +107,7 @@ enum NoteRepair {
         let damaged = path.replacingSuffix(".part", with: ".damaged")
         let keptAs = rename(path, damaged) == 0 ? (damaged as NSString).lastPathComponent : file
         return RepairReport(
-            file: file, keptAs: keptAs, keptSeconds: 0, outcome: .unrecoverable(reason: reason))
+            file: file, keptAs: keptAs, kept: .zero, outcome: .unrecoverable(reason: reason))
     }
 }
 

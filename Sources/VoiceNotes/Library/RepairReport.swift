@@ -15,7 +15,7 @@ public struct RepairReport: Sendable, Equatable, CustomStringConvertible {
     /// The file name it now has: the note's, or the set-aside name; nil when removed.
     public let keptAs: String?
     /// Seconds of audio in the recovered note.
-    public let keptSeconds: Double
+    public let kept: Duration
     /// How it went.
     public let outcome: Outcome
 
@@ -23,12 +23,12 @@ public struct RepairReport: Sendable, Equatable, CustomStringConvertible {
     /// - Parameters:
     ///   - file: The unfinished file's name.
     ///   - keptAs: Its new name, if it still exists.
-    ///   - keptSeconds: Seconds of audio recovered.
+    ///   - kept: How much audio was recovered.
     ///   - outcome: How it went.
-    public init(file: String, keptAs: String?, keptSeconds: Double, outcome: Outcome) {
+    public init(file: String, keptAs: String?, kept: Duration, outcome: Outcome) {
         self.file = file
         self.keptAs = keptAs
-        self.keptSeconds = keptSeconds
+        self.kept = kept
         self.outcome = outcome
     }
 
@@ -36,7 +36,7 @@ public struct RepairReport: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch outcome {
         case .recovered:
-            let seconds = (keptSeconds * 10).rounded() / 10
+            let seconds = (kept.inSeconds * 10).rounded() / 10
             return "recovered the unfinished recording \(file) as \(keptAs ?? file) (\(seconds) s kept)"
         case .removedEmpty:
             return "removed the unfinished recording \(file): it held no audio"

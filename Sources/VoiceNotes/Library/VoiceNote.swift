@@ -13,8 +13,8 @@ public struct VoiceNote: Sendable, Equatable, Hashable, Identifiable {
     public let format: VoiceNoteFormat
     /// When the recording ended (the file's modification time).
     public let date: Date
-    /// Its length in seconds.
-    public let duration: Double
+    /// Its length.
+    public let duration: Duration
     /// The file's size in bytes.
     public let byteCount: Int
     /// Frames per second.
@@ -47,7 +47,7 @@ public struct VoiceNote: Sendable, Equatable, Hashable, Identifiable {
         self.path = path
         format = info.format == .wav ? .wav : .oggVorbis
         date = attributes[.modificationDate] as? Date ?? Date(timeIntervalSince1970: 0)
-        duration = info.duration.inSeconds
+        duration = info.duration
         byteCount = (attributes[.size] as? NSNumber)?.intValue ?? 0
         sampleRate = info.sampleRate
         channels = info.channels

@@ -7,8 +7,8 @@ public struct PlaybackStatus: Sendable, Equatable {
     public var isPlaying = false
     /// True while that note is paused.
     public var isPaused = false
-    /// The note's length in seconds.
-    public var duration = 0.0
+    /// The note's length.
+    public var duration = Duration.zero
 
     /// Creates an idle status.
     public init() {}

@@ -73,18 +73,19 @@ public final class VoiceNotePlayer: Sendable {
     /// True while the note is paused.
     public var isPaused: Bool { status.isPaused }
 
-    /// The note's length in seconds (0 when idle).
-    public var duration: Double { status.duration }
+    /// The note's length (`.zero` when idle).
+    public var duration: Duration { status.duration }
 
     /// The note being played or paused.
     public var note: VoiceNote? { status.note }
 
-    /// Seconds into the note; read it on a timer to draw progress (it changes too often to be observed).
-    public var currentTime: Double {
+    /// How far into the note playback is; read it on a timer to draw progress (it changes too often
+    /// to be observed).
+    public var currentTime: Duration {
         access(keyPath: \.status)
         let (voice, rate) = state.withLock { ($0.voice, $0.sampleRate) }
-        guard let voice, let frame = engine.position(of: voice) else { return 0 }
-        return Double(frame) / Double(rate)
+        guard let voice, let frame = engine.position(of: voice) else { return .zero }
+        return .frames(Int64(frame), rate: rate)
     }
 
     /// A new stream of every playback end from now on; each call returns an independent stream.
@@ -103,7 +104,7 @@ public final class VoiceNotePlayer: Sendable {
     /// - Throws: ``VoiceNoteError/unreadable(path:reason:)`` or ``VoiceNoteError/playbackFailed(path:reason:)``.
     public func play(_ note: VoiceNote) throws(VoiceNoteError) {
         let sound = try NoteSound(
-            note, engine: engine, streamed: note.duration > Self.streamingThreshold.inSeconds)
+            note, engine: engine, streamed: note.duration > Self.streamingThreshold)
         var status = PlaybackStatus()
         status.note = note
         status.isPlaying = true
@@ -181,11 +182,11 @@ public final class VoiceNotePlayer: Sendable {
     }
 
     /// Jumps to a time in the note, staying paused if it was paused.
-    /// - Parameter seconds: The time, clamped to the note.
-    public func seek(to seconds: Double) {
+    /// - Parameter time: The time from the note's start, clamped to the note.
+    public func seek(to time: Duration) {
         let (voice, rate) = state.withLock { ($0.voice, $0.sampleRate) }
-        guard let voice, seconds.isFinite else { return }
-        engine.seek(voice, toFrame: Int((seconds * Double(rate)).rounded()))
+        guard let voice else { return }
+        engine.seek(voice, toFrame: Int((time.inSeconds * Double(rate)).rounded()))
     }
 
     private func voiceFinished(_ voice: VoiceHandle, reason: SoundEvent.FinishReason) {
@@ -252,10 +253,10 @@ private enum NoteSound {
     }
 
     /// Seconds.
-    var duration: Double {
+    var duration: Duration {
         switch self {
-        case .decoded(let buffer): buffer.duration.inSeconds
-        case .streamed(let stream): stream.duration.inSeconds
+        case .decoded(let buffer): buffer.duration
+        case .streamed(let stream): stream.duration
         }
     }
 

@@ -7,7 +7,7 @@ import SoundStation
 /// The device and the writer are created and used on this thread only, which is why they need no
 /// locks and never cross to another thread.
 struct RecordingLoop: Sendable {
-    /// What ``VoiceNoteRecorder/start(seconds:)`` learns once everything is open.
+    /// What ``VoiceNoteRecorder/start(limit:)`` learns once everything is open.
     struct Opened: Sendable {
         let name: String
         let path: String
@@ -144,7 +144,8 @@ private struct Session {
             return false
         }
         frames += samples.count / channels
-        let (frames, elapsed, bytes) = (frames, seconds, writer.bytesWritten)
+        let (frames, bytes) = (frames, writer.bytesWritten)
+        let elapsed = Duration.frames(Int64(frames), rate: loop.settings.sampleRate)
         let level = InputLevel(measuring: samples)
         loop.recorder.publish { status in
             status.inputStarted = true
@@ -186,7 +187,7 @@ private struct Session {
         do {
             let report = try loop.library.salvage(reservation)
             let kept = report.keptAs.map(loop.library.path(of:)) ?? reservation.finalPath
-            return .failure(.writeFailed(path: kept, reason: reason, keptSeconds: report.keptSeconds))
+            return .failure(.writeFailed(path: kept, reason: reason, keptSeconds: report.kept.inSeconds))
         } catch {
             return .failure(error)
         }

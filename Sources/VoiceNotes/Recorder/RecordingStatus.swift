@@ -12,8 +12,8 @@ public struct RecordingStatus: Sendable, Equatable {
     public var inputStarted = false
     /// Frames captured and written.
     public var frames = 0
-    /// Seconds of audio written: counted samples, not wall time.
-    public var elapsed = 0.0
+    /// The audio written: counted samples over the rate, not wall time.
+    public var elapsed = Duration.zero
     /// The level of the latest block, for a meter.
     public var level = InputLevel.silence
     /// Bytes on disk so far.

@@ -6,7 +6,7 @@ import Synchronization
 /// Records voice notes from a capture device into a ``VoiceNoteLibrary``, crash-safe: what was
 /// recorded survives a crash, a kill or a full disk.
 ///
-/// ``start(seconds:)`` opens the device and a `recording-<unix time>.ogg.part` file, and a thread of
+/// ``start(limit:)`` opens the device and a `recording-<unix time>.ogg.part` file, and a thread of
 /// its own moves samples from the device to the encoder every 25 ms and flushes the file to disk
 /// twice a second, so a crash or power cut loses at most the last half second or so. ``stop()``
 /// finishes the file, renames it to its final name and adds it to the library.
@@ -41,7 +41,7 @@ public final class VoiceNoteRecorder: Sendable {
 
     private let state: Locked<State>
 
-    /// Creates a recorder; nothing is opened until ``start(seconds:)``.
+    /// Creates a recorder; nothing is opened until ``start(limit:)``.
     /// - Parameters:
     ///   - library: The folder notes are recorded into.
     ///   - settings: Rate, channels, quality and format; 12000 Hz mono Ogg Vorbis at high quality by default.
@@ -77,20 +77,21 @@ public final class VoiceNoteRecorder: Sendable {
     /// True from a successful start until the note's file is finished.
     public var isRecording: Bool { status.isRecording }
 
-    /// Seconds recorded so far (counted samples).
-    public var elapsed: Double { status.elapsed }
+    /// How much has been recorded so far (counted samples over the rate).
+    public var elapsed: Duration { status.elapsed }
 
     /// The latest input level, for a meter.
     public var level: InputLevel { status.level }
 
     /// Starts recording a new note and returns once the device and the file are open.
-    /// - Parameter seconds: Stop by itself after exactly this much audio (`seconds * sampleRate`
+    /// - Parameter limit: Stop by itself after exactly this much audio (`round(seconds * sampleRate)`
     ///   frames); nil records until ``stop()``.
     /// - Returns: The new note's name.
     /// - Throws: ``VoiceNoteError/alreadyRecording(path:)``, ``VoiceNoteError/invalidSettings(reason:)``,
     ///   ``VoiceNoteError/cannotOpenDevice(device:reason:)`` or ``VoiceNoteError/cannotCreateFile(path:reason:)``.
     @discardableResult
-    public func start(seconds: Double? = nil) throws(VoiceNoteError) -> String {
+    public func start(limit: Duration? = nil) throws(VoiceNoteError) -> String {
+        let seconds = limit?.inSeconds
         let settings = self.settings
         try settings.validate()
         var frameLimit: Int?

@@ -60,7 +60,7 @@ enum ScreenLayout {
             return line
         case .confirmingDelete(let note):
             return ScreenLine(
-                " Delete \"\(note.name)\" (\(clock(note.duration)), \(size(note.byteCount)))? y/n",
+                " Delete \"\(note.name)\" (\(clock(note.duration.inSeconds)), \(size(note.byteCount)))? y/n",
                 TextStyle(bold: true, foreground: TextStyle.red))
         }
     }
@@ -78,7 +78,7 @@ enum ScreenLayout {
             line.append("  starting \(recording.device ?? "the device")...")
             return line
         }
-        line.append("  \(clock(recording.elapsed))  \(size(recording.bytesWritten))")
+        line.append("  \(clock(recording.elapsed.inSeconds))  \(size(recording.bytesWritten))")
         if let name = recording.name { line.append("  \(name)", TextStyle(dim: true)) }
         return line
     }
@@ -122,7 +122,7 @@ enum ScreenLayout {
         var state = ""
         var style = TextStyle(reverse: selected)
         if isCurrent {
-            let progress = "\(clock(model.playbackTime))/\(clock(model.playback.duration))"
+            let progress = "\(clock(model.playbackTime))/\(clock(model.playback.duration.inSeconds))"
             state = model.playback.isPaused ? "  paused \(progress)" : "  playing \(progress)"
             style.foreground = model.playback.isPaused ? TextStyle.green : TextStyle.red
             style.bold = true
@@ -138,7 +138,7 @@ enum ScreenLayout {
             line.append(String(repeating: "·", count: VoiceNoteWaveform.defaultCells), TextStyle(dim: true))
         }
         line.append(
-            "  \(date(note.date))  \(clock(note.duration).leftPadded(to: 7))  \(size(note.byteCount).leftPadded(to: 7))"
+            "  \(date(note.date))  \(clock(note.duration.inSeconds).leftPadded(to: 7))  \(size(note.byteCount).leftPadded(to: 7))"
                 + state, style)
         return line
     }

@@ -35,7 +35,7 @@ struct DeviceRecordingTests {
         } onChange: {
             changed.withLock { $0 = true }
         }
-        let name = try recorder.start(seconds: seconds)
+        let name = try recorder.start(limit: .seconds(seconds))
         #expect(recorder.isRecording)
         #expect(recorder.status.device == fixture.sink.monitor)
         try waitForInput(recorder)
@@ -46,7 +46,7 @@ struct DeviceRecordingTests {
         while recorder.isRecording {
             Thread.sleep(forTimeInterval: 0.05)
             loudestPeak = max(loudestPeak, recorder.level.peak)
-            elapsedSeen.append(recorder.elapsed)
+            elapsedSeen.append(recorder.elapsed.inSeconds)
         }
         paplay.waitUntilExit()
         let note = try recorder.stop()
@@ -101,7 +101,7 @@ struct DeviceRecordingTests {
         try player.play(note)
         var samples: [Float] = []
         // The output stream, like capture, may take a moment to start: wait for the end, not a time.
-        let deadline = ContinuousClock.now + .seconds(note.duration + 6)
+        let deadline = ContinuousClock.now + note.duration + .seconds(6)
         var tail: ContinuousClock.Instant?
         while ContinuousClock.now < (tail ?? deadline) {
             Thread.sleep(forTimeInterval: 0.04)
@@ -140,7 +140,7 @@ struct DeviceRecordingTests {
         let library = try VoiceNoteLibrary(directory: fixture.notesFolder)
         let settings = VoiceNoteSettings(sampleRate: 16_000, channels: 2, format: .wav)
         let recorder = VoiceNoteRecorder(library: library, settings: settings, device: fixture.sink.monitor)
-        try recorder.start(seconds: 1.5)
+        try recorder.start(limit: .milliseconds(1_500))
         let paplay = try fixture.playSpeech()
         let note = try await recorder.finished()
         paplay.waitUntilExit()
@@ -150,7 +150,7 @@ struct DeviceRecordingTests {
         #expect(AudioAnalysis.decibels(AudioAnalysis.rms(audio)) > -40, "the speech is in it")
 
         // A recording that ended by itself needs no stop() before the next one.
-        try recorder.start(seconds: 0.25)
+        try recorder.start(limit: .milliseconds(250))
         let second = try await recorder.finished()
         #expect(second.fileName != note.fileName)
         #expect(try AudioDecoder.decode(fileAt: second.path).frameCount == 4_000)
@@ -169,9 +169,11 @@ struct DeviceRecordingTests {
         let elapsed = recorder.elapsed
         let note = try recorder.stop()
         #expect(!recorder.isRecording)
-        print("measure: stopped after \(fmt(elapsed)) s counted, note \(fmt(note.duration)) s")
-        #expect(note.duration >= elapsed && note.duration < elapsed + 0.5)
-        #expect(note.duration > 1.0)
+        print(
+            "measure: stopped after \(fmt(elapsed.inSeconds)) s counted, note \(fmt(note.duration.inSeconds)) s"
+        )
+        #expect(note.duration >= elapsed && note.duration < elapsed + .seconds(0.5))
+        #expect(note.duration > .seconds(1))
         #expect(throws: VoiceNoteError.self) { try recorder.stop() }
     }
 
@@ -234,11 +236,11 @@ struct DeviceRecordingTests {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         let audio = try AudioDecoder.decode(fileAt: note.path)
         print(
-            "measure: killed after \(fmt(seconds)) s; repaired note \(fmt(note.duration)) s "
-                + "(lost \(fmt(seconds - note.duration)) s); \(library.repairs[0])")
-        #expect(note.duration >= seconds - 1, "kept \(note.duration) s of \(seconds) s")
-        #expect(note.duration <= seconds + 0.2)
-        #expect(abs(audio.duration.inSeconds - note.duration) < 0.001)
+            "measure: killed after \(fmt(seconds)) s; repaired note \(fmt(note.duration.inSeconds)) s "
+                + "(lost \(fmt(seconds - note.duration.inSeconds)) s); \(library.repairs[0])")
+        #expect(note.duration.inSeconds >= seconds - 1, "kept \(note.duration) of \(seconds) s")
+        #expect(note.duration.inSeconds <= seconds + 0.2)
+        #expect(abs(audio.duration.inSeconds - note.duration.inSeconds) < 0.001)
         #expect(
             AudioAnalysis.envelope(audio).map(AudioAnalysis.decibels).max() ?? -140 > -30,
             "the speech is in it")
