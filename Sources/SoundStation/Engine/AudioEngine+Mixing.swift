@@ -63,7 +63,7 @@ extension AudioEngine {
     /// Resumes what ``pauseAll()`` paused, each sound from where it was, gliding up from silence over
     /// 20 ms.
     public func resumeAll() {
-        withState { state, _ in
+        withState { state, events in
             guard state.isPaused else { return }
             state.isPaused = false
             state.sourcesHeld = false
@@ -73,7 +73,17 @@ extension AudioEngine {
                 let source = state.pool.voices[Int(slot)].source
                 applyGain(slot, in: &state, at: now)
                 try? source?.play()
-                state.pool.update(slot) { $0.phase = .playing }
+                if !state.pool.voices[Int(slot)].announced, hub.isListening {
+                    // First heard now: its start is announced at this frame, not when it was asked for.
+                    events.append(
+                        .started(
+                            state.pool.handle(slot), sound: state.pool.voices[Int(slot)].name,
+                            time: seconds(now)))
+                }
+                state.pool.update(slot) {
+                    $0.phase = .playing
+                    $0.announced = true
+                }
             }
             state.fineSteps = true
             state.nextWakeFrame = min(state.nextWakeFrame, now)

@@ -386,11 +386,12 @@ extension AudioEngine {
             if state.isPaused { source.pause() }
             state.pool.update(slot) {
                 $0.phase = state.isPaused ? .paused : .playing
+                $0.announced = !state.isPaused
                 $0.appliedGain = gain
                 $0.startFrame = frame
                 $0.endEstimate = endEstimate
             }
-            if hub.isListening {
+            if hub.isListening, !state.isPaused {
                 events.append(.started(state.pool.handle(slot), sound: voice.name, time: seconds(frame)))
             }
         } catch {

@@ -14,6 +14,9 @@ struct Voice {
     /// The sound's id, for its instance list.
     var sound = SoundID(rawValue: -1)
     var phase: Phase = .free
+    /// False for a voice begun while the engine was paused: its `started` event waits for
+    /// ``AudioEngine/resumeAll()``, when it is first heard.
+    var announced = true
     var buffer: SoundBuffer?
     /// Set instead of `buffer` for a track streamed from its file.
     var stream: StreamFeeder?

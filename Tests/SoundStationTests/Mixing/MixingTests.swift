@@ -148,4 +148,26 @@ import Testing
                     / AudioAnalysis.rms(before, frames: 100..<4_800) - 1)
                 < 0.05)
     }
+
+    @Test func aSoundStartedWhilePausedIsAnnouncedWhenFirstHeard() async throws {
+        let assets = try TestAssets()
+        try assets.addWAV("fx", Signals.sine(frequency: 440, seconds: 0.5))
+        let system = try await assets.system()
+        let started = Locked<[Duration]>([])
+        let subscription = system.engine.onEvent { event in
+            if case .started(_, "fx", let time) = event { started.withLock { $0.append(time) } }
+        }
+        defer { subscription.cancel() }
+        system.engine.pauseAll()
+        _ = try system.engine.render(frames: 2_400)
+        try system.effects.play("fx")
+        let paused = try system.engine.render(frames: 2_400)
+        #expect(AudioAnalysis.peak(paused) == 0)
+        #expect(started.withLock { $0 }.isEmpty)
+        system.engine.resumeAll()
+        let resumed = try system.engine.render(frames: 4_800)
+        // Heard from the resume on (its first frames glide up from silence).
+        #expect((AudioAnalysis.onset(resumed) ?? .max) < 64)
+        #expect(started.withLock { $0 } == [.milliseconds(100)])
+    }
 }
