@@ -222,6 +222,9 @@ extension AudioEngine {
     public func position(of voice: VoiceHandle) -> Int? {
         withState { state, _ in
             guard let current = state.pool.voice(voice) else { return nil }
+            if let feeder = current.filtered, let source = current.source {
+                return feeder.position(source: source)
+            }
             if let stream = current.stream, let source = current.source {
                 return stream.position(source: source)
             }
@@ -343,20 +346,25 @@ extension AudioEngine {
         do {
             let source = try state.pool.sourceFor(slot, device: device)
             let channels = voice.buffer?.channels ?? voice.stream?.format?.channels ?? 1
+            // A voice under a cutoff filter is fed as a queue of filtered blocks (Filtering/).
+            let filtered = needsCutoff(voice, in: state, at: frame)
             // A plain one-shot is set up and started in one batch; streams queue first, resumed
             // sounds seek after starting.
-            let atOnce = voice.stream == nil && voice.startOffset == 0
+            let atOnce = voice.stream == nil && voice.startOffset == 0 && !filtered
             try source.prepare(
-                buffer: voice.buffer?.storage, channels: channels, gain: gain, pitch: voice.options.pitch,
-                pan: voice.options.pan, spatialize: voice.options.spatialize,
-                loop: voice.options.loop && voice.stream == nil, play: atOnce)
+                buffer: filtered ? nil : voice.buffer?.storage, channels: channels, gain: gain,
+                pitch: voice.options.pitch, pan: voice.options.pan, spatialize: voice.options.spatialize,
+                loop: voice.options.loop && voice.stream == nil && !filtered, play: atOnce)
             applyEffects(to: source, options: voice.options, in: &state)
-            if let stream = voice.stream {
+            if filtered {
+                try startFiltered(slot, source: source, from: voice.startOffset, in: &state, at: frame)
+            } else if let stream = voice.stream {
                 try stream.prime(source: source)
             }
             if !atOnce { try source.play() }
-            if voice.stream == nil, voice.startOffset > 0 { source.sampleOffset = voice.startOffset }
-            let endEstimate = Self.endEstimate(of: voice, from: frame, engineRate: sampleRate)
+            if voice.stream == nil, voice.startOffset > 0, !filtered { source.sampleOffset = voice.startOffset }
+            let endEstimate =
+                filtered ? .max : Self.endEstimate(of: voice, from: frame, engineRate: sampleRate)
             if state.isPaused { source.pause() }
             state.pool.update(slot) {
                 $0.phase = state.isPaused ? .paused : .playing

@@ -25,6 +25,9 @@ public final class SoundBuffer: Sendable {
     let ownsID: Bool
     /// The frames a looping voice repeats, if not all of them.
     let loopPoints: Range<Int>?
+    /// The decoded samples, kept for voices the engine filters itself (``CutoffFilter``), which it
+    /// feeds to OpenAL block by block. They share storage with the samples the buffer was made from.
+    let samples: [Float]
     /// Produces the samples again for a new device.
     let reload: @Sendable () throws -> PCMAudio
     private let current: Locked<OpenALBuffer>
@@ -41,6 +44,7 @@ public final class SoundBuffer: Sendable {
         self.channels = audio.channels
         self.frameCount = audio.frameCount
         self.loopPoints = loopPoints
+        self.samples = audio.samples
         self.reload = reload
         let uploaded = try Self.upload(audio, to: device, loopPoints: loopPoints)
         self.byteCount = uploaded.byteCount

@@ -71,6 +71,12 @@ final class StreamFeeder: @unchecked Sendable {
     private var buffers: [OpenALBuffer] = []
     /// The track frame each queued buffer begins at, oldest first.
     private var queuedStarts: [Int] = []
+    /// The samples of each queued buffer (shared with the decoded chunk, not copied), so a voice
+    /// that gets a cutoff filter mid-play can hand what it has not played yet to a
+    /// ``FilteredFeeder`` (``handOver(source:)``).
+    private var queuedSamples: [[Float]] = []
+    /// Decoded samples a ``FilteredFeeder`` reads before the next chunk (``nextBlock(maxFrames:)``).
+    private var carry: [Chunk] = []
     /// The track frame the next queued chunk begins at.
     private var nextStart = 0
     private var underruns = 0
@@ -103,6 +109,7 @@ final class StreamFeeder: @unchecked Sendable {
             ahead.target = Self.bufferCount
         }
         nextStart = max(frame, 0)
+        carry = []
         scheduleDecoding()
     }
 
@@ -116,6 +123,7 @@ final class StreamFeeder: @unchecked Sendable {
     func rebind() {
         buffers = []
         queuedStarts = []
+        queuedSamples = []
     }
 
     /// Fills the queue's buffers with the first chunks and queues them on `source`.
@@ -137,6 +145,7 @@ final class StreamFeeder: @unchecked Sendable {
             }
         }
         queuedStarts = []
+        queuedSamples = []
         var ready: [OpenALBuffer] = []
         for buffer in buffers {
             guard let chunk = takeChunk(format: format) else { break }
@@ -144,6 +153,7 @@ final class StreamFeeder: @unchecked Sendable {
                 PCMAudio(sampleRate: format.sampleRate, channels: format.channels, samples: chunk.samples))
             ready.append(buffer)
             queuedStarts.append(chunk.start)
+            queuedSamples.append(chunk.samples)
         }
         ahead.withLock { $0.target = Self.readyTarget }
         scheduleDecoding()
@@ -157,6 +167,7 @@ final class StreamFeeder: @unchecked Sendable {
         let processed = source.processedBuffers
         if processed > 0, let names = try? source.unqueue(count: processed) {
             queuedStarts.removeFirst(min(processed, queuedStarts.count))
+            queuedSamples.removeFirst(min(processed, queuedSamples.count))
             if inline { decodeAhead() }
             for name in names {
                 guard let buffer = buffers.first(where: { $0.id == name }),
@@ -166,6 +177,7 @@ final class StreamFeeder: @unchecked Sendable {
                     sampleRate: format.sampleRate, channels: format.channels, samples: chunk.samples)
                 guard (try? buffer.fill(audio)) != nil, (try? source.queue([buffer])) != nil else { continue }
                 queuedStarts.append(chunk.start)
+                queuedSamples.append(chunk.samples)
             }
             scheduleDecoding()
         }
@@ -287,5 +299,64 @@ final class StreamFeeder: @unchecked Sendable {
             decoding.cursor += piece.count / channels
         }
         return chunk
+    }
+}
+
+// MARK: Read by a filtered voice
+
+extension StreamFeeder: PCMBlocks {
+    var channels: Int { format?.channels ?? 1 }
+    var sampleRate: Int { format?.sampleRate ?? 48_000 }
+
+    var isFinished: Bool {
+        carry.isEmpty && ahead.withLock { $0.exhausted && $0.chunks.isEmpty || $0.failure != nil }
+    }
+
+    /// The next decoded samples for a ``FilteredFeeder``: what ``handOver(source:)`` kept first, then
+    /// the decoder's chunks, cut to `maxFrames`.
+    func nextBlock(maxFrames: Int) -> (start: Int, samples: [Float])? {
+        if carry.isEmpty {
+            if inline, ahead.withLock({ $0.chunks.isEmpty }) { decodeAhead() }
+            guard let format, let chunk = takeChunk(format: format) else {
+                scheduleDecoding()
+                return nil
+            }
+            carry.append(chunk)
+            scheduleDecoding()
+        }
+        let channels = max(self.channels, 1)
+        let chunk = carry[0]
+        let frames = min(maxFrames, chunk.samples.count / channels)
+        if frames * channels == chunk.samples.count {
+            carry.removeFirst()
+            return (chunk.start, chunk.samples)
+        }
+        carry[0] = Chunk(start: chunk.start + frames, samples: Array(chunk.samples[(frames * channels)...]))
+        return (chunk.start, Array(chunk.samples[..<(frames * channels)]))
+    }
+
+    /// Stops `source` and keeps what its queue had not played yet, for a ``FilteredFeeder`` to read
+    /// first; the source is left stopped and empty.
+    func handOver(source: OpenALSource) {
+        let channels = max(self.channels, 1)
+        // The offset counts from the first buffer still on the queue, played ones included.
+        var offset = source.sampleOffset
+        source.stop()
+        var kept: [Chunk] = []
+        for (start, samples) in zip(queuedStarts, queuedSamples) {
+            let frames = samples.count / channels
+            if offset >= frames {
+                offset -= frames
+                continue
+            }
+            kept.append(
+                offset == 0
+                    ? Chunk(start: start, samples: samples)
+                    : Chunk(start: start + offset, samples: Array(samples[(offset * channels)...])))
+            offset = 0
+        }
+        carry = kept + carry
+        queuedStarts = []
+        queuedSamples = []
     }
 }

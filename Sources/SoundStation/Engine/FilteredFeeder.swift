@@ -1,0 +1,128 @@
+/// Feeds a filtered voice to OpenAL: blocks of its samples, run through its cutoff filters, queued on
+/// its source a few at a time.
+///
+/// A voice takes this path when it or its bus has a cutoff filter (``CutoffFilter``); every other
+/// voice plays its buffer or stream directly, as before. The queue is short, ``bufferCount`` blocks of
+/// ``blockFrames``: that is the latency a change of filter is heard with on a device. Offline the
+/// same blocks are filled at the same render-clock frames every time, so renders stay byte-identical.
+///
+/// `@unchecked Sendable`: touched only on the mixing side, under the engine's lock.
+final class FilteredFeeder: @unchecked Sendable {
+    /// Frames per queued block, at the sound's rate.
+    static let blockFrames = 1024
+    /// Blocks queued on the source: 4 x 1024 frames is 85 ms at 48 kHz.
+    static let bufferCount = 4
+
+    let blocks: any PCMBlocks
+    private var buffers: [OpenALBuffer] = []
+    /// The sound frame each queued block begins at, oldest first.
+    private var queuedStarts: [Int] = []
+    /// The sound frame the next block begins at, for ``position(source:)`` with nothing queued.
+    private var nextStart = 0
+    private var chain = FilterChain()
+    /// The render-clock frame the next block will be heard at, so a glide is heard as it was set.
+    private var clock: Double
+    private var underruns = 0
+
+    /// - Parameters:
+    ///   - blocks: Where the samples come from.
+    ///   - frame: The render-clock frame the voice is heard from.
+    init(blocks: any PCMBlocks, from frame: Int64, startOffset: Int) {
+        self.blocks = blocks
+        self.clock = Double(frame)
+        self.nextStart = startOffset
+    }
+
+    /// The filters to run and the clock and pitch they are run at, read under the engine's lock.
+    struct Settings {
+        var own: CutoffRamp?
+        var bus: CutoffRamp?
+        var pitch: Float
+        var engineRate: Int
+        var now: Int64
+    }
+
+    /// Render-clock frames one block lasts at `pitch`: how often the queue needs a refill.
+    func blockSpan(pitch: Float, engineRate: Int) -> Int64 {
+        let rate = Double(blocks.sampleRate) * Double(max(pitch, 0.01))
+        return max(Int64(Double(Self.blockFrames) / rate * Double(engineRate)), 1)
+    }
+
+    /// Fills the queue's first blocks and queues them on `source` (set up, stopped and empty).
+    /// - Throws: ``AudioEngineError`` when OpenAL refuses a buffer.
+    func prime(source: OpenALSource, settings: Settings) throws(AudioEngineError) {
+        if buffers.isEmpty {
+            let silence = PCMAudio(
+                sampleRate: blocks.sampleRate, channels: blocks.channels,
+                samples: [Float](repeating: 0, count: blocks.channels))
+            for _ in 0..<Self.bufferCount {
+                buffers.append(try OpenALBuffer(device: source.device, audio: silence))
+            }
+        }
+        queuedStarts = []
+        var ready: [OpenALBuffer] = []
+        for buffer in buffers {
+            guard try fill(buffer, settings: settings) else { break }
+            ready.append(buffer)
+        }
+        try source.queue(ready)
+    }
+
+    /// Refills the blocks the mixer has finished with; restarts the source after an underrun.
+    /// - Returns: False once the sound has played to its end.
+    func refill(source: OpenALSource, settings: Settings) -> Bool {
+        let processed = source.processedBuffers
+        if processed > 0, let names = try? source.unqueue(count: processed) {
+            queuedStarts.removeFirst(min(processed, queuedStarts.count))
+            for name in names {
+                guard let buffer = buffers.first(where: { $0.id == name }),
+                    (try? fill(buffer, settings: settings)) == true
+                else { continue }
+                guard (try? source.queue([buffer])) != nil else {
+                    queuedStarts.removeLast()
+                    continue
+                }
+            }
+        }
+        if queuedStarts.isEmpty {
+            // Nothing queued: the end, unless a stream's decoder is merely behind.
+            return !blocks.isFinished
+        }
+        if source.state == .stopped {
+            underruns += 1
+            try? source.play()
+        }
+        return true
+    }
+
+    /// How many times the queue ran dry since the last call.
+    func takeUnderruns() -> Int {
+        defer { underruns = 0 }
+        return underruns
+    }
+
+    /// The sound frame being heard.
+    func position(source: OpenALSource) -> Int {
+        (queuedStarts.first ?? nextStart) + source.sampleOffset
+    }
+
+    /// Fills `buffer` with the next filtered block.
+    /// - Returns: False when no block was ready.
+    private func fill(_ buffer: OpenALBuffer, settings: Settings) throws(AudioEngineError) -> Bool {
+        guard var block = blocks.nextBlock(maxFrames: Self.blockFrames) else { return false }
+        let channels = blocks.channels
+        let heardRate = Double(blocks.sampleRate) * Double(max(settings.pitch, 0.01))
+        let framesPerSample = Double(settings.engineRate) / heardRate
+        // A block is heard right after the one before it, or now if the queue had run dry.
+        clock = max(clock, Double(settings.now))
+        chain.process(
+            &block.samples, channels: channels, rate: heardRate, clock: clock, framesPerSample: framesPerSample,
+            own: settings.own, bus: settings.bus)
+        let frames = block.samples.count / max(channels, 1)
+        clock += Double(frames) * framesPerSample
+        try buffer.fill(PCMAudio(sampleRate: blocks.sampleRate, channels: channels, samples: block.samples))
+        queuedStarts.append(block.start)
+        nextStart = block.start + frames
+        return true
+    }
+}
