@@ -77,16 +77,24 @@ extension AudioEngine {
         wakeForRefill(&state, at: frame)
     }
 
-    /// Glides `ramp` to `target`: at once for no glide, else starting ``filterLatency`` from now so
-    /// every filtered voice hears all of it.
+    /// How long a cutoff filter takes at least to come on or go off: a filter switched on at once
+    /// would step the signal (a click); from or to fully open, it does not.
+    static let filterSwitchSeconds = 0.01
+
+    /// Glides `ramp` to `target`: at once for no glide (but a filter coming on or going off takes
+    /// ``filterSwitchSeconds``), else starting ``filterLatency`` from now so every filtered voice
+    /// hears all of it.
     func retarget(_ ramp: inout CutoffRamp?, to target: CutoffFilter?, glide frames: Int64, at now: Int64) {
-        guard ramp != nil || target != nil else { return }
-        if frames == 0, target == nil {
+        let current = ramp?.value(at: now)
+        guard current != nil || target != nil else {
             ramp = nil
             return
         }
         let begin = frames > 0 ? now + filterLatencyFrames : now
-        ramp = (ramp ?? .constant(nil)).retargeted(to: target, at: now, begin: begin, over: frames)
+        let switching = (current == nil) != (target == nil)
+        let fade = switching ? Int64(Self.filterSwitchSeconds * Double(sampleRate)) : 0
+        ramp = (ramp ?? .constant(nil)).retargeted(
+            to: target, at: now, begin: begin, over: max(frames, fade), fade: fade)
     }
 
     /// Makes the next housekeeping come at once, so a voice just moved onto the filtered path gets its

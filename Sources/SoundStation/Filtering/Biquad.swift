@@ -93,11 +93,13 @@ struct FilterChain {
         var designed: CutoffFilter?
         var designedRate = 0.0
         var coefficients = BiquadCoefficients()
+        /// The dry samples of one step, while a filter comes on or goes off.
+        var dry = [Float](repeating: 0, count: 2 * FilterChain.step)
 
-        /// Filters one step's frames with `filter` (nothing when `nil`).
+        /// Filters one step's frames with `filter` (nothing when `nil`), `wet` of it heard.
         mutating func run(
-            _ filter: CutoffFilter?, rate: Double, _ base: UnsafeMutablePointer<Float>, frames: Int,
-            channels: Int
+            _ filter: CutoffFilter?, wet: Double, rate: Double, _ base: UnsafeMutablePointer<Float>,
+            frames: Int, channels: Int
         ) {
             guard let filter else {
                 // Off: forget the memory, so turning it on again starts clean.
@@ -109,7 +111,13 @@ struct FilterChain {
                 designed = filter
                 designedRate = rate
             }
+            let count = frames * channels
+            if wet < 1 { for i in 0..<count { dry[i] = base[i] } }
             state.process(base, frames: frames, channels: channels, with: coefficients)
+            if wet < 1 {
+                let (w, d) = (Float(wet), Float(1 - wet))
+                for i in 0..<count { base[i] = base[i] * w + dry[i] * d }
+            }
         }
     }
 
@@ -133,8 +141,12 @@ struct FilterChain {
                 let length = min(Self.step, frames - done)
                 let frame = Int64(clock + Double(done) * framesPerSample)
                 let pointer = base + done * channels
-                own.run(ownRamp?.value(at: frame), rate: rate, pointer, frames: length, channels: channels)
-                bus.run(busRamp?.value(at: frame), rate: rate, pointer, frames: length, channels: channels)
+                own.run(
+                    ownRamp?.value(at: frame), wet: ownRamp?.wet(at: frame) ?? 1, rate: rate, pointer,
+                    frames: length, channels: channels)
+                bus.run(
+                    busRamp?.value(at: frame), wet: busRamp?.wet(at: frame) ?? 1, rate: rate, pointer,
+                    frames: length, channels: channels)
                 done += length
             }
         }

@@ -73,26 +73,42 @@ public struct CutoffFilter: Sendable, Equatable, CustomStringConvertible {
 
 /// A cutoff filter gliding from one setting to another over render-clock frames; `nil` at either end
 /// is no filter. The cutoff moves on a logarithmic scale (equal steps per octave), Q linearly.
+///
+/// A filter coming on or going off also crossfades between the dry and the filtered signal over
+/// ``fade`` frames at that end, so switching never steps the signal.
 struct CutoffRamp: Equatable {
     var from: CutoffFilter?
     var to: CutoffFilter?
     var start: Int64
     var end: Int64
+    /// Frames of the dry-to-filtered crossfade when `from` or `to` is `nil`.
+    var fade: Int64 = 0
 
     /// A ramp that already sits at `filter`.
     static func constant(_ filter: CutoffFilter?) -> CutoffRamp {
         CutoffRamp(from: filter, to: filter, start: 0, end: 0)
     }
 
-    /// The filter at `frame`. Two settings of different kinds (or a band-pass and none) do not glide:
-    /// the target holds from the start.
+    /// The filter at `frame`. Two settings of different kinds do not glide: the target holds from the
+    /// start. From or to no filter, a low- or high-pass glides from or to fully open.
     func value(at frame: Int64) -> CutoffFilter? {
         guard frame < end, end > start else { return to }
         guard frame > start else { return from }
-        guard let a = from ?? to?.opened, let b = to ?? from?.opened, a.kind == b.kind else { return to }
+        guard let a = from ?? to?.opened ?? to, let b = to ?? from?.opened ?? from, a.kind == b.kind else {
+            return to
+        }
         let progress = Float(Double(frame - start) / Double(end - start))
         let cutoff = a.cutoff * pow(b.cutoff / a.cutoff, progress)
         return CutoffFilter(a.kind, cutoff: cutoff, q: a.q + (b.q - a.q) * progress)
+    }
+
+    /// How much of the filtered signal is heard at `frame` (the rest is dry): 1 but while a filter
+    /// comes on or goes off.
+    func wet(at frame: Int64) -> Double {
+        guard fade > 0, frame < end, end > start else { return 1 }
+        if from == nil { return min(max(Double(frame - start) / Double(fade), 0), 1) }
+        if to == nil { return min(max(Double(end - frame) / Double(fade), 0), 1) }
+        return 1
     }
 
     func isDone(at frame: Int64) -> Bool { frame >= end }
@@ -100,8 +116,11 @@ struct CutoffRamp: Equatable {
     /// Whether it filters anything from `frame` on.
     func isOff(from frame: Int64) -> Bool { to == nil && isDone(at: frame) }
 
-    /// A ramp from the setting at `frame` to `target`, starting at `begin` and lasting `frames`.
-    func retargeted(to target: CutoffFilter?, at frame: Int64, begin: Int64, over frames: Int64) -> CutoffRamp {
-        CutoffRamp(from: value(at: frame), to: target, start: begin, end: begin + max(frames, 0))
+    /// A ramp from the setting at `frame` to `target`, starting at `begin` and lasting `frames`, with
+    /// a crossfade of `fade` frames if the filter comes on or goes off.
+    func retargeted(to target: CutoffFilter?, at frame: Int64, begin: Int64, over frames: Int64, fade: Int64)
+        -> CutoffRamp
+    {
+        CutoffRamp(from: value(at: frame), to: target, start: begin, end: begin + max(frames, 0), fade: fade)
     }
 }
