@@ -65,7 +65,7 @@ fi
 # round, idle-music (BENCH_IDLE_SECONDS, default 20 s) in at most 2 rounds; with the defaults they add
 # about 3 minutes to the run (4 x 11 s + 2 x 21 s per side).
 long=(--load-seconds "${BENCH_LOAD_SECONDS:-10}" --idle-seconds "${BENCH_IDLE_SECONDS:-20}")
-for group in preload trigger mix voice-encode latency trigger-under-load idle-music; do
+for group in preload trigger mix filter voice-encode latency trigger-under-load idle-music; do
     group_rounds=$rounds
     group_runs=$runs
     case $group in

@@ -17,6 +17,8 @@ final class FilteredFeeder: @unchecked Sendable {
     private var buffers: [OpenALBuffer] = []
     /// The sound frame each queued block begins at, oldest first.
     private var queuedStarts: [Int] = []
+    /// The frames of each queued block, oldest first.
+    private var queuedLengths: [Int] = []
     /// The sound frame the next block begins at, for ``position(source:)`` with nothing queued.
     private var nextStart = 0
     private var chain = FilterChain()
@@ -60,6 +62,7 @@ final class FilteredFeeder: @unchecked Sendable {
             }
         }
         queuedStarts = []
+        queuedLengths = []
         var ready: [OpenALBuffer] = []
         for buffer in buffers {
             guard try fill(buffer, settings: settings) else { break }
@@ -74,12 +77,14 @@ final class FilteredFeeder: @unchecked Sendable {
         let processed = source.processedBuffers
         if processed > 0, let names = try? source.unqueue(count: processed) {
             queuedStarts.removeFirst(min(processed, queuedStarts.count))
+            queuedLengths.removeFirst(min(processed, queuedLengths.count))
             for name in names {
                 guard let buffer = buffers.first(where: { $0.id == name }),
                     (try? fill(buffer, settings: settings)) == true
                 else { continue }
                 guard (try? source.queue([buffer])) != nil else {
                     queuedStarts.removeLast()
+                    queuedLengths.removeLast()
                     continue
                 }
             }
@@ -106,6 +111,11 @@ final class FilteredFeeder: @unchecked Sendable {
         (queuedStarts.first ?? nextStart) + source.sampleOffset
     }
 
+    /// Frames queued beyond the one being heard: how late a change of filter is heard.
+    func queuedAhead(source: OpenALSource) -> Int {
+        max(queuedLengths.reduce(0, +) - source.sampleOffset, 0)
+    }
+
     /// Fills `buffer` with the next filtered block.
     /// - Returns: False when no block was ready.
     private func fill(_ buffer: OpenALBuffer, settings: Settings) throws(AudioEngineError) -> Bool {
@@ -122,6 +132,7 @@ final class FilteredFeeder: @unchecked Sendable {
         clock += Double(frames) * framesPerSample
         try buffer.fill(PCMAudio(sampleRate: blocks.sampleRate, channels: channels, samples: block.samples))
         queuedStarts.append(block.start)
+        queuedLengths.append(frames)
         nextStart = block.start + frames
         return true
     }

@@ -11,6 +11,18 @@ extension AudioEngine {
     /// queued do not skip its beginning.
     var filterLatencyFrames: Int64 { Int64(FilteredFeeder.blockFrames * FilteredFeeder.bufferCount) }
 
+    /// Frames a filtered voice has queued beyond what is heard (0 for a voice playing its buffer
+    /// directly), for `make bench`; `nil` for a stale handle or a stream played directly.
+    /// - Parameter voice: The voice.
+    /// - Returns: The frames, at the sound's rate.
+    @_spi(Benchmarks) public func queuedAhead(of voice: VoiceHandle) -> Int? {
+        withState { state, _ in
+            guard let current = state.pool.voice(voice), let source = current.source else { return nil }
+            if let feeder = current.filtered { return feeder.queuedAhead(source: source) }
+            return current.stream == nil ? 0 : nil
+        }
+    }
+
     /// Whether `voice` needs the filtered path at `frame`: it or its bus has a cutoff filter.
     func needsCutoff(_ voice: Voice, in state: EngineState, at frame: Int64) -> Bool {
         if let ramp = voice.cutoffRamp, !ramp.isOff(from: frame) { return true }
