@@ -63,11 +63,13 @@ public final class EffectStation: Sendable {
     ///   start refused by the sound's limit or the voice pool still returns a handle, which is never
     ///   active, and a ``SoundEvent/refused(_:sound:time:)`` event says so.
     /// - Throws: ``SoundLoadError/notLoaded(name:)`` or a catalogue error for an unknown name, or when
-    ///   the station's list does not include it.
+    ///   the station's list does not include it; ``SoundLoadError/engine(name:_:)`` naming a pan
+    ///   outside -1...1.
     @discardableResult
     public func play(
         _ name: String, volume: Float = 1, pitch: Float = 1, pan: Float = 0, at time: Double? = nil
     ) throws(SoundLoadError) -> VoiceHandle? {
+        do throws(AudioEngineError) { try AudioEngine.checkPan(pan) } catch { throw .engine(name: name, error) }
         guard let (_, id, buffer) = bank.lookup(name), buffer != nil, sounds?.contains(name) ?? true else {
             if bank.catalogue[name] == nil {
                 do { _ = try bank.catalogue.entry(named: name) } catch { throw .catalogue(error) }
@@ -83,7 +85,8 @@ public final class EffectStation: Sendable {
     ///   - sound: An id from ``SoundBank/id(of:)-(String)``; any sound loaded in the bank.
     ///   - volume: Multiplies the catalogue's volume.
     ///   - pitch: 1 as recorded.
-    ///   - pan: -1 left, 0 centre, 1 right.
+    ///   - pan: -1 left, 0 centre, 1 right; outside that the start is refused with a
+    ///     ``SoundEvent/refused(_:sound:time:)`` event, as ``TriggerPort/play(_:volume:pitch:pan:)`` says.
     ///   - time: When, on the engine clock; `nil` for now.
     /// - Returns: As ``play(_:volume:pitch:pan:at:)-(String,_,_,_,Double?)``; also `nil` when the sound is
     ///   not loaded.

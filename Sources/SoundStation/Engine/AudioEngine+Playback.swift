@@ -78,7 +78,10 @@ extension AudioEngine {
     private func execute(_ command: ssrt_command, in state: inout EngineState, events: inout [SoundEvent]) {
         let sound = SoundID(rawValue: command.sound)
         let carried = command.retained.map { Unmanaged<SoundBuffer>.fromOpaque($0).takeRetainedValue() }
-        guard let index = state.sounds.index(sound), let buffer = carried ?? state.sounds.slots[index].buffer
+        // A pan outside -1...1 from a trigger that cannot throw (TriggerPort, a station's play by id)
+        // is refused like a start the pool cannot take, so a bad value is heard of, not moved.
+        guard (-1...1).contains(command.pan), let index = state.sounds.index(sound),
+            let buffer = carried ?? state.sounds.slots[index].buffer
         else {
             let handle = VoiceHandle(ticket: command.ticket)
             events.append(
