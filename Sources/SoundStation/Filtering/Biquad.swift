@@ -136,9 +136,13 @@ struct FilterChain {
         let frames = samples.count / max(channels, 1)
         samples.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
+            // While neither filter glides, the whole block runs in one step.
+            let start = Int64(clock)
+            let still = (ownRamp?.isDone(at: start) ?? true) && (busRamp?.isDone(at: start) ?? true)
+            let step = still ? frames : Self.step
             var done = 0
             while done < frames {
-                let length = min(Self.step, frames - done)
+                let length = min(step, frames - done)
                 let frame = Int64(clock + Double(done) * framesPerSample)
                 let pointer = base + done * channels
                 own.run(
