@@ -42,42 +42,46 @@ struct BiquadCoefficients: Equatable {
     }
 }
 
-/// A biquad's memory for up to two channels (transposed direct form II, in doubles so a low cutoff at
-/// a high rate keeps its precision).
+/// A biquad's memory for up to two channels: the last two inputs and outputs (direct form I, in
+/// doubles so a low cutoff at a high rate keeps its precision). Direct form I keeps its memory
+/// meaningful while coefficients glide, and its feedback path is one multiply and one subtract per
+/// sample, the shortest chain of the forms.
 struct BiquadState {
-    var z1 = (0.0, 0.0)
-    var z2 = (0.0, 0.0)
+    var x1 = (0.0, 0.0)
+    var x2 = (0.0, 0.0)
+    var y1 = (0.0, 0.0)
+    var y2 = (0.0, 0.0)
 
     /// Filters `frames` interleaved frames of `channels` (1 or 2) in place from `base`.
     mutating func process(
         _ base: UnsafeMutablePointer<Float>, frames: Int, channels: Int, with c: BiquadCoefficients
     ) {
         if channels == 1 {
-            var (s1, s2) = (z1.0, z2.0)
+            var (a1, a2, b1, b2) = (x1.0, x2.0, y1.0, y2.0)
             for i in 0..<frames {
                 let x = Double(base[i])
-                let y = c.b0 * x + s1
-                s1 = c.b1 * x - c.a1 * y + s2
-                s2 = c.b2 * x - c.a2 * y
+                // Everything but the newest output first, so the chain from y[n-1] to y[n] is short.
+                let rest = c.b0 * x + c.b1 * a1 + c.b2 * a2 - c.a2 * b2
+                let y = rest - c.a1 * b1
+                (a2, a1, b2, b1) = (a1, x, b1, y)
                 base[i] = Float(y)
             }
-            (z1.0, z2.0) = (s1, s2)
+            (x1.0, x2.0, y1.0, y2.0) = (a1, a2, b1, b2)
             return
         }
-        var (l1, l2, r1, r2) = (z1.0, z2.0, z1.1, z2.1)
+        var (lx1, lx2, ly1, ly2) = (x1.0, x2.0, y1.0, y2.0)
+        var (rx1, rx2, ry1, ry2) = (x1.1, x2.1, y1.1, y2.1)
         for i in 0..<frames {
             let xl = Double(base[2 * i])
             let xr = Double(base[2 * i + 1])
-            let yl = c.b0 * xl + l1
-            let yr = c.b0 * xr + r1
-            l1 = c.b1 * xl - c.a1 * yl + l2
-            l2 = c.b2 * xl - c.a2 * yl
-            r1 = c.b1 * xr - c.a1 * yr + r2
-            r2 = c.b2 * xr - c.a2 * yr
+            let yl = c.b0 * xl + c.b1 * lx1 + c.b2 * lx2 - c.a2 * ly2 - c.a1 * ly1
+            let yr = c.b0 * xr + c.b1 * rx1 + c.b2 * rx2 - c.a2 * ry2 - c.a1 * ry1
+            (lx2, lx1, ly2, ly1) = (lx1, xl, ly1, yl)
+            (rx2, rx1, ry2, ry1) = (rx1, xr, ry1, yr)
             base[2 * i] = Float(yl)
             base[2 * i + 1] = Float(yr)
         }
-        (z1, z2) = ((l1, r1), (l2, r2))
+        (x1, x2, y1, y2) = ((lx1, rx1), (lx2, rx2), (ly1, ry1), (ly2, ry2))
     }
 }
 
