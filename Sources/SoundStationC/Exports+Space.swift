@@ -24,7 +24,8 @@ public func ssPlayPosition(
         let (system, sound) = try engine.sound(soundID)
         let voice: VoiceHandle?
         if let buffer = sound.file {
-            voice = system.engine.play(buffer, options: PlayOptions(volume: volume, pitch: pitch, position: position))
+            voice = system.engine.play(
+                buffer, options: PlayOptions(volume: volume, pitch: pitch, position: position))
         } else {
             do throws(SoundLoadError) {
                 voice = try system.effects.play(sound.name, position: position, volume: volume, pitch: pitch)
@@ -123,7 +124,9 @@ public func ssSetFilter(
 ///   - preset: A preset's name, `off` or NULL.
 /// - Returns: `SS_OK` or a negative code.
 @_cdecl("ss_set_reverb")
-public func ssSetReverb(_ engine: OpaquePointer?, _ bus: UnsafePointer<CChar>?, _ preset: UnsafePointer<CChar>?)
+public func ssSetReverb(
+    _ engine: OpaquePointer?, _ bus: UnsafePointer<CChar>?, _ preset: UnsafePointer<CChar>?
+)
     -> Int32
 {
     cCall { () throws(CError) -> Int32 in

@@ -82,7 +82,8 @@ enum FilterCase {
             samples: filtered, note: engine.deviceName
         ).emit()
         CaseReport(
-            case: "filter-latency-device", side: "engine-variant", peer: "soundstation-unfiltered", unit: "ms",
+            case: "filter-latency-device", side: "engine-variant", peer: "soundstation-unfiltered",
+            unit: "ms",
             label: "the same voice unfiltered: played from its buffer, nothing queued", samples: plain
         ).emit()
     }

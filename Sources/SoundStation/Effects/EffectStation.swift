@@ -69,7 +69,9 @@ public final class EffectStation: Sendable {
     public func play(
         _ name: String, volume: Float = 1, pitch: Float = 1, pan: Float = 0, at time: Double? = nil
     ) throws(SoundLoadError) -> VoiceHandle? {
-        do throws(AudioEngineError) { try AudioEngine.checkPan(pan) } catch { throw .engine(name: name, error) }
+        do throws(AudioEngineError) { try AudioEngine.checkPan(pan) } catch {
+            throw .engine(name: name, error)
+        }
         guard let (_, id, buffer) = bank.lookup(name), buffer != nil, sounds?.contains(name) ?? true else {
             if bank.catalogue[name] == nil {
                 do { _ = try bank.catalogue.entry(named: name) } catch { throw .catalogue(error) }

@@ -365,7 +365,9 @@ extension AudioEngine {
                 try stream.prime(source: source)
             }
             if !atOnce { try source.play() }
-            if voice.stream == nil, voice.startOffset > 0, !filtered { source.sampleOffset = voice.startOffset }
+            if voice.stream == nil, voice.startOffset > 0, !filtered {
+                source.sampleOffset = voice.startOffset
+            }
             let endEstimate =
                 filtered ? .max : Self.endEstimate(of: voice, from: frame, engineRate: sampleRate)
             if state.isPaused { source.pause() }

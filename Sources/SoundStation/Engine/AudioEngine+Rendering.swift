@@ -95,7 +95,8 @@ extension AudioEngine {
             } else if let feeder = state.pool.voices[index].filtered {
                 ended = !feeder.refill(source: source, settings: filterSettings(slot, in: state, at: now))
                 state.underruns += feeder.takeUnderruns()
-                let span = feeder.blockSpan(pitch: state.pool.voices[index].options.pitch, engineRate: sampleRate)
+                let span = feeder.blockSpan(
+                    pitch: state.pool.voices[index].options.pitch, engineRate: sampleRate)
                 nextWake = min(nextWake, now + max(span / 2, 1))
             } else if let stream = state.pool.voices[index].stream {
                 ended = !stream.refill(source: source)

@@ -126,7 +126,8 @@ final class FilteredFeeder: @unchecked Sendable {
         // A block is heard right after the one before it, or now if the queue had run dry.
         clock = max(clock, Double(settings.now))
         chain.process(
-            &block.samples, channels: channels, rate: heardRate, clock: clock, framesPerSample: framesPerSample,
+            &block.samples, channels: channels, rate: heardRate, clock: clock,
+            framesPerSample: framesPerSample,
             own: settings.own, bus: settings.bus)
         let frames = block.samples.count / max(channels, 1)
         clock += Double(frames) * framesPerSample

@@ -36,7 +36,8 @@ import Testing
 
     /// Renders `source` played on `bus`, with `busFilter` on the bus and `voiceFilter` on the voice.
     static func render(
-        _ source: PCMAudio, bus: Bus = .effects, busFilter: SoundFilter? = nil, voiceFilter: SoundFilter? = nil
+        _ source: PCMAudio, bus: Bus = .effects, busFilter: SoundFilter? = nil,
+        voiceFilter: SoundFilter? = nil
     ) throws -> PCMAudio {
         let engine = try engine()
         try engine.setFilter(busFilter, for: bus)
@@ -147,7 +148,9 @@ import Testing
         let plain = try render(glide: false)
         let glided = try render(glide: true)
         let whole = 1..<plain.frameCount
-        #expect(AudioAnalysis.largestJump(glided, frames: whole) <= AudioAnalysis.largestJump(plain, frames: whole))
+        #expect(
+            AudioAnalysis.largestJump(glided, frames: whole)
+                <= AudioAnalysis.largestJump(plain, frames: whole))
         // The 3 kHz line falls step by step over the glide, not at once.
         let levels = stride(from: 24_000, to: 96_000, by: 4_800).map {
             Self.change(glided, plain, at: 3_000, frames: $0..<($0 + 4_800))
@@ -168,7 +171,9 @@ import Testing
             let voice = engine.play(tones, options: PlayOptions(pitch: 1.3, filter: .bandpass(center: 900)))
             engine.schedule(at: 0.3) {
                 try? engine.setFilter(.lowpass(cutoff: 600), for: .music, glide: .milliseconds(400))
-                if let voice { try? engine.setFilter(.lowpass(cutoff: 3_000), for: voice, glide: .seconds(0.2)) }
+                if let voice {
+                    try? engine.setFilter(.lowpass(cutoff: 3_000), for: voice, glide: .seconds(0.2))
+                }
             }
             return try engine.render(frames: Self.rate * 3 / 2)
         }

@@ -117,7 +117,9 @@ extension ssrt_command {
                 case .bandpass: SSRT_FILTER_BANDPASS_HZ
                 }
             }
-        if let filter = options.filter?.cutoffFilter { (filter_gain_lf, filter_gain_hf) = (filter.q, filter.cutoff) }
+        if let filter = options.filter?.cutoffFilter {
+            (filter_gain_lf, filter_gain_hf) = (filter.q, filter.cutoff)
+        }
         filter = UInt8(kind.rawValue)
         if let gain = options.filter?.gains.gain { volume *= gain }
         self.flags = UInt8(flags)
