@@ -15,16 +15,13 @@ final class FilteredFeeder: @unchecked Sendable {
 
     let blocks: any PCMBlocks
     private var buffers: [OpenALBuffer] = []
-    /// The sound frame each queued block begins at, oldest first.
-    private var queuedStarts: [Int] = []
+    /// Where each queued block begins in the sound, and the underruns.
+    private var queue = BufferQueue()
     /// The frames of each queued block, oldest first.
     private var queuedLengths: [Int] = []
-    /// The sound frame the next block begins at, for ``position(source:)`` with nothing queued.
-    private var nextStart = 0
     private var chain = FilterChain()
     /// The render-clock frame the next block will be heard at, so a glide is heard as it was set.
     private var clock: Double
-    private var underruns = 0
 
     /// - Parameters:
     ///   - blocks: Where the samples come from.
@@ -32,7 +29,7 @@ final class FilteredFeeder: @unchecked Sendable {
     init(blocks: any PCMBlocks, from frame: Int64, startOffset: Int) {
         self.blocks = blocks
         self.clock = Double(frame)
-        self.nextStart = startOffset
+        queue.next = startOffset
     }
 
     /// The filters to run and the clock and pitch they are run at, read under the engine's lock.
@@ -61,7 +58,7 @@ final class FilteredFeeder: @unchecked Sendable {
                 buffers.append(try OpenALBuffer(device: source.device, audio: silence))
             }
         }
-        queuedStarts = []
+        queue.starts = []
         queuedLengths = []
         var ready: [OpenALBuffer] = []
         for buffer in buffers {
@@ -76,40 +73,28 @@ final class FilteredFeeder: @unchecked Sendable {
     func refill(source: OpenALSource, settings: Settings) -> Bool {
         let processed = source.processedBuffers
         if processed > 0, let names = try? source.unqueue(count: processed) {
-            queuedStarts.removeFirst(min(processed, queuedStarts.count))
+            queue.starts.removeFirst(min(processed, queue.starts.count))
             queuedLengths.removeFirst(min(processed, queuedLengths.count))
             for name in names {
                 guard let buffer = buffers.first(where: { $0.id == name }),
                     (try? fill(buffer, settings: settings)) == true
                 else { continue }
                 guard (try? source.queue([buffer])) != nil else {
-                    queuedStarts.removeLast()
+                    queue.starts.removeLast()
                     queuedLengths.removeLast()
                     continue
                 }
             }
         }
-        if queuedStarts.isEmpty {
-            // Nothing queued: the end, unless a stream's decoder is merely behind.
-            return !blocks.isFinished
-        }
-        if source.state == .stopped {
-            underruns += 1
-            try? source.play()
-        }
-        return true
+        // Nothing queued: the end, unless a stream's decoder is merely behind.
+        return queue.settle(source: source) { blocks.isFinished }
     }
 
     /// How many times the queue ran dry since the last call.
-    func takeUnderruns() -> Int {
-        defer { underruns = 0 }
-        return underruns
-    }
+    func takeUnderruns() -> Int { queue.takeUnderruns() }
 
     /// The sound frame being heard.
-    func position(source: OpenALSource) -> Int {
-        (queuedStarts.first ?? nextStart) + source.sampleOffset
-    }
+    func position(source: OpenALSource) -> Int { queue.position(source: source) }
 
     /// Frames queued beyond the one being heard: how late a change of filter is heard.
     func queuedAhead(source: OpenALSource) -> Int {
@@ -132,9 +117,9 @@ final class FilteredFeeder: @unchecked Sendable {
         let frames = block.samples.count / max(channels, 1)
         clock += Double(frames) * framesPerSample
         try buffer.fill(PCMAudio(sampleRate: blocks.sampleRate, channels: channels, samples: block.samples))
-        queuedStarts.append(block.start)
+        queue.starts.append(block.start)
         queuedLengths.append(frames)
-        nextStart = block.start + frames
+        queue.next = block.start + frames
         return true
     }
 }

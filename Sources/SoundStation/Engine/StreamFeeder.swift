@@ -69,17 +69,14 @@ final class StreamFeeder: @unchecked Sendable {
 
     // Mixing side, under the engine's lock.
     private var buffers: [OpenALBuffer] = []
-    /// The track frame each queued buffer begins at, oldest first.
-    private var queuedStarts: [Int] = []
+    /// Where each queued buffer begins in the track, and the underruns.
+    private var queue = BufferQueue()
     /// The samples of each queued buffer (shared with the decoded chunk, not copied), so a voice
     /// that gets a cutoff filter mid-play can hand what it has not played yet to a
     /// ``FilteredFeeder`` (``handOver(source:)``).
     private var queuedSamples: [[Float]] = []
     /// Decoded samples a ``FilteredFeeder`` reads before the next chunk (``nextBlock(maxFrames:)``).
     private var carry: [Chunk] = []
-    /// The track frame the next queued chunk begins at.
-    private var nextStart = 0
-    private var underruns = 0
 
     /// Prepares a stream of `entry`; nothing is opened until ``start(from:)``.
     /// - Parameters:
@@ -108,7 +105,7 @@ final class StreamFeeder: @unchecked Sendable {
             ahead.seek = max(frame, 0)
             ahead.target = Self.bufferCount
         }
-        nextStart = max(frame, 0)
+        queue.next = max(frame, 0)
         carry = []
         scheduleDecoding()
     }
@@ -122,7 +119,7 @@ final class StreamFeeder: @unchecked Sendable {
     /// Makes a fresh queue on a reopened device (the old buffers went with the old device).
     func rebind() {
         buffers = []
-        queuedStarts = []
+        queue.starts = []
         queuedSamples = []
     }
 
@@ -144,7 +141,7 @@ final class StreamFeeder: @unchecked Sendable {
                 buffers.append(try OpenALBuffer(device: source.device, audio: silence))
             }
         }
-        queuedStarts = []
+        queue.starts = []
         queuedSamples = []
         var ready: [OpenALBuffer] = []
         for buffer in buffers {
@@ -152,7 +149,7 @@ final class StreamFeeder: @unchecked Sendable {
             try buffer.fill(
                 PCMAudio(sampleRate: format.sampleRate, channels: format.channels, samples: chunk.samples))
             ready.append(buffer)
-            queuedStarts.append(chunk.start)
+            queue.starts.append(chunk.start)
             queuedSamples.append(chunk.samples)
         }
         ahead.withLock { $0.target = Self.readyTarget }
@@ -166,7 +163,7 @@ final class StreamFeeder: @unchecked Sendable {
         guard let format = ahead.withLock({ $0.format }) else { return false }
         let processed = source.processedBuffers
         if processed > 0, let names = try? source.unqueue(count: processed) {
-            queuedStarts.removeFirst(min(processed, queuedStarts.count))
+            queue.starts.removeFirst(min(processed, queue.starts.count))
             queuedSamples.removeFirst(min(processed, queuedSamples.count))
             if inline { decodeAhead() }
             for name in names {
@@ -176,39 +173,29 @@ final class StreamFeeder: @unchecked Sendable {
                 let audio = PCMAudio(
                     sampleRate: format.sampleRate, channels: format.channels, samples: chunk.samples)
                 guard (try? buffer.fill(audio)) != nil, (try? source.queue([buffer])) != nil else { continue }
-                queuedStarts.append(chunk.start)
+                queue.starts.append(chunk.start)
                 queuedSamples.append(chunk.samples)
             }
             scheduleDecoding()
         }
-        if queuedStarts.isEmpty {
-            // Nothing queued: the end, unless the worker is merely behind.
-            return !ahead.withLock { $0.exhausted && $0.chunks.isEmpty || $0.failure != nil }
+        // Nothing queued: the end, unless the worker is merely behind.
+        return queue.settle(source: source) {
+            ahead.withLock { $0.exhausted && $0.chunks.isEmpty || $0.failure != nil }
         }
-        if source.state == .stopped {
-            underruns += 1
-            try? source.play()
-        }
-        return true
     }
 
     /// How many times the queue ran dry since the last call, for the engine's running count.
-    func takeUnderruns() -> Int {
-        defer { underruns = 0 }
-        return underruns
-    }
+    func takeUnderruns() -> Int { queue.takeUnderruns() }
 
     /// The track frame being heard.
-    func position(source: OpenALSource) -> Int {
-        (queuedStarts.first ?? nextStart) + source.sampleOffset
-    }
+    func position(source: OpenALSource) -> Int { queue.position(source: source) }
 
     /// Takes the next decoded chunk, if one is ready.
     private func takeChunk(format: Format) -> Chunk? {
         let chunk = ahead.withLock { ahead -> Chunk? in
             ahead.chunks.isEmpty ? nil : ahead.chunks.removeFirst()
         }
-        if let chunk { nextStart = chunk.start + chunk.samples.count / max(format.channels, 1) }
+        if let chunk { queue.next = chunk.start + chunk.samples.count / max(format.channels, 1) }
         return chunk
     }
 
@@ -343,7 +330,7 @@ extension StreamFeeder: PCMBlocks {
         var offset = source.sampleOffset
         source.stop()
         var kept: [Chunk] = []
-        for (start, samples) in zip(queuedStarts, queuedSamples) {
+        for (start, samples) in zip(queue.starts, queuedSamples) {
             let frames = samples.count / channels
             if offset >= frames {
                 offset -= frames
@@ -356,7 +343,7 @@ extension StreamFeeder: PCMBlocks {
             offset = 0
         }
         carry = kept + carry
-        queuedStarts = []
+        queue.starts = []
         queuedSamples = []
     }
 }

@@ -49,43 +49,35 @@ import Testing
     /// Frames well inside the sound, past the filter's settling.
     static let measured = 4_800..<43_200
 
-    @Test(arguments: [(Bus.music, true), (Bus.effects, false)])
-    func lowpassTakesTwentyDecibelsOffAboveFourTimesItsCutoff(bus: Bus, onBus: Bool) throws {
-        let cutoff: Float = 800
-        let below = [100.0, 250, 390]  // under F/2
-        let above = [3_300.0, 6_000, 12_000]  // over 4F
-        let source = Self.tones(below + above)
-        let plain = try Self.render(source, bus: bus)
-        let filter = SoundFilter.lowpass(cutoff: cutoff)
-        let filtered = try Self.render(
-            source, bus: bus, busFilter: onBus ? filter : nil, voiceFilter: onBus ? nil : filter)
-        for frequency in above {
-            let change = Self.change(filtered, plain, at: frequency, frames: Self.measured)
-            #expect(change <= -20, "\(bus) low-pass \(cutoff) Hz at \(frequency) Hz: \(change) dB")
-        }
-        for frequency in below {
-            let change = Self.change(filtered, plain, at: frequency, frames: Self.measured)
-            #expect(abs(change) <= 1.5, "\(bus) low-pass \(cutoff) Hz at \(frequency) Hz: \(change) dB")
-        }
+    /// A filter at F and the tones it must take 20 dB off (beyond 4F for a low-pass, under F/4 for a
+    /// high-pass) and keep within 1.5 dB (under F/2, beyond 2F).
+    struct Mirror: Sendable, CustomStringConvertible {
+        var filter: SoundFilter
+        var stopped: [Double]
+        var passed: [Double]
+        var description: String { filter.description }
     }
 
-    @Test(arguments: [(Bus.music, true), (Bus.effects, false)])
-    func highpassTakesTwentyDecibelsOffBelowAQuarterOfItsCutoff(bus: Bus, onBus: Bool) throws {
-        let cutoff: Float = 2_000
-        let below = [100.0, 250, 480]  // under F/4
-        let above = [4_100.0, 8_000, 15_000]  // over 2F
-        let source = Self.tones(below + above)
+    static let mirrors = [
+        Mirror(filter: .lowpass(cutoff: 800), stopped: [3_300, 6_000, 12_000], passed: [100, 250, 390]),
+        Mirror(filter: .highpass(cutoff: 2_000), stopped: [100, 250, 480], passed: [4_100, 8_000, 15_000]),
+    ]
+
+    @Test(arguments: mirrors, [(Bus.music, true), (Bus.effects, false)])
+    func aCutoffTakesTwentyDecibelsOffItsStopBandAndKeepsItsPassBand(mirror: Mirror, on: (Bus, Bool)) throws {
+        let (bus, onBus) = on
+        let source = Self.tones(mirror.stopped + mirror.passed)
         let plain = try Self.render(source, bus: bus)
-        let filter = SoundFilter.highpass(cutoff: cutoff)
         let filtered = try Self.render(
-            source, bus: bus, busFilter: onBus ? filter : nil, voiceFilter: onBus ? nil : filter)
-        for frequency in below {
+            source, bus: bus, busFilter: onBus ? mirror.filter : nil, voiceFilter: onBus ? nil : mirror.filter
+        )
+        for frequency in mirror.stopped {
             let change = Self.change(filtered, plain, at: frequency, frames: Self.measured)
-            #expect(change <= -20, "\(bus) high-pass \(cutoff) Hz at \(frequency) Hz: \(change) dB")
+            #expect(change <= -20, "\(bus) \(mirror) at \(frequency) Hz: \(change) dB")
         }
-        for frequency in above {
+        for frequency in mirror.passed {
             let change = Self.change(filtered, plain, at: frequency, frames: Self.measured)
-            #expect(abs(change) <= 1.5, "\(bus) high-pass \(cutoff) Hz at \(frequency) Hz: \(change) dB")
+            #expect(abs(change) <= 1.5, "\(bus) \(mirror) at \(frequency) Hz: \(change) dB")
         }
     }
 
