@@ -25,6 +25,17 @@ struct BufferQueue {
         return true
     }
 
+    /// `count` buffers for a queue on `device`, each holding one silent frame until filled.
+    static func makeBuffers(count: Int, device: OpenALDevice, sampleRate: Int, channels: Int)
+        throws(AudioEngineError) -> [OpenALBuffer]
+    {
+        let silence = PCMAudio(
+            sampleRate: sampleRate, channels: channels, samples: [Float](repeating: 0, count: channels))
+        var buffers: [OpenALBuffer] = []
+        for _ in 0..<count { buffers.append(try OpenALBuffer(device: device, audio: silence)) }
+        return buffers
+    }
+
     /// How many times the queue ran dry since the last call, for the engine's running count.
     mutating func takeUnderruns() -> Int {
         defer { underruns = 0 }

@@ -51,12 +51,9 @@ final class FilteredFeeder: @unchecked Sendable {
     /// - Throws: ``AudioEngineError`` when OpenAL refuses a buffer.
     func prime(source: OpenALSource, settings: Settings) throws(AudioEngineError) {
         if buffers.isEmpty {
-            let silence = PCMAudio(
-                sampleRate: blocks.sampleRate, channels: blocks.channels,
-                samples: [Float](repeating: 0, count: blocks.channels))
-            for _ in 0..<Self.bufferCount {
-                buffers.append(try OpenALBuffer(device: source.device, audio: silence))
-            }
+            buffers = try BufferQueue.makeBuffers(
+                count: Self.bufferCount, device: source.device, sampleRate: blocks.sampleRate,
+                channels: blocks.channels)
         }
         queue.starts = []
         queuedLengths = []

@@ -134,12 +134,9 @@ final class StreamFeeder: @unchecked Sendable {
                 name: "stream", value: entry.path, expected: "a decodable file (\(failure ?? "not decoded"))")
         }
         if buffers.isEmpty {
-            let silence = PCMAudio(
-                sampleRate: format.sampleRate, channels: format.channels,
-                samples: [Float](repeating: 0, count: format.channels))
-            for _ in 0..<Self.bufferCount {
-                buffers.append(try OpenALBuffer(device: source.device, audio: silence))
-            }
+            buffers = try BufferQueue.makeBuffers(
+                count: Self.bufferCount, device: source.device, sampleRate: format.sampleRate,
+                channels: format.channels)
         }
         queue.starts = []
         queuedSamples = []
