@@ -23,12 +23,19 @@ final class FilteredFeeder: @unchecked Sendable {
     /// The render-clock frame the next block will be heard at, so a glide is heard as it was set.
     private var clock: Double
 
+    /// The render-clock frame the voice has been heard since (`Int64.min` for one that played
+    /// unfiltered before), for ``CutoffRamp/wet(at:heardSince:)``.
+    private let heardSince: Int64
+
     /// - Parameters:
     ///   - blocks: Where the samples come from.
     ///   - frame: The render-clock frame the voice is heard from.
-    init(blocks: any PCMBlocks, from frame: Int64, startOffset: Int) {
+    ///   - startOffset: The sound frame the first block begins at.
+    ///   - heardSince: See ``heardSince``.
+    init(blocks: any PCMBlocks, from frame: Int64, startOffset: Int, heardSince: Int64) {
         self.blocks = blocks
         self.clock = Double(frame)
+        self.heardSince = heardSince
         queue.next = startOffset
     }
 
@@ -110,7 +117,7 @@ final class FilteredFeeder: @unchecked Sendable {
         chain.process(
             &block.samples, channels: channels, rate: heardRate, clock: clock,
             framesPerSample: framesPerSample,
-            own: settings.own, bus: settings.bus)
+            own: settings.own, bus: settings.bus, heardSince: heardSince)
         let frames = block.samples.count / max(channels, 1)
         clock += Double(frames) * framesPerSample
         try buffer.fill(PCMAudio(sampleRate: blocks.sampleRate, channels: channels, samples: block.samples))

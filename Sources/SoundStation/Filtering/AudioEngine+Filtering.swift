@@ -41,8 +41,11 @@ extension AudioEngine {
 
     /// Gives the voice in `slot` a feeder that reads its sound from `offset` and queues the first
     /// filtered blocks on `source` (stopped and empty); the caller plays it.
+    /// - Parameter engaged: The voice was playing unfiltered until now, so a filter coming on fades in
+    ///   for it; a voice beginning here is filtered from its first sample.
     func startFiltered(
-        _ slot: Int32, source: OpenALSource, from offset: Int, in state: inout EngineState, at frame: Int64
+        _ slot: Int32, source: OpenALSource, from offset: Int, in state: inout EngineState, at frame: Int64,
+        engaged: Bool = false
     ) throws(AudioEngineError) {
         let index = Int(slot)
         let blocks: any PCMBlocks
@@ -53,7 +56,8 @@ extension AudioEngine {
         } else {
             return
         }
-        let feeder = FilteredFeeder(blocks: blocks, from: frame, startOffset: offset)
+        let feeder = FilteredFeeder(
+            blocks: blocks, from: frame, startOffset: offset, heardSince: engaged ? .min : frame)
         try feeder.prime(source: source, settings: filterSettings(slot, in: state, at: frame))
         state.pool.update(slot) {
             $0.filtered = feeder
@@ -80,7 +84,7 @@ extension AudioEngine {
         }
         source.clearForQueue()
         do throws(AudioEngineError) {
-            try startFiltered(slot, source: source, from: offset, in: &state, at: frame)
+            try startFiltered(slot, source: source, from: offset, in: &state, at: frame, engaged: true)
             if phase == .playing { try source.play() }
         } catch {
             // Housekeeping finds the source stopped and ends the voice.
@@ -105,8 +109,9 @@ extension AudioEngine {
         let begin = frames > 0 ? now + filterLatencyFrames : now
         let switching = (current == nil) != (target == nil)
         let fade = switching ? Int64(Self.filterSwitchSeconds * Double(sampleRate)) : 0
+        // Switched at once, the filter holds its cutoff and fades in (or out); a glide sweeps.
         ramp = (ramp ?? .constant(nil)).retargeted(
-            to: target, at: now, begin: begin, over: max(frames, fade), fade: fade)
+            to: target, at: now, begin: begin, over: max(frames, fade), fade: fade, sweeps: frames > 0)
     }
 
     /// Makes the next housekeeping come at once, so a voice just moved onto the filtered path gets its

@@ -129,13 +129,13 @@ struct FilterChain {
     private var bus = Stage()
 
     /// Filters interleaved `samples` heard from render-clock frame `clock` on, each frame lasting
-    /// `framesPerSample` render-clock frames.
+    /// `framesPerSample` render-clock frames, for a voice heard since `origin`.
     /// - Parameters:
     ///   - rate: The rate the samples are heard at (the sound's rate times its pitch), which the
     ///     coefficients are designed for so the cutoff is in hertz as heard.
     mutating func process(
         _ samples: inout [Float], channels: Int, rate: Double, clock: Double, framesPerSample: Double,
-        own ownRamp: CutoffRamp?, bus busRamp: CutoffRamp?
+        own ownRamp: CutoffRamp?, bus busRamp: CutoffRamp?, heardSince origin: Int64
     ) {
         let frames = samples.count / max(channels, 1)
         samples.withUnsafeMutableBufferPointer { buffer in
@@ -150,10 +150,12 @@ struct FilterChain {
                 let frame = Int64(clock + Double(done) * framesPerSample)
                 let pointer = base + done * channels
                 own.run(
-                    ownRamp?.value(at: frame), wet: ownRamp?.wet(at: frame) ?? 1, rate: rate, pointer,
+                    ownRamp?.value(at: frame), wet: ownRamp?.wet(at: frame, heardSince: origin) ?? 1,
+                    rate: rate, pointer,
                     frames: length, channels: channels)
                 bus.run(
-                    busRamp?.value(at: frame), wet: busRamp?.wet(at: frame) ?? 1, rate: rate, pointer,
+                    busRamp?.value(at: frame), wet: busRamp?.wet(at: frame, heardSince: origin) ?? 1,
+                    rate: rate, pointer,
                     frames: length, channels: channels)
                 done += length
             }

@@ -83,6 +83,9 @@ struct CutoffRamp: Equatable {
     var end: Int64
     /// Frames of the dry-to-filtered crossfade when `from` or `to` is `nil`.
     var fade: Int64 = 0
+    /// Whether the cutoff sweeps from or to fully open when `from` or `to` is `nil` (a glide the game
+    /// asked for); without, the filter holds its setting and only the crossfade moves.
+    var sweeps = true
 
     /// A ramp that already sits at `filter`.
     static func constant(_ filter: CutoffFilter?) -> CutoffRamp {
@@ -94,6 +97,7 @@ struct CutoffRamp: Equatable {
     func value(at frame: Int64) -> CutoffFilter? {
         guard frame < end, end > start else { return to }
         guard frame > start else { return from }
+        guard sweeps || (from != nil && to != nil) else { return to ?? from }
         guard let a = from ?? to?.opened ?? to, let b = to ?? from?.opened ?? from, a.kind == b.kind else {
             return to
         }
@@ -104,9 +108,13 @@ struct CutoffRamp: Equatable {
 
     /// How much of the filtered signal is heard at `frame` (the rest is dry): 1 but while a filter
     /// comes on or goes off.
-    func wet(at frame: Int64) -> Double {
+    /// - Parameter origin: The frame the voice has been heard since; a voice that began after the
+    ///   filter came on had no unfiltered sound to fade from, and is filtered from its first sample.
+    func wet(at frame: Int64, heardSince origin: Int64) -> Double {
         guard fade > 0, frame < end, end > start else { return 1 }
-        if from == nil { return min(max(Double(frame - start) / Double(fade), 0), 1) }
+        if from == nil {
+            return origin >= start ? 1 : min(max(Double(frame - start) / Double(fade), 0), 1)
+        }
         if to == nil { return min(max(Double(end - frame) / Double(fade), 0), 1) }
         return 1
     }
@@ -118,9 +126,11 @@ struct CutoffRamp: Equatable {
 
     /// A ramp from the setting at `frame` to `target`, starting at `begin` and lasting `frames`, with
     /// a crossfade of `fade` frames if the filter comes on or goes off.
-    func retargeted(to target: CutoffFilter?, at frame: Int64, begin: Int64, over frames: Int64, fade: Int64)
-        -> CutoffRamp
-    {
-        CutoffRamp(from: value(at: frame), to: target, start: begin, end: begin + max(frames, 0), fade: fade)
+    func retargeted(
+        to target: CutoffFilter?, at frame: Int64, begin: Int64, over frames: Int64, fade: Int64, sweeps: Bool
+    ) -> CutoffRamp {
+        CutoffRamp(
+            from: value(at: frame), to: target, start: begin, end: begin + max(frames, 0), fade: fade,
+            sweeps: sweeps)
     }
 }

@@ -93,6 +93,15 @@ import Testing
         }
     }
 
+    @Test func anEffectStartedUnderANewFilterIsFilteredFromItsFirstSample() throws {
+        // A filter switched on fades in over 10 ms for what was already playing, not for what starts.
+        let source = Self.tones([200, 6_000])
+        let plain = try Self.render(source)
+        let filtered = try Self.render(source, busFilter: .lowpass(cutoff: 800))
+        let change = Self.change(filtered, plain, at: 6_000, frames: 0..<960)
+        #expect(change <= -20, "6 kHz in the first 20 ms: \(change) dB")
+    }
+
     @Test func aStreamedTrackIsMuffledWhileItPlays() async throws {
         let assets = try TestAssets()
         let track = Self.tones([200, 6_000], seconds: 2, channels: 2)
