@@ -66,6 +66,7 @@ extension AudioEngine {
         for slot in state.pool.takeDue(upTo: now) {
             begin(slot, in: &state, at: now, events: &events)
         }
+        holdSourcesIfPaused(&state, at: now)
         updateDucking(&state, at: now)
         let levels = state.busLevels(at: now)
         let tracksPositions = if case .device = output { true } else { false }
@@ -155,7 +156,7 @@ extension AudioEngine {
         }
         let target: Float = active ? ducking.level : 1
         guard state.duckLevel.to != target else { return }
-        let seconds = active ? ducking.attack : ducking.release
+        let seconds = (active ? ducking.attack : ducking.release).inSeconds
         state.duckLevel = state.duckLevel.retargeted(
             to: target, at: frame, over: Int64(seconds * Double(sampleRate)))
     }

@@ -68,7 +68,7 @@ public final class GameAudio: Sendable {
         )
         do {
             try sound.engine.setSpatialLayout(layout)
-            try sound.engine.setListener(listener, glide: 0)
+            try sound.engine.setListener(listener, glide: .zero)
         } catch {
             notice("\(error.description) Effects play unplaced.")
         }
@@ -169,7 +169,7 @@ public final class GameAudio: Sendable {
     ]
 
     private func enter(_ scene: Scene, at time: Double?) -> [AudioCue] {
-        let when = time ?? sound.engine.time
+        let when = time ?? sound.engine.time.inSeconds
         let track: Music?
         switch scene {
         case .menu: track = .main
@@ -181,12 +181,12 @@ public final class GameAudio: Sendable {
             setEcho(false)
         }
         guard let track else {
-            sound.music.stop(fade: Self.gameOverFade, at: time)
+            sound.music.stop(fade: .seconds(Self.gameOverFade), at: time.map(Duration.seconds))
             return [.scene(scene, music: nil, at: when)]
         }
         do {
             // From its start, the other track stopped.
-            try sound.music.play(track.rawValue, transition: .cut, at: time)
+            try sound.music.play(track.rawValue, transition: .cut, at: time.map(Duration.seconds))
         } catch {
             report(track.rawValue, error)
             return [.scene(scene, music: nil, at: when)]
@@ -198,10 +198,10 @@ public final class GameAudio: Sendable {
         _ effect: Effect, on station: EffectStation? = nil, volume: Float = 1, pitch: Float = 1,
         pan: Float = 0, at time: Double?
     ) -> [AudioCue] {
-        let when = time ?? sound.engine.time
+        let when = time ?? sound.engine.time.inSeconds
         do {
             let voice = try (station ?? gameEffects).play(
-                effect, volume: volume, pitch: pitch, pan: pan, at: time)
+                effect, volume: volume, pitch: pitch, pan: pan, at: time.map(Duration.seconds))
             // A refused voice (its sound at its limit) was not heard, so it is not reported either.
             guard voice != nil else { return [] }
         } catch {
@@ -220,11 +220,12 @@ public final class GameAudio: Sendable {
     private func play(
         _ effect: Effect, volume: Float = 1, pitch: Float = 1, at position: SoundPosition, time: Double?
     ) -> [AudioCue] {
-        let when = time ?? sound.engine.time
+        let when = time ?? sound.engine.time.inSeconds
         let heard = sound.engine.spatialLayout.placement(of: position, listener: listener)
         do {
             let voice = try gameEffects.play(
-                effect.rawValue, position: position, volume: volume, pitch: pitch, at: time)
+                effect.rawValue, position: position, volume: volume, pitch: pitch,
+                at: time.map(Duration.seconds))
             guard voice != nil else { return [] }
         } catch {
             report(effect.rawValue, error)

@@ -110,7 +110,7 @@ import Testing
             let system = try await assets.system()
             try system.music.play("theme")
             if muffle {
-                system.engine.schedule(at: 0.5) {
+                system.engine.schedule(at: .milliseconds(500)) {
                     try? system.engine.setFilter(.lowpass(cutoff: 1_000), for: .music)
                 }
             }
@@ -140,7 +140,7 @@ import Testing
             let engine = try Self.engine()
             engine.play(try engine.makeBuffer(source, name: "tones"), options: PlayOptions(bus: .music))
             if glide {
-                engine.schedule(at: 0.5) {
+                engine.schedule(at: .milliseconds(500)) {
                     try? engine.setFilter(.lowpass(cutoff: 400), for: .music, glide: .seconds(1))
                 }
             }
@@ -170,7 +170,7 @@ import Testing
             try engine.setFilter(.highpass(cutoff: 300, q: 1.5), for: .effects)
             engine.play(tones, options: PlayOptions(loop: true, bus: .music))
             let voice = engine.play(tones, options: PlayOptions(pitch: 1.3, filter: .bandpass(center: 900)))
-            engine.schedule(at: 0.3) {
+            engine.schedule(at: .milliseconds(300)) {
                 try? engine.setFilter(.lowpass(cutoff: 600), for: .music, glide: .milliseconds(400))
                 if let voice {
                     try? engine.setFilter(.lowpass(cutoff: 3_000), for: voice, glide: .seconds(0.2))
