@@ -50,7 +50,8 @@ public func ssSetListener(_ engine: OpaquePointer?, _ x: Float, _ y: Float, _ gl
         let system = try handle(engine).system
         let position = try point(x, y, "listener")
         let glide = try checked(glideSeconds, "glide", in: 0...3600)
-        do throws(AudioEngineError) { try system.engine.setListener(position, glide: .seconds(glide)) } catch {
+        do throws(AudioEngineError) { try system.engine.setListener(position, glide: .seconds(glide)) } catch
+        {
             throw CError(error)
         }
         return Int32(SS_OK)
