@@ -74,7 +74,8 @@ enum LoadCases {
                 LoadCases.sleep(until: deadline)
                 deadline += switchEvery
                 do {
-                    try music.play(next == 0 ? "trackA" : "trackB", transition: .crossfade(.milliseconds(250)))
+                    try music.play(
+                        next == 0 ? "trackA" : "trackB", transition: .crossfade(.milliseconds(250)))
                 } catch {
                     fail("trigger-under-load: music.play failed: \(error)")
                 }
