@@ -24,8 +24,12 @@ public func ssPlayPosition(
         let (system, sound) = try engine.sound(soundID)
         let voice: VoiceHandle?
         if let buffer = sound.file {
-            voice = system.engine.play(
-                buffer, options: PlayOptions(volume: volume, pitch: pitch, position: position))
+            do throws(AudioEngineError) {
+                voice = try system.engine.play(
+                    buffer, options: PlayOptions(volume: volume, pitch: pitch, position: position))
+            } catch {
+                throw CError(error)
+            }
         } else {
             do throws(SoundLoadError) {
                 voice = try system.effects.play(sound.name, position: position, volume: volume, pitch: pitch)

@@ -11,14 +11,20 @@ extension AudioEngine {
     ///   - buffer: A buffer made by this engine.
     ///   - options: Volume, pitch, pan, looping, priority and bus.
     ///   - time: When to start, on the engine clock (``time``); `nil` or a past time starts at once.
-    /// - Returns: The voice's handle, or `nil` when `buffer` belongs to another engine or the engine
-    ///   has fallen 4,096 commands behind. When every voice is busy with more important sounds the
-    ///   handle is never active and a ``SoundEvent/refused(_:sound:time:)`` event says so.
+    /// - Returns: The voice's handle, or `nil` when the engine has fallen 4,096 commands behind.
+    ///   When every voice is busy with more important sounds the handle is never active and a
+    ///   ``SoundEvent/refused(_:sound:time:)`` event says so.
+    /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` for a buffer made by
+    ///   another engine or a value of `options` out of its range (``PlayOptions/check()``).
     @discardableResult
     public func play(_ buffer: SoundBuffer, options: PlayOptions = PlayOptions(), at time: Duration? = nil)
-        -> VoiceHandle?
+        throws(AudioEngineError) -> VoiceHandle?
     {
-        guard buffer.ring === ring else { return nil }
+        guard buffer.ring === ring else {
+            throw .invalidArgument(
+                name: "buffer", value: "\"\(buffer.name)\"", expected: "a buffer made by this engine")
+        }
+        try options.check()
         // The command holds the buffer (a retain: an atomic increment), so a buffer made and dropped
         // in one expression still plays.
         let retained = Unmanaged.passRetained(buffer)
@@ -78,8 +84,9 @@ extension AudioEngine {
     private func execute(_ command: ssrt_command, in state: inout EngineState, events: inout [SoundEvent]) {
         let sound = SoundID(rawValue: command.sound)
         let carried = command.retained.map { Unmanaged<SoundBuffer>.fromOpaque($0).takeRetainedValue() }
-        // A pan outside -1...1 from a trigger that cannot throw (TriggerPort, a station's play by id)
-        // is refused like a start the pool cannot take, so a bad value is heard of, not moved.
+        // A pan outside -1...1 from the trigger that cannot throw (TriggerPort, in signal handlers;
+        // every other trigger checked it) is refused like a start the pool cannot take, so a bad value
+        // is heard of, not moved.
         guard (-1...1).contains(command.pan), let index = state.sounds.index(sound),
             let buffer = carried ?? state.sounds.slots[index].buffer
         else {

@@ -117,7 +117,8 @@ public final class VoiceNotePlayer: Sendable {
         // note it replaced is stopped after the lock.
         let outcome = mutate {
             state -> (started: Bool, replaced: (VoiceHandle, VoiceNote?)?, early: SoundEvent.FinishReason?) in
-            guard let voice = engine.play(buffer, options: PlayOptions(priority: 200, bus: .voice)) else {
+            guard let voice = try? engine.play(buffer, options: PlayOptions(priority: 200, bus: .voice))
+            else {
                 return (false, nil, nil)
             }
             let replaced = state.voice.map { ($0, state.status.note) }

@@ -41,7 +41,7 @@ import Testing
     ) throws -> PCMAudio {
         let engine = try engine()
         try engine.setFilter(busFilter, for: bus)
-        engine.play(
+        try engine.play(
             try engine.makeBuffer(source, name: "tones"), options: PlayOptions(bus: bus, filter: voiceFilter))
         return try engine.render(frames: source.frameCount)
     }
@@ -138,7 +138,7 @@ import Testing
         let source = Self.tones([150, 700, 3_000, 9_000], seconds: 2)
         func render(glide: Bool) throws -> PCMAudio {
             let engine = try Self.engine()
-            engine.play(try engine.makeBuffer(source, name: "tones"), options: PlayOptions(bus: .music))
+            try engine.play(try engine.makeBuffer(source, name: "tones"), options: PlayOptions(bus: .music))
             if glide {
                 engine.schedule(at: .milliseconds(500)) {
                     try? engine.setFilter(.lowpass(cutoff: 400), for: .music, glide: .seconds(1))
@@ -168,8 +168,9 @@ import Testing
             let source = Self.tones([200, 2_000, 9_000])
             let tones = try engine.makeBuffer(source, name: "tones")
             try engine.setFilter(.highpass(cutoff: 300, q: 1.5), for: .effects)
-            engine.play(tones, options: PlayOptions(loop: true, bus: .music))
-            let voice = engine.play(tones, options: PlayOptions(pitch: 1.3, filter: .bandpass(center: 900)))
+            try engine.play(tones, options: PlayOptions(loop: true, bus: .music))
+            let voice = try engine.play(
+                tones, options: PlayOptions(pitch: 1.3, filter: .bandpass(center: 900)))
             engine.schedule(at: .milliseconds(300)) {
                 try? engine.setFilter(.lowpass(cutoff: 600), for: .music, glide: .milliseconds(400))
                 if let voice {
@@ -192,7 +193,7 @@ import Testing
                 try engine.setFilter(.highpass(cutoff: 500), for: .voice)
                 try engine.setFilter(nil, for: .voice)
             }
-            engine.play(try engine.makeBuffer(source, name: "tones"), options: PlayOptions(pan: -0.3))
+            try engine.play(try engine.makeBuffer(source, name: "tones"), options: PlayOptions(pan: -0.3))
             return try engine.render(frames: source.frameCount)
         }
         #expect(try render(filterMusic: true).samples == render(filterMusic: false).samples)
@@ -202,7 +203,8 @@ import Testing
         let engine = try Self.engine()
         let short = Self.tones([300], seconds: 0.25)
         try engine.setFilter(.lowpass(cutoff: 4_000), for: .effects)
-        let voice = engine.play(try engine.makeBuffer(short, name: "short"), options: PlayOptions(loop: true))
+        let voice = try engine.play(
+            try engine.makeBuffer(short, name: "short"), options: PlayOptions(loop: true))
         let mix = try engine.render(frames: Self.rate)
         #expect(engine.isActive(voice!))
         let last = AudioAnalysis.amplitude(of: 300, in: mix, frames: 36_000..<48_000)
