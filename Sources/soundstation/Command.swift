@@ -8,12 +8,14 @@ enum Command {
         usage: soundstation catalogue [--assets DIR] [--json]
                soundstation devices
                soundstation render --seconds S --out FILE.wav [--rate HZ] [--assets DIR] EVENT...
-               soundstation play [--seconds S] [--assets DIR] EVENT...
+               soundstation play [--seconds S] [--assets DIR] [--watch] EVENT...
                soundstation --help | --version
         EVENT: T:effect:NAME  T:music:NAME[:fade=S|:crossfade=S]  T:stop-music[:fade=S]
                T:pause  T:resume  T:volume:BUS:GAIN   (T in seconds; BUS master|music|effects|voice)
                T:effect:NAME:pan=X  T:effect:NAME:pos=X,Y  T:listener:X,Y
                T:filter:BUS:lowpass=HZ|highpass=HZ|off  T:reverb:BUS:PRESET|off   (PRESET cave, hall, room, ...)
+        --watch: load edited sound files and catalogue.json again while playing (one line per reload),
+                 until --seconds or Ctrl-C
         environment: SOUNDSTATION_OUTPUT=device|silent, SOUNDSTATION_DEVICE=NAME, SOUNDSTATION_ASSETS=DIR
         """
 

@@ -25,12 +25,19 @@ extension AudioEngine {
                 name: "buffer", value: "\"\(buffer.name)\"", expected: "a buffer made by this engine")
         }
         try options.check()
-        // The command holds the buffer (a retain: an atomic increment), so a buffer made and dropped
-        // in one expression still plays.
-        let retained = Unmanaged.passRetained(buffer)
+        // The command holds the buffer, so a buffer made and dropped in one expression still plays.
+        return trigger(buffer.id, options: options, at: time, carrying: buffer)
+    }
+
+    /// Writes one play command with `options` as they are (clamped), carrying `object` (a buffer or
+    /// a stream feeder) retained until the mixing side takes it over: a retain is an atomic increment.
+    func trigger(_ sound: SoundID, options: PlayOptions, at time: Duration?, carrying object: AnyObject)
+        -> VoiceHandle?
+    {
+        let retained = Unmanaged.passRetained(object)
         let handle = trigger(
-            buffer.id, options: Self.clamp(options), at: time, soundDefaults: false,
-            retained: retained.toOpaque())
+            sound, options: Self.clamp(options), at: time, soundDefaults: false, retained: retained.toOpaque()
+        )
         if handle == nil { retained.release() }
         return handle
     }
@@ -39,7 +46,8 @@ extension AudioEngine {
     /// - Parameters:
     ///   - soundDefaults: Take priority, bus and limits from the sound's table entry and multiply
     ///     its volume, rather than using `options` as they are.
-    ///   - retained: A retained buffer for the command to carry; the caller releases it on `nil`.
+    ///   - retained: A retained buffer or stream feeder for the command to carry; the caller releases it
+    ///     on `nil`.
     func trigger(
         _ sound: SoundID, options: PlayOptions, at time: Duration?, soundDefaults: Bool,
         retained: UnsafeMutableRawPointer? = nil
@@ -83,20 +91,25 @@ extension AudioEngine {
     /// Starts (or schedules) the voice one play command asks for.
     private func execute(_ command: ssrt_command, in state: inout EngineState, events: inout [SoundEvent]) {
         let sound = SoundID(rawValue: command.sound)
-        let carried = command.retained.map { Unmanaged<SoundBuffer>.fromOpaque($0).takeRetainedValue() }
+        // A command carries a buffer (play(buffer)), a stream's feeder (play(stream)) or nothing (a
+        // trigger by id, which plays the id's installed buffer).
+        let carried = command.retained.map { Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue() }
+        let stream = carried as? StreamFeeder
+        let index = state.sounds.index(sound)
+        let buffer =
+            carried as? SoundBuffer
+            ?? (carried == nil ? index.flatMap { state.sounds.slots[$0].buffer } : nil)
         // A pan outside -1...1 from the trigger that cannot throw (TriggerPort, in signal handlers;
         // every other trigger checked it) is refused like a start the pool cannot take, so a bad value
         // is heard of, not moved.
-        guard (-1...1).contains(command.pan), let index = state.sounds.index(sound),
-            let buffer = carried ?? state.sounds.slots[index].buffer
-        else {
+        guard (-1...1).contains(command.pan), let index, let name = buffer?.name ?? stream?.name else {
             let handle = VoiceHandle(ticket: command.ticket)
             events.append(
                 .refused(handle, sound: state.sounds.name(of: sound), time: seconds(currentFrame(&state))))
             return
         }
         var request = VoiceRequest(
-            name: buffer.name, sound: sound, buffer: buffer,
+            name: name, sound: sound, buffer: buffer, stream: stream,
             options: PlayOptions(
                 volume: command.volume, pitch: command.pitch, pan: command.pan, loop: command.loops,
                 priority: Int(command.priority), bus: Bus(index: command.bus), position: command.position,
@@ -134,7 +147,7 @@ extension AudioEngine {
 
     /// Stops a voice at once, or fading out; a stale handle does nothing.
     /// - Parameters:
-    ///   - voice: The handle ``play(_:options:at:)`` returned.
+    ///   - voice: The handle ``play(_:options:at:)-(SoundBuffer,_,_)`` returned.
     ///   - fade: How long to fade out before stopping; `.zero` stops at once.
     public func stop(_ voice: VoiceHandle, fade: Duration = .zero) {
         hub.send(stopCollectingEvents(voice, fade: fade.inSeconds))

@@ -19,6 +19,9 @@ final class FilteredFeeder: @unchecked Sendable {
     private var queue = BufferQueue()
     /// The frames of each queued block, oldest first.
     private var queuedLengths: [Int] = []
+    /// Buffers off the queue waiting for a block (a stream's decoder is behind, or just seeked):
+    /// queued as soon as blocks come.
+    private var idle: [OpenALBuffer] = []
     private var chain = FilterChain()
     /// The render-clock frame the next block will be heard at, so a glide is heard as it was set.
     private var clock: Double
@@ -64,9 +67,10 @@ final class FilteredFeeder: @unchecked Sendable {
         }
         queue.starts = []
         queuedLengths = []
+        idle = buffers
         var ready: [OpenALBuffer] = []
-        for buffer in buffers {
-            guard try fill(buffer, settings: settings) else { break }
+        while let buffer = idle.first, try fill(buffer, settings: settings) {
+            idle.removeFirst()
             ready.append(buffer)
         }
         try source.queue(ready)
@@ -79,15 +83,14 @@ final class FilteredFeeder: @unchecked Sendable {
         if processed > 0, let names = try? source.unqueue(count: processed) {
             queue.starts.removeFirst(min(processed, queue.starts.count))
             queuedLengths.removeFirst(min(processed, queuedLengths.count))
-            for name in names {
-                guard let buffer = buffers.first(where: { $0.id == name }),
-                    (try? fill(buffer, settings: settings)) == true
-                else { continue }
-                guard (try? source.queue([buffer])) != nil else {
-                    queue.starts.removeLast()
-                    queuedLengths.removeLast()
-                    continue
-                }
+            idle += names.compactMap { name in buffers.first { $0.id == name } }
+        }
+        while let buffer = idle.first, (try? fill(buffer, settings: settings)) == true {
+            idle.removeFirst()
+            guard (try? source.queue([buffer])) != nil else {
+                queue.starts.removeLast()
+                queuedLengths.removeLast()
+                continue
             }
         }
         // Nothing queued: the end, unless a stream's decoder is merely behind.

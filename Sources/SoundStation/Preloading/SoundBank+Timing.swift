@@ -21,12 +21,11 @@ extension SoundBank {
 
     /// Decodes and uploads a layered track's stems, each checked to have the rate and length of the
     /// track's own file (so they stay on one frame through every loop).
-    static func decodeStems(of entry: SoundEntry, like info: AudioFileInfo, engine: AudioEngine)
-        throws(SoundLoadError) -> [SoundBuffer]
-    {
+    static func decodeStems(
+        of entry: SoundEntry, like info: AudioFileInfo, options: DecodingOptions, engine: AudioEngine
+    ) throws(SoundLoadError) -> [SoundBuffer] {
         var buffers: [SoundBuffer] = []
         for (index, stem) in entry.stems.enumerated() {
-            let options = entry.decodingOptions
             let audio: PCMAudio
             do { audio = try AudioDecoder.decode(fileAt: stem.resolvedPath, options: options) } catch {
                 throw .catalogue(.undecodable(name: entry.name, path: stem.path, reason: error.description))

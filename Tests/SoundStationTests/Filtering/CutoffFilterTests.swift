@@ -211,6 +211,26 @@ import Testing
         #expect(last > 0.05, "still heard after four loops: \(last)")
     }
 
+    @Test func aFilteredVoiceSeeksAndStaysFiltered() throws {
+        // The source: 200 Hz + 6 kHz for 1 s, then silence for 1 s; seeking back into the tones from
+        // the silence must bring them back, still filtered.
+        let tones = Self.tones([200, 6_000])
+        let source = PCMAudio(
+            sampleRate: Self.rate, channels: 1,
+            samples: tones.samples + [Float](repeating: 0, count: Self.rate))
+        let engine = try Self.engine()
+        try engine.setFilter(.lowpass(cutoff: 800), for: .effects)
+        let voice = try #require(try engine.play(try engine.makeBuffer(source, name: "tones")))
+        _ = try engine.render(frames: Self.rate * 3 / 2)
+        #expect(engine.seek(voice, toFrame: 12_000))
+        let after = try engine.render(frames: Self.rate / 4)
+        #expect(engine.position(of: voice).map { $0 >= 12_000 } == true)
+        let low = AudioAnalysis.amplitude(of: 200, in: after, frames: 2_400..<9_600)
+        let high = AudioAnalysis.amplitude(of: 6_000, in: after, frames: 2_400..<9_600)
+        #expect(low > 0.03, "200 Hz back after the seek: \(low)")
+        #expect(AudioAnalysis.decibels(high / low) < -25, "6 kHz still filtered: \(high) against \(low)")
+    }
+
     @Test func badCutoffsAndResonancesAreErrorsNamingTheValue() throws {
         let engine = try Self.engine()
         func message(_ filter: SoundFilter) -> String {
