@@ -42,6 +42,11 @@ ROWS = [
     ("mix-16", "raw-openal-256", None),
     ("mix-64", "raw-openal-256", None),
     ("mix-255", "raw-openal-256", None),
+    ("filter-lowpass-16", "soundstation-unfiltered", None),
+    ("filter-lowpass-64", "soundstation-unfiltered", None),
+    ("filter-reverb-16", "soundstation-unfiltered", None),
+    ("filter-reverb-64", "soundstation-unfiltered", None),
+    ("filter-latency-device", "soundstation-unfiltered", None),
     ("stream-memory", "soundstation-preloaded", None),
     ("stream-memory-pcm", "soundstation-preloaded", ("engine<", 2.0)),
     ("voice-encode", "raw-openal", ("ratio<=", 1.1)),
@@ -163,7 +168,7 @@ def report(arguments):
     results, table = [], []
     for case, peer, target in ROWS:
         engine_figures, engine_label, engine_notes, unit = gather(lines, case, "engine")
-        peer_side = "engine-variant" if peer == "soundstation-preloaded" else "peer"
+        peer_side = "engine-variant" if peer.startswith("soundstation-") else "peer"
         # The single-threaded engine preload is compared with the same raw run as the parallel one.
         peer_case = "preload" if case == "preload-1thread" else case
         peer_figures, peer_label, peer_notes, _ = gather(lines, peer_case, peer_side, peer)

@@ -88,11 +88,7 @@ public func ssStopEffects(_ engine: OpaquePointer?, _ fadeSeconds: Double) -> In
 public func ssSetVolume(_ engine: OpaquePointer?, _ bus: UnsafePointer<CChar>?, _ gain: Float) -> Int32 {
     cCall { () throws(CError) -> Int32 in
         let system = try handle(engine).system
-        let busName = try string(bus, "bus")
-        guard let bus = Bus(rawValue: busName) else {
-            throw .unknown(
-                "unknown bus \"\(busName)\": expected \"master\", \"music\", \"effects\" or \"voice\"")
-        }
+        let bus = try namedBus(bus)
         system.engine.setVolume(try checked(gain, "gain", in: 0...16), for: bus)
         return Int32(SS_OK)
     }

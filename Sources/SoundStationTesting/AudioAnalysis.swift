@@ -229,6 +229,74 @@ public enum AudioAnalysis {
         return largest
     }
 
+    /// The power of one channel within a band of frequencies (Welch's method: 2048-frame Hann
+    /// windows overlapping by half, their spectra averaged): compare it between a filtered render
+    /// and the same render unfiltered, e.g. "energy above 4F falls by 20 dB".
+    /// - Parameters:
+    ///   - audio: The samples to measure.
+    ///   - band: The frequencies in Hz, e.g. `3_200...24_000`.
+    ///   - frames: The frames measured; at least 2048 of them.
+    ///   - channel: The channel measured.
+    /// - Returns: The mean power per window in the band (a sum of squared bin magnitudes), 0 when
+    ///   `frames` is shorter than one window.
+    public static func bandEnergy(
+        _ audio: PCMAudio, band: ClosedRange<Double>, frames: Range<Int>, channel: Int = 0
+    ) -> Double {
+        let size = 2_048
+        let window = (0..<size).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(size)) }
+        let binWidth = Double(audio.sampleRate) / Double(size)
+        let bins = (0...(size / 2)).filter { band.contains(Double($0) * binWidth) }
+        var total = 0.0
+        var windows = 0
+        var start = frames.lowerBound
+        while start + size <= frames.upperBound {
+            var real = (0..<size).map {
+                Double(audio.samples[(start + $0) * audio.channels + channel]) * window[$0]
+            }
+            var imaginary = [Double](repeating: 0, count: size)
+            fourier(&real, &imaginary)
+            total += bins.reduce(0.0) { $0 + real[$1] * real[$1] + imaginary[$1] * imaginary[$1] }
+            windows += 1
+            start += size / 2
+        }
+        return windows == 0 ? 0 : total / Double(windows)
+    }
+
+    /// An in-place radix-2 FFT of a power-of-two length.
+    private static func fourier(_ real: inout [Double], _ imaginary: inout [Double]) {
+        let count = real.count
+        var j = 0
+        for i in 1..<count {
+            var bit = count >> 1
+            while j & bit != 0 {
+                j ^= bit
+                bit >>= 1
+            }
+            j |= bit
+            if i < j {
+                real.swapAt(i, j)
+                imaginary.swapAt(i, j)
+            }
+        }
+        var length = 2
+        while length <= count {
+            let angle = -2 * Double.pi / Double(length)
+            for start in stride(from: 0, to: count, by: length) {
+                for k in 0..<(length / 2) {
+                    let (c, s) = (cos(angle * Double(k)), sin(angle * Double(k)))
+                    let (a, b) = (start + k, start + k + length / 2)
+                    let tr = real[b] * c - imaginary[b] * s
+                    let ti = real[b] * s + imaginary[b] * c
+                    real[b] = real[a] - tr
+                    imaginary[b] = imaginary[a] - ti
+                    real[a] += tr
+                    imaginary[a] += ti
+                }
+            }
+            length <<= 1
+        }
+    }
+
     /// The largest step between neighbouring samples of one channel within `frames`: a click shows
     /// as a step far above the sound's own.
     /// - Parameters:

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <sys/time.h>
 #include <time.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,7 @@ static int checks = 0;
     } while (0)
 
 enum { RATE = 48000 };
+static const double PI = 3.14159265358979323846;
 
 static ss_engine *open_offline(const char *assets) {
     ss_engine *engine = NULL;
@@ -286,6 +288,119 @@ static void signal_handler_plays(const char *assets) {
     ss_close(signal_engine);
 }
 
+/* The amplitude of `frequency` on the left channel over frames [from, to) (a Goertzel bin). */
+static double tone_level(const float *samples, long from, long to, double frequency) {
+    double k = 2 * cos(2 * PI * frequency / RATE), s1 = 0, s2 = 0;
+    for (long i = from; i < to; i++) {
+        double s = samples[2 * i] + k * s1 - s2;
+        s2 = s1;
+        s1 = s;
+    }
+    return 2 * sqrt(fmax(0, s1 * s1 + s2 * s2 - k * s1 * s2)) / (double)(to - from);
+}
+
+/* Writes 1 s of 200 Hz + 6 kHz (0.2 each) as a 16-bit mono WAV, for the filter checks. */
+static int write_tones(const char *path) {
+    FILE *file = fopen(path, "wb");
+    if (file == NULL) return 0;
+    unsigned char header[44] = "RIFF\0\0\0\0WAVEfmt \x10\0\0\0\x01\0\x01\0\x80\xbb\0\0\0\x77\x01\0\x02\0\x10\0data";
+    unsigned data = RATE * 2, riff = data + 36;
+    for (int i = 0; i < 4; i++) {
+        header[4 + i] = (unsigned char)(riff >> (8 * i));
+        header[40 + i] = (unsigned char)(data >> (8 * i));
+    }
+    fwrite(header, 1, 44, file);
+    for (int i = 0; i < RATE; i++) {
+        double t = (double)i / RATE;
+        short value = (short)lrint(32767 * (0.2 * sin(2 * PI * 200 * t) + 0.2 * sin(2 * PI * 6000 * t)));
+        unsigned char bytes[2] = {(unsigned char)(value & 0xff), (unsigned char)((value >> 8) & 0xff)};
+        fwrite(bytes, 1, 2, file);
+    }
+    return fclose(file) == 0;
+}
+
+/* Renders the tones on the effects bus with `type` at `hertz` on the bus (SS_FILTER_OFF: none). */
+static void filtered_tones(const char *path, int type, float hertz, float *out) {
+    ss_engine *engine = open_offline(NULL);
+    int tones = ss_load_file(engine, "tones", path);
+    CHECK(tones >= 0, "ss_load_file(%s) = %d", path, tones);
+    CHECK(ss_set_filter(engine, "effects", type, hertz, 0.7071f, 0) == SS_OK, "set filter %d", type);
+    CHECK(ss_play(engine, tones, 1.0f, 1.0f, 0.0f) == SS_OK, "play the tones");
+    CHECK(ss_render(engine, out, RATE) == RATE, "render 1 s");
+    ss_close(engine);
+}
+
+/* Positions, the listener, bus filters with a real cutoff and reverb, measured on renders. */
+static void space_and_colour(const char *assets) {
+    static float plain[2 * RATE], low[2 * RATE], high[2 * RATE];
+    char path[] = "/tmp/capi-tones-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0 && write_tones(path), "write %s", path);
+    if (fd >= 0) close(fd);
+    filtered_tones(path, SS_FILTER_OFF, 0, plain);
+    filtered_tones(path, SS_FILTER_LOWPASS, 1000, low);
+    filtered_tones(path, SS_FILTER_HIGHPASS, 1500, high);
+    remove(path);
+    long a = 4800, b = 43200;
+    double low_200 = 20 * log10(tone_level(low, a, b, 200) / tone_level(plain, a, b, 200));
+    double low_6k = 20 * log10(tone_level(low, a, b, 6000) / tone_level(plain, a, b, 6000));
+    double high_200 = 20 * log10(tone_level(high, a, b, 200) / tone_level(plain, a, b, 200));
+    double high_6k = 20 * log10(tone_level(high, a, b, 6000) / tone_level(plain, a, b, 6000));
+    CHECK(low_6k <= -20 && fabs(low_200) <= 1.5, "low-pass 1 kHz: 6 kHz %.1f dB, 200 Hz %.2f dB", low_6k,
+          low_200);
+    printf("capi_test: low-pass 1 kHz: 6 kHz %.1f dB, 200 Hz %.2f dB; high-pass 1.5 kHz: 200 Hz %.1f dB, "
+           "6 kHz %.2f dB\n", low_6k, low_200, high_200, high_6k);
+    CHECK(high_200 <= -20 && fabs(high_6k) <= 1.5, "high-pass 1.5 kHz: 200 Hz %.1f dB, 6 kHz %.2f dB",
+          high_200, high_6k);
+
+    static float out[2 * RATE];
+    ss_engine *engine = open_offline(assets);
+    const char *names[] = {"hit"};
+    CHECK(ss_preload(engine, names, 1, NULL, NULL) == SS_OK, "preload hit");
+    int hit = ss_sound_id(engine, "hit");
+    CHECK(ss_set_grid(engine, 80, 24) == SS_OK, "grid 80 x 24");
+    CHECK(ss_set_listener(engine, 40, 23, 0) == SS_OK, "listener at the bottom middle");
+    CHECK(ss_play_position(engine, hit, 0, 23, 1.0f, 1.0f) == SS_OK, "hit at column 0");
+    CHECK(ss_render(engine, out, RATE / 4) == RATE / 4, "render");
+    double left = 0, right = 0;
+    for (long i = 0; i < RATE / 4; i++) {
+        left += (double)out[2 * i] * out[2 * i];
+        right += (double)out[2 * i + 1] * out[2 * i + 1];
+    }
+    CHECK(left > 100 * right && left > 0, "column 0 of 80 is hard left: left %g right %g", left, right);
+    CHECK(ss_set_listener(engine, 0, 23, 0) == SS_OK, "listener at column 0");
+    CHECK(ss_play_position(engine, hit, 0, 23, 1.0f, 1.0f) == SS_OK, "hit at the listener");
+    CHECK(ss_render(engine, out, RATE / 4) == RATE / 4, "render");
+    left = right = 0;
+    for (long i = 0; i < RATE / 4; i++) {
+        left += (double)out[2 * i] * out[2 * i];
+        right += (double)out[2 * i + 1] * out[2 * i + 1];
+    }
+    CHECK(left > 0 && fabs(10 * log10(left / right)) < 0.5, "at the listener it is centred: %.2f dB",
+          10 * log10(left / right));
+    CHECK(ss_set_reverb(engine, "effects", "cave") == SS_OK, "cave reverb on the effects");
+    CHECK(ss_play(engine, hit, 1.0f, 1.0f, 0.0f) == SS_OK, "hit in the cave");
+    CHECK(ss_render(engine, out, RATE) == RATE, "render 1 s");
+    double tail = rms(out + 2 * (RATE / 2), RATE / 4);
+    CHECK(tail > 1e-4, "the cave's tail is heard 0.5 s after a 0.2 s hit: rms %g", tail);
+    CHECK(ss_set_reverb(engine, "effects", "off") == SS_OK, "reverb off");
+    CHECK(ss_set_reverb(engine, "music", NULL) == SS_OK, "reverb off (NULL)");
+
+    CHECK_ERROR(ss_set_filter(engine, "music", SS_FILTER_LOWPASS, 30000, 0.7f, 0), SS_ERR_INVALID_ARGUMENT,
+                "30000");
+    CHECK_ERROR(ss_set_filter(engine, "music", SS_FILTER_LOWPASS, NAN, 0.7f, 0), SS_ERR_INVALID_ARGUMENT, "nan");
+    CHECK_ERROR(ss_set_filter(engine, "music", SS_FILTER_BANDPASS, 800, 0, 0), SS_ERR_INVALID_ARGUMENT, "Q 0.0");
+    CHECK_ERROR(ss_set_filter(engine, "music", 7, 800, 1, 0), SS_ERR_INVALID_ARGUMENT, "type 7");
+    CHECK_ERROR(ss_set_filter(engine, "music", SS_FILTER_LOWPASS, 800, 1, -1), SS_ERR_INVALID_ARGUMENT, "glide -1");
+    CHECK_ERROR(ss_set_filter(engine, "drums", SS_FILTER_LOWPASS, 800, 1, 0), SS_ERR_UNKNOWN_NAME, "drums");
+    CHECK_ERROR(ss_set_reverb(engine, "effects", "cathedral"), SS_ERR_UNKNOWN_NAME, "cathedral");
+    CHECK_ERROR(ss_set_listener(engine, NAN, 0, 0), SS_ERR_INVALID_ARGUMENT, "nan");
+    CHECK_ERROR(ss_play_position(engine, hit, 1, INFINITY, 1, 1), SS_ERR_INVALID_ARGUMENT, "inf");
+    CHECK_ERROR(ss_set_grid(engine, 0, 24), SS_ERR_INVALID_ARGUMENT, "0 x 24");
+    ss_close(engine);
+    CHECK_ERROR(ss_set_filter(engine, "music", SS_FILTER_OFF, 0, 0, 0), SS_ERR_CLOSED, "closed");
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: %s ASSETS_DIR\n", argv[0]);
@@ -294,6 +409,7 @@ int main(int argc, char **argv) {
     CHECK(ss_version() == SS_API_VERSION, "library %d, header %d", ss_version(), SS_API_VERSION);
     offline_renders(argv[1]);
     errors(argv[1]);
+    space_and_colour(argv[1]);
     signal_handler_plays(argv[1]);
     printf("capi_test: %d checks, %d failed\n", checks, failures);
     return failures == 0 ? 0 : 1;

@@ -1,5 +1,6 @@
 import Foundation
 import SoundStation
+import SoundStationTesting
 import StarfallCore
 import Testing
 
@@ -78,17 +79,35 @@ import Testing
     }
 
     @Test func thePauseMenuMufflesTheMusic() async throws {
-        let audio = try await Self.audio()
+        // The same game twice, paused at 1 s in one of them: the music is the same, so the paused
+        // render can be compared with the other over the same frames.
+        func render(pause: Bool) async throws -> (PCMAudio, GameAudio) {
+            let audio = try await Self.audio()
+            let engine = audio.sound.engine
+            audio.handle([.sceneChanged(.game)])
+            _ = try engine.render(frames: 48_000)
+            if pause { audio.handle([.paused]) }
+            return (try engine.render(frames: 96_000), audio)
+        }
+        let (playing, _) = try await render(pause: false)
+        let (paused, audio) = try await render(pause: true)
         let engine = audio.sound.engine
-        audio.handle([.sceneChanged(.game)])
-        _ = try engine.render(frames: 48_000)
-        let playing = try engine.render(frames: 24_000)
-        audio.handle([.paused])
-        _ = try engine.render(frames: 4_800)
-        let paused = try engine.render(frames: 24_000)
-        let level = 20 * log10(Self.rms(paused, channel: 0) / Self.rms(playing, channel: 0))
-        // Still heard (not cut), and lower; with EFX its highs are shelved too.
-        #expect(level > -20 && level < -3, "paused music at \(level) dB")
+        // After the filter's latency and its 300 ms glide.
+        let frames = 24_000..<96_000
+        let cutoff = 700.0
+        func change(_ band: ClosedRange<Double>) -> Double {
+            10
+                * log10(
+                    AudioAnalysis.bandEnergy(paused, band: band, frames: frames)
+                        / AudioAnalysis.bandEnergy(playing, band: band, frames: frames))
+        }
+        let volume = 20 * log10(Double(GameAudio.pausedMusic.volume))
+        let above = change((4 * cutoff)...24_000) - volume
+        let below = change(20...(cutoff / 2)) - volume
+        #expect(above <= -20, "music above \(4 * cutoff) Hz under the pause menu: \(above) dB")
+        #expect(abs(below) <= 1.5, "music below \(cutoff / 2) Hz under the pause menu: \(below) dB")
+        // Still heard, not cut.
+        #expect(AudioAnalysis.rms(paused, frames: frames) > 0.1 * AudioAnalysis.rms(playing, frames: frames))
         #expect(engine.filter(of: .music) == GameAudio.pausedMusic.filter)
         audio.handle([.resumed])
         #expect(engine.filter(of: .music) == nil)

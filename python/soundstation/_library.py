@@ -99,6 +99,13 @@ def _declare(lib: ctypes.CDLL) -> None:
         "ss_poll_event": (ctypes.c_int, [engine, ctypes.POINTER(Event)]),
         "ss_time": (ctypes.c_double, [engine]),
         "ss_sample_rate": (ctypes.c_int, [engine]),
+        "ss_play_position": (
+            ctypes.c_int, [engine, ctypes.c_int, ctypes.c_float, ctypes.c_float, ctypes.c_float, ctypes.c_float]),
+        "ss_set_listener": (ctypes.c_int, [engine, ctypes.c_float, ctypes.c_float, ctypes.c_double]),
+        "ss_set_grid": (ctypes.c_int, [engine, ctypes.c_int, ctypes.c_int]),
+        "ss_set_filter": (
+            ctypes.c_int, [engine, c_str, ctypes.c_int, ctypes.c_float, ctypes.c_float, ctypes.c_double]),
+        "ss_set_reverb": (ctypes.c_int, [engine, c_str, c_str]),
     }
     for name, (restype, argtypes) in signatures.items():
         function = getattr(lib, name)

@@ -206,6 +206,59 @@ class Engine:
         """Sets the volume of a bus: "master", "music", "effects" or "voice" (linear gain 0...16)."""
         _check(_c().ss_set_volume(self._engine(), bus.encode(), gain))
 
+    def play_position(self, sound: Sound, x: float, y: float, volume: float = 1.0, pitch: float = 1.0) -> bool:
+        """Plays a loaded sound at a position in the game's units (columns and rows, or any 2D units).
+
+        Its pan and loudness come from where it is against :meth:`listener`, by the layout
+        :meth:`grid` sets. Not for a ``signal`` handler (use :meth:`play` with a pan there).
+
+        Returns:
+            As :meth:`play`.
+
+        Raises:
+            InvalidArgumentError: for a coordinate that is NaN or infinite (the message names it).
+        """
+        return _check(_c().ss_play_position(self._engine(), self._id(sound), x, y, volume, pitch)) == 0
+
+    def listener(self, x: float, y: float, glide: float = 0.0) -> None:
+        """Moves the listener (where positioned sounds are heard from), gliding over ``glide`` seconds."""
+        _check(_c().ss_set_listener(self._engine(), x, y, glide))
+
+    def grid(self, columns: int, rows: int) -> None:
+        """Lays positions out for a grid of cells: ``columns / 2`` cells left of the listener is hard
+        left, and a sound fades to -12 dB at the grid's far corner."""
+        _check(_c().ss_set_grid(self._engine(), columns, rows))
+
+    def filter(self, bus: str, kind: Optional[str], hertz: float = 0.0, q: float = 0.7071, glide: float = 0.0) -> None:
+        """Filters every sound on a bus with a real cutoff in hertz (12 dB per octave), or stops.
+
+        Args:
+            bus: "master", "music", "effects" or "voice".
+            kind: "lowpass", "highpass", "bandpass", or None (or "off") for no filter.
+            hertz: The cutoff (a band-pass's centre), above 0 and at most half the sample rate.
+            q: The resonance, above 0 (0.7071 is flat).
+            glide: Seconds for the cutoff to move there; 0 switches at once (through a 10 ms crossfade).
+                A change is heard about 85 ms later on a device (the filtered sounds' queue).
+
+        Raises:
+            InvalidArgumentError: for an unknown kind, a cutoff or q out of range, or a negative glide.
+            UnknownNameError: for another bus.
+        """
+        kinds = {None: 0, "off": 0, "lowpass": 1, "highpass": 2, "bandpass": 3}
+        if kind not in kinds:
+            raise InvalidArgumentError(
+                -1, f'invalid filter kind "{kind}": expected "lowpass", "highpass", "bandpass" or None')
+        _check(_c().ss_set_filter(self._engine(), bus.encode(), kinds[kind], hertz, q, glide))
+
+    def reverb(self, bus: str, preset: Optional[str]) -> None:
+        """Gives a bus a reverb from the EFX preset list ("cave", "hall", "room", "underwater", ...), or
+        takes it away (None or "off").
+
+        Raises:
+            UnknownNameError: for another bus or an unknown preset (the message lists the presets).
+        """
+        _check(_c().ss_set_reverb(self._engine(), bus.encode(), None if preset is None else preset.encode()))
+
     def pause_all(self) -> None:
         """Pauses every sound."""
         _check(_c().ss_pause_all(self._engine()))

@@ -124,3 +124,100 @@ def test_render_without_numpy(monkeypatch):
         block = engine.render(4800)
         assert isinstance(block, __import__("array").array) and len(block) == 9600
         assert rms(list(block)) > 0.01
+
+
+def tone_level(values, frequency, start, end):
+    """The amplitude of ``frequency`` on the left channel over frames [start, end) (a Goertzel bin
+    under a Hann window, so strong low notes do not leak into a quiet high band)."""
+    k = 2 * math.cos(2 * math.pi * frequency / RATE)
+    s1 = s2 = 0.0
+    length = end - start
+    for frame in range(start, end):
+        weight = 0.5 - 0.5 * math.cos(2 * math.pi * (frame - start) / length)
+        s1, s2 = weight * values[2 * frame] + k * s1 - s2, s1
+    return 2 * math.sqrt(max(0.0, s1 * s1 + s2 * s2 - k * s1 * s2)) / (end - start)
+
+
+def write_tones(path):
+    """One second of 300 Hz + 7 kHz, 16-bit mono, for the filter checks."""
+    import struct
+    import wave
+
+    with wave.open(str(path), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(RATE)
+        out.writeframes(b"".join(
+            struct.pack("<h", round(32767 * (0.2 * math.sin(2 * math.pi * 300 * i / RATE)
+                                             + 0.2 * math.sin(2 * math.pi * 7000 * i / RATE))))
+            for i in range(RATE)))
+
+
+def test_an_effect_bus_filter_cuts_in_hertz(tmp_path):
+    path = tmp_path / "tones.wav"
+    write_tones(path)
+
+    def render(kind, hertz=0.0):
+        with soundstation.Engine("offline:48000") as engine:
+            tones = engine.load_file("tones", str(path))
+            engine.filter("effects", kind, hertz)
+            engine.play(tones)
+            return samples(engine.render(RATE // 2))
+
+    plain, low, high = render(None), render("lowpass", 1000), render("highpass", 1500)
+    a, b = 4800, 21600
+
+    def change(filtered, frequency):
+        return 20 * math.log10(tone_level(filtered, frequency, a, b) / tone_level(plain, frequency, a, b))
+
+    assert change(low, 7000) <= -20 and abs(change(low, 300)) <= 1.5
+    assert change(high, 300) <= -20 and abs(change(high, 7000)) <= 1.5
+
+
+def test_the_music_bus_is_muffled_with_a_glide():
+    def render(muffle):
+        with soundstation.Engine("offline:48000", assets=ASSETS) as engine:
+            engine.preload(["main"])
+            engine.music("main")
+            if muffle:
+                engine.filter("music", "lowpass", 1000, glide=0.1)
+            return samples(engine.render(RATE))
+
+    plain, muffled = render(False), render(True)
+    a, b = RATE // 2, RATE
+
+    def band(values, frequencies):
+        return sum(tone_level(values, f, a, b) ** 2 for f in frequencies)
+
+    above = [4000 + 250 * k for k in range(17)]  # 4 kHz...8 kHz
+    below = [60 + 40 * k for k in range(11)]  # 60...460 Hz
+    high = 10 * math.log10(band(muffled, above) / band(plain, above))
+    low = 10 * math.log10(band(muffled, below) / band(plain, below))
+    assert high <= -20, f"music above 4 kHz under a 1 kHz low-pass: {high:.1f} dB"
+    assert abs(low) <= 1.5, f"music below 500 Hz under a 1 kHz low-pass: {low:.2f} dB"
+
+
+def test_positions_listener_and_reverb():
+    with soundstation.Engine("offline:48000", assets=ASSETS) as engine:
+        engine.preload(["hit"])
+        engine.grid(80, 24)
+        engine.listener(40, 23)
+        assert engine.play_position("hit", 79, 23)
+        block = samples(engine.render(RATE // 4))
+        left, right = rms(block[0::2]), rms(block[1::2])
+        assert right > 10 * left > 0
+        engine.reverb("effects", "cave")
+        engine.play("hit")
+        tail = samples(engine.render(RATE))[RATE:RATE + RATE // 2]
+        assert rms(tail) > 1e-4
+        engine.reverb("effects", None)
+        with pytest.raises(soundstation.InvalidArgumentError, match="30000"):
+            engine.filter("music", "lowpass", 30000)
+        with pytest.raises(soundstation.InvalidArgumentError, match="Q 0.0"):
+            engine.filter("music", "bandpass", 800, q=0)
+        with pytest.raises(soundstation.InvalidArgumentError, match='"notch"'):
+            engine.filter("music", "notch", 800)
+        with pytest.raises(soundstation.UnknownNameError, match="cathedral"):
+            engine.reverb("effects", "cathedral")
+        with pytest.raises(soundstation.InvalidArgumentError, match="nan"):
+            engine.listener(float("nan"), 0)

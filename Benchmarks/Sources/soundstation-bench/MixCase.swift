@@ -13,35 +13,45 @@ enum MixCase {
     static func run(runs: Int, cases: CaseFilter) throws {
         for voices in voiceCounts where cases.wants("mix-\(voices)") {
             let engine = try AudioEngine(output: .offline(sampleRate: rate, channels: 2))
-            let tones = try (0..<4).map { k in
-                try engine.makeBuffer(tone(frequency: 220 * Double(k + 1)), name: "tone\(k)")
-            }
-            for v in 0..<voices {
-                let pan: Float = voices == 1 ? 0 : -1 + 2 * Float(v) / Float(voices - 1)
-                let options = PlayOptions(volume: 0.8 / Float(voices), pan: pan, loop: true)
-                guard try engine.play(tones[v % tones.count], options: options) != nil else {
-                    fail("mix: voice \(v) of \(voices) was refused")
-                }
-            }
-            _ = try engine.render(frames: chunk)  // the voices start here
-            guard engine.activeVoiceCount == voices else {
-                fail("mix: \(engine.activeVoiceCount) voices playing instead of \(voices)")
-            }
-            let samples = try repeated(runs: runs) { _ in
-                let start = BenchClock.processCPU()
-                var done = 0
-                while done < frames {
-                    let count = min(chunk, frames - done)
-                    _ = try engine.render(frames: count)
-                    done += count
-                }
-                return (BenchClock.processCPU() - start) * 1e3
-            }
+            try start(voices, on: engine, label: "mix")
             CaseReport(
                 case: "mix-\(voices)", unit: "ms",
                 label: "AudioEngine.render(frames: 1024) (CPU time for 10 s)",
-                samples: samples
+                samples: try renderCPU(engine, runs: runs)
             ).emit()
+        }
+    }
+
+    /// Starts `voices` looping mono tones spread across the stereo field on the effects bus, and
+    /// renders one chunk so they are playing.
+    static func start(_ voices: Int, on engine: AudioEngine, label: String) throws {
+        let tones = try (0..<4).map { k in
+            try engine.makeBuffer(tone(frequency: 220 * Double(k + 1)), name: "tone\(k)")
+        }
+        for v in 0..<voices {
+            let pan: Float = voices == 1 ? 0 : -1 + 2 * Float(v) / Float(voices - 1)
+            let options = PlayOptions(volume: 0.8 / Float(voices), pan: pan, loop: true)
+            guard try engine.play(tones[v % tones.count], options: options) != nil else {
+                fail("\(label): voice \(v) of \(voices) was refused")
+            }
+        }
+        _ = try engine.render(frames: chunk)  // the voices start here
+        guard engine.activeVoiceCount == voices else {
+            fail("\(label): \(engine.activeVoiceCount) voices playing instead of \(voices)")
+        }
+    }
+
+    /// The process's CPU time, in ms, to render 10 s in 1024-frame renders, per counted run.
+    static func renderCPU(_ engine: AudioEngine, runs: Int) throws -> [Double] {
+        try repeated(runs: runs) { _ in
+            let start = BenchClock.processCPU()
+            var done = 0
+            while done < frames {
+                let count = min(chunk, frames - done)
+                _ = try engine.render(frames: count)
+                done += count
+            }
+            return (BenchClock.processCPU() - start) * 1e3
         }
     }
 

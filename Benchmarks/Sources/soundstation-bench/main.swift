@@ -37,6 +37,7 @@ do {
         if cases.wants("preload-1thread") { try PreloadCases.runSingleThread(work, runs: runs) }
         if cases.any(of: TriggerCase.names) { try TriggerCase.run(work, runs: runs, cases: cases) }
         if cases.any(of: MixCase.names) { try MixCase.run(runs: runs, cases: cases) }
+        if cases.any(of: FilterCase.names) { try FilterCase.run(runs: runs, cases: cases) }
         if cases.wants("voice-encode") { try EncodeCase.run(work, runs: runs) }
         if cases.any(of: LatencyCase.names) { try LatencyCase.run(runs: runs, cases: cases) }
         if cases.any(of: LoadCases.names) { try await LoadCases.run(work, runs: runs, cases: cases) }

@@ -187,6 +187,56 @@ int ss_pause_all(ss_engine *engine);
 /* Resumes what ss_pause_all paused. Returns: SS_OK or SS_ERR_CLOSED. Threads: any. */
 int ss_resume_all(ss_engine *engine);
 
+/* ---- Space and colour: positions, the listener, filters and reverb ---- */
+
+/* The kinds of filter ss_set_filter sets: real cutoffs in hertz, 12 dB per octave, run by the
+ * engine itself (any device; offline renders stay identical run to run). */
+enum {
+    SS_FILTER_OFF = 0,
+    /* Keeps what lies below the cutoff. */
+    SS_FILTER_LOWPASS = 1,
+    /* Keeps what lies above the cutoff. */
+    SS_FILTER_HIGHPASS = 2,
+    /* Keeps what lies around the cutoff (its centre); narrower as q grows. */
+    SS_FILTER_BANDPASS = 3
+};
+
+/* Plays a loaded sound now at a position in the game's units (columns and rows of a terminal, or
+ * any 2D units): its pan and loudness come from where it is against the listener (ss_set_listener)
+ * by the engine's layout (ss_set_grid). volume and pitch as ss_play. Returns: as ss_play, and
+ * SS_ERR_INVALID_ARGUMENT naming a coordinate that is NaN or infinite. Threads: any; not
+ * async-signal-safe (use ss_play with a pan in a signal handler). */
+int ss_play_position(ss_engine *engine, int sound_id, float x, float y, float volume, float pitch);
+
+/* Moves the listener, gliding there over `glide_seconds` (0 jumps; positioned sounds follow without
+ * clicks). The listener starts at (0, 0). Returns: SS_OK, SS_ERR_INVALID_ARGUMENT (a NaN or infinite
+ * coordinate, a negative or NaN glide), SS_ERR_CLOSED. Threads: any. */
+int ss_set_listener(ss_engine *engine, float x, float y, double glide_seconds);
+
+/* Lays positions out for a grid of `columns` x `rows` cells: a sound `columns / 2` cells left of the
+ * listener is hard left, as far right hard right, and a sound fades linearly from full within 2
+ * cells to -12 dB at the grid's far corner. Without it the stereo field is 80 units wide and loudness
+ * falls as 10 / distance beyond 10 units. Returns: SS_OK, SS_ERR_INVALID_ARGUMENT (columns or rows
+ * below 1), SS_ERR_CLOSED. Threads: any. */
+int ss_set_grid(ss_engine *engine, int columns, int rows);
+
+/* Filters every sound on a bus ("master", "music", "effects" or "voice") with a real cutoff:
+ * `type` SS_FILTER_LOWPASS / HIGHPASS / BANDPASS at `hertz` (above 0, at most half the sample
+ * rate) with resonance `q` (above 0 and at most 100; 0.7071 is flat), or SS_FILTER_OFF (hertz and q
+ * are then ignored). The cutoff glides there over `glide_seconds` (0 switches at once, through a
+ * 10 ms crossfade so it never clicks). A filtered sound is fed to the output through a short queue,
+ * so a change is heard about 85 ms later on a device (4 x 1024 frames). Returns: SS_OK,
+ * SS_ERR_INVALID_ARGUMENT (an unknown type, a cutoff or q out of range or NaN, a negative glide; the
+ * message names the value), SS_ERR_UNKNOWN_NAME (another bus), SS_ERR_CLOSED. Threads: any. */
+int ss_set_filter(ss_engine *engine, const char *bus, int type, float hertz, float q, double glide_seconds);
+
+/* Gives a bus a reverb from the EFX preset list, which every sound on it sends to: "cave", "hall",
+ * "room", "underwater", "arena", "bathroom", ... (the README lists all 26; case, dashes and
+ * underscores do not matter), or "off" (or NULL) for none. Without EFX on the device it is accepted
+ * and does nothing. Returns: SS_OK, SS_ERR_UNKNOWN_NAME (another bus or preset; the message names
+ * it), SS_ERR_DEVICE (OpenAL refused it), SS_ERR_CLOSED. Threads: any. */
+int ss_set_reverb(ss_engine *engine, const char *bus, const char *preset);
+
 /* Mixes the next `frames` frames of an "offline:RATE" engine into `interleaved_stereo` (2 * frames
  * floats, left then right, within -1...1) and advances its clock by frames / RATE seconds.
  * Returns: the number of frames written (`frames`), or SS_ERR_NOT_OFFLINE, SS_ERR_INVALID_ARGUMENT

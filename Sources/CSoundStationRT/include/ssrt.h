@@ -57,7 +57,12 @@ enum ssrt_filter {
     SSRT_FILTER_NONE = 0,
     SSRT_FILTER_LOWPASS = 1,
     SSRT_FILTER_HIGHPASS = 2,
-    SSRT_FILTER_BANDPASS = 3
+    SSRT_FILTER_BANDPASS = 3,
+    /* The engine's own filters with a cutoff in hertz: filter_gain_hf carries the cutoff and
+       filter_gain_lf the Q. */
+    SSRT_FILTER_LOWPASS_HZ = 4,
+    SSRT_FILTER_HIGHPASS_HZ = 5,
+    SSRT_FILTER_BANDPASS_HZ = 6
 };
 
 /** One fixed-size command. */

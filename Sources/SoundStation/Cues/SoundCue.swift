@@ -37,7 +37,7 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
         case position(SoundPosition)
     }
 
-    /// A bus filter as a cue gives it: a cutoff in hertz (see ``SoundFilter/lowpass(cutoff:)``), or off.
+    /// A bus filter as a cue gives it: a real cutoff in hertz (see ``SoundFilter/lowpass(cutoff:q:)``), or off.
     public enum CueFilter: Sendable, Equatable {
         case lowpass(hertz: Float)
         case highpass(hertz: Float)

@@ -99,7 +99,10 @@ extension AudioEngine {
         let buffer =
             carried as? SoundBuffer
             ?? (carried == nil ? index.flatMap { state.sounds.slots[$0].buffer } : nil)
-        guard let index, let name = buffer?.name ?? stream?.name else {
+        // A pan outside -1...1 from the trigger that cannot throw (TriggerPort, in signal handlers;
+        // every other trigger checked it) is refused like a start the pool cannot take, so a bad value
+        // is heard of, not moved.
+        guard (-1...1).contains(command.pan), let index, let name = buffer?.name ?? stream?.name else {
             let handle = VoiceHandle(ticket: command.ticket)
             events.append(
                 .refused(handle, sound: state.sounds.name(of: sound), time: seconds(currentFrame(&state))))
@@ -247,6 +250,9 @@ extension AudioEngine {
     public func position(of voice: VoiceHandle) -> Int? {
         withState { state, _ in
             guard let current = state.pool.voice(voice) else { return nil }
+            if let feeder = current.filtered, let source = current.source {
+                return feeder.position(source: source)
+            }
             if let stream = current.stream, let source = current.source {
                 return stream.position(source: source)
             }
@@ -369,20 +375,27 @@ extension AudioEngine {
         do {
             let source = try state.pool.sourceFor(slot, device: device)
             let channels = voice.buffer?.channels ?? voice.stream?.format?.channels ?? 1
+            // A voice under a cutoff filter is fed as a queue of filtered blocks (Filtering/).
+            let filtered = needsCutoff(voice, in: state, at: frame)
             // A plain one-shot is set up and started in one batch; streams queue first, resumed
             // sounds seek after starting.
-            let atOnce = voice.stream == nil && voice.startOffset == 0
+            let atOnce = voice.stream == nil && voice.startOffset == 0 && !filtered
             try source.prepare(
-                buffer: voice.buffer?.storage, channels: channels, gain: gain, pitch: voice.options.pitch,
-                pan: voice.options.pan, spatialize: voice.options.spatialize,
-                loop: voice.options.loop && voice.stream == nil, play: atOnce)
+                buffer: filtered ? nil : voice.buffer?.storage, channels: channels, gain: gain,
+                pitch: voice.options.pitch, pan: voice.options.pan, spatialize: voice.options.spatialize,
+                loop: voice.options.loop && voice.stream == nil && !filtered, play: atOnce)
             applyEffects(to: source, options: voice.options, in: &state)
-            if let stream = voice.stream {
+            if filtered {
+                try startFiltered(slot, source: source, from: voice.startOffset, in: &state, at: frame)
+            } else if let stream = voice.stream {
                 try stream.prime(source: source)
             }
             if !atOnce { try source.play() }
-            if voice.stream == nil, voice.startOffset > 0 { source.sampleOffset = voice.startOffset }
-            let endEstimate = Self.endEstimate(of: voice, from: frame, engineRate: sampleRate)
+            if voice.stream == nil, voice.startOffset > 0, !filtered {
+                source.sampleOffset = voice.startOffset
+            }
+            let endEstimate =
+                filtered ? .max : Self.endEstimate(of: voice, from: frame, engineRate: sampleRate)
             if state.isPaused { source.pause() }
             state.pool.update(slot) {
                 $0.phase = state.isPaused ? .paused : .playing

@@ -93,6 +93,12 @@ extension AudioEngine {
             let ended: Bool
             if phase == .paused {
                 ended = false
+            } else if let feeder = state.pool.voices[index].filtered {
+                ended = !feeder.refill(source: source, settings: filterSettings(slot, in: state, at: now))
+                state.underruns += feeder.takeUnderruns()
+                let span = feeder.blockSpan(
+                    pitch: state.pool.voices[index].options.pitch, engineRate: sampleRate)
+                nextWake = min(nextWake, now + max(span / 2, 1))
             } else if let stream = state.pool.voices[index].stream {
                 ended = !stream.refill(source: source)
                 state.underruns += stream.takeUnderruns()
@@ -117,7 +123,10 @@ extension AudioEngine {
                 // Only a device can be lost; offline and silent output skip the position query.
                 if tracksPositions, state.pool.voices[index].survivesDeviceLoss {
                     let stream = state.pool.voices[index].stream
-                    let offset = stream?.position(source: source) ?? source.sampleOffset
+                    let feeder = state.pool.voices[index].filtered
+                    let offset =
+                        feeder?.position(source: source) ?? stream?.position(source: source)
+                        ?? source.sampleOffset
                     state.pool.update(slot) { $0.lastOffset = offset }
                 }
             }

@@ -25,7 +25,16 @@ extension AudioEngine {
                 current.stream?.start(from: target)
             case .playing, .paused:
                 guard let source = current.source else { return false }
-                if let stream = current.stream {
+                if current.filtered != nil {
+                    // A filtered voice: a new feeder from the frame (a stream decodes from there
+                    // first; its blocks are queued as they come).
+                    source.clearForQueue()
+                    current.stream?.start(from: target)
+                    let now = currentFrame(&state)
+                    guard (try? startFiltered(slot, source: source, from: target, in: &state, at: now)) != nil
+                    else { return false }
+                    if current.phase == .playing { try? source.play() }
+                } else if let stream = current.stream {
                     stream.restart(from: target, source: source)
                 } else {
                     source.sampleOffset = target

@@ -25,6 +25,11 @@ public final class SoundBuffer: Sendable {
     let ownsID: Bool
     /// The frames a looping voice repeats, if not all of them.
     let loopPoints: Range<Int>?
+    /// The decoded samples, kept for voices the engine filters itself (``CutoffFilter``), which it
+    /// feeds to OpenAL block by block without decoding on the mixing side. They share storage with the
+    /// samples the buffer was made from; for a sound loaded from a file they are 4 bytes a sample
+    /// beside OpenAL's copy (a preloaded 30 s stereo track: 11.5 MB; long music is better streamed).
+    let samples: [Float]
     /// Produces the samples again for a new device.
     let reload: @Sendable () throws -> PCMAudio
     private let current: Locked<OpenALBuffer>
@@ -41,6 +46,7 @@ public final class SoundBuffer: Sendable {
         self.channels = audio.channels
         self.frameCount = audio.frameCount
         self.loopPoints = loopPoints
+        self.samples = audio.samples
         self.reload = reload
         let uploaded = try Self.upload(audio, to: device, loopPoints: loopPoints)
         self.byteCount = uploaded.byteCount

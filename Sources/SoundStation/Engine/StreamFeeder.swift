@@ -69,14 +69,17 @@ final class StreamFeeder: @unchecked Sendable {
 
     // Mixing side, under the engine's lock.
     private var buffers: [OpenALBuffer] = []
-    /// The track frame each queued buffer begins at, oldest first.
-    private var queuedStarts: [Int] = []
+    /// Where each queued buffer begins in the track, and the underruns.
+    private var queue = BufferQueue()
+    /// The samples of each queued buffer (shared with the decoded chunk, not copied), so a voice
+    /// that gets a cutoff filter mid-play can hand what it has not played yet to a
+    /// ``FilteredFeeder`` (``handOver(source:)``).
+    private var queuedSamples: [[Float]] = []
+    /// Decoded samples a ``FilteredFeeder`` reads before the next chunk (``nextBlock(maxFrames:)``).
+    private var carry: [Chunk] = []
     /// Buffers off the queue waiting for a chunk (the worker fell behind): queued again as soon as
     /// chunks arrive, so a queue that ran dry fills up again instead of shrinking for good.
     private var idle: [OpenALBuffer] = []
-    /// The track frame the next queued chunk begins at.
-    private var nextStart = 0
-    private var underruns = 0
     /// Set by ``restart(from:source:)``: the queue is empty and is primed again, at the new place,
     /// by the next ``refill(source:)`` that finds the first chunks decoded.
     private var awaitingPrime = false
@@ -108,7 +111,8 @@ final class StreamFeeder: @unchecked Sendable {
             ahead.seek = max(frame, 0)
             ahead.target = Self.bufferCount
         }
-        nextStart = max(frame, 0)
+        queue.next = max(frame, 0)
+        carry = []
         scheduleDecoding()
     }
 
@@ -117,7 +121,8 @@ final class StreamFeeder: @unchecked Sendable {
     /// resumed), so the first frame heard is exactly `frame`. Mixing side, under the engine's lock.
     func restart(from frame: Int, source: OpenALSource) {
         source.stop()
-        queuedStarts = []
+        queue.starts = []
+        queuedSamples = []
         awaitingPrime = true
         start(from: frame)
     }
@@ -139,7 +144,8 @@ final class StreamFeeder: @unchecked Sendable {
     /// Makes a fresh queue on a reopened device (the old buffers went with the old device).
     func rebind() {
         buffers = []
-        queuedStarts = []
+        queue.starts = []
+        queuedSamples = []
         idle = []
         awaitingPrime = false
     }
@@ -155,14 +161,12 @@ final class StreamFeeder: @unchecked Sendable {
                 name: "stream", value: entry.path, expected: "a decodable file (\(failure ?? "not decoded"))")
         }
         if buffers.isEmpty {
-            let silence = PCMAudio(
-                sampleRate: format.sampleRate, channels: format.channels,
-                samples: [Float](repeating: 0, count: format.channels))
-            for _ in 0..<Self.bufferCount {
-                buffers.append(try OpenALBuffer(device: source.device, audio: silence))
-            }
+            buffers = try BufferQueue.makeBuffers(
+                count: Self.bufferCount, device: source.device, sampleRate: format.sampleRate,
+                channels: format.channels)
         }
-        queuedStarts = []
+        queue.starts = []
+        queuedSamples = []
         idle = buffers
         var ready: [OpenALBuffer] = []
         while let buffer = idle.first, let chunk = takeChunk(format: format) {
@@ -170,7 +174,8 @@ final class StreamFeeder: @unchecked Sendable {
                 PCMAudio(sampleRate: format.sampleRate, channels: format.channels, samples: chunk.samples))
             idle.removeFirst()
             ready.append(buffer)
-            queuedStarts.append(chunk.start)
+            queue.starts.append(chunk.start)
+            queuedSamples.append(chunk.samples)
         }
         ahead.withLock { $0.target = Self.readyTarget }
         scheduleDecoding()
@@ -184,14 +189,15 @@ final class StreamFeeder: @unchecked Sendable {
             // After a seek: wait for the first chunks at the new place, then queue and play them.
             guard isReadyToBegin else { return true }
             awaitingPrime = false
-            guard (try? prime(source: source)) != nil, !queuedStarts.isEmpty else { return false }
+            guard (try? prime(source: source)) != nil, !queue.starts.isEmpty else { return false }
             try? source.play()
             return true
         }
         guard let format = ahead.withLock({ $0.format }) else { return false }
         let processed = source.processedBuffers
         if processed > 0, let names = try? source.unqueue(count: processed) {
-            queuedStarts.removeFirst(min(processed, queuedStarts.count))
+            queue.starts.removeFirst(min(processed, queue.starts.count))
+            queuedSamples.removeFirst(min(processed, queuedSamples.count))
             idle += names.compactMap { name in buffers.first { $0.id == name } }
         }
         if !idle.isEmpty {
@@ -201,38 +207,29 @@ final class StreamFeeder: @unchecked Sendable {
                 let audio = PCMAudio(
                     sampleRate: format.sampleRate, channels: format.channels, samples: chunk.samples)
                 guard (try? buffer.fill(audio)) != nil, (try? source.queue([buffer])) != nil else { continue }
-                queuedStarts.append(chunk.start)
+                queue.starts.append(chunk.start)
+                queuedSamples.append(chunk.samples)
             }
             scheduleDecoding()
         }
-        if queuedStarts.isEmpty {
-            // Nothing queued: the end, unless the worker is merely behind.
-            return !ahead.withLock { $0.exhausted && $0.chunks.isEmpty || $0.failure != nil }
+        // Nothing queued: the end, unless the worker is merely behind.
+        return queue.settle(source: source) {
+            ahead.withLock { $0.exhausted && $0.chunks.isEmpty || $0.failure != nil }
         }
-        if source.state == .stopped {
-            underruns += 1
-            try? source.play()
-        }
-        return true
     }
 
     /// How many times the queue ran dry since the last call, for the engine's running count.
-    func takeUnderruns() -> Int {
-        defer { underruns = 0 }
-        return underruns
-    }
+    func takeUnderruns() -> Int { queue.takeUnderruns() }
 
     /// The track frame being heard.
-    func position(source: OpenALSource) -> Int {
-        (queuedStarts.first ?? nextStart) + source.sampleOffset
-    }
+    func position(source: OpenALSource) -> Int { queue.position(source: source) }
 
     /// Takes the next decoded chunk, if one is ready.
     private func takeChunk(format: Format) -> Chunk? {
         let chunk = ahead.withLock { ahead -> Chunk? in
             ahead.chunks.isEmpty ? nil : ahead.chunks.removeFirst()
         }
-        if let chunk { nextStart = chunk.start + chunk.samples.count / max(format.channels, 1) }
+        if let chunk { queue.next = chunk.start + chunk.samples.count / max(format.channels, 1) }
         return chunk
     }
 
@@ -328,5 +325,64 @@ final class StreamFeeder: @unchecked Sendable {
             decoding.cursor += piece.count / channels
         }
         return chunk
+    }
+}
+
+// MARK: Read by a filtered voice
+
+extension StreamFeeder: PCMBlocks {
+    var channels: Int { format?.channels ?? 1 }
+    var sampleRate: Int { format?.sampleRate ?? 48_000 }
+
+    var isFinished: Bool {
+        carry.isEmpty && ahead.withLock { $0.exhausted && $0.chunks.isEmpty || $0.failure != nil }
+    }
+
+    /// The next decoded samples for a ``FilteredFeeder``: what ``handOver(source:)`` kept first, then
+    /// the decoder's chunks, cut to `maxFrames`.
+    func nextBlock(maxFrames: Int) -> (start: Int, samples: [Float])? {
+        if carry.isEmpty {
+            if inline, ahead.withLock({ $0.chunks.isEmpty }) { decodeAhead() }
+            guard let format, let chunk = takeChunk(format: format) else {
+                scheduleDecoding()
+                return nil
+            }
+            carry.append(chunk)
+            scheduleDecoding()
+        }
+        let channels = max(self.channels, 1)
+        let chunk = carry[0]
+        let frames = min(maxFrames, chunk.samples.count / channels)
+        if frames * channels == chunk.samples.count {
+            carry.removeFirst()
+            return (chunk.start, chunk.samples)
+        }
+        carry[0] = Chunk(start: chunk.start + frames, samples: Array(chunk.samples[(frames * channels)...]))
+        return (chunk.start, Array(chunk.samples[..<(frames * channels)]))
+    }
+
+    /// Stops `source` and keeps what its queue had not played yet, for a ``FilteredFeeder`` to read
+    /// first; the source is left stopped and empty.
+    func handOver(source: OpenALSource) {
+        let channels = max(self.channels, 1)
+        // The offset counts from the first buffer still on the queue, played ones included.
+        var offset = source.sampleOffset
+        source.stop()
+        var kept: [Chunk] = []
+        for (start, samples) in zip(queue.starts, queuedSamples) {
+            let frames = samples.count / channels
+            if offset >= frames {
+                offset -= frames
+                continue
+            }
+            kept.append(
+                offset == 0
+                    ? Chunk(start: start, samples: samples)
+                    : Chunk(start: start + offset, samples: Array(samples[(offset * channels)...])))
+            offset = 0
+        }
+        carry = kept + carry
+        queue.starts = []
+        queuedSamples = []
     }
 }

@@ -1,41 +1,68 @@
 import COpenAL
 
-/// A filter on a voice or a bus, made with OpenAL's EFX filters.
+/// A filter on a voice or a bus: a real cutoff in hertz run by the engine, or one of OpenAL's EFX
+/// shelves.
 ///
-/// OpenAL Soft 1.19's EFX filters are shelves at fixed frequencies: its low-pass keeps what lies
+/// ``lowpass(cutoff:q:)``, ``highpass(cutoff:q:)`` and ``bandpass(center:q:)`` make a
+/// ``CutoffFilter``: a 12 dB-per-octave biquad the engine runs on the samples it feeds OpenAL, so a
+/// cutoff at 800 Hz puts a sound behind a wall on any device. A voice it applies to is fed to OpenAL
+/// as a short queue of filtered blocks (``AudioEngine/filterLatency``), and a change of cutoff can
+/// glide. Voices with no cutoff filter play as before, at no cost.
+///
+/// The shelves are OpenAL Soft 1.19's EFX filters, fixed in frequency: its low-pass keeps what lies
 /// below 5 kHz and scales what lies above by `gainHF`; its high-pass keeps what lies above 250 Hz and
-/// scales what lies below by `gainLF`; its band-pass does both. They dull a sound (a muffled music
-/// bus, a sound behind a wall) but do not put a cutoff at an arbitrary frequency: ``lowpass(cutoff:)``
-/// and ``highpass(cutoff:)`` choose the shelf gain a 12 dB-per-octave filter at that cutoff would give
-/// at the shelf's frequency. When the device has no EFX the filter is accepted and does nothing.
+/// scales what lies below by `gainLF`; its band-pass does both. They dull a sound at no cost of
+/// latency. When the device has no EFX a shelf is accepted and does nothing.
 public enum SoundFilter: Sendable, Equatable, CustomStringConvertible {
-    /// Scales what lies above 5 kHz by `gainHF` (0...1) and everything by `gain`.
+    /// EFX shelf: scales what lies above 5 kHz by `gainHF` (0...1) and everything by `gain`.
     case lowpass(gain: Float = 1, gainHF: Float)
-    /// Scales what lies below 250 Hz by `gainLF` (0...1) and everything by `gain`.
+    /// EFX shelf: scales what lies below 250 Hz by `gainLF` (0...1) and everything by `gain`.
     case highpass(gain: Float = 1, gainLF: Float)
-    /// Both shelves at once.
+    /// EFX shelves: both at once.
     case bandpass(gain: Float = 1, gainLF: Float, gainHF: Float)
+    /// A real cutoff in hertz, run by the engine.
+    case cutoff(CutoffFilter)
 
     /// The frequency OpenAL Soft's low-pass shelf sits at.
     public static let lowpassShelf: Float = 5_000
     /// The frequency OpenAL Soft's high-pass shelf sits at.
     public static let highpassShelf: Float = 250
 
-    /// A low-pass whose shelf gain is what a 12 dB/octave low-pass at `cutoff` gives at 5 kHz:
-    /// `(cutoff / 5000)²`, at most 1 (so a cutoff of 500 Hz takes 40 dB off what lies above 5 kHz).
-    /// - Parameter cutoff: Hertz, above 0 and at most half the engine's sample rate.
+    /// A low-pass with a real cutoff: what lies above `cutoff` falls by 12 dB per octave.
+    /// - Parameters:
+    ///   - cutoff: Hertz, above 0 and at most half the engine's sample rate.
+    ///   - q: The resonance, above 0; ``CutoffFilter/butterworthQ`` (flat) by default.
     /// - Returns: The filter.
-    public static func lowpass(cutoff: Float) -> SoundFilter {
-        .lowpass(gainHF: min(1, (max(cutoff, 1) / lowpassShelf) * (max(cutoff, 1) / lowpassShelf)))
+    public static func lowpass(cutoff: Float, q: Float = CutoffFilter.butterworthQ) -> SoundFilter {
+        .cutoff(CutoffFilter(.lowpass, cutoff: cutoff, q: q))
     }
 
-    /// A high-pass whose shelf gain is what a 12 dB/octave high-pass at `cutoff` gives at 250 Hz:
-    /// `(250 / cutoff)²`, at most 1.
-    /// - Parameter cutoff: Hertz, above 0 and at most half the engine's sample rate.
+    /// A high-pass with a real cutoff: what lies below `cutoff` falls by 12 dB per octave.
+    /// - Parameters:
+    ///   - cutoff: Hertz, above 0 and at most half the engine's sample rate.
+    ///   - q: The resonance, above 0; ``CutoffFilter/butterworthQ`` (flat) by default.
     /// - Returns: The filter.
-    public static func highpass(cutoff: Float) -> SoundFilter {
-        .highpass(gainLF: min(1, (highpassShelf / max(cutoff, 1)) * (highpassShelf / max(cutoff, 1))))
+    public static func highpass(cutoff: Float, q: Float = CutoffFilter.butterworthQ) -> SoundFilter {
+        .cutoff(CutoffFilter(.highpass, cutoff: cutoff, q: q))
     }
+
+    /// A band-pass around `center`, 0 dB there, narrower as `q` grows (a radio voice: 1500 Hz, Q 2).
+    /// - Parameters:
+    ///   - center: Hertz, above 0 and at most half the engine's sample rate.
+    ///   - q: Above 0: the centre frequency over the band's width.
+    /// - Returns: The filter.
+    public static func bandpass(center: Float, q: Float = CutoffFilter.butterworthQ) -> SoundFilter {
+        .cutoff(CutoffFilter(.bandpass, cutoff: center, q: q))
+    }
+
+    /// The cutoff filter, when this is one.
+    public var cutoffFilter: CutoffFilter? {
+        if case .cutoff(let filter) = self { return filter }
+        return nil
+    }
+
+    /// The EFX shelf, when this is one.
+    var shelf: SoundFilter? { cutoffFilter == nil ? self : nil }
 
     /// Checks a cutoff given in hertz, e.g. from a cue.
     /// - Parameters:
@@ -51,9 +78,15 @@ public enum SoundFilter: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Throws unless every gain is a finite number in 0...1.
-    /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` naming the gain.
-    public func check() throws(AudioEngineError) {
+    /// Throws unless every gain is a finite number in 0...1, or for a cutoff filter, unless its
+    /// cutoff and Q are numbers above 0 (and the cutoff at most half `sampleRate`, when given).
+    /// - Parameter sampleRate: The engine's rate, to check a cutoff against.
+    /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` naming the value.
+    public func check(sampleRate: Int? = nil) throws(AudioEngineError) {
+        if let filter = cutoffFilter {
+            try filter.check(sampleRate: sampleRate)
+            return
+        }
         let (gain, lf, hf) = gains
         for (name, value) in [("filter gain", gain), ("filter gainLF", lf), ("filter gainHF", hf)]
         where !(value.isFinite && (0...1).contains(value)) {
@@ -67,10 +100,11 @@ public enum SoundFilter: Sendable, Equatable, CustomStringConvertible {
         case .lowpass(let gain, let hf): (gain, 1, hf)
         case .highpass(let gain, let lf): (gain, lf, 1)
         case .bandpass(let gain, let lf, let hf): (gain, lf, hf)
+        case .cutoff: (1, 1, 1)
         }
     }
 
-    /// The two filters in series, as one EFX filter: gains multiply, the kind covers both shelves.
+    /// The two shelves in series, as one EFX filter: gains multiply, the kind covers both shelves.
     func combined(with other: SoundFilter?) -> SoundFilter {
         guard let other else { return self }
         let (a, b) = (gains, other.gains)
@@ -88,6 +122,7 @@ public enum SoundFilter: Sendable, Equatable, CustomStringConvertible {
         case .lowpass(let gain, let hf): "lowpass gain=\(gain) gainHF=\(hf)"
         case .highpass(let gain, let lf): "highpass gain=\(gain) gainLF=\(lf)"
         case .bandpass(let gain, let lf, let hf): "bandpass gain=\(gain) gainLF=\(lf) gainHF=\(hf)"
+        case .cutoff(let filter): filter.description
         }
     }
 }

@@ -110,14 +110,33 @@ extension AudioEngine {
     }
 
     /// Filters every voice on `bus` (in series with each voice's own filter), or stops (`nil`).
+    ///
+    /// A cutoff filter (``SoundFilter/lowpass(cutoff:q:)`` and its kin) moves the bus's voices onto
+    /// the engine's filtered path, where they stay (unfiltered once the filter is off); a change is
+    /// heard after ``filterLatency``, and with a `glide` its cutoff moves smoothly (logarithmically)
+    /// from where it is. An EFX shelf applies at once and does not glide.
     /// - Parameters:
     ///   - filter: The filter, or `nil` for none.
     ///   - bus: The bus; ``Bus/master`` filters the voices on the master bus itself.
-    /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` for a gain outside 0...1.
-    public func setFilter(_ filter: SoundFilter?, for bus: Bus) throws(AudioEngineError) {
-        try filter?.check()
+    ///   - glide: How long a cutoff takes to move there; `.zero` jumps. From or to no filter, a
+    ///     low-pass glides from or to fully open (22 kHz), a high-pass from or to 10 Hz.
+    /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` naming a gain outside
+    ///   0...1, a cutoff that is not above 0 and at most half ``sampleRate``, a Q that is not above 0,
+    ///   or a negative glide.
+    public func setFilter(_ filter: SoundFilter?, for bus: Bus, glide: Duration = .zero)
+        throws(AudioEngineError)
+    {
+        try filter?.check(sampleRate: sampleRate)
+        let frames = try glideFrames(glide)
         withState { state, _ in
+            let now = currentFrame(&state)
             state.space.busFilters[bus] = filter
+            retarget(&state.space.busCutoffs[bus], to: filter?.cutoffFilter, glide: frames, at: now)
+            if state.space.busCutoffs[bus] != nil {
+                for slot in state.pool.busySlots where state.pool.voices[Int(slot)].options.bus == bus {
+                    engageCutoff(slot, in: &state, at: now)
+                }
+            }
             refreshEffects(on: bus, in: &state)
         }
     }
@@ -131,12 +150,24 @@ extension AudioEngine {
     /// - Parameters:
     ///   - filter: The filter, or `nil` for none.
     ///   - voice: The sound's handle.
-    /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` for a gain outside 0...1.
-    public func setFilter(_ filter: SoundFilter?, for voice: VoiceHandle) throws(AudioEngineError) {
-        try filter?.check()
+    ///   - glide: How long a cutoff takes to move there (see ``setFilter(_:for:glide:)-(_,Bus,_)``).
+    /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` naming a bad gain, cutoff,
+    ///   Q or glide.
+    public func setFilter(_ filter: SoundFilter?, for voice: VoiceHandle, glide: Duration = .zero)
+        throws(AudioEngineError)
+    {
+        try filter?.check(sampleRate: sampleRate)
+        let frames = try glideFrames(glide)
         withState { state, _ in
             guard let slot = state.pool.slot(of: voice) else { return }
-            state.pool.update(slot) { $0.options.filter = filter }
+            let now = currentFrame(&state)
+            var ramp = state.pool.voices[Int(slot)].cutoffRamp
+            retarget(&ramp, to: filter?.cutoffFilter, glide: frames, at: now)
+            state.pool.update(slot) {
+                $0.options.filter = filter
+                $0.cutoffRamp = ramp
+            }
+            if ramp != nil { engageCutoff(slot, in: &state, at: now) }
             let voice = state.pool.voices[Int(slot)]
             if let source = voice.source { applyEffects(to: source, options: voice.options, in: &state) }
         }
@@ -225,15 +256,16 @@ extension AudioEngine {
     func applyEffects(to source: OpenALSource, options: PlayOptions, in state: inout EngineState) {
         let effects = effects(&state)
         guard effects.isAvailable else {
-            if options.filter != nil || state.space.busFilters[options.bus] != nil
+            if options.filter?.shelf != nil || state.space.busFilters[options.bus]?.shelf != nil
                 || state.space.busReverbs[options.bus] != nil
             {
                 sayNoEffects(&state)
             }
             return
         }
-        let busFilter = state.space.busFilters[options.bus]
-        let filter = options.filter?.combined(with: busFilter) ?? busFilter
+        // Cutoff filters are the engine's own (Filtering/); only shelves go to EFX.
+        let busFilter = state.space.busFilters[options.bus]?.shelf
+        let filter = options.filter?.shelf?.combined(with: busFilter) ?? busFilter
         let send = state.space.busReverbs[options.bus] == nil ? 0 : options.reverbSend
         effects.apply(to: source.id, filter: filter, bus: options.bus.index, send: send)
     }
@@ -274,7 +306,7 @@ extension AudioEngine {
         voice.buffer?.channels ?? voice.stream?.format?.channels ?? 1
     }
 
-    private func glideFrames(_ glide: Duration) throws(AudioEngineError) -> Int64 {
+    func glideFrames(_ glide: Duration) throws(AudioEngineError) -> Int64 {
         guard glide >= .zero else {
             throw .invalidArgument(name: "glide", value: "\(glide)", expected: ".zero or longer")
         }

@@ -4,6 +4,8 @@ struct SpaceState {
     var layout = SpatialLayout()
     var listener = PositionRamp.constant(SoundPosition(x: 0, y: 0))
     var busFilters: [Bus: SoundFilter] = [:]
+    /// Each bus's cutoff filter, gliding (Filtering/); a bus never given one has none.
+    var busCutoffs: [Bus: CutoffRamp] = [:]
     var busReverbs: [Bus: Reverb] = [:]
     /// The EFX objects of the current device, made when first needed (and again on a new device).
     var effects: OpenALEffects?

@@ -17,7 +17,8 @@ public struct PlayOptions: Sendable, Equatable {
     public var position: SoundPosition?
     /// For a stereo sound: downmix it and place it as a point, instead of keeping its width.
     public var spatialize: Bool
-    /// The voice's own filter, in series with its bus's (EFX; does nothing without it).
+    /// The voice's own filter, in series with its bus's: a cutoff in hertz the engine runs
+    /// (``SoundFilter/lowpass(cutoff:q:)``), or an EFX shelf (which does nothing without EFX).
     public var filter: SoundFilter?
     /// 0...1: how much of the voice goes to its bus's reverb, when the bus has one.
     public var reverbSend: Float

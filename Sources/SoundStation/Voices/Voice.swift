@@ -23,6 +23,11 @@ struct Voice {
     /// The sound's name: its buffer's or its stream's.
     var name = ""
     var options = PlayOptions()
+    /// The voice's own cutoff filter, gliding; `nil` when it never had one.
+    var cutoffRamp: CutoffRamp?
+    /// Set while the voice is fed through the engine's cutoff filters instead of playing its buffer or
+    /// stream directly (it stays on that path once on it).
+    var filtered: FilteredFeeder?
     /// Where a positioned voice is, gliding; `nil` for a voice placed by its pan.
     var positionRamp: PositionRamp?
     /// A fade on top of the voice's volume; ``stopsAfterFade`` ends the voice when it reaches 0.

@@ -113,6 +113,8 @@ struct VoicePool {
         voices[index].stream = request.stream
         voices[index].options = request.options
         voices[index].positionRamp = request.options.position.map(PositionRamp.constant)
+        voices[index].cutoffRamp = request.options.filter?.cutoffFilter.map(CutoffRamp.constant)
+        voices[index].filtered = nil
         voices[index].fade = .constant(1)
         voices[index].stopsAfterFade = false
         voices[index].startOffset = request.startOffset
@@ -161,6 +163,7 @@ struct VoicePool {
         voices[index].phase = .free
         voices[index].buffer = nil
         voices[index].stream = nil
+        voices[index].filtered = nil
         let at = Int(busyIndex[index])
         if at >= 0 {
             let last = busySlots.removeLast()

@@ -26,8 +26,11 @@ public final class GameAudio: Sendable {
     /// How long the music takes to fade out when a game ends.
     public static let gameOverFade = 0.5
 
-    /// How much the pause menu dulls the music: a low-pass on the music bus (EFX) and this volume.
-    public static let pausedMusic = (filter: SoundFilter.lowpass(cutoff: 700), volume: Float(0.6))
+    /// How the pause menu dulls the music: a real low-pass at 700 Hz on the music bus, glided in and
+    /// out so the music sinks behind the menu rather than switching, and this volume.
+    public static let pausedMusic = (
+        filter: SoundFilter.lowpass(cutoff: 700), glide: Duration.milliseconds(300), volume: Float(0.6)
+    )
     /// The level from which the playfield's effects echo (a cave reverb on the effects bus), if any.
     public let echoLevel: Int?
 
@@ -236,7 +239,8 @@ public final class GameAudio: Sendable {
 
     private func muffleMusic(_ muffled: Bool) {
         do {
-            try sound.engine.setFilter(muffled ? Self.pausedMusic.filter : nil, for: .music)
+            try sound.engine.setFilter(
+                muffled ? Self.pausedMusic.filter : nil, for: .music, glide: Self.pausedMusic.glide)
         } catch {
             report("music filter", .engine(name: "music", error))
         }

@@ -34,6 +34,46 @@ struct DeviceTests {
         #expect(AudioAnalysis.rms(audio, frames: window) > 0.1)
     }
 
+    @Test func aPlayingSoundIsMuffledOnTheDeviceWithoutAnUnderrun() async throws {
+        let engine = try AudioEngine(output: .device())
+        defer { engine.shutdown() }
+        let low = Signals.sine(frequency: 300, seconds: 1, amplitude: 0.25)
+        let high = Signals.sine(frequency: 6_000, seconds: 1, amplitude: 0.25)
+        let mixed = PCMAudio(
+            sampleRate: 48_000, channels: 1, samples: zip(low.samples, high.samples).map { $0 + $1 })
+        let voice = try #require(
+            engine.play(try engine.makeBuffer(mixed, name: "tones"), options: PlayOptions(loop: true)))
+        let capture = try CaptureDevice(sampleRate: 16_000, channels: 1)
+        capture.start()
+        var recorded: [Float] = []
+        var muffled = false
+        let deadline = ContinuousClock.now + .seconds(6)
+        while recorded.count < 16_000 * 2, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            recorded += capture.read()
+            if !muffled, recorded.count >= 16_000 * 3 / 4 {
+                // Moved onto the filtered path while it plays.
+                try engine.setFilter(.lowpass(cutoff: 1_000), for: .effects)
+                muffled = true
+            }
+        }
+        capture.stop()
+        #expect(engine.isActive(voice))
+        #expect(engine.underrunCount == 0)
+        let audio = PCMAudio(sampleRate: 16_000, channels: 1, samples: recorded)
+        let onset = try #require(AudioAnalysis.onset(audio, threshold: 0.05), "nothing reached the monitor")
+        let before = (onset + 800)..<(onset + 4_800)
+        let after = (audio.frameCount - 6_400)..<(audio.frameCount - 800)
+        #expect(before.upperBound < 16_000 * 3 / 4 && after.lowerBound > 16_000)
+        func level(_ frequency: Double, _ frames: Range<Int>) -> Double {
+            AudioAnalysis.amplitude(of: frequency, in: audio, frames: frames)
+        }
+        let highChange = AudioAnalysis.decibels(level(6_000, after) / level(6_000, before))
+        let lowChange = AudioAnalysis.decibels(level(300, after) / level(300, before))
+        #expect(highChange < -20, "6 kHz on the device under a 1 kHz low-pass: \(highChange) dB")
+        #expect(abs(lowChange) < 1.5, "300 Hz: \(lowChange) dB")
+    }
+
     @Test func theLowLatencyHintShortensTheMixingPeriod() throws {
         let normal = try AudioEngine(output: .device())
         let normalRefresh = normal.device.refresh

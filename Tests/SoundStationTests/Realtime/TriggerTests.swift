@@ -153,6 +153,26 @@ import Testing
         #expect(mix.samples.allSatisfy { $0 == 0 })
     }
 
+    @Test func aPanOutsideTheFieldIsRefusedWithAnEventNotClamped() throws {
+        let engine = try AudioEngine(output: .offline(sampleRate: Self.rate, channels: 2))
+        let buffer = try constant(engine, level: 0.25)
+        let refused = Mutex<[VoiceHandle]>([])
+        engine.onEvent { event in
+            if case .refused(let handle, _, _) = event { refused.withLock { $0.append(handle) } }
+        }
+        let port = engine.triggerPort
+        let wide = try #require(port.play(buffer.id, pan: 1.5))
+        let left = try #require(port.play(buffer.id, at: .milliseconds(1), pan: -3))
+        let mix = try engine.render(frames: 480)
+        #expect(refused.withLock { $0 } == [wide, left])
+        #expect(!engine.isActive(wide) && !engine.isActive(left))
+        #expect(mix.samples.allSatisfy { $0 == 0 }, "nothing was played at a clamped pan")
+        // The edges of the field are fine.
+        let right = try #require(port.play(buffer.id, pan: 1))
+        _ = try engine.render(frames: 480)
+        #expect(engine.isActive(right))
+    }
+
     @Test func aFreedBufferStopsTriggeringByItsID() throws {
         let engine = try AudioEngine(output: .offline(sampleRate: Self.rate, channels: 2))
         var buffer: SoundBuffer? = try constant(engine, level: 0.25)

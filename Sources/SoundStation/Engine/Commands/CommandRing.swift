@@ -110,7 +110,16 @@ extension ssrt_command {
             case .lowpass: SSRT_FILTER_LOWPASS
             case .highpass: SSRT_FILTER_HIGHPASS
             case .bandpass: SSRT_FILTER_BANDPASS
+            case .cutoff(let filter):
+                switch filter.kind {
+                case .lowpass: SSRT_FILTER_LOWPASS_HZ
+                case .highpass: SSRT_FILTER_HIGHPASS_HZ
+                case .bandpass: SSRT_FILTER_BANDPASS_HZ
+                }
             }
+        if let filter = options.filter?.cutoffFilter {
+            (filter_gain_lf, filter_gain_hf) = (filter.q, filter.cutoff)
+        }
         filter = UInt8(kind.rawValue)
         if let gain = options.filter?.gains.gain { volume *= gain }
         self.flags = UInt8(flags)
@@ -134,6 +143,9 @@ extension ssrt_command {
         case SSRT_FILTER_LOWPASS.rawValue: .lowpass(gainHF: filter_gain_hf)
         case SSRT_FILTER_HIGHPASS.rawValue: .highpass(gainLF: filter_gain_lf)
         case SSRT_FILTER_BANDPASS.rawValue: .bandpass(gainLF: filter_gain_lf, gainHF: filter_gain_hf)
+        case SSRT_FILTER_LOWPASS_HZ.rawValue: .lowpass(cutoff: filter_gain_hf, q: filter_gain_lf)
+        case SSRT_FILTER_HIGHPASS_HZ.rawValue: .highpass(cutoff: filter_gain_hf, q: filter_gain_lf)
+        case SSRT_FILTER_BANDPASS_HZ.rawValue: .bandpass(center: filter_gain_hf, q: filter_gain_lf)
         default: nil
         }
     }

@@ -88,7 +88,7 @@ final class OpenALEffects: @unchecked Sendable {
         let template = self.filter
         let slot = slots[bus]?.slot ?? 0
         _ = try? withOpenAL(device, "alSourcei(AL_DIRECT_FILTER, AL_AUXILIARY_SEND_FILTER)") {
-            if let filter {
+            if let filter = filter?.shelf {
                 Self.configure(template, filter)
                 alSourcei(source, AL_DIRECT_FILTER, ALint(bitPattern: template))
             } else {
@@ -120,6 +120,9 @@ final class OpenALEffects: @unchecked Sendable {
             alFilterf(id, AL_BANDPASS_GAIN, gain)
             alFilterf(id, AL_BANDPASS_GAINLF, lf)
             alFilterf(id, AL_BANDPASS_GAINHF, hf)
+        case .cutoff:
+            // The engine runs cutoff filters itself; the source gets no EFX filter for them.
+            alFilteri(id, AL_FILTER_TYPE, AL_FILTER_NULL)
         }
     }
 }

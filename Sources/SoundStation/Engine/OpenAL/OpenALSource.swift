@@ -125,6 +125,16 @@ final class OpenALSource: @unchecked Sendable {
         }
     }
 
+    /// Stops the source and empties it, ready for a queue (a looping buffer's source stops looping).
+    func clearForQueue() {
+        let id = self.id
+        _ = try? withOpenAL(device, "alSourceStop, alSourcei(AL_BUFFER, AL_LOOPING)") {
+            alSourceStop(id)
+            alSourcei(id, AL_BUFFER, 0)
+            alSourcei(id, AL_LOOPING, AL_FALSE)
+        }
+    }
+
     func setGain(_ gain: Float) {
         let id = self.id
         _ = try? withOpenAL(device, "alSourcef(AL_GAIN)") { alSourcef(id, AL_GAIN, gain) }

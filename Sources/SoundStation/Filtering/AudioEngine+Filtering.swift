@@ -1,0 +1,123 @@
+extension AudioEngine {
+    /// How late a change of cutoff filter is heard on a device: the filtered voices' queue,
+    /// ``FilteredFeeder/bufferCount`` blocks of ``FilteredFeeder/blockFrames`` frames (85 ms at
+    /// 48 kHz). Voices without a cutoff filter are not delayed. Offline, the delay is the same number
+    /// of render-clock frames, the same on every run.
+    public var filterLatency: Duration {
+        .seconds(Double(FilteredFeeder.blockFrames * FilteredFeeder.bufferCount) / Double(sampleRate))
+    }
+
+    /// Render-clock frames of ``filterLatency``: a glide starts this far ahead, so the blocks already
+    /// queued do not skip its beginning.
+    var filterLatencyFrames: Int64 { Int64(FilteredFeeder.blockFrames * FilteredFeeder.bufferCount) }
+
+    /// Frames a filtered voice has queued beyond what is heard (0 for a voice playing its buffer
+    /// directly), for `make bench`; `nil` for a stale handle or a stream played directly.
+    /// - Parameter voice: The voice.
+    /// - Returns: The frames, at the sound's rate.
+    @_spi(Benchmarks) public func queuedAhead(of voice: VoiceHandle) -> Int? {
+        withState { state, _ in
+            guard let current = state.pool.voice(voice), let source = current.source else { return nil }
+            if let feeder = current.filtered { return feeder.queuedAhead(source: source) }
+            return current.stream == nil ? 0 : nil
+        }
+    }
+
+    /// Whether `voice` needs the filtered path at `frame`: it or its bus has a cutoff filter.
+    func needsCutoff(_ voice: Voice, in state: EngineState, at frame: Int64) -> Bool {
+        if let ramp = voice.cutoffRamp, !ramp.isOff(from: frame) { return true }
+        if let ramp = state.space.busCutoffs[voice.options.bus], !ramp.isOff(from: frame) { return true }
+        return false
+    }
+
+    /// What a filtered voice's next blocks are filtered with.
+    func filterSettings(_ slot: Int32, in state: EngineState, at frame: Int64) -> FilteredFeeder.Settings {
+        let index = Int(slot)
+        return FilteredFeeder.Settings(
+            own: state.pool.voices[index].cutoffRamp,
+            bus: state.space.busCutoffs[state.pool.voices[index].options.bus],
+            pitch: state.pool.voices[index].options.pitch, engineRate: sampleRate, now: frame)
+    }
+
+    /// Gives the voice in `slot` a feeder that reads its sound from `offset` and queues the first
+    /// filtered blocks on `source` (stopped and empty); the caller plays it.
+    /// - Parameter engaged: The voice was playing unfiltered until now, so a filter coming on fades in
+    ///   for it; a voice beginning here is filtered from its first sample.
+    func startFiltered(
+        _ slot: Int32, source: OpenALSource, from offset: Int, in state: inout EngineState, at frame: Int64,
+        engaged: Bool = false
+    ) throws(AudioEngineError) {
+        let index = Int(slot)
+        let blocks: any PCMBlocks
+        if let stream = state.pool.voices[index].stream {
+            blocks = stream
+        } else if let buffer = state.pool.voices[index].buffer {
+            blocks = MemoryBlocks(buffer, from: offset, loops: state.pool.voices[index].options.loop)
+        } else {
+            return
+        }
+        let feeder = FilteredFeeder(
+            blocks: blocks, from: frame, startOffset: offset, heardSince: engaged ? .min : frame)
+        try feeder.prime(source: source, settings: filterSettings(slot, in: state, at: frame))
+        state.pool.update(slot) {
+            $0.filtered = feeder
+            $0.endEstimate = .max
+        }
+    }
+
+    /// Moves a playing (or paused) voice that plays its sound directly onto the filtered path, from
+    /// where it is, without a gap.
+    func engageCutoff(_ slot: Int32, in state: inout EngineState, at frame: Int64) {
+        let index = Int(slot)
+        let phase = state.pool.voices[index].phase
+        guard state.pool.voices[index].filtered == nil, phase == .playing || phase == .paused,
+            let source = state.pool.voices[index].source
+        else { return }
+        let offset: Int
+        if let stream = state.pool.voices[index].stream {
+            offset = stream.position(source: source)
+            stream.handOver(source: source)
+        } else {
+            // A one-shot that has ended is left for housekeeping to reap, not started again.
+            guard source.state != .stopped else { return }
+            offset = source.sampleOffset
+        }
+        source.clearForQueue()
+        do throws(AudioEngineError) {
+            try startFiltered(slot, source: source, from: offset, in: &state, at: frame, engaged: true)
+            if phase == .playing { try source.play() }
+        } catch {
+            // Housekeeping finds the source stopped and ends the voice.
+            return
+        }
+        wakeForRefill(&state, at: frame)
+    }
+
+    /// How long a cutoff filter takes at least to come on or go off: a filter switched on at once
+    /// would step the signal (a click); from or to fully open, it does not.
+    static let filterSwitchSeconds = 0.01
+
+    /// Glides `ramp` to `target`: at once for no glide (but a filter coming on or going off takes
+    /// ``filterSwitchSeconds``), else starting ``filterLatency`` from now so every filtered voice
+    /// hears all of it.
+    func retarget(_ ramp: inout CutoffRamp?, to target: CutoffFilter?, glide frames: Int64, at now: Int64) {
+        let current = ramp?.value(at: now)
+        guard current != nil || target != nil else {
+            ramp = nil
+            return
+        }
+        let begin = frames > 0 ? now + filterLatencyFrames : now
+        let switching = (current == nil) != (target == nil)
+        let fade = switching ? Int64(Self.filterSwitchSeconds * Double(sampleRate)) : 0
+        // Switched at once, the filter holds its cutoff and fades in (or out); a glide sweeps.
+        ramp = (ramp ?? .constant(nil)).retargeted(
+            to: target, at: now, begin: begin, over: max(frames, fade), fade: fade, sweeps: frames > 0)
+    }
+
+    /// Makes the next housekeeping come at once, so a voice just moved onto the filtered path gets its
+    /// refills on time.
+    private func wakeForRefill(_ state: inout EngineState, at frame: Int64) {
+        state.nextWakeFrame = min(state.nextWakeFrame, frame)
+        ring.wake()
+    }
+}
