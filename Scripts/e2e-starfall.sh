@@ -30,7 +30,7 @@ autoplay_renders() {
     python3 - "$work/a.json" <<'PY'
 import json, sys
 summary = json.load(open(sys.argv[1]))  # stdout holds the JSON object and nothing else
-assert set(summary) == {"scenes", "effects"}, summary.keys()
+assert set(summary) == {"scenes", "music", "intensity", "effects"}, summary.keys()
 scenes = [(s["name"], s["music"]) for s in summary["scenes"]]
 assert scenes[:4] == [("menu", "main"), ("game", "game"), ("game-over", None), ("menu", "main")], scenes
 assert summary["scenes"][0]["at"] == 0.0
@@ -41,6 +41,45 @@ for e in summary["effects"]:
     assert set(e) >= {"name", "at", "volume", "pitch"}, e
     assert abs(e["at"] * 60 - round(e["at"] * 60)) < 1e-3, e
 print(f"{len(summary['scenes'])} scenes, {len(summary['effects'])} effects")
+PY
+}
+
+music_on_the_grid() { # the switch menu -> game on a bar line of the menu track, the level-up
+    # stingers on beats of the game track (tempos from the catalogue), and the game track heard from
+    # exactly the switch frame: its pad layer plus drums correlate with the render best at lag 0
+    local assets
+    assets="$(cd "$(dirname "$0")/.." && pwd)/Assets"
+    sox "$assets/Music/game.ogg" -t f32 "$work/pad.f32" && sox "$assets/Music/game-drums.ogg" -t f32 "$work/drums.f32" \
+        && sox "$work/a.wav" -t f32 "$work/a.f32" || return 1
+    python3 - "$work/a.json" "$assets/catalogue.json" "$work" <<'PY'
+import array, json, sys
+summary, catalogue, work = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
+tempo = {s["name"]: s for s in catalogue["sounds"] if "bpm" in s}
+rate = 48000
+switches = summary["music"]
+i = next(i for i, s in enumerate(switches) if s["from"] == "main" and s["to"] == "game")
+menu, switch = switches[i - 1], switches[i]
+bar = 60 / tempo["main"]["bpm"] * tempo["main"]["beatsPerBar"] * rate
+bars = (round(switch["at"] * rate) - round(menu["at"] * rate)) / bar
+assert bars == int(bars) and switch["bar"] == int(bars) + 1 and switch["beat"] == 1, (bars, switch)
+assert 0 <= switch["at"] - switch["asked"] < bar / rate, switch
+beat = 60 / tempo["game"]["bpm"] * rate
+stingers = [e["at"] for e in summary["effects"] if e["name"] == "level-up"]
+assert stingers, "no level-up"
+for at in stingers:
+    beats = (round(at * rate) - round(switch["at"] * rate)) / beat
+    assert beats == int(beats), f"level-up at {at} s is {beats} beats into the game track"
+def load(name):
+    a = array.array("f"); a.frombytes(open(f"{work}/{name}", "rb").read()); return a
+mix, pad, drums = load("a.f32"), load("pad.f32"), load("drums.f32")
+start, n = round(switch["at"] * rate), 4800
+def corr(lag):
+    return sum(mix[2 * (start + k + lag)] * (pad[2 * k] + drums[2 * k]) for k in range(n))
+scores = {lag: corr(lag) for lag in range(-40, 41, 4)} | {lag: corr(lag) for lag in (-1, 1)}
+best = max(scores, key=scores.get)
+assert best == 0, f"the game track correlates best {best} frames off its switch frame"
+print(f"switch at bar {switch['bar']} ({switch['at']} s, asked {switch['asked']} s), "
+      f"{len(stingers)} stingers on beats, correlation peak at lag 0")
 PY
 }
 
@@ -220,6 +259,7 @@ terminal_sigterm_restores() {
 }
 
 check "autoplay renders 35 s at 48 kHz stereo and prints the JSON summary" autoplay_renders
+check "autoplay: the game track starts on the menu's bar line, stingers on the beat" music_on_the_grid
 check "autoplay with the same seed gives the same bytes" autoplay_is_repeatable
 check "autoplay WAV: the explosion is heard at its time" effects_are_heard
 check "usage errors exit 2, missing assets exit 1, naming them" usage_errors

@@ -150,7 +150,8 @@ enum Sequencer {
         let loopLength = totalFrames - introFrames
         let mixes = (0..<layerCount).map { layer -> StereoBuffer in
             var mix = StereoBuffer(frames: totalFrames)
-            let bodyMix = bodies[layer].output(echo: song.echo, framesPerBeat: framesPerBeat, sampleRate: rate)
+            let bodyMix = bodies[layer].output(
+                echo: song.echo, framesPerBeat: framesPerBeat, sampleRate: rate)
             mix.mix(bodyMix)
             mix.mix(intros[layer].output(echo: song.echo, framesPerBeat: framesPerBeat, sampleRate: rate))
             for frame in totalFrames..<bodyMix.frameCount {
