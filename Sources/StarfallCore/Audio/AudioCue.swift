@@ -21,8 +21,9 @@ public struct MusicSwitch: Sendable, Equatable {
     public var asked: Double
     /// When the switch happened: the next bar line of `from` (or `asked` when it has no grid).
     public var at: Double
-    /// The bar and beat of `from` the switch landed on, or nil when it was not on a grid.
+    /// The bar of `from` the switch landed on (from 1), or nil when it was not on a grid.
     public var bar: Int?
+    /// The beat in that bar (from 1), or nil when it was not on a grid.
     public var beat: Int?
 
     /// Creates a switch record.
