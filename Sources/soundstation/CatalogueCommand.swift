@@ -20,6 +20,8 @@ enum CatalogueCommand {
         var beatsPerBar: Int?
         var downbeat: Double?
         var markers: [String: Double]?
+        /// An effect's dip of the music in decibels, when it has one.
+        var duckMusic: Float?
     }
 
     static func run(_ arguments: inout Arguments) throws {
@@ -46,7 +48,8 @@ enum CatalogueCommand {
                         sampleRate: audio.sampleRate, channels: audio.channels, fileBytes: size,
                         pcmBytes: audio.byteCount, bpm: entry.tempo?.bpm,
                         beatsPerBar: entry.tempo?.beatsPerBar, downbeat: entry.tempo?.downbeat,
-                        markers: entry.markers.isEmpty ? nil : entry.markers))
+                        markers: entry.markers.isEmpty ? nil : entry.markers,
+                        duckMusic: entry.duckMusic < 0 ? entry.duckMusic : nil))
             } catch {
                 problems.append(
                     CatalogueError.undecodable(name: entry.name, path: entry.path, reason: error.description)

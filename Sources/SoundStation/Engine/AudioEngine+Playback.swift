@@ -90,13 +90,16 @@ extension AudioEngine {
             options: PlayOptions(
                 volume: command.volume, pitch: command.pitch, pan: command.pan, loop: command.loops,
                 priority: Int(command.priority), bus: Bus(index: command.bus), position: command.position,
-                spatialize: command.spatializes, filter: command.voiceFilter, reverbSend: command.reverb_send)
+                spatialize: command.spatializes, filter: command.voiceFilter, reverbSend: command.reverb_send,
+                duckMusic: command.duck_music_db)
         )
         if command.usesSoundDefaults {
             let defaults = state.sounds.slots[index].defaults
             request.options.volume *= defaults.volume
             request.options.priority = defaults.priority
             request.options.bus = defaults.bus
+            // The deeper of the caller's dip and the catalogue's.
+            request.options.duckMusic = min(request.options.duckMusic, defaults.duckMusic)
             request.limit = defaults.limit
             request.options = Self.clamp(request.options)
         }
@@ -438,6 +441,8 @@ extension AudioEngine {
         if let position = options.position, (try? position.check()) == nil { clamped.position = nil }
         if let filter = options.filter, (try? filter.check()) == nil { clamped.filter = nil }
         clamped.reverbSend = options.reverbSend.isFinite ? max(0, min(1, options.reverbSend)) : 1
+        clamped.duckMusic =
+            options.duckMusic.isFinite ? max(PlayOptions.deepestDuck, min(0, options.duckMusic)) : 0
         return clamped
     }
 

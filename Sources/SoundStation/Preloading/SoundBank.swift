@@ -156,7 +156,7 @@ public final class SoundBank: Sendable {
             coalesceFrames: Int64(entry.coalesceMilliseconds / 1000 * Double(engine.sampleRate)))
         let defaults = SoundDefaults(
             volume: entry.volume, priority: entry.priority, bus: entry.kind == .voice ? .voice : .effects,
-            limit: limit)
+            limit: limit, duckMusic: entry.duckMusic)
         table.withLock { table in
             if var existing = table.loaded[entry.name] {
                 existing.users += 1
