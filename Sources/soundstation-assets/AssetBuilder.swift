@@ -97,7 +97,7 @@ enum AssetBuilder {
                     loopStart: hasIntro ? rendered.loopStart : nil,
                     loopEnd: hasIntro ? rendered.loopEnd : nil, bpm: song.beatsPerMinute,
                     beatsPerBar: song.beatsPerBar, stems: stems, priority: 255, maxInstances: 1,
-                    stream: stems.isEmpty))
+                    stream: true))
         }
         for effect in effects {
             let path = "Effects/\(effect.name).\(effect.format.fileExtension)"

@@ -63,9 +63,7 @@ extension AudioEngine {
         }
         // OpenAL stopped every source when the device went: reaping them now would end the music.
         if state.deviceLost { return }
-        for slot in state.pool.takeDue(upTo: now) {
-            begin(slot, in: &state, at: now, events: &events)
-        }
+        beginDue(state.pool.takeDue(upTo: now), in: &state, at: now, events: &events)
         updateDucking(&state, at: now)
         let tweens = updateTweens(&state, at: now)
         let levels = state.busLevels(at: now)

@@ -112,7 +112,7 @@ public final class SoundBank: Sendable {
             return id
         }
         let (buffer, info) = try Self.decodeAndUpload(entry, id: id, engine: engine)
-        let stems = try Self.decodeStems(of: entry, like: info, engine: engine)
+        let stems = try Self.decodeStems(of: entry, like: info, streamed: buffer == nil, engine: engine)
         insert(Loaded(entry: entry, id: id, buffer: buffer, users: 1, info: info, stems: stems))
     }
 
@@ -181,9 +181,9 @@ public final class SoundBank: Sendable {
             // Every format streams; a module that loops by its song structure always does, since
             // its loop is the song's and not a range of frames.
             let songLoop = info.format.isTrackerModule && entry.loopsBySongStructure
-            // A layered track is held decoded, so its stems start with it on one frame.
-            if entry.kind == .music, entry.stems.isEmpty,
-                entry.stream || bytes > streamingThreshold || songLoop
+            // A layered track streams only when asked to (its stems stream beside it), never by size.
+            if entry.kind == .music,
+                entry.stream || (entry.stems.isEmpty && (bytes > streamingThreshold || songLoop))
             {
                 do { try entry.checkTiming(sampleRate: info.sampleRate, frameCount: info.frameCount) } catch {
                     throw SoundLoadError.catalogue(error)
