@@ -281,21 +281,11 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
 
     /// Reads a grid point: `now`, `beat`, `bar`, `bars=N` or `marker=NAME`.
     private static func quantize(_ text: String, cue: String) throws(SoundCueError) -> MusicQuantize {
-        let expected = "a grid point: now, beat, bar, bars=N (N 1 or more) or marker=NAME"
-        switch text {
-        case "now": return .now
-        case "beat": return .nextBeat
-        case "bar": return .nextBar
-        default:
-            if text.hasPrefix("bars=") {
-                guard let count = Int(text.dropFirst(5)), count >= 1 else {
-                    throw .badValue(cue: cue, value: text, expected: expected)
-                }
-                return .bars(count)
-            }
-            if text.hasPrefix("marker="), text.count > 7 { return .marker(String(text.dropFirst(7))) }
-            throw .badValue(cue: cue, value: text, expected: expected)
+        guard let point = MusicQuantize(spelling: text) else {
+            throw .badValue(
+                cue: cue, value: text, expected: "a grid point: now, beat, bar, bars=N (N 1 or more) or marker=NAME")
         }
+        return point
     }
 
     /// Checks what depends on the engine: a filter's cutoff must be at most half its sample rate.
