@@ -41,13 +41,16 @@ public func ssMusicAt(
 ///   - out: Filled with bar, beat and fraction.
 /// - Returns: 1 when filled, 0 with no music with a tempo playing, or a negative code.
 @_cdecl("ss_music_position")
-public func ssMusicPosition(_ engine: OpaquePointer?, _ out: UnsafeMutablePointer<ss_musical_position>?) -> Int32 {
+public func ssMusicPosition(_ engine: OpaquePointer?, _ out: UnsafeMutablePointer<ss_musical_position>?)
+    -> Int32
+{
     cCall { () throws(CError) -> Int32 in
         let system = try handle(engine).system
         guard let out else { throw .invalid("out is NULL: pass the address of an ss_musical_position") }
         guard let position = system.music.musicalPosition() else { return 0 }
         out.pointee = ss_musical_position(
-            bar: Int32(clamping: position.bar), beat: Int32(clamping: position.beat), fraction: position.fraction)
+            bar: Int32(clamping: position.bar), beat: Int32(clamping: position.beat),
+            fraction: position.fraction)
         return 1
     }
 }

@@ -283,7 +283,8 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
     private static func quantize(_ text: String, cue: String) throws(SoundCueError) -> MusicQuantize {
         guard let point = MusicQuantize(spelling: text) else {
             throw .badValue(
-                cue: cue, value: text, expected: "a grid point: now, beat, bar, bars=N (N 1 or more) or marker=NAME")
+                cue: cue, value: text,
+                expected: "a grid point: now, beat, bar, bars=N (N 1 or more) or marker=NAME")
         }
         return point
     }

@@ -86,10 +86,12 @@ public struct AutoplaySummary: Sendable, Equatable {
                 + "\"pitch\": \(Self.number(Double(effect.pitch))), \"pan\": \(Self.number(Double(effect.pan))) }"
         }
         let lists = [
-            ("scenes", sceneLines), ("music", musicLines), ("intensity", intensityLines), ("effects", effectLines),
+            ("scenes", sceneLines), ("music", musicLines), ("intensity", intensityLines),
+            ("effects", effectLines),
         ]
         return "{\n"
-            + lists.map { "  \"\($0.0)\": [\n" + $0.1.joined(separator: ",\n") + "\n  ]" }.joined(separator: ",\n")
+            + lists.map { "  \"\($0.0)\": [\n" + $0.1.joined(separator: ",\n") + "\n  ]" }.joined(
+                separator: ",\n")
             + "\n}\n"
     }
 
