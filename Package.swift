@@ -52,11 +52,11 @@ let package = Package(
             pkgConfig: "libxmp",
             providers: [.apt(["libxmp-dev"])]
         ),
-        .systemLibrary(
-            name: "CSDL2",
-            pkgConfig: "sdl2",
-            providers: [.apt(["libsdl2-dev"])]
-        ),
+        // No pkgConfig: sdl2's cflags carry -D_REENTRANT, which SwiftPM prohibits and warns about in
+        // every build of every game that depends on this package, SDL or not. The shim includes
+        // <SDL2/SDL.h> and the module map links SDL2, which is all the flags gave
+        // (Scripts/install-deps.sh installs libsdl2-dev).
+        .systemLibrary(name: "CSDL2"),
         .target(name: "CSoundStationRT"),
         .target(
             name: "SoundStation",

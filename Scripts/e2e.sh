@@ -192,6 +192,14 @@ example_runs() { # the README's program
     timeout 60 "$bin/soundstation-example" | tee "$work/example" && grep -q "finished reward" "$work/example"
 }
 
+versions_agree() { # --version of the three programs = the C header's SS_VERSION_* = the Python package's
+    local v
+    v=$(sed -n 's/^#define SS_VERSION_[A-Z]* //p' Sources/CSoundStation/include/soundstation.h | paste -sd.)
+    [ "$("$cli" --version)" = "soundstation $v" ] && [ "$("$bin/voicenote" --version)" = "voicenote $v" ] &&
+        [ "$("$bin/starfall" --version)" = "starfall $v" ] &&
+        grep -q "^__version__ = \"$v\"" python/soundstation/__init__.py
+}
+
 check "catalogue --json lists every sound with its keys" catalogue_json
 check "catalogue table" "$cli" catalogue
 check "catalogue names the format of every file" catalogue_formats
@@ -213,11 +221,13 @@ check "music name as effect is refused" fails 1 '"main" is a music sound' "$cli"
 check "missing assets folder names it" fails 1 "$work/none" "$cli" catalogue --assets "$work/none"
 check "unwritable output names the file" fails 1 "/nonexistent/out.wav" "$cli" render --seconds 1 --out /nonexistent/out.wav 0:effect:click
 check "unknown command is a usage error" fails 2 'unknown command' "$cli" dance
+check "each program prints the one version for --version" versions_agree
 check "render places, echoes and filters (pos=, listener, reverb, filter)" render_space
 check "a pan outside -1...1 is a bad event naming it" fails 2 '"2" is not a pan in -1...1' "$cli" render --seconds 1 --out "$work/x.wav" 0:effect:click:pan=2
 check "an unknown reverb preset is named" fails 2 '"spaceship" is not a reverb preset' "$cli" render --seconds 1 --out "$work/x.wav" 0:reverb:effects:spaceship
 check "a cutoff above half the rate is named" fails 2 '"30000" is not a cutoff in hertz of at most 24000' "$cli" render --seconds 1 --out "$work/x.wav" 0:filter:music:lowpass=30000
 check "a NaN position is named" fails 2 '"nan" is not a finite coordinate' "$cli" render --seconds 1 --out "$work/x.wav" 0:listener:nan,1
 check "README example runs" example_runs
+check "every Swift sample in the README and the DocC articles compiles" python3 Scripts/check-samples.py "$bin"
 
 e2e_summary e2e

@@ -17,10 +17,10 @@ try sound.effects.play(Effect.reward)  // returns at once; call it from any thre
 try sound.effects.play(Effect.coin, pan: -0.5)
 try await Task.sleep(for: .seconds(1))
 
-try sound.music.play(Music.game, transition: .crossfade(0.5))  // the next scene
+try sound.music.play(Music.game, transition: .crossfade(.milliseconds(500)))  // the next scene
 try sound.effects.play(Effect.explosion)
 try await Task.sleep(for: .seconds(1.5))
-sound.music.stop(fade: 0.3)
+sound.music.stop(fade: .milliseconds(300))
 try await Task.sleep(for: .seconds(0.5))
 scene.unload()
 engine.shutdown()

@@ -3,13 +3,14 @@ import Glibc
 /// A command-line program's name and usage text, and the one way its errors end the process.
 ///
 /// Every failure is one line on stderr, `NAME: message`; a usage error adds `(see NAME --help)` and
-/// exits 2, other failures exit 1 (or a ``CLIError``'s own status).
+/// exits 2, other failures exit 1 (or a ``CLIError``'s own status). `NAME --version` prints
+/// `NAME VERSION` and exits 0.
 ///
 /// ```swift
-/// let program = CommandLineProgram(name: "mytool", usage: "usage: mytool [--out FILE] WORD...")
+/// let program = CommandLineProgram(name: "mytool", usage: "usage: mytool [--out FILE] WORD...", version: "1.0.0")
 /// await program.main { () async throws -> Int32 in
 ///     var arguments = Arguments(Array(CommandLine.arguments.dropFirst()))
-///     if arguments.wantsHelp { return program.printUsage() }
+///     if arguments.help() { return program.printUsage() }
 ///     let out = try arguments.value("out")
 ///     print(out ?? "-", try arguments.positional())
 ///     return 0
@@ -20,20 +21,29 @@ public struct CommandLineProgram: Sendable {
     public let name: String
     /// The text `--help` prints.
     public let usage: String
+    /// What `--version` prints after the name.
+    public let version: String
 
-    /// A program with its name and usage text.
+    /// A program with its name, usage text and version.
     /// - Parameters:
     ///   - name: The name messages start with.
     ///   - usage: The text `--help` prints.
-    public init(name: String, usage: String) {
+    ///   - version: What `--version` prints after the name.
+    public init(name: String, usage: String, version: String) {
         self.name = name
         self.usage = usage
+        self.version = version
     }
 
-    /// Runs `body` and exits with the status it returns, or reports the error it throws.
+    /// Runs `body` and exits with the status it returns, or reports the error it throws; a first
+    /// argument of `--version` prints ``versionLine`` and exits 0 without running it.
     /// - Parameter body: The program; returns its exit status.
     /// - Returns: Never: the process exits.
     public func main(_ body: () async throws -> Int32) async -> Never {
+        if CommandLine.arguments.dropFirst().first == "--version" {
+            print(versionLine)
+            exit(0)
+        }
         let status: Int32
         do {
             status = try await body()
@@ -54,6 +64,9 @@ public struct CommandLineProgram: Sendable {
         printError("\(name): \(failure.message)\(hint)")
         return failure.exitCode
     }
+
+    /// `NAME VERSION`, as `--version` prints it.
+    public var versionLine: String { "\(name) \(version)" }
 
     /// Prints the usage text on stdout.
     /// - Returns: 0, the exit status of `--help`.

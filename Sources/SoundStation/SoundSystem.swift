@@ -74,7 +74,7 @@ public final class SoundSystem: Sendable {
     }
 
     /// When an effect cued on `point` starts: on the cue clock's grid when it runs, else the music's.
-    private func effectTime(of point: MusicQuantize) throws(MusicError) -> Double? {
+    private func effectTime(of point: MusicQuantize) throws(MusicError) -> Duration? {
         if let clock = cueClock { return try clock.time(of: point) }
         return try effects.gridTime(of: point)
     }

@@ -130,17 +130,17 @@ final class CEngine: Sendable {
         let record: EventQueue.Record
         switch event {
         case .started(_, let sound, let time):
-            record = .init(type: SS_EVENT_STARTED, soundID: id(sound), name: sound, time: time)
+            record = .init(type: SS_EVENT_STARTED, soundID: id(sound), name: sound, time: time.inSeconds)
         case .finished(_, let sound, let reason, let time):
             record = .init(
-                type: SS_EVENT_FINISHED, soundID: id(sound), name: sound, time: time,
+                type: SS_EVENT_FINISHED, soundID: id(sound), name: sound, time: time.inSeconds,
                 reason: Self.code(of: reason))
         case .refused(_, let sound, let time):
-            record = .init(type: SS_EVENT_REFUSED, soundID: id(sound), name: sound, time: time)
+            record = .init(type: SS_EVENT_REFUSED, soundID: id(sound), name: sound, time: time.inSeconds)
         case .deviceLost(let reason, let time):
-            record = .init(type: SS_EVENT_DEVICE_LOST, soundID: -1, name: reason, time: time)
+            record = .init(type: SS_EVENT_DEVICE_LOST, soundID: -1, name: reason, time: time.inSeconds)
         case .deviceRestored(let device, let time):
-            record = .init(type: SS_EVENT_DEVICE_RESTORED, soundID: -1, name: device, time: time)
+            record = .init(type: SS_EVENT_DEVICE_RESTORED, soundID: -1, name: device, time: time.inSeconds)
         }
         events.push(record)
     }

@@ -47,6 +47,8 @@ struct CError: Error {
         case .engine(_, let error): self.init(code: CError(error).code, message: error.description)
         case .notLoaded: self.init(code: Int32(SS_ERR_NOT_LOADED), message: error.description)
         case .someFailed: self.init(code: Int32(SS_ERR_DECODE), message: error.description)
+        case .wrongKind, .notSingleSound:
+            self.init(code: Int32(SS_ERR_INVALID_ARGUMENT), message: error.description)
         }
     }
 

@@ -64,7 +64,7 @@ public func ssSampleRate(_ engine: OpaquePointer?) -> Int32 {
 @_cdecl("ss_time")
 public func ssTime(_ engine: OpaquePointer?) -> Double {
     do {
-        return try handle(engine).system.engine.time
+        return try handle(engine).system.engine.time.inSeconds
     } catch {
         return Double(error.report())
     }

@@ -26,7 +26,7 @@ public func ssMusicAt(
         }
         do throws(MusicError) {
             try system.music.play(
-                name, transition: crossfadeSeconds > 0 ? .crossfade(crossfadeSeconds) : .cut, at: point)
+                name, transition: crossfadeSeconds > 0 ? .crossfade(.seconds(crossfadeSeconds)) : .cut, at: point)
         } catch {
             if case .load(let load) = error { throw CError(load) }
             throw .invalid(error.description)
@@ -67,7 +67,7 @@ public func ssMusicIntensity(_ engine: OpaquePointer?, _ intensity: Double, _ se
         let system = try handle(engine).system
         try checked(intensity, "intensity", in: 0...1)
         try checked(seconds, "glide", in: 0...3600)
-        do throws(MusicError) { try system.music.setIntensity(intensity, over: seconds) } catch {
+        do throws(MusicError) { try system.music.setIntensity(intensity, over: .seconds(seconds)) } catch {
             throw .invalid(error.description)
         }
         return Int32(SS_OK)

@@ -22,7 +22,7 @@ public func ssPlayAt(
         try checked(seconds, "time", in: 0...1e9)
         try checkPlay(volume: volume, pitch: 1, pan: pan)
         let (system, sound) = try engine.sound(soundID)
-        return try start(sound, in: system, volume: volume, pitch: 1, pan: pan, at: seconds)
+        return try start(sound, in: system, volume: volume, pitch: 1, pan: pan, at: .seconds(seconds))
     }
 }
 
@@ -42,7 +42,7 @@ public func ssMusic(_ engine: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ c
         try checked(crossfadeSeconds, "crossfade", in: 0...3600)
         do throws(SoundLoadError) {
             try system.music.play(
-                name, transition: crossfadeSeconds > 0 ? .crossfade(crossfadeSeconds) : .cut)
+                name, transition: crossfadeSeconds > 0 ? .crossfade(.seconds(crossfadeSeconds)) : .cut)
         } catch {
             throw CError(error)
         }
@@ -59,7 +59,7 @@ public func ssMusic(_ engine: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ c
 public func ssStopMusic(_ engine: OpaquePointer?, _ fadeSeconds: Double) -> Int32 {
     cCall { () throws(CError) -> Int32 in
         let system = try handle(engine).system
-        system.music.stop(fade: try checked(fadeSeconds, "fade", in: 0...3600))
+        system.music.stop(fade: .seconds(try checked(fadeSeconds, "fade", in: 0...3600)))
         return Int32(SS_OK)
     }
 }
@@ -73,7 +73,7 @@ public func ssStopMusic(_ engine: OpaquePointer?, _ fadeSeconds: Double) -> Int3
 public func ssStopEffects(_ engine: OpaquePointer?, _ fadeSeconds: Double) -> Int32 {
     cCall { () throws(CError) -> Int32 in
         let system = try handle(engine).system
-        system.effects.stopAll(fade: try checked(fadeSeconds, "fade", in: 0...3600))
+        system.effects.stopAll(fade: .seconds(try checked(fadeSeconds, "fade", in: 0...3600)))
         return Int32(SS_OK)
     }
 }

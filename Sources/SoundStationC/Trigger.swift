@@ -16,12 +16,12 @@ func checkPlay(volume: Float, pitch: Float, pan: Float) throws(CError) {
 ///   - volume: Gain.
 ///   - pitch: Speed.
 ///   - pan: Position.
-///   - time: Seconds on the engine clock, or `nil` for now.
+///   - time: A time on the engine clock, or `nil` for now.
 /// - Returns: `SS_OK` when a voice plays it, `SS_REFUSED` when its limit or the pool refused it.
 /// - Throws: ``CError`` when the catalogue sound is not loaded.
 func start(
     _ sound: SoundTable.Sound, in system: SoundSystem, volume: Float, pitch: Float, pan: Float,
-    at time: Double?
+    at time: Duration?
 ) throws(CError) -> Int32 {
     let voice: VoiceHandle?
     if let buffer = sound.file {

@@ -76,7 +76,7 @@ enum Verifier {
             let decibels = sound.peak > 0 ? 20 * log10(Double(sound.peak)) : -.infinity
             lines.append(
                 pad(sound.name, 11) + pad(sound.kind, 8)
-                    + pad(String(format: "%.3f", sound.audio.duration), 9, right: true)
+                    + pad(String(format: "%.3f", sound.audio.duration.inSeconds), 9, right: true)
                     + pad(String(sound.audio.sampleRate), 7, right: true)
                     + pad(String(sound.audio.channels), 4, right: true)
                     + pad(String(sound.bytes), 10, right: true)

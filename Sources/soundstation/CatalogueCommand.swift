@@ -44,7 +44,7 @@ enum CatalogueCommand {
                     Row(
                         name: entry.name, kind: entry.kind.rawValue, path: entry.path,
                         format: info.formatDescription,
-                        seconds: audio.duration,
+                        seconds: audio.duration.inSeconds,
                         sampleRate: audio.sampleRate, channels: audio.channels, fileBytes: size,
                         pcmBytes: audio.byteCount, bpm: entry.tempo?.bpm,
                         beatsPerBar: entry.tempo?.beatsPerBar, downbeat: entry.tempo?.downbeat,

@@ -9,6 +9,7 @@ enum Command {
                soundstation devices
                soundstation render --seconds S --out FILE.wav [--rate HZ] [--assets DIR] EVENT...
                soundstation play [--seconds S] [--assets DIR] EVENT...
+               soundstation --help | --version
         EVENT: T:effect:NAME  T:music:NAME[:fade=S|:crossfade=S]  T:stop-music[:fade=S]
                T:pause  T:resume  T:volume:BUS:GAIN   (T in seconds; BUS master|music|effects|voice)
                T:effect:NAME:pan=X  T:effect:NAME:pos=X,Y  T:listener:X,Y
@@ -22,7 +23,8 @@ enum Command {
         """
 
     /// The program's name, usage text and error style.
-    static let program = CommandLineProgram(name: "soundstation", usage: usage)
+    static let program = CommandLineProgram(
+        name: "soundstation", usage: usage, version: SoundStationVersion.string)
 
     static func run(_ words: [String]) async throws {
         guard let name = words.first else { throw CLIError.usage("no command given") }

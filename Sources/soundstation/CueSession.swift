@@ -42,7 +42,7 @@ struct CueSession {
     }
 
     /// The time of the last cue.
-    var lastCueTime: Double { cues.map(\.time).max() ?? 0 }
+    var lastCueTime: Duration { cues.map(\.time).max() ?? .zero }
 
     /// Whether music is still meant to be playing after the last cue.
     var leavesMusicPlaying: Bool {
@@ -72,7 +72,7 @@ struct CueSession {
     }
 
     /// Schedules every cue at `offset` plus its time on the engine clock.
-    func schedule(on stage: SoundSystem, offset: Double) {
+    func schedule(on stage: SoundSystem, offset: Duration) {
         for cue in cues {
             stage.engine.schedule(at: offset + cue.time) {
                 do {

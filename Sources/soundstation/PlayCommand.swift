@@ -6,7 +6,7 @@ import SoundStation
 /// SOUNDSTATION_OUTPUT names), until every cue has happened and every sound it started has ended.
 enum PlayCommand {
     static func run(_ arguments: inout Arguments) async throws {
-        let limit = try arguments.number("seconds", in: 0...86_400)
+        let limit = try arguments.number("seconds", in: 0...86_400).map(Duration.seconds)
         let assets = try arguments.value("assets")
         let events = try arguments.positional()
         let catalogue = try Command.loadCatalogue(assets)
@@ -19,12 +19,12 @@ enum PlayCommand {
             case .deviceLost(let reason, let time):
                 FileHandle.standardError.write(
                     Data(
-                        "soundstation: device lost at \(String(format: "%.2f", time)) s (\(reason)); retrying\n"
+                        "soundstation: device lost at \(String(format: "%.2f", time.inSeconds)) s (\(reason)); retrying\n"
                             .utf8))
             case .deviceRestored(let device, let time):
                 FileHandle.standardError.write(
                     Data(
-                        "soundstation: device restored at \(String(format: "%.2f", time)) s (\(device))\n"
+                        "soundstation: device restored at \(String(format: "%.2f", time.inSeconds)) s (\(device))\n"
                             .utf8))
             default: break
             }
@@ -36,7 +36,7 @@ enum PlayCommand {
         let stage = SoundSystem(engine: engine, catalogue: catalogue)
         try await session.preload(into: stage)
         print("playing on \(engine.output) (\(engine.deviceName))")
-        let start = engine.time + 0.05
+        let start = engine.time + .milliseconds(50)
         session.schedule(on: stage, offset: start)
         let musicForever = session.leavesMusicPlaying && limit == nil
         if musicForever { print("music plays until interrupted (Ctrl-C) or --seconds") }
@@ -44,9 +44,12 @@ enum PlayCommand {
             try await Task.sleep(for: .milliseconds(20))
             let elapsed = engine.time - start
             if let limit, elapsed >= limit { break }
-            if !musicForever, elapsed > session.lastCueTime + 0.05, engine.activeVoiceCount == 0 { break }
+            if !musicForever, elapsed > session.lastCueTime + .milliseconds(50), engine.activeVoiceCount == 0
+            {
+                break
+            }
         }
-        print(String(format: "played %.2f s", engine.time - start))
+        print(String(format: "played %.2f s", (engine.time - start).inSeconds))
         engine.shutdown()
     }
 }

@@ -21,7 +21,7 @@ enum RenderCommand {
         }
         let stage = SoundSystem(engine: engine, catalogue: catalogue)
         try await session.preload(into: stage)
-        session.schedule(on: stage, offset: 0)
+        session.schedule(on: stage, offset: .zero)
         let total = Int((seconds * Double(rate)).rounded())
         var samples: [Float] = []
         samples.reserveCapacity(total * 2)

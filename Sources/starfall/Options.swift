@@ -1,4 +1,5 @@
 import CommandLineKit
+import SoundStation
 
 /// The command line of `starfall`.
 struct Options: Equatable {
@@ -28,6 +29,7 @@ struct Options: Equatable {
         usage: starfall [--window | --terminal] [--autostart] [--bot] [--seed N] [--frames N]
                         [--screenshot FILE.bmp] [--assets DIR]
                starfall --autoplay SECONDS [--seed N] --audio-out FILE.wav [--assets DIR]
+               starfall --help | --version
 
         Catch the falling stars with the paddle; bombs cost a life.
           --window, --terminal  choose the front end (default: the window when a display exists)
@@ -44,7 +46,8 @@ struct Options: Equatable {
         """
 
     /// The program's name, usage text and error style.
-    static let program = CommandLineProgram(name: "starfall", usage: usage)
+    static let program = CommandLineProgram(
+        name: "starfall", usage: usage, version: SoundStationVersion.string)
 
     /// `--autoplay` without somewhere to put the sound.
     static let autoplayNeedsOutput = CLIError.usage(

@@ -16,11 +16,8 @@ let screens = ExternalScreens(openVoiceNotes: {
     }
 })
 
-let options: Options
-do {
-    options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
-} catch {
-    exit(Options.program.report(error))
+await Options.program.main {
+    let options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+    if options.help { return Options.program.printUsage() }
+    return await Launcher.run(options, screens: screens)
 }
-if options.help { exit(Options.program.printUsage()) }
-exit(await Launcher.run(options, screens: screens))

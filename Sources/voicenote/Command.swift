@@ -15,6 +15,7 @@ enum Command {
                voicenote rename NAME NEW-NAME [--dir DIR]
                voicenote rm NAME... [--dir DIR]
                voicenote devices
+               voicenote --help | --version
         Q: low, medium, high (default) or max. Notes live in --dir, else
         $XDG_DATA_HOME/soundstation/voice-notes, else ~/.local/share/soundstation/voice-notes.
         record stops at Enter (or q), after N seconds of audio, or at SIGINT/SIGTERM; play pauses and
@@ -22,7 +23,8 @@ enum Command {
         """
 
     /// The program's name, usage text and error style.
-    static let program = CommandLineProgram(name: "voicenote", usage: usage)
+    static let program = CommandLineProgram(
+        name: "voicenote", usage: usage, version: SoundStationVersion.string)
 
     static func run(_ words: [String]) async throws {
         let name = words.first ?? "screen"

@@ -113,14 +113,14 @@ import Testing
 
     @Test func beatsPulseTheScreen() {
         var pulse = BeatPulse()
-        let beat = MusicBeat(track: "game", bar: 2, beat: 1, time: 1)
+        let beat = MusicBeat(track: "game", bar: 2, beat: 1, time: .seconds(1))
         pulse.tick(heard: (0, nil))
         #expect(pulse.level == 0)
         pulse.tick(heard: (1, beat))
         #expect(pulse.level == 1 && pulse.isDownbeat)
         for _ in 0..<BeatPulse.fadeTicks { pulse.tick(heard: (1, beat)) }
         #expect(pulse.level == 0)
-        pulse.tick(heard: (2, MusicBeat(track: "game", bar: 2, beat: 2, time: 1.4)))
+        pulse.tick(heard: (2, MusicBeat(track: "game", bar: 2, beat: 2, time: .seconds(1.4))))
         #expect(pulse.level == 1 && !pulse.isDownbeat)
     }
 
@@ -136,7 +136,9 @@ import Testing
         let heard = audio.heardBeats
         // 125 bpm: beats at 0, 0.48, 0.96, 1.44 and 1.92 s.
         #expect(heard.count == 5, "\(heard.count) beats in 2 s at 125 bpm")
-        #expect(heard.last == MusicBeat(track: "main", bar: 2, beat: 1, time: 1.92))
+        let last = try #require(heard.last)
+        #expect(last.track == "main" && last.bar == 2 && last.beat == 1)
+        #expect(last.time == .frames(92_160, rate: 48_000), "at \(last.time)")
         engine.shutdown()
     }
 }

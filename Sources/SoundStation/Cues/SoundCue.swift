@@ -13,8 +13,8 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
         case effect(name: String)
         /// Switch the music to a track, cutting, fading in, or crossfading from the current one.
         case music(name: String, transition: MusicTransition)
-        /// Stop the music, at once or fading out over `fade` seconds.
-        case stopMusic(fade: Double)
+        /// Stop the music, at once or fading out over `fade`.
+        case stopMusic(fade: Duration)
         /// Pause every sound.
         case pause
         /// Resume every paused sound.
@@ -60,8 +60,8 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Seconds from the start of the cue list.
-    public var time: Double
+    /// When, from the start of the cue list (the engine clock's zero).
+    public var time: Duration
     /// What happens then.
     public var action: Action
     /// For music and effects: the point of the playing music's grid it waits for after `time`.
@@ -69,10 +69,10 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
 
     /// Creates a cue.
     /// - Parameters:
-    ///   - time: Seconds from the start.
+    ///   - time: When, from the start.
     ///   - action: What happens.
     ///   - quantize: For music and effects, the grid point to wait for; `.now` for none.
-    public init(time: Double, action: Action, quantize: MusicQuantize = .now) {
+    public init(time: Duration, action: Action, quantize: MusicQuantize = .now) {
         self.time = time
         self.action = action
         self.quantize = quantize
@@ -86,7 +86,7 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
         guard parts.count >= 2, let time = Double(parts[0]), time.isFinite, time >= 0 else {
             throw .badTime(cue: text)
         }
-        self.time = time
+        self.time = .seconds(time)
         var arguments = Array(parts.dropFirst(2))
         quantize = .now
         if ["effect", "music"].contains(parts[1]), arguments.count >= 2, let last = arguments.last,
@@ -157,9 +157,9 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
             var transition = MusicTransition.cut
             if arguments.count == 2 {
                 if let seconds = try Self.option("fade", in: arguments[1], cue: text) {
-                    transition = .fadeIn(seconds)
+                    transition = .fadeIn(.seconds(seconds))
                 } else if let seconds = try Self.option("crossfade", in: arguments[1], cue: text) {
-                    transition = .crossfade(seconds)
+                    transition = .crossfade(.seconds(seconds))
                 } else {
                     throw .badArguments(cue: text, usage: usage)
                 }
@@ -167,12 +167,12 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
             action = .music(name: arguments[0], transition: transition)
         case "stop-music":
             guard arguments.count <= 1 else { throw .badArguments(cue: text, usage: "T:stop-music[:fade=S]") }
-            var fade = 0.0
+            var fade = Duration.zero
             if let argument = arguments.first {
                 guard let seconds = try Self.option("fade", in: argument, cue: text) else {
                     throw .badArguments(cue: text, usage: "T:stop-music[:fade=S]")
                 }
-                fade = seconds
+                fade = .seconds(seconds)
             }
             action = .stopMusic(fade: fade)
         case "pause", "resume":
@@ -242,15 +242,16 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
     }
 
     private var actionDescription: String {
-        let time = self.time.formatted
+        let time = self.time.inSeconds.formatted
         switch action {
         case .effect(let name): return "\(time):effect:\(name)"
         case .music(let name, .cut): return "\(time):music:\(name)"
-        case .music(let name, .fadeIn(let seconds)): return "\(time):music:\(name):fade=\(seconds.formatted)"
-        case .music(let name, .crossfade(let seconds)):
-            return "\(time):music:\(name):crossfade=\(seconds.formatted)"
+        case .music(let name, .fadeIn(let fade)):
+            return "\(time):music:\(name):fade=\(fade.inSeconds.formatted)"
+        case .music(let name, .crossfade(let fade)):
+            return "\(time):music:\(name):crossfade=\(fade.inSeconds.formatted)"
         case .stopMusic(let fade):
-            return fade > 0 ? "\(time):stop-music:fade=\(fade.formatted)" : "\(time):stop-music"
+            return fade > .zero ? "\(time):stop-music:fade=\(fade.inSeconds.formatted)" : "\(time):stop-music"
         case .pause: return "\(time):pause"
         case .resume: return "\(time):resume"
         case .volume(let bus, let gain): return "\(time):volume:\(bus.rawValue):\(Double(gain).formatted)"

@@ -85,8 +85,8 @@ public struct AudioFileInfo: Sendable, Equatable {
         self.fileChannels = fileChannels ?? channels
     }
 
-    /// The length in seconds.
-    public var duration: Double { sampleRate > 0 ? Double(frameCount) / Double(sampleRate) : 0 }
+    /// The length: frames over the sample rate.
+    public var duration: Duration { sampleRate > 0 ? .frames(Int64(frameCount), rate: sampleRate) : .zero }
 
     /// Format and encoding in a few words, e.g. "WAV IMA ADPCM" or "FLAC"; with "6 ch" when mixed down.
     public var formatDescription: String {

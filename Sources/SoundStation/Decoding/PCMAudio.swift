@@ -25,8 +25,8 @@ public struct PCMAudio: Sendable, Equatable {
     /// The number of frames (one sample per channel).
     public var frameCount: Int { channels > 0 ? samples.count / channels : 0 }
 
-    /// The length in seconds.
-    public var duration: Double { sampleRate > 0 ? Double(frameCount) / Double(sampleRate) : 0 }
+    /// The length: frames over the sample rate.
+    public var duration: Duration { sampleRate > 0 ? .frames(Int64(frameCount), rate: sampleRate) : .zero }
 
     /// The bytes the samples occupy in memory.
     public var byteCount: Int { samples.count * MemoryLayout<Float>.size }

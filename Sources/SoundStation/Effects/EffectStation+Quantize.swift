@@ -8,7 +8,7 @@ extension EffectStation {
     ///   - pitch: 1 as recorded.
     ///   - pan: -1 left, 0 centre, 1 right.
     ///   - point: The grid point.
-    /// - Returns: As ``play(_:volume:pitch:pan:at:)-(String,_,_,_,Double?)``.
+    /// - Returns: As ``play(_:volume:pitch:pan:at:)-(String,_,_,_,Duration?)``.
     /// - Throws: ``MusicError/noTimeline`` for a station that follows no music, ``MusicError/load(_:)``
     ///   for an effect that is unknown or not loaded, or the timeline's errors (no tempo, no marker).
     @discardableResult
@@ -37,17 +37,17 @@ extension EffectStation {
 
     /// The engine time of a point on the station's ``timeline``.
     /// - Parameter point: The grid point.
-    /// - Returns: Seconds on the engine clock; `nil` for at once.
+    /// - Returns: The time on the engine clock; `nil` for at once.
     /// - Throws: ``MusicError/noTimeline`` for a station that follows no music, or the timeline's
     ///   errors.
-    public func gridTime(of point: MusicQuantize) throws(MusicError) -> Double? {
+    public func gridTime(of point: MusicQuantize) throws(MusicError) -> Duration? {
         guard point != .now else { return nil }
         guard let timeline else { throw .noTimeline }
         return try timeline.time(of: point)
     }
 
     private func playNow(
-        _ name: String, volume: Float, pitch: Float, pan: Float, at time: Double?
+        _ name: String, volume: Float, pitch: Float, pan: Float, at time: Duration?
     ) throws(MusicError) -> VoiceHandle? {
         do { return try play(name, volume: volume, pitch: pitch, pan: pan, at: time) } catch {
             throw .load(error)

@@ -62,18 +62,14 @@ public final class EffectStation: Sendable {
     /// - Returns: The voice's handle, or `nil` when the engine has fallen 4,096 triggers behind. A
     ///   start refused by the sound's limit or the voice pool still returns a handle, which is never
     ///   active, and a ``SoundEvent/refused(_:sound:time:)`` event says so.
-    /// - Throws: ``SoundLoadError/notLoaded(name:)`` or a catalogue error for an unknown name, or when
-    ///   the station's list does not include it.
+    /// - Throws: A catalogue error for an unknown name; ``SoundLoadError/wrongKind(name:kind:expected:)``
+    ///   for a music entry; ``SoundLoadError/notLoaded(name:)`` for a sound not preloaded or not on the
+    ///   station's list.
     @discardableResult
     public func play(
-        _ name: String, volume: Float = 1, pitch: Float = 1, pan: Float = 0, at time: Double? = nil
+        _ name: String, volume: Float = 1, pitch: Float = 1, pan: Float = 0, at time: Duration? = nil
     ) throws(SoundLoadError) -> VoiceHandle? {
-        guard let (_, id, buffer) = bank.lookup(name), buffer != nil, sounds?.contains(name) ?? true else {
-            if bank.catalogue[name] == nil {
-                do { _ = try bank.catalogue.entry(named: name) } catch { throw .catalogue(error) }
-            }
-            throw .notLoaded(name: name)
-        }
+        let id = try loadedID(of: name)
         return play(id, volume: volume, pitch: pitch, pan: pan, at: time)
     }
 
@@ -85,11 +81,11 @@ public final class EffectStation: Sendable {
     ///   - pitch: 1 as recorded.
     ///   - pan: -1 left, 0 centre, 1 right.
     ///   - time: When, on the engine clock; `nil` for now.
-    /// - Returns: As ``play(_:volume:pitch:pan:at:)-(String,_,_,_,Double?)``; also `nil` when the sound is
+    /// - Returns: As ``play(_:volume:pitch:pan:at:)-(String,_,_,_,Duration?)``; also `nil` when the sound is
     ///   not loaded.
     @discardableResult
     public func play(
-        _ sound: SoundID, volume: Float = 1, pitch: Float = 1, pan: Float = 0, at time: Double? = nil
+        _ sound: SoundID, volume: Float = 1, pitch: Float = 1, pan: Float = 0, at time: Duration? = nil
     ) -> VoiceHandle? {
         let engine = bank.engine
         guard engine.ring.isReady(sound) else { return nil }
@@ -115,12 +111,10 @@ public final class EffectStation: Sendable {
     public func play(
         _ name: String, position: SoundPosition, volume: Float = 1, pitch: Float = 1,
         spatialize: Bool = false,
-        at time: Double? = nil
+        at time: Duration? = nil
     ) throws(SoundLoadError) -> VoiceHandle? {
         do throws(AudioEngineError) { try position.check() } catch { throw .engine(name: name, error) }
-        guard let (_, id, buffer) = bank.lookup(name), buffer != nil, sounds?.contains(name) ?? true else {
-            return try play(name, volume: volume, pitch: pitch, at: time)
-        }
+        let id = try loadedID(of: name)
         return play(id, position: position, volume: volume, pitch: pitch, spatialize: spatialize, at: time)
     }
 
@@ -137,7 +131,7 @@ public final class EffectStation: Sendable {
     public func play(
         _ sound: SoundID, position: SoundPosition, volume: Float = 1, pitch: Float = 1,
         spatialize: Bool = false,
-        at time: Double? = nil
+        at time: Duration? = nil
     ) -> VoiceHandle? {
         let engine = bank.engine
         guard engine.ring.isReady(sound) else { return nil }
@@ -158,7 +152,7 @@ public final class EffectStation: Sendable {
     @discardableResult
     public func play(
         _ effect: some SoundResource, volume: Float = 1, pitch: Float = 1, pan: Float = 0,
-        at time: Double? = nil
+        at time: Duration? = nil
     ) throws(SoundLoadError) -> VoiceHandle? {
         try play(effect.catalogueName as String, volume: volume, pitch: pitch, pan: pan, at: time)
     }
@@ -166,16 +160,34 @@ public final class EffectStation: Sendable {
     /// Fires the station's only sound: a single-effect station.
     /// - Parameter time: When, on the engine clock; `nil` for now.
     /// - Returns: The voice, or `nil` when refused.
-    /// - Throws: ``SoundLoadError/notLoaded(name:)`` when the station does not hold exactly one sound.
+    /// - Throws: ``SoundLoadError/notSingleSound(sounds:)`` when the station does not hold exactly one
+    ///   sound, or as ``play(_:volume:pitch:pan:at:)-(String,_,_,_,Duration?)``.
     @discardableResult
-    public func play(at time: Double? = nil) throws(SoundLoadError) -> VoiceHandle? {
-        guard let sounds, sounds.count == 1 else { throw .notLoaded(name: "(a station of one sound)") }
+    public func play(at time: Duration? = nil) throws(SoundLoadError) -> VoiceHandle? {
+        guard let sounds, sounds.count == 1 else { throw .notSingleSound(sounds: sounds) }
         return try play(sounds[0] as String, at: time)
     }
 
+    /// The id of `name`, checked: in the catalogue, an effect (or voice) entry, on the station's list,
+    /// and loaded with its samples in memory.
+    private func loadedID(of name: String) throws(SoundLoadError) -> SoundID {
+        guard let (entry, id, buffer) = bank.lookup(name) else {
+            let entry: SoundEntry
+            do { entry = try bank.catalogue.entry(named: name) } catch { throw .catalogue(error) }
+            if entry.kind == .music { throw .wrongKind(name: name, kind: .music, expected: .effect) }
+            throw .notLoaded(name: name)
+        }
+        // A streamed entry has no buffer: it is music, loaded for the music station.
+        if entry.kind == .music || buffer == nil {
+            throw .wrongKind(name: name, kind: entry.kind, expected: .effect)
+        }
+        guard sounds?.contains(name) ?? true else { throw .notLoaded(name: name) }
+        return id
+    }
+
     /// Stops every effect, at once or fading out (music and voice notes go on).
-    /// - Parameter fade: Seconds to fade out.
-    public func stopAll(fade: Double = 0) {
+    /// - Parameter fade: How long to fade out; `.zero` stops at once.
+    public func stopAll(fade: Duration = .zero) {
         bank.engine.stopAll(on: .effects, fade: fade)
     }
 }

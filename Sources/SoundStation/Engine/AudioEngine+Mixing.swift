@@ -45,31 +45,55 @@ extension AudioEngine {
     }
 
     /// Pauses every sound, for a game's pause menu; scheduled sounds wait too.
+    ///
+    /// The sounds glide to silence over 20 ms (as bus volumes do, so the pause never clicks) and then
+    /// hold where they are; a sound started while paused waits, silent, for ``resumeAll()``.
     public func pauseAll() {
         withState { state, _ in
             guard !state.isPaused else { return }
             state.isPaused = true
-            for slot in state.pool.busySlots where state.pool.voices[Int(slot)].phase == .playing {
-                state.pool.voices[Int(slot)].source?.pause()
-                state.pool.update(slot) { $0.phase = .paused }
-            }
+            let now = currentFrame(&state)
+            state.pauseLevel = state.pauseLevel.retargeted(to: 0, at: now, over: busRampFrames)
+            state.fineSteps = true
+            state.nextWakeFrame = min(state.nextWakeFrame, now)
         }
+        ring.wake()
     }
 
-    /// Resumes what ``pauseAll()`` paused, each sound from where it was.
+    /// Resumes what ``pauseAll()`` paused, each sound from where it was, gliding up from silence over
+    /// 20 ms.
     public func resumeAll() {
         withState { state, _ in
             guard state.isPaused else { return }
             state.isPaused = false
+            state.sourcesHeld = false
             let now = currentFrame(&state)
+            state.pauseLevel = state.pauseLevel.retargeted(to: 1, at: now, over: busRampFrames)
             for slot in state.pool.busySlots where state.pool.voices[Int(slot)].phase == .paused {
                 let source = state.pool.voices[Int(slot)].source
                 applyGain(slot, in: &state, at: now)
                 try? source?.play()
                 state.pool.update(slot) { $0.phase = .playing }
             }
+            state.fineSteps = true
+            state.nextWakeFrame = min(state.nextWakeFrame, now)
+        }
+        ring.wake()
+    }
+
+    /// Pauses the sources once a pause's glide has reached silence and OpenAL has mixed that last
+    /// step, so they hold where they are without a click.
+    func holdSourcesIfPaused(_ state: inout EngineState, at frame: Int64) {
+        guard state.isPaused, !state.sourcesHeld, frame >= state.pauseLevel.end + Self.quantum else { return }
+        state.sourcesHeld = true
+        for slot in state.pool.busySlots where state.pool.voices[Int(slot)].phase == .playing {
+            state.pool.voices[Int(slot)].source?.pause()
+            state.pool.update(slot) { $0.phase = .paused }
         }
     }
+
+    /// The frames a bus volume, mute or pause glides over.
+    var busRampFrames: Int64 { Int64(Self.busRampSeconds * Double(sampleRate)) }
 
     /// Whether ``pauseAll()`` is in force.
     public var isPaused: Bool { state.withLock { $0.isPaused } }
@@ -77,8 +101,7 @@ extension AudioEngine {
     private func retargetBus(_ bus: Bus, in state: inout EngineState) {
         let now = currentFrame(&state)
         let target = state.mutedBuses.contains(bus) ? 0 : state.busVolumes[bus, default: 1]
-        let frames = Int64(Self.busRampSeconds * Double(sampleRate))
         state.busLevels[bus] = state.busLevels[bus, default: .constant(1)].retargeted(
-            to: target, at: now, over: frames)
+            to: target, at: now, over: busRampFrames)
     }
 }

@@ -10,12 +10,12 @@ extension AudioEngine {
     /// - Parameters:
     ///   - buffer: A buffer made by this engine.
     ///   - options: Volume, pitch, pan, looping, priority and bus.
-    ///   - time: When to start, in seconds on ``time``; `nil` or a past time starts at once.
+    ///   - time: When to start, on the engine clock (``time``); `nil` or a past time starts at once.
     /// - Returns: The voice's handle, or `nil` when `buffer` belongs to another engine or the engine
     ///   has fallen 4,096 commands behind. When every voice is busy with more important sounds the
     ///   handle is never active and a ``SoundEvent/refused(_:sound:time:)`` event says so.
     @discardableResult
-    public func play(_ buffer: SoundBuffer, options: PlayOptions = PlayOptions(), at time: Double? = nil)
+    public func play(_ buffer: SoundBuffer, options: PlayOptions = PlayOptions(), at time: Duration? = nil)
         -> VoiceHandle?
     {
         guard buffer.ring === ring else { return nil }
@@ -35,11 +35,11 @@ extension AudioEngine {
     ///     its volume, rather than using `options` as they are.
     ///   - retained: A retained buffer for the command to carry; the caller releases it on `nil`.
     func trigger(
-        _ sound: SoundID, options: PlayOptions, at time: Double?, soundDefaults: Bool,
+        _ sound: SoundID, options: PlayOptions, at time: Duration?, soundDefaults: Bool,
         retained: UnsafeMutableRawPointer? = nil
     ) -> VoiceHandle? {
         let ticket = ring.nextTicket()
-        let frame = time.map(frame(forSeconds:)) ?? Int64(SSRT_NOW)
+        let frame = time.map(frame(for:)) ?? Int64(SSRT_NOW)
         let command = ssrt_command(
             ticket: ticket, sound: sound, options: options, frame: frame, soundDefaults: soundDefaults,
             retained: retained)
@@ -110,10 +110,14 @@ extension AudioEngine {
     /// Runs `action` when the engine clock reaches `time`: exactly at that frame while rendering offline,
     /// within a few milliseconds on a device. Anything the action plays is heard from `time` on.
     /// - Parameters:
-    ///   - time: Seconds on the engine clock; a past time runs at the next chance.
+    ///   - time: A time on the engine clock; a past time runs at the next chance.
     ///   - action: The work, called outside the engine's lock (it may call the engine).
-    public func schedule(at time: Double, _ action: @escaping @Sendable () -> Void) {
-        let frame = frame(forSeconds: time)
+    public func schedule(at time: Duration, _ action: @escaping @Sendable () -> Void) {
+        schedule(atFrame: frame(for: time), action)
+    }
+
+    /// ``schedule(at:_:)`` at a frame of the render clock.
+    func schedule(atFrame frame: Int64, _ action: @escaping @Sendable () -> Void) {
         state.withLock { state in
             let index = state.calls.firstIndex { $0.frame > frame } ?? state.calls.endIndex
             state.calls.insert((frame, action), at: index)
@@ -121,12 +125,12 @@ extension AudioEngine {
         ring.wake()
     }
 
-    /// Stops a voice at once, or fading out over `fade` seconds; a stale handle does nothing.
+    /// Stops a voice at once, or fading out; a stale handle does nothing.
     /// - Parameters:
     ///   - voice: The handle ``play(_:options:at:)`` returned.
-    ///   - fade: Seconds to fade out before stopping; 0 stops at once.
-    public func stop(_ voice: VoiceHandle, fade: Double = 0) {
-        hub.send(stopCollectingEvents(voice, fade: fade))
+    ///   - fade: How long to fade out before stopping; `.zero` stops at once.
+    public func stop(_ voice: VoiceHandle, fade: Duration = .zero) {
+        hub.send(stopCollectingEvents(voice, fade: fade.inSeconds))
     }
 
     /// ``stop(_:fade:)`` that hands back its events instead of sending them, for callers holding a
@@ -172,8 +176,9 @@ extension AudioEngine {
     /// Stops every voice, or those on one bus, at once or fading out.
     /// - Parameters:
     ///   - bus: Only voices on this bus; `nil` for all.
-    ///   - fade: Seconds to fade out; 0 stops at once.
-    public func stopAll(on bus: Bus? = nil, fade: Double = 0) {
+    ///   - fade: How long to fade out; `.zero` stops at once.
+    public func stopAll(on bus: Bus? = nil, fade: Duration = .zero) {
+        let fade = fade.inSeconds
         withState { state, events in
             let now = currentFrame(&state)
             for slot in state.pool.busySlots
@@ -237,19 +242,20 @@ extension AudioEngine {
         return false
     }
 
-    func seconds(_ frame: Int64) -> Double { Double(frame) / Double(sampleRate) }
+    /// The engine-clock time of `frame`, for events.
+    func seconds(_ frame: Int64) -> Duration { .frames(frame, rate: sampleRate) }
 
     /// Claims a voice for `request` under the state lock (music: it streams and fades in) and starts
     /// it now or schedules it, handing back its events.
     /// - Returns: The handle, or `nil` when the sound was refused.
-    func startCollectingEvents(_ request: VoiceRequest, at time: Double?) -> (VoiceHandle?, [SoundEvent]) {
+    func startCollectingEvents(_ request: VoiceRequest, at time: Duration?) -> (VoiceHandle?, [SoundEvent]) {
         var request = request
         request.options = Self.clamp(request.options)
         let ticket = ring.nextTicket()
         var events: [SoundEvent] = []
         let started = withState(collecting: &events) { state, events in
             startVoice(
-                request, ticket: ticket, atFrame: time.map(frame(forSeconds:)), in: &state, events: &events)
+                request, ticket: ticket, atFrame: time.map(frame(for:)), in: &state, events: &events)
         }
         return (started ? VoiceHandle(ticket: ticket) : nil, events)
     }

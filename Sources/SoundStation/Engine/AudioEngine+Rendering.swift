@@ -64,6 +64,7 @@ extension AudioEngine {
         // OpenAL stopped every source when the device went: reaping them now would end the music.
         if state.deviceLost { return }
         beginDue(state.pool.takeDue(upTo: now), in: &state, at: now, events: &events)
+        holdSourcesIfPaused(&state, at: now)
         updateDucking(&state, at: now)
         let tweens = updateTweens(&state, at: now)
         let levels = state.busLevels(at: now)
@@ -151,7 +152,7 @@ extension AudioEngine {
         }
         let active = target < 1
         guard state.duckLevel.to != target else { return }
-        let seconds = active ? ducking.attack : ducking.release
+        let seconds = (active ? ducking.attack : ducking.release).inSeconds
         state.duckLevel = state.duckLevel.retargeted(
             to: target, at: frame, over: Int64(seconds * Double(sampleRate)))
     }

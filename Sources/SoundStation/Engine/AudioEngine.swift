@@ -45,6 +45,8 @@ public final class AudioEngine: Sendable {
     /// Carries triggers to the mixing side without a lock (see ``TriggerPort``).
     let ring: CommandRing
     let hub = EventHub()
+    /// One-line notices for ``onNotice(_:)``.
+    let notices = Broadcast<String>()
     let startInstant = ContinuousClock.now
     private let driver: Locked<RealtimeDriver?> = Locked(nil)
 
@@ -114,11 +116,13 @@ public final class AudioEngine: Sendable {
         driver?.stop(wait: true, ring: ring)
         stopAll()
         hub.finish()
+        notices.finish()
     }
 
     deinit {
         driver.withLock { $0?.stop(ring: ring) }
         hub.finish()
+        notices.finish()
         // Sources go before the device; buffers held by voices go with them, and so do those held
         // by commands never carried out.
         state.withLock { state in
@@ -221,16 +225,17 @@ public final class AudioEngine: Sendable {
     /// The port that triggers sounds by id from any thread or a signal handler.
     public var triggerPort: TriggerPort { TriggerPort(core: ring.core, sampleRate: Double(sampleRate)) }
 
-    /// Seconds on the engine clock: the frames rendered so far for offline and silent output, time since
-    /// opening for a device.
-    public var time: Double {
-        Double(state.withLock { currentFrame(&$0) }) / Double(sampleRate)
-    }
+    /// The engine clock: the frames rendered so far for offline and silent output, time since opening
+    /// for a device. Every `at:` in the API is a time on this clock.
+    public var time: Duration { .frames(frameNow, rate: sampleRate) }
 
-    /// The render-clock frame for `seconds`, rounded, clamped to what the clock can hold (a NaN or
-    /// negative time is frame 0).
-    func frame(forSeconds seconds: Double) -> Int64 {
-        Self.frame(forSeconds: seconds, rate: Double(sampleRate))
+    /// The engine clock as a frame.
+    var frameNow: Int64 { state.withLock { currentFrame(&$0) } }
+
+    /// The render-clock frame for `time`, rounded (`round(seconds * sampleRate)`), clamped to what the
+    /// clock can hold (a negative time is frame 0).
+    func frame(for time: Duration) -> Int64 {
+        Self.frame(forSeconds: time.inSeconds, rate: Double(sampleRate))
     }
 
     /// ``frame(forSeconds:)`` at `rate`: plain arithmetic, so a signal handler may use it

@@ -21,8 +21,13 @@ struct EngineState {
     var nextWakeFrame = Int64.max
     /// Times a streamed track's queue ran dry and had to be restarted.
     var underruns = 0
-    /// True while the game's pause menu holds every sound.
+    /// True from ``AudioEngine/pauseAll()`` to ``AudioEngine/resumeAll()``.
     var isPaused = false
+    /// Every voice's gain glides through this to silence on a pause and back on resume, so neither
+    /// clicks.
+    var pauseLevel = GainRamp.constant(1)
+    /// True once a pause's glide has ended and the sources are paused where they are.
+    var sourcesHeld = false
     /// The volume each bus is set to, and whether it is muted.
     var busVolumes: [Bus: Float] = Dictionary(uniqueKeysWithValues: Bus.allCases.map { ($0, 1) })
     var mutedBuses: Set<Bus> = []
@@ -60,11 +65,10 @@ struct EngineState {
 
     /// ``gain(of:at:)`` from the two fields of a voice it depends on, looking up only its own bus.
     func gain(options: PlayOptions, fade: GainRamp, at frame: Int64) -> Float {
-        if isPaused { return 0 }
         let bus = options.bus
         var gain =
             options.volume * options.distanceGain * fade.value(at: frame)
-            * busLevels[.master, default: .constant(1)].value(at: frame)
+            * busLevels[.master, default: .constant(1)].value(at: frame) * pauseLevel.value(at: frame)
         if bus != .master { gain *= busLevels[bus, default: .constant(1)].value(at: frame) }
         if bus == .music { gain *= duckLevel.value(at: frame) }
         return gain
@@ -73,9 +77,9 @@ struct EngineState {
     /// ``gain(options:fade:at:)`` with the bus levels at `frame` already read (the same products, in
     /// the same order, so the same result to the bit).
     func gain(options: PlayOptions, fade: GainRamp, at frame: Int64, levels: BusLevels) -> Float {
-        if isPaused { return 0 }
         let bus = options.bus
-        var gain = options.volume * options.distanceGain * fade.value(at: frame) * levels.master
+        var gain =
+            options.volume * options.distanceGain * fade.value(at: frame) * levels.master * levels.pause
         if bus != .master { gain *= levels.level(of: bus) }
         if bus == .music { gain *= levels.duck }
         return gain
@@ -87,12 +91,14 @@ struct EngineState {
         func level(_ bus: Bus) -> Float { busLevels[bus, default: .constant(1)].value(at: frame) }
         return BusLevels(
             master: level(.master), music: level(.music), effects: level(.effects), voice: level(.voice),
-            duck: duckLevel.value(at: frame))
+            duck: duckLevel.value(at: frame), pause: pauseLevel.value(at: frame))
     }
 
-    /// Whether any bus level, the duck or a voice fade is still moving at `frame`.
+    /// Whether any bus level, the duck, the pause glide (and the quantum after it, in which OpenAL
+    /// smooths its last step) or a voice fade is still moving at `frame`.
     func rampsMoving(at frame: Int64) -> Bool {
         !duckLevel.isDone(at: frame) || busLevels.values.contains { !$0.isDone(at: frame) }
+            || (isPaused && !sourcesHeld) || !pauseLevel.isDone(at: frame)
     }
 }
 
@@ -103,6 +109,7 @@ struct BusLevels {
     var effects: Float
     var voice: Float
     var duck: Float
+    var pause: Float
 
     func level(of bus: Bus) -> Float {
         switch bus {

@@ -51,8 +51,8 @@ public final class SoundBuffer: Sendable {
         if ownsID { ring.setReady(id, false) }
     }
 
-    /// Length in seconds.
-    public var duration: Double { Double(frameCount) / Double(sampleRate) }
+    /// The length: frames over the sample rate.
+    public var duration: Duration { .frames(Int64(frameCount), rate: sampleRate) }
 
     /// The OpenAL buffer on the engine's current device.
     var storage: OpenALBuffer { current.withLock { $0 } }

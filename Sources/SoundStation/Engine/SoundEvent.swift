@@ -2,18 +2,18 @@
 /// ``AudioEngine/onEvent(_:)``.
 public enum SoundEvent: Sendable, Equatable {
     /// A voice began to play `sound` at `time` seconds on the engine clock.
-    case started(VoiceHandle, sound: String, time: Double)
+    case started(VoiceHandle, sound: String, time: Duration)
     /// A voice is done with `sound`; `reason` says why.
-    case finished(VoiceHandle, sound: String, reason: FinishReason, time: Double)
+    case finished(VoiceHandle, sound: String, reason: FinishReason, time: Duration)
     /// A trigger could not get a voice: its sound's instance limit refused it, every voice was busy
     /// with sounds that matter more, or the sound was unloaded before the mixer reached it. The
     /// handle is the one the trigger returned; it is never active.
-    case refused(VoiceHandle, sound: String, time: Double)
+    case refused(VoiceHandle, sound: String, time: Duration)
     /// The output device went away (unplugged, or its sound server stopped). The game goes on; the
     /// engine tries to reopen it every second.
-    case deviceLost(reason: String, time: Double)
+    case deviceLost(reason: String, time: Duration)
     /// The device is back: sounds were uploaded again and looping music resumed where it was.
-    case deviceRestored(device: String, time: Double)
+    case deviceRestored(device: String, time: Duration)
 
     /// Why a voice stopped.
     public enum FinishReason: String, Sendable, Equatable {

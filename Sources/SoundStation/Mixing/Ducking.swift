@@ -4,10 +4,10 @@ import Foundation
 public struct Ducking: Sendable, Equatable {
     /// Music's gain while ducked (0.25 is about -12 dB); 1 turns ducking off.
     public var level: Float
-    /// Seconds to dip when a voice starts.
-    public var attack: Double
-    /// Seconds to come back after the last voice ends.
-    public var release: Double
+    /// How long the dip takes when a voice starts.
+    public var attack: Duration
+    /// How long the music takes to come back after the last voice ends.
+    public var release: Duration
     /// Also duck under effects whose volume is at least ``loudEffectVolume``.
     public var underLoudEffects: Bool
     /// The effect volume that counts as loud when ``underLoudEffects`` is on.
@@ -15,7 +15,8 @@ public struct Ducking: Sendable, Equatable {
 
     /// Creates a ducking setting; the defaults dip music by 12 dB under voice notes only.
     public init(
-        level: Float = 0.25, attack: Double = 0.08, release: Double = 0.4, underLoudEffects: Bool = false,
+        level: Float = 0.25, attack: Duration = .milliseconds(80), release: Duration = .milliseconds(400),
+        underLoudEffects: Bool = false,
         loudEffectVolume: Float = 0.9
     ) {
         self.level = level

@@ -134,7 +134,7 @@ public final class MusicClock: MusicTimeline {
     public var bpm: Double {
         state.withLock { state in
             guard let engine = state.engine else { return state.glide?.to ?? state.bpm }
-            let now = state.pausedAt ?? engine.frame(forSeconds: engine.time)
+            let now = state.pausedAt ?? engine.frameNow
             return state.tempo(after: Double(now - state.frame) / state.rate)
         }
     }
@@ -146,9 +146,9 @@ public final class MusicClock: MusicTimeline {
     /// start glides from it).
     /// - Parameters:
     ///   - engine: The engine whose clock it follows.
-    ///   - time: Seconds on the engine clock; `nil` for now.
-    public func start(on engine: AudioEngine, at time: Double? = nil) {
-        let frame = engine.frame(forSeconds: time ?? engine.time)
+    ///   - time: When, on the engine clock; `nil` for now.
+    public func start(on engine: AudioEngine, at time: Duration? = nil) {
+        let frame = time.map(engine.frame(for:)) ?? engine.frameNow
         state.withLock { state in
             state.engine = engine
             state.frame = frame
@@ -163,7 +163,7 @@ public final class MusicClock: MusicTimeline {
     public func pause() {
         state.withLock { state in
             guard let engine = state.engine, state.pausedAt == nil else { return }
-            state.pausedAt = engine.frame(forSeconds: engine.time)
+            state.pausedAt = engine.frameNow
             state.generation &+= 1
         }
     }
@@ -172,7 +172,7 @@ public final class MusicClock: MusicTimeline {
     public func resume() {
         state.withLock { state in
             guard let engine = state.engine, let pausedAt = state.pausedAt else { return }
-            state.frame += engine.frame(forSeconds: engine.time) - pausedAt
+            state.frame += engine.frameNow - pausedAt
             state.pausedAt = nil
             state.generation &+= 1
         }
@@ -183,13 +183,13 @@ public final class MusicClock: MusicTimeline {
     /// beats already gone stay where they were, and points asked for later fall on the glided grid.
     /// - Parameters:
     ///   - bpm: Beats per minute, above 0.
-    ///   - seconds: How long the glide takes; 0 changes at once.
-    /// - Throws: ``MusicError/invalidTempo(_:)``, or ``MusicError/invalidGlide(_:)`` for a negative or
-    ///   non-finite duration.
-    public func setTempo(_ bpm: Double, over seconds: Double = 0) throws(MusicError) {
+    ///   - duration: How long the glide takes; `.zero` changes at once.
+    /// - Throws: ``MusicError/invalidTempo(_:)``, or ``MusicError/invalidGlide(_:)`` for a negative
+    ///   duration.
+    public func setTempo(_ bpm: Double, over duration: Duration = .zero) throws(MusicError) {
         guard bpm > 0, bpm.isFinite else { throw .invalidTempo(bpm) }
-        guard seconds >= 0, seconds.isFinite else { throw .invalidGlide(seconds) }
-        change(to: bpm, over: seconds, easing: .linear)
+        guard duration >= .zero else { throw .invalidGlide(duration) }
+        change(to: bpm, over: duration.inSeconds, easing: .linear)
     }
 
     /// Changes the tempo along a tween: from its start on, the tempo follows the easing from what it
@@ -215,7 +215,7 @@ public final class MusicClock: MusicTimeline {
     private func change(to bpm: Double, over seconds: Double, easing: Easing) {
         state.withLock { state in
             if let engine = state.engine {
-                state.reanchor(at: state.pausedAt ?? engine.frame(forSeconds: engine.time))
+                state.reanchor(at: state.pausedAt ?? engine.frameNow)
             }
             if seconds > 0 {
                 state.glide = Glide(from: state.bpm, to: bpm, seconds: seconds, easing: easing)
@@ -229,12 +229,12 @@ public final class MusicClock: MusicTimeline {
     }
 
     /// Where the clock is in its bars.
-    /// - Parameter time: Seconds on the engine clock; `nil` for now.
+    /// - Parameter time: A time on the engine clock; `nil` for now.
     /// - Returns: `nil` before it is started.
-    public func position(at time: Double? = nil) -> MusicPosition? {
+    public func position(at time: Duration? = nil) -> MusicPosition? {
         state.withLock { state in
             guard let engine = state.engine else { return nil }
-            var frame = engine.frame(forSeconds: time ?? engine.time)
+            var frame = time.map(engine.frame(for:)) ?? engine.frameNow
             if let pausedAt = state.pausedAt { frame = min(frame, pausedAt) }
             return MusicPosition(beats: state.beats(at: frame), beatsPerBar: beatsPerBar)
         }
@@ -243,9 +243,9 @@ public final class MusicClock: MusicTimeline {
     /// The engine-clock time of the clock's next beat, bar or multiple of bars, at or after now (a
     /// paused clock reckons as if it ran on from now).
     /// - Parameter point: The point.
-    /// - Returns: Seconds on the engine clock; `nil` for `.now` or a clock not started.
+    /// - Returns: The time on the engine clock; `nil` for `.now` or a clock not started.
     /// - Throws: ``MusicError/invalidBars(_:)``, or ``MusicError/noMarkers(marker:)`` for a marker.
-    public func time(of point: MusicQuantize) throws(MusicError) -> Double? {
+    public func time(of point: MusicQuantize) throws(MusicError) -> Duration? {
         let step: Double
         switch point {
         case .now: return nil
@@ -256,14 +256,14 @@ public final class MusicClock: MusicTimeline {
             step = Double(count * beatsPerBar)
         case .marker(let marker): throw .noMarkers(marker: marker)
         }
-        return state.withLock { state -> Double? in
+        return state.withLock { state -> Duration? in
             guard let engine = state.engine else { return nil }
-            let now = engine.frame(forSeconds: engine.time)
+            let now = engine.frameNow
             var running = state
             if let pausedAt = state.pausedAt { running.frame += now - pausedAt }
             let target = ((running.beats(at: now) / step) - 1e-9).rounded(.up) * step
             let frames = running.seconds(toReach: target) * running.rate
-            return Double(running.frame + Int64(frames.rounded())) / running.rate
+            return .frames(running.frame + Int64(frames.rounded()), rate: engine.sampleRate)
         }
     }
 
@@ -286,18 +286,19 @@ public final class MusicClock: MusicTimeline {
         let due = state.withLock {
             state -> (engine: AudioEngine, index: Int, frame: Int64, generation: UInt64)? in
             guard let engine = state.engine, state.pausedAt == nil else { return nil }
-            let now = engine.frame(forSeconds: engine.time)
+            let now = engine.frameNow
             let index = previous.map { $0 + 1 } ?? Int((state.beats(at: now) - 1e-9).rounded(.up))
             let frame = state.frame + Int64((state.seconds(toReach: Double(index)) * state.rate).rounded())
             return (engine, index, frame, state.generation)
         }
         guard let due else { return }
-        let rate = Double(due.engine.sampleRate)
-        due.engine.schedule(at: Double(due.frame) / rate) { [weak self] in
+        let rate = due.engine.sampleRate
+        due.engine.schedule(atFrame: due.frame) { [weak self] in
             guard let self, state.withLock({ $0.generation == due.generation }) else { return }
             let position = MusicPosition(beats: Double(due.index), beatsPerBar: beatsPerBar)
             beatHub.send(
-                MusicBeat(track: name, bar: position.bar, beat: position.beat, time: Double(due.frame) / rate)
+                MusicBeat(
+                    track: name, bar: position.bar, beat: position.beat, time: .frames(due.frame, rate: rate))
             )
             scheduleNextBeat(after: due.index)
         }

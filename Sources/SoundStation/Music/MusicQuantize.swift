@@ -80,16 +80,16 @@ public struct MusicBeat: Sendable, Equatable {
     public let bar: Int
     /// The beat in the bar, from 1.
     public let beat: Int
-    /// When it falls, in seconds on the engine clock (offline: exactly its frame over the rate).
-    public let time: Double
+    /// When it falls on the engine clock (offline: exactly its frame over the rate).
+    public let time: Duration
 
     /// Creates a beat.
     /// - Parameters:
     ///   - track: The track's name.
     ///   - bar: The bar, from 1.
     ///   - beat: The beat in the bar, from 1.
-    ///   - time: Seconds on the engine clock.
-    public init(track: String, bar: Int, beat: Int, time: Double) {
+    ///   - time: When it falls on the engine clock.
+    public init(track: String, bar: Int, beat: Int, time: Duration) {
         self.track = track
         self.bar = bar
         self.beat = beat
@@ -107,8 +107,8 @@ public enum MusicError: Error, CustomStringConvertible, Equatable {
     case invalidBars(Int)
     /// A ``MusicClock`` tempo that is not above 0 (or not finite).
     case invalidTempo(Double)
-    /// A ``MusicClock`` tempo glide of a negative or non-finite number of seconds.
-    case invalidGlide(Double)
+    /// A tempo or intensity glide of a negative duration.
+    case invalidGlide(Duration)
     /// An intensity outside 0...1.
     case invalidIntensity(Double)
     /// A marker point asked of a ``MusicClock``, which has no markers.
@@ -127,8 +127,8 @@ public enum MusicError: Error, CustomStringConvertible, Equatable {
         case .invalidBars(let count): "bars(\(count)): the number of bars must be 1 or more"
         case .invalidTempo(let bpm): "tempo \(bpm) bpm: a tempo must be above 0 beats per minute"
         case .invalidIntensity(let value): "intensity \(value): it must be from 0 to 1"
-        case .invalidGlide(let seconds):
-            "a glide of \(seconds) s: a glide must take 0 seconds or more"
+        case .invalidGlide(let duration):
+            "a glide of \(duration): a glide must take .zero or longer"
         case .noMarkers(let marker):
             "marker \"\(marker)\": a music clock has no markers; wait for a beat or bar, or use the music station"
         case .noTimeline:
@@ -145,5 +145,5 @@ public protocol MusicTimeline: Sendable {
     /// - Parameter point: A beat, bar, bars or marker point (`.now` gives `nil`).
     /// - Returns: Seconds on the engine clock; `nil` to start at once (`.now`, or no music playing).
     /// - Throws: ``MusicError`` when the grid has no such point (no tempo, unknown marker).
-    func time(of point: MusicQuantize) throws(MusicError) -> Double?
+    func time(of point: MusicQuantize) throws(MusicError) -> Duration?
 }

@@ -2,7 +2,7 @@
 /// comes, switches that wait for them, and its beats as events.
 extension MusicStation: MusicTimeline {
     /// The engine clock's frame now.
-    var currentFrame: Int64 { engine.frame(forSeconds: engine.time) }
+    var currentFrame: Int64 { engine.frameNow }
 
     /// The playing track (its anchor moved to the frame its voice really began on, once it has),
     /// and the frame the music was paused at.
@@ -36,10 +36,7 @@ extension MusicStation: MusicTimeline {
         _ name: String, transition: MusicTransition = .cut, from position: StartPosition = .downbeat,
         at point: MusicQuantize
     ) throws(MusicError) {
-        guard bank.lookup(name) != nil else {
-            do { _ = try bank.catalogue.entry(named: name) } catch { throw .load(.catalogue(error)) }
-            throw .load(.notLoaded(name: name))
-        }
+        do { _ = try loadedTrack(name) } catch { throw .load(error) }
         let time = try time(of: point)
         do { try play(name, transition: transition, from: position, at: time) } catch { throw .load(error) }
     }
@@ -61,11 +58,11 @@ extension MusicStation: MusicTimeline {
     /// The engine-clock time of the playing track's next beat, bar, multiple of bars or marker, at or
     /// after now.
     /// - Parameter point: The point.
-    /// - Returns: Seconds on the engine clock; `nil` for `.now` or when no music plays. A track that
+    /// - Returns: The time on the engine clock; `nil` for `.now` or when no music plays. A track that
     ///   plays once and ends before the point gives its end.
     /// - Throws: ``MusicError/noTempo(track:)``, ``MusicError/invalidBars(_:)``, or
     ///   ``MusicError/load(_:)`` wrapping ``CatalogueError/unknownMarker(name:marker:known:)``.
-    public func time(of point: MusicQuantize) throws(MusicError) -> Double? {
+    public func time(of point: MusicQuantize) throws(MusicError) -> Duration? {
         guard point != .now else { return nil }
         let now = currentFrame
         let (playing, pausedAt) = playingTrack()
@@ -74,14 +71,14 @@ extension MusicStation: MusicTimeline {
         // Paused, the grid is reckoned as if the music went on from now.
         if let pausedAt { anchor.frame += now - pausedAt }
         let frame = try Self.frame(of: point, in: playing.grid, anchor: anchor, from: now)
-        return Double(frame) / Double(engine.sampleRate)
+        return .frames(frame, rate: engine.sampleRate)
     }
 
     /// Where the playing track is in its bars at `time` (now by default), through loops.
-    /// - Parameter time: Seconds on the engine clock, at or after the track's start.
+    /// - Parameter time: A time on the engine clock, at or after the track's start.
     /// - Returns: `nil` when no music plays or the track has no tempo.
-    public func musicalPosition(at time: Double? = nil) -> MusicPosition? {
-        let frame = time.map(engine.frame(forSeconds:)) ?? currentFrame
+    public func musicalPosition(at time: Duration? = nil) -> MusicPosition? {
+        let frame = time.map(engine.frame(for:)) ?? currentFrame
         let (playing, pausedAt) = playingTrack()
         guard let playing, let tempo = playing.grid.tempo else { return nil }
         // Paused, it stays where it stopped.
@@ -174,11 +171,12 @@ extension MusicStation: MusicTimeline {
             let index = grid.beatIndex(at: found.at, k: found.k, tempo: tempo)
             let position = MusicPosition(beats: Double(index), beatsPerBar: tempo.beatsPerBar)
             let beat = MusicBeat(
-                track: playing.name, bar: position.bar, beat: position.beat, time: Double(frame) / rate)
+                track: playing.name, bar: position.bar, beat: position.beat,
+                time: .frames(frame, rate: engine.sampleRate))
             return (frame, found.unwrapped, beat, state.generation)
         }
         guard let due else { return }
-        engine.schedule(at: Double(due.frame) / rate) { [weak self] in
+        engine.schedule(atFrame: due.frame) { [weak self] in
             let current = self?.state.withLock { state -> Bool in
                 // A switch due on this frame announces the beat with the new track's count.
                 guard state.generation == due.generation, !state.switchFrames.contains(due.frame) else {

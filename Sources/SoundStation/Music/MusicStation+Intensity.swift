@@ -10,12 +10,13 @@ extension MusicStation {
     /// it makes no click.
     /// - Parameters:
     ///   - intensity: 0...1.
-    ///   - seconds: How long the glide takes; 0 sets it at once.
+    ///   - duration: How long the glide takes; `.zero` sets it at once.
     /// - Throws: ``MusicError/invalidIntensity(_:)`` outside 0...1, ``MusicError/invalidGlide(_:)``
-    ///   for a negative or non-finite duration.
-    public func setIntensity(_ intensity: Double, over seconds: Double = 0) throws(MusicError) {
+    ///   for a negative duration.
+    public func setIntensity(_ intensity: Double, over duration: Duration = .zero) throws(MusicError) {
         guard (0...1).contains(intensity) else { throw .invalidIntensity(intensity) }
-        guard seconds >= 0, seconds.isFinite else { throw .invalidGlide(seconds) }
+        guard duration >= .zero else { throw .invalidGlide(duration) }
+        let seconds = duration.inSeconds
         let rate = Double(engine.sampleRate)
         let steps = seconds > 0 ? max(1, Int(seconds * rate / Double(AudioEngine.quantum))) : 0
         let (start, glide) = state.withLock { state -> (Double, UInt64) in
@@ -29,8 +30,8 @@ extension MusicStation {
         let now = Double(currentFrame)
         for step in 1...steps {
             let part = Double(step) / Double(steps)
-            let frame = (now + part * seconds * rate).rounded()
-            engine.schedule(at: frame / rate) { [weak self] in
+            let frame = Int64((now + part * seconds * rate).rounded())
+            engine.schedule(atFrame: frame) { [weak self] in
                 self?.apply(start + (intensity - start) * part, glide: glide)
             }
         }
@@ -51,7 +52,7 @@ extension MusicStation {
         _ = try tween.seconds()
         let start = try tween.startTime()
         var placed = tween
-        if let start { placed.start = .at(.seconds(start)) }
+        if let start { placed.start = .at(start) }
         let stems = state.withLock { state -> [(VoiceHandle, Float)] in
             state.intensityGlide &+= 1
             state.intensity = intensity

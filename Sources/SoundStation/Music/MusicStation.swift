@@ -82,23 +82,19 @@ public final class MusicStation: Sendable {
     ///   - transition: Cut, fade in, or crossfade from the current track.
     ///   - position: ``StartPosition/restart`` (default) or ``StartPosition/resume``.
     ///   - time: When to switch, on the engine clock; `nil` for now.
-    /// - Throws: ``SoundLoadError/notLoaded(name:)`` when the track was not preloaded, or a catalogue
-    ///   error for an unknown name.
+    /// - Throws: A catalogue error for an unknown name; ``SoundLoadError/wrongKind(name:kind:expected:)``
+    ///   for an effect or voice entry; ``SoundLoadError/notLoaded(name:)`` when the track was not
+    ///   preloaded.
     public func play(
         _ name: String, transition: MusicTransition = .cut, from position: StartPosition = .restart,
-        at time: Double? = nil
+        at time: Duration? = nil
     ) throws(SoundLoadError) {
-        guard let (entry, id, buffer) = bank.lookup(name) else {
-            if bank.catalogue[name] == nil {
-                do { _ = try bank.catalogue.entry(named: name) } catch { throw .catalogue(error) }
-            }
-            throw .notLoaded(name: name)
-        }
+        let (entry, id, buffer) = try loadedTrack(name)
         if case .marker(let marker) = position, entry.markers[marker] == nil {
             throw .catalogue(.unknownMarker(name: name, marker: marker, known: Array(entry.markers.keys)))
         }
         if let time {
-            let frame = engine.frame(forSeconds: time)
+            let frame = engine.frame(for: time)
             state.withLock { _ = $0.switchFrames.insert(frame) }
             engine.schedule(at: time) { [self] in
                 state.withLock { _ = $0.switchFrames.remove(frame) }
@@ -109,28 +105,43 @@ public final class MusicStation: Sendable {
         }
     }
 
+    /// The loaded entry, id and buffer (`nil` when streamed) of `name`, checked: in the catalogue, a
+    /// music entry, and preloaded.
+    func loadedTrack(_ name: String) throws(SoundLoadError) -> (SoundEntry, SoundID, SoundBuffer?) {
+        guard let (entry, id, buffer) = bank.lookup(name) else {
+            let entry: SoundEntry
+            do { entry = try bank.catalogue.entry(named: name) } catch { throw .catalogue(error) }
+            if entry.kind != .music { throw .wrongKind(name: name, kind: entry.kind, expected: .music) }
+            throw .notLoaded(name: name)
+        }
+        if entry.kind != .music { throw .wrongKind(name: name, kind: entry.kind, expected: .music) }
+        return (entry, id, buffer)
+    }
+
     /// Plays a track named by a typed resource.
     /// - Parameters:
     ///   - track: A ``SoundResource`` whose catalogue name is a music entry.
     ///   - transition: Cut, fade in, or crossfade.
     ///   - position: Restart or resume.
-    /// - Throws: As ``play(_:transition:from:at:)-(_,_,_,Double?)``.
+    ///   - time: When to switch, on the engine clock; `nil` for now.
+    /// - Throws: As ``play(_:transition:from:at:)-(String,_,_,Duration?)``.
     public func play(
         _ track: some SoundResource, transition: MusicTransition = .cut,
-        from position: StartPosition = .restart
+        from position: StartPosition = .restart, at time: Duration? = nil
     ) throws(SoundLoadError) {
-        try play(track.catalogueName, transition: transition, from: position)
+        try play(track.catalogueName as String, transition: transition, from: position, at: time)
     }
 
     /// Stops the music, at once or fading out.
     /// - Parameters:
-    ///   - fade: Seconds to fade out; 0 stops at once.
+    ///   - fade: How long to fade out; `.zero` stops at once.
     ///   - time: When, on the engine clock; `nil` for now.
-    public func stop(fade: Double = 0, at time: Double? = nil) {
+    public func stop(fade: Duration = .zero, at time: Duration? = nil) {
         if let time {
             engine.schedule(at: time) { [self] in stop(fade: fade) }
             return
         }
+        let fade = fade.inSeconds
         // The whole switch holds the station's lock (then the engine's), so two threads switching at
         // once cannot leave an orphaned track looping.
         let events = state.withLock { state -> [SoundEvent] in
@@ -189,8 +200,7 @@ public final class MusicStation: Sendable {
             state.generation &+= 1
             if let old = state.playing {
                 remember(old, in: &state)
-                var fade = 0.0
-                if case .crossfade(let seconds) = transition { fade = seconds }
+                let fade = if case .crossfade = transition { transition.fadeSeconds } else { 0.0 }
                 for voice in old.voices { events += engine.stopCollectingEvents(voice, fade: fade) }
             }
             let offset: Int
@@ -260,10 +270,7 @@ public final class MusicStation: Sendable {
             }
             request = VoiceRequest(name: entry.name, sound: id, stream: stream, options: options)
         }
-        switch transition {
-        case .cut: request.fadeIn = 0
-        case .fadeIn(let seconds), .crossfade(let seconds): request.fadeIn = seconds
-        }
+        request.fadeIn = transition.fadeSeconds
         request.startOffset = offset
         request.group = group
         return engine.startCollectingEvents(request, at: nil)

@@ -2,7 +2,7 @@ import Foundation
 
 extension AudioEngine {
     /// How long position changes glide by default, so a moving sound never clicks.
-    public static let positionGlideSeconds = 0.05
+    public static let positionGlide: Duration = .milliseconds(50)
 
     // MARK: Positions
 
@@ -39,10 +39,10 @@ extension AudioEngine {
     /// Moves the listener, gliding there so positioned sounds pan and fade smoothly.
     /// - Parameters:
     ///   - position: The new place, in the game's units.
-    ///   - glide: Seconds to get there; 0 jumps (OpenAL still smooths over its next mix).
-    /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` for a coordinate or glide
-    ///   that is not a finite number (the listener does not move).
-    public func setListener(_ position: SoundPosition, glide: Double = positionGlideSeconds)
+    ///   - glide: How long it takes to get there; `.zero` jumps (OpenAL still smooths over its next mix).
+    /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` for a coordinate that is
+    ///   not a finite number or a negative glide (the listener does not move).
+    public func setListener(_ position: SoundPosition, glide: Duration = positionGlide)
         throws(AudioEngineError)
     {
         try position.check("listener")
@@ -59,11 +59,11 @@ extension AudioEngine {
     /// - Parameters:
     ///   - position: The new place, in the game's units.
     ///   - voice: The sound's handle.
-    ///   - glide: Seconds to get there.
-    /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` for a coordinate or glide
-    ///   that is not a finite number.
+    ///   - glide: How long it takes to get there.
+    /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` for a coordinate that is
+    ///   not a finite number or a negative glide.
     public func setPosition(
-        _ position: SoundPosition, for voice: VoiceHandle, glide: Double = positionGlideSeconds
+        _ position: SoundPosition, for voice: VoiceHandle, glide: Duration = positionGlide
     ) throws(AudioEngineError) {
         try position.check()
         let frames = try glideFrames(glide)
@@ -213,9 +213,12 @@ extension AudioEngine {
     public func reverb(of bus: Bus) -> Reverb? { state.withLock { $0.space.busReverbs[bus] } }
 
     /// Calls `handler` with one-line notices, such as that the device has no EFX (said once).
-    /// - Parameter handler: Receives each notice, on the thread that noticed it.
-    public func onNotice(_ handler: @escaping @Sendable (String) -> Void) {
-        state.withLock { $0.space.noticeHandler = handler }
+    /// - Parameter handler: Receives each notice, on a dispatch worker (never under the engine's
+    ///   lock, so it may call the engine).
+    /// - Returns: A subscription whose `cancel()` stops the calls.
+    @discardableResult
+    public func onNotice(_ handler: @escaping @Sendable (String) -> Void) -> EventSubscription {
+        notices.add(handler)
     }
 
     // MARK: The mixing side
@@ -294,19 +297,21 @@ extension AudioEngine {
     private func sayNoEffects(_ state: inout EngineState) {
         guard !state.space.saidNoEffects else { return }
         state.space.saidNoEffects = true
-        state.space.noticeHandler?(
-            "\(device.name) has no EFX (ALC_EXT_EFX): filters and reverb are accepted and do nothing.")
+        let notice =
+            "\(device.name) has no EFX (ALC_EXT_EFX): filters and reverb are accepted and do nothing."
+        // Said from a worker: this runs under the state lock, and a handler may call the engine.
+        DispatchQueue.global().async { [notices] in notices.send(notice) }
     }
 
     private func channels(of voice: Voice) -> Int {
         voice.buffer?.channels ?? voice.stream?.format?.channels ?? 1
     }
 
-    private func glideFrames(_ glide: Double) throws(AudioEngineError) -> Int64 {
-        guard glide.isFinite, glide >= 0 else {
-            throw .invalidArgument(name: "glide", value: "\(glide)", expected: "seconds, 0 or more")
+    private func glideFrames(_ glide: Duration) throws(AudioEngineError) -> Int64 {
+        guard glide >= .zero else {
+            throw .invalidArgument(name: "glide", value: "\(glide)", expected: ".zero or longer")
         }
-        return Int64((glide * Double(sampleRate)).rounded())
+        return frame(for: glide)
     }
 
     /// Makes the next housekeeping come at once and on the fine grid (a glide began).

@@ -7,8 +7,6 @@ struct SpaceState {
     var busReverbs: [Bus: Reverb] = [:]
     /// The EFX objects of the current device, made when first needed (and again on a new device).
     var effects: OpenALEffects?
-    /// Receives one-line notices (e.g. that the device has no EFX).
-    var noticeHandler: (@Sendable (String) -> Void)?
     /// Whether the "no EFX" notice was given.
     var saidNoEffects = false
     /// Whether HRTF was asked for (applied again to a reopened device).

@@ -64,7 +64,7 @@ extension AudioEngine {
         let startTime = try tween.startTime()
         let length = Int64((seconds * Double(sampleRate)).rounded())
         withState { state, _ in
-            let start = startTime.map(frame(forSeconds:)) ?? currentFrame(&state)
+            let start = startTime.map(frame(for:)) ?? currentFrame(&state)
             state.tweens.removeAll { $0.target == target }
             state.tweens.append(
                 ParameterTween(

@@ -112,12 +112,12 @@ public struct Tween: Sendable {
         return seconds
     }
 
-    /// The engine-clock seconds it begins at (`nil`: now).
+    /// The engine-clock time it begins at (`nil`: now).
     /// - Throws: ``TweenError/music(_:)`` when the grid has no such point.
-    func startTime() throws(TweenError) -> Double? {
+    func startTime() throws(TweenError) -> Duration? {
         switch start {
         case .now: return nil
-        case .at(let time): return time.inSeconds
+        case .at(let time): return time
         case .music(let point, let timeline):
             do { return try timeline.time(of: point) } catch { throw .music(error) }
         }

@@ -68,7 +68,7 @@ public final class GameAudio: Sendable {
         )
         do {
             try sound.engine.setSpatialLayout(layout)
-            try sound.engine.setListener(listener, glide: 0)
+            try sound.engine.setListener(listener, glide: .zero)
         } catch {
             notice("\(error.description) Effects play unplaced.")
         }
@@ -150,7 +150,7 @@ public final class GameAudio: Sendable {
             // The stinger lands on the music's next beat (at once with no music), and the layers
             // that the new level calls for glide in.
             let beat: Double?
-            do { beat = try gameEffects.gridTime(of: .nextBeat) } catch { beat = nil }
+            do { beat = try gameEffects.gridTime(of: .nextBeat)?.inSeconds } catch { beat = nil }
             return setIntensity(Self.intensity(forLevel: level), over: Self.intensityGlide, at: time)
                 + play(.levelUp, at: beat ?? time)
         case .paused:
@@ -198,7 +198,7 @@ public final class GameAudio: Sendable {
     ]
 
     private func enter(_ scene: Scene, at time: Double?) -> [AudioCue] {
-        let when = time ?? sound.engine.time
+        let when = time ?? sound.engine.time.inSeconds
         let track: Music?
         switch scene {
         case .menu: track = .main
@@ -211,8 +211,8 @@ public final class GameAudio: Sendable {
         }
         let playing = sound.music.current
         guard let track else {
-            let position = sound.music.musicalPosition(at: when)
-            sound.music.stop(fade: Self.gameOverFade, at: time)
+            let position = sound.music.musicalPosition(at: .seconds(when))
+            sound.music.stop(fade: .seconds(Self.gameOverFade), at: time.map(Duration.seconds))
             let stop = MusicSwitch(
                 from: playing, to: nil, asked: when, at: when, bar: position?.bar, beat: position?.beat)
             return [.scene(scene, music: nil, at: when), .music(stop)]
@@ -222,15 +222,15 @@ public final class GameAudio: Sendable {
         if scene == .game { cues += setIntensity(Self.intensity(forLevel: 1), over: 0, at: time) }
         // On the next bar of what plays (at once when nothing does, or it has no tempo), from the new
         // track's first downbeat.
-        let switchTime: Double?
+        let switchTime: Duration?
         do { switchTime = try sound.music.time(of: .nextBar) } catch { switchTime = nil }
-        let at = switchTime ?? when
+        let at = switchTime?.inSeconds ?? when
         // Half a frame on, so a point on the grid counts as itself whatever the rounding.
         let position = switchTime.flatMap {
-            sound.music.musicalPosition(at: $0 + 0.5 / Double(sound.engine.sampleRate))
+            sound.music.musicalPosition(at: $0 + .seconds(0.5 / Double(sound.engine.sampleRate)))
         }
         do {
-            try sound.music.play(track.rawValue, transition: .cut, from: .downbeat, at: switchTime ?? time)
+            try sound.music.play(track.rawValue, transition: .cut, from: .downbeat, at: switchTime ?? time.map(Duration.seconds))
         } catch {
             report(track.rawValue, error)
             return [.scene(scene, music: nil, at: when)]
@@ -242,8 +242,8 @@ public final class GameAudio: Sendable {
 
     /// Glides the layered music's intensity, reporting it.
     private func setIntensity(_ intensity: Double, over seconds: Double, at time: Double?) -> [AudioCue] {
-        let when = time ?? sound.engine.time
-        do { try sound.music.setIntensity(intensity, over: seconds) } catch {
+        let when = time ?? sound.engine.time.inSeconds
+        do { try sound.music.setIntensity(intensity, over: .seconds(seconds)) } catch {
             report(
                 "intensity",
                 .engine(
@@ -258,10 +258,10 @@ public final class GameAudio: Sendable {
         _ effect: Effect, on station: EffectStation? = nil, volume: Float = 1, pitch: Float = 1,
         pan: Float = 0, at time: Double?
     ) -> [AudioCue] {
-        let when = time ?? sound.engine.time
+        let when = time ?? sound.engine.time.inSeconds
         do {
             let voice = try (station ?? gameEffects).play(
-                effect, volume: volume, pitch: pitch, pan: pan, at: time)
+                effect, volume: volume, pitch: pitch, pan: pan, at: time.map(Duration.seconds))
             // A refused voice (its sound at its limit) was not heard, so it is not reported either.
             guard voice != nil else { return [] }
         } catch {
@@ -280,11 +280,12 @@ public final class GameAudio: Sendable {
     private func play(
         _ effect: Effect, volume: Float = 1, pitch: Float = 1, at position: SoundPosition, time: Double?
     ) -> [AudioCue] {
-        let when = time ?? sound.engine.time
+        let when = time ?? sound.engine.time.inSeconds
         let heard = sound.engine.spatialLayout.placement(of: position, listener: listener)
         do {
             let voice = try gameEffects.play(
-                effect.rawValue, position: position, volume: volume, pitch: pitch, at: time)
+                effect.rawValue, position: position, volume: volume, pitch: pitch,
+                at: time.map(Duration.seconds))
             guard voice != nil else { return [] }
         } catch {
             report(effect.rawValue, error)

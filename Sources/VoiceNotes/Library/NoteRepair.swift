@@ -29,7 +29,8 @@ enum NoteRepair {
             }
             try move(partPath, to: finalPath)
             return RepairReport(
-                file: file, keptAs: (finalPath as NSString).lastPathComponent, keptSeconds: info.duration,
+                file: file, keptAs: (finalPath as NSString).lastPathComponent,
+                keptSeconds: info.duration.inSeconds,
                 outcome: .recovered)
         } catch {
             return setAside(partPath, file: file, reason: error.reason)

@@ -47,7 +47,7 @@ public struct VoiceNote: Sendable, Equatable, Hashable, Identifiable {
         self.path = path
         format = info.format == .wav ? .wav : .oggVorbis
         date = attributes[.modificationDate] as? Date ?? Date(timeIntervalSince1970: 0)
-        duration = info.duration
+        duration = info.duration.inSeconds
         byteCount = (attributes[.size] as? NSNumber)?.intValue ?? 0
         sampleRate = info.sampleRate
         channels = info.channels

@@ -111,7 +111,7 @@ public final class VoiceNotePlayer: Sendable {
         var status = PlaybackStatus()
         status.note = note
         status.isPlaying = true
-        status.duration = audio.duration
+        status.duration = audio.duration.inSeconds
         // The start and the swap of the current voice happen under the player's lock (the trigger
         // never waits), so two calls at once leave exactly one note playing, the one tracked; the
         // note it replaced is stopped after the lock.

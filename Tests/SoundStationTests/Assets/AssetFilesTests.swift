@@ -45,7 +45,7 @@ import Testing
     func musicIsStereoAndLong(name: String) throws {
         let audio = try CommittedAssets.audio(name)
         #expect(audio.channels == 2)
-        #expect((20.0...40.0).contains(audio.duration), "\(name) lasts \(audio.duration) s")
+        #expect((20.0...40.0).contains(audio.duration.inSeconds), "\(name) lasts \(audio.duration) s")
         let entry = try CommittedAssets.loadedCatalogue().entry(named: name)
         #expect(entry.loop)
         #expect(entry.path.hasPrefix("Music/"))
@@ -55,7 +55,7 @@ import Testing
     func effectsAreMonoAndShort(name: String) throws {
         let audio = try CommittedAssets.audio(name)
         #expect(audio.channels == 1)
-        #expect((0.03...2.0).contains(audio.duration), "\(name) lasts \(audio.duration) s")
+        #expect((0.03...2.0).contains(audio.duration.inSeconds), "\(name) lasts \(audio.duration) s")
     }
 
     @Test(arguments: CommittedAssets.musicNames + CommittedAssets.effectNames)

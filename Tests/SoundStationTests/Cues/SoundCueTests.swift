@@ -24,19 +24,22 @@ import Testing
     @Test func partsAreRead() throws {
         #expect(
             try SoundCue(parsing: "2:music:game:crossfade=1.5")
-                == SoundCue(time: 2, action: .music(name: "game", transition: .crossfade(1.5))))
+                == SoundCue(
+                    time: .seconds(2), action: .music(name: "game", transition: .crossfade(.seconds(1.5)))))
         #expect(
             try SoundCue(parsing: "1:music:game:crossfade=0.5:at=bars=2")
                 == SoundCue(
-                    time: 1, action: .music(name: "game", transition: .crossfade(0.5)), quantize: .bars(2)))
+                    time: .seconds(1), action: .music(name: "game", transition: .crossfade(.seconds(0.5))),
+                    quantize: .bars(2)))
         #expect(
-            try SoundCue(parsing: "1:effect:hit:at=now") == SoundCue(time: 1, action: .effect(name: "hit")))
+            try SoundCue(parsing: "1:effect:hit:at=now")
+                == SoundCue(time: .seconds(1), action: .effect(name: "hit")))
         #expect(
             try SoundCue(parsing: "1:effect:hit:at=marker=drop")
-                == SoundCue(time: 1, action: .effect(name: "hit"), quantize: .marker("drop")))
+                == SoundCue(time: .seconds(1), action: .effect(name: "hit"), quantize: .marker("drop")))
         #expect(
             try SoundCue(parsing: "0.25:volume:effects:0")
-                == SoundCue(time: 0.25, action: .volume(bus: .effects, gain: 0)))
+                == SoundCue(time: .seconds(0.25), action: .volume(bus: .effects, gain: 0)))
     }
 
     @Test(arguments: [

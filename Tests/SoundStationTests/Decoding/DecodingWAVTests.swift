@@ -117,6 +117,6 @@ struct DecodingWAVTests {
             info
                 == AudioFileInfo(
                     format: .wav, sampleRate: 48_000, channels: 2, frameCount: 4_800, encoding: "PCM 24-bit"))
-        #expect(info.duration == 0.1)
+        #expect(info.duration.inSeconds == 0.1)
     }
 }

@@ -15,7 +15,7 @@ import Testing
             try assets.addWAV("fx\(index)", source)
         }
         let system = try await assets.system()
-        for index in sources.indices { try system.effects.play("fx\(index)", at: 0.1) }
+        for index in sources.indices { try system.effects.play("fx\(index)", at: .seconds(0.1)) }
         let mix = AudioAnalysis.channel(try system.engine.render(frames: 48_000), 0)
         let window = 4_800 + 1_000..<4_800 + 20_000
         let signals = sources.map { Array($0.samples[1_000..<20_000]) }
@@ -78,9 +78,9 @@ import Testing
         let assets = try TestAssets()
         try assets.addWAV("coin", Signals.sine(frequency: 1_000, seconds: 0.2), extra: "\"coalesceMs\": 10")
         let system = try await assets.system()
-        let first = try system.effects.play("coin", at: 0.1)
-        let repeated = try system.effects.play("coin", at: 0.105)
-        let later = try system.effects.play("coin", at: 0.2)
+        let first = try system.effects.play("coin", at: .seconds(0.1))
+        let repeated = try system.effects.play("coin", at: .seconds(0.105))
+        let later = try system.effects.play("coin", at: .seconds(0.2))
         #expect(first != nil && repeated != nil && later != nil)
         #expect(system.engine.activeVoiceCount == 2, "the repeat is folded into the first start")
         // The repeat's handle names the voice it was folded into.

@@ -12,7 +12,7 @@ import Testing
             Signals.sine(frequency: 440, seconds: 0.25, phase: .pi / 2), name: "tone")
         for time in [0.0, 0.1, 0.123_456, 0.5, 0.999_97] {
             let start = engine.time
-            engine.play(tone, at: start + time)
+            engine.play(tone, at: start + .seconds(time))
             let mix = try engine.render(frames: 48_000)
             let expected = Int((time * 48_000).rounded())
             #expect(AudioAnalysis.onset(mix, threshold: 1e-6) == expected, "played at +\(time) s")
@@ -24,7 +24,7 @@ import Testing
         let engine = try AudioEngine(output: .offline(sampleRate: rate, channels: 2))
         let click = try engine.makeBuffer(
             PCMAudio(sampleRate: rate, channels: 1, samples: [0.5, 0.5, 0.5]), name: "click")
-        engine.play(click, at: 0.3)
+        engine.play(click, at: .seconds(0.3))
         let mix = try engine.render(frames: rate / 2)
         #expect(AudioAnalysis.onset(mix, threshold: 1e-6) == Int((0.3 * Double(rate)).rounded()))
     }
@@ -109,7 +109,7 @@ import Testing
         let beep = try engine.makeBuffer(Signals.sine(frequency: 500, seconds: 0.1), name: "beep")
         let events = engine.events()
         let first = try #require(engine.play(beep))
-        let second = try #require(engine.play(beep, at: 0.05))
+        let second = try #require(engine.play(beep, at: .seconds(0.05)))
         _ = try engine.render(frames: 24_000)
         let seen = try await events.collect(within: .seconds(10)) { seen in
             seen.count { if case .started = $0 { true } else { false } } == 2
@@ -139,7 +139,7 @@ import Testing
         engine.play(beep)
         for _ in 0..<200 where finished.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(finished.withLock { $0 } == 1)
-        #expect(engine.time >= 0.1)
+        #expect(engine.time >= .seconds(0.1))
     }
 
     @Test func theFallbackHonoursSoundstationOutput() throws {

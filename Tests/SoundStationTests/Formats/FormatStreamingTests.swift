@@ -96,7 +96,7 @@ struct FormatStreamingTests {
         assets.add("song", file: "song.mod", kind: "music")
         let system = try await assets.system()
         #expect(system.bank.isStreamed("song"))
-        try system.music.play("song", at: 0)
+        try system.music.play("song", at: .seconds(0))
         let mix = try system.engine.render(frames: Int(ModuleFixture.patternSeconds * 48_000 * 5))
         let tail = Array(mix.samples.suffix(48_000))
         #expect(AudioAnalysis.rms(PCMAudio(sampleRate: 48_000, channels: 2, samples: tail)) > 0.03)

@@ -11,7 +11,7 @@ import Testing
                 "loud\(index)", Signals.sine(frequency: 100 + 37 * Double(index), seconds: 0.5, amplitude: 1))
         }
         let system = try await assets.system()
-        for index in 0..<16 { try system.effects.play("loud\(index)", at: 0.01) }
+        for index in 0..<16 { try system.effects.play("loud\(index)", at: .seconds(0.01)) }
         let mix = try system.engine.render(frames: 24_000)
         #expect(AudioAnalysis.peak(mix) <= 1.0)
         #expect(AudioAnalysis.peak(mix) > 0.9)
@@ -58,9 +58,9 @@ import Testing
         try assets.addWAV(
             "note", Signals.sine(frequency: 3_000, seconds: 0.5, amplitude: 0.01), kind: "voice")
         let system = try await assets.system()
-        system.engine.ducking = Ducking(level: 0.25, attack: 0.05, release: 0.2)
+        system.engine.ducking = Ducking(level: 0.25, attack: .seconds(0.05), release: .seconds(0.2))
         try system.music.play("song")
-        try system.effects.play("note", at: 0.5)
+        try system.effects.play("note", at: .seconds(0.5))
         let mix = AudioAnalysis.channel(try system.engine.render(frames: 96_000), 0)
         let before = AudioAnalysis.rms(mix, frames: 12_000..<24_000)
         let ducked = AudioAnalysis.rms(mix, frames: 30_000..<46_000)
@@ -77,10 +77,11 @@ import Testing
         try assets.addWAV("boom", Signals.sine(frequency: 3_000, seconds: 0.4, amplitude: 0.01))
         let system = try await assets.system()
         try system.music.play("song")
-        try system.effects.play("boom", volume: 1, at: 0.25)
-        try system.effects.play("boom", volume: 0.5, at: 1.0)
-        system.engine.schedule(at: 0.75) {
-            system.engine.ducking = Ducking(level: 0.5, attack: 0.02, release: 0.05, underLoudEffects: true)
+        try system.effects.play("boom", volume: 1, at: .seconds(0.25))
+        try system.effects.play("boom", volume: 0.5, at: .seconds(1.0))
+        system.engine.schedule(at: .seconds(0.75)) {
+            system.engine.ducking = Ducking(
+                level: 0.5, attack: .seconds(0.02), release: .seconds(0.05), underLoudEffects: true)
         }
         let mix = AudioAnalysis.channel(try system.engine.render(frames: 96_000), 0)
         let before = AudioAnalysis.rms(mix, frames: 2_400..<9_600)
@@ -88,7 +89,7 @@ import Testing
         #expect(abs(AudioAnalysis.decibels(AudioAnalysis.rms(mix, frames: 14_400..<28_800) / before)) < 0.2)
         // On, but the second effect is below the loud volume: still no duck.
         #expect(abs(AudioAnalysis.decibels(AudioAnalysis.rms(mix, frames: 50_400..<64_800) / before)) < 0.2)
-        system.engine.schedule(at: 2.2) { try? system.effects.play("boom") }
+        system.engine.schedule(at: .seconds(2.2)) { try? system.effects.play("boom") }
         let loud = AudioAnalysis.channel(try system.engine.render(frames: 48_000), 0)
         #expect(
             abs(AudioAnalysis.decibels(AudioAnalysis.rms(loud, frames: 12_000..<24_000) / before) + 6.02)
@@ -107,9 +108,44 @@ import Testing
         system.engine.pauseAll()
         #expect(system.engine.isPaused)
         try system.effects.play("fx")
-        #expect(try system.engine.render(frames: 9_600).samples.allSatisfy { $0 == 0 })
+        // Silent once the 20 ms glide (960 frames) and OpenAL's smoothing of its last step are over.
+        let paused = try system.engine.render(frames: 9_600)
+        #expect(paused.samples[(2 * 1_472)...].allSatisfy { $0 == 0 })
         system.engine.resumeAll()
         #expect(AudioAnalysis.rms(try system.engine.render(frames: 4_800)) > 0.2)
         #expect(system.engine.activeVoiceCount == 3)
+    }
+
+    @Test func pauseAndResumeGlideInsteadOfClicking() async throws {
+        let assets = try TestAssets()
+        try assets.addWAV("tone", Signals.sine(frequency: 200, seconds: 2, amplitude: 0.8), kind: "music")
+        let system = try await assets.system()
+        try system.music.play("tone")
+        let before = try system.engine.render(frames: 4_800)
+        // The tone's own largest step between samples (a mono voice is -4.5 dB on each side).
+        let own = AudioAnalysis.largestJump(before, frames: 100..<4_800)
+        system.engine.pauseAll()
+        let paused = try system.engine.render(frames: 4_800)
+        #expect(
+            AudioAnalysis.rms(paused, frames: 0..<240) > 0.3 * AudioAnalysis.rms(before, frames: 0..<4_800))
+        #expect(AudioAnalysis.rms(paused, frames: 720..<960) < AudioAnalysis.rms(paused, frames: 0..<240))
+        // Silent from the glide's end (960 frames) plus at most one housekeeping step to reach the
+        // 256-frame grid and one in which OpenAL smooths the last step.
+        #expect(AudioAnalysis.peak(paused, frames: 1_472..<4_800) == 0)
+        #expect(AudioAnalysis.largestJump(paused, frames: 0..<4_800) <= own * 1.1)
+        // Across the pause's first frame too: the render goes on from the last frame before it.
+        let seam = PCMAudio(
+            sampleRate: 48_000, channels: 2,
+            samples: Array(before.samples.suffix(20) + paused.samples.prefix(20)))
+        #expect(AudioAnalysis.largestJump(seam, frames: 0..<20) <= own * 1.1)
+        system.engine.resumeAll()
+        let resumed = try system.engine.render(frames: 4_800)
+        #expect(AudioAnalysis.peak(resumed, frames: 0..<4) < 0.05)
+        #expect(AudioAnalysis.largestJump(resumed, frames: 0..<4_800) <= own * 1.1)
+        #expect(
+            abs(
+                AudioAnalysis.rms(resumed, frames: 1_500..<4_800)
+                    / AudioAnalysis.rms(before, frames: 100..<4_800) - 1)
+                < 0.05)
     }
 }

@@ -103,7 +103,7 @@ import Testing
         try system.music.play("main")
         let asked = Int((askedAt * Double(grid.rate)).rounded())
         let expected = try #require(grid.barLines.first { $0 >= asked })
-        system.engine.schedule(at: askedAt) { try? system.music.play("game", at: .nextBar) }
+        system.engine.schedule(at: .seconds(askedAt)) { try? system.music.play("game", at: .nextBar) }
         let mix = try system.engine.render(frames: expected + grid.rate / 2)
         // The old track up to the frame before, the new one from its downbeat on that frame.
         let before = max(0, expected - 4_800)..<expected
@@ -121,8 +121,8 @@ import Testing
         let (system, _, _, _) = try await system(grid, silentMain: true)
         try system.music.play("main")
         let expected = try #require(grid.barLines.first { $0 >= 48_000 })
-        system.engine.schedule(at: 1) {
-            try? system.music.play("game", transition: .crossfade(0.25), at: .nextBar)
+        system.engine.schedule(at: .seconds(1)) {
+            try? system.music.play("game", transition: .crossfade(.seconds(0.25)), at: .nextBar)
         }
         let mix = try system.engine.render(frames: expected + 24_000)
         let onset = try #require(AudioAnalysis.onset(mix, threshold: 0))
@@ -142,7 +142,7 @@ import Testing
         _ = try system.engine.render(frames: length)
         let heard = beats.withLock { $0 }
         let expected = grid.beats.filter { $0 < length }
-        #expect(heard.map { Int(($0.time * Double(grid.rate)).rounded()) } == expected, "\(grid)")
+        #expect(heard.map { Int(($0.time.inSeconds * Double(grid.rate)).rounded()) } == expected, "\(grid)")
         // Beats count on through loops: n-th beat is bar n / beatsPerBar + 1.
         let numbers = heard.map { [$0.bar, $0.beat] }
         let counted = expected.indices.map { [$0 / grid.beatsPerBar + 1, $0 % grid.beatsPerBar + 1] }
@@ -157,13 +157,13 @@ import Testing
         let subscription = system.music.onBeat { beat in beats.withLock { $0.append(beat) } }
         defer { subscription.cancel() }
         try system.music.play("main")
-        system.engine.schedule(at: 1.2) { try? system.music.play("game", at: .nextBar) }
-        system.music.stop(at: 3.1)
+        system.engine.schedule(at: .seconds(1.2)) { try? system.music.play("game", at: .nextBar) }
+        system.music.stop(at: .seconds(3.1))
         _ = try system.engine.render(frames: 4 * 48_000)
         let heard = beats.withLock { $0 }
         // main: beats at 0, 0.5, 1.0, 1.5; game from its downbeat at 2.0 (the switch's frame, sent
         // once, as the new track's first), 2.5, 3.0.
-        #expect(heard.map(\.time) == [0, 0.5, 1, 1.5, 2, 2.5, 3])
+        #expect(heard.map(\.time.inSeconds) == [0, 0.5, 1, 1.5, 2, 2.5, 3])
         #expect(heard.map(\.track) == ["main", "main", "main", "main", "game", "game", "game"])
         #expect(heard.map(\.bar) == [1, 1, 1, 1, 1, 1, 1] && heard.map(\.beat) == [1, 2, 3, 4, 1, 2, 3])
     }
@@ -173,7 +173,7 @@ import Testing
         let (system, _, _, _) = try await system(grid, silentMain: true)
         try system.music.play("main")
         let expected = try #require(grid.beats.first { $0 >= 36_960 })
-        system.engine.schedule(at: 0.77) { try? system.effects.play("click", at: .nextBeat) }
+        system.engine.schedule(at: .seconds(0.77)) { try? system.effects.play("click", at: .nextBeat) }
         let mix = try system.engine.render(frames: expected + 4_800)
         #expect(AudioAnalysis.onset(mix, threshold: 0) == expected)
     }
@@ -184,7 +184,7 @@ import Testing
             grid, mainExtra: ", \"markers\": {\"exit\": 1.7}", gameExtra: ", \"markers\": {\"in\": 0.5}")
         try system.music.play("main")
         // Asked after the marker: it comes again one loop (4 s) later.
-        system.engine.schedule(at: 2) {
+        system.engine.schedule(at: .seconds(2)) {
             try? system.music.play("game", from: .marker("in"), at: .marker("exit"))
         }
         let expected = grid.trackFrames + 81_600
@@ -198,7 +198,7 @@ import Testing
         let grid = Grid(bpm: 128.5, beatsPerBar: 4, downbeat: 0.0371, rate: 48_000)
         let (system, _, game, _) = try await system(grid)
         try system.music.play("main")
-        system.engine.schedule(at: 0.1) { try? system.music.play("game", at: .bars(3)) }
+        system.engine.schedule(at: .seconds(0.1)) { try? system.music.play("game", at: .bars(3)) }
         let expected = grid.barLines[3]
         let mix = try system.engine.render(frames: expected + 12_000)
         #expect(AudioAnalysis.largestDifference(mix, at: expected, game, from: 4_800, to: 14_800) < 1e-5)
@@ -208,20 +208,23 @@ import Testing
         let grid = Grid(bpm: 120, beatsPerBar: 4, downbeat: 0.25, rate: 48_000)
         let (system, _, _, _) = try await system(grid)
         try system.music.play("main")
-        #expect(system.music.musicalPosition(at: 1.5) == MusicPosition(bar: 1, beat: 3, fraction: 0.5))
-        #expect(system.music.musicalPosition(at: 0) == MusicPosition(bar: 0, beat: 4, fraction: 0.5))
+        #expect(
+            system.music.musicalPosition(at: .seconds(1.5)) == MusicPosition(bar: 1, beat: 3, fraction: 0.5))
+        #expect(system.music.musicalPosition(at: .zero) == MusicPosition(bar: 0, beat: 4, fraction: 0.5))
         // Second pass of the 4 s loop: 2.5 s into the file is beat 4.5, plus the loop's 8 beats.
-        #expect(system.music.musicalPosition(at: 6.5) == MusicPosition(bar: 4, beat: 1, fraction: 0.5))
+        #expect(
+            system.music.musicalPosition(at: .seconds(6.5)) == MusicPosition(bar: 4, beat: 1, fraction: 0.5))
         _ = try system.engine.render(frames: 48_000)
         system.music.pause()
         let held = system.music.musicalPosition()
         _ = try system.engine.render(frames: 48_000)
         #expect(system.music.musicalPosition() == held)
         // Paused, the next bar is reckoned as if the music went on from now.
-        #expect(try system.music.time(of: .nextBar) == 2.25 + 1)
+        #expect(try system.music.time(of: .nextBar)?.inSeconds == 2.25 + 1)
         system.music.resume()
-        #expect(try system.music.time(of: .nextBar) == 3.25)
-        #expect(system.music.musicalPosition(at: 3.25) == MusicPosition(bar: 2, beat: 1, fraction: 0))
+        #expect(try system.music.time(of: .nextBar)?.inSeconds == 3.25)
+        #expect(
+            system.music.musicalPosition(at: .seconds(3.25)) == MusicPosition(bar: 2, beat: 1, fraction: 0))
     }
 
     @Test func gridPointsThatCannotBeFoundAreErrors() async throws {
@@ -264,7 +267,7 @@ import Testing
         let system = try await assets.system()
         #expect(system.bank.isStreamed("main"))
         try system.music.play("main")
-        system.engine.schedule(at: 4) { try? system.music.play("game", at: .nextBar) }
+        system.engine.schedule(at: .seconds(4)) { try? system.music.play("game", at: .nextBar) }
         let expected = 230_400
         let mix = try system.engine.render(frames: expected + 9_600)
         #expect(AudioAnalysis.largestDifference(mix, at: expected, game, from: 0, to: 9_600) < 1e-5)

@@ -20,8 +20,8 @@ import Testing
     @Test func switchingScenesRewindsTheNewTrackAndSilencesTheOld() async throws {
         let (system, _) = try await system()
         try system.music.play("main")
-        system.engine.schedule(at: 1) { try? system.music.play("game") }
-        system.engine.schedule(at: 2) { try? system.music.play("main") }
+        system.engine.schedule(at: .seconds(1)) { try? system.music.play("game") }
+        system.engine.schedule(at: .seconds(2)) { try? system.music.play("main") }
         let mix = try system.engine.render(frames: 3 * Self.rate)
         #expect(AudioAnalysis.largestDifference(mix, at: 0, main, from: 0, to: Self.rate) < 1e-5)
         #expect(AudioAnalysis.largestDifference(mix, at: Self.rate, game, from: 0, to: Self.rate) < 1e-5)
@@ -32,7 +32,7 @@ import Testing
     @Test func crossfadedSwitchLeavesOnlyTheNewTrackAfterTheFade() async throws {
         let (system, _) = try await system()
         try system.music.play("main")
-        try system.music.play("game", transition: .crossfade(0.25), at: 0.5)
+        try system.music.play("game", transition: .crossfade(.seconds(0.25)), at: .seconds(0.5))
         let mix = try system.engine.render(frames: Self.rate * 3 / 2)
         let after = Self.rate * 3 / 4 + 2_048
         let fromGame = after - Self.rate / 2
@@ -70,8 +70,8 @@ import Testing
     @Test func resumeContinuesWhereTheTrackWasLeft() async throws {
         let (system, _) = try await system()
         try system.music.play("main")
-        try system.music.play("game", at: 0.5)
-        try system.music.play("main", from: .resume, at: 1)
+        try system.music.play("game", at: .seconds(0.5))
+        try system.music.play("main", from: .resume, at: .seconds(1))
         let mix = try system.engine.render(frames: Self.rate * 3 / 2)
         let heard = Self.rate / 2
         #expect(
@@ -84,7 +84,7 @@ import Testing
         let (system, _) = try await system()
         let events = system.engine.events()
         try system.music.play("main")
-        system.music.stop(fade: 0.3, at: 0.5)
+        system.music.stop(fade: .seconds(0.3), at: .seconds(0.5))
         let mix = try system.engine.render(frames: Self.rate)
         let during = AudioAnalysis.rms(mix, frames: 26_000..<30_000)
         let before = AudioAnalysis.rms(mix, frames: 12_000..<24_000)
@@ -96,7 +96,7 @@ import Testing
             if case .finished(_, "main", .stopped, _) = $0 { true } else { false }
         }
         guard case .finished(_, _, _, let time) = stopped else { return }
-        #expect(abs(time - 0.8) < 0.01, "stopped at \(time) s")
+        #expect(abs(time.inSeconds - 0.8) < 0.01, "stopped at \(time) s")
     }
 
     @Test func crossfadeKeepsThePowerSteady() async throws {
@@ -107,7 +107,7 @@ import Testing
         try assets.addWAV("b", b, kind: "music")
         let system = try await assets.system()
         try system.music.play("a")
-        try system.music.play("b", transition: .crossfade(1), at: 1)
+        try system.music.play("b", transition: .crossfade(.seconds(1)), at: .seconds(1))
         let mix = try system.engine.render(frames: 3 * Self.rate)
         let steady = AudioAnalysis.rms(a)
         var worst = 0.0
@@ -175,7 +175,7 @@ import Testing
         #expect(system.bank.isStreamed("streamed"))
         #expect(!system.bank.isStreamed("whole"))
         let frames = Int(seconds * 48_000) * 2
-        try system.music.play("streamed", at: 0)
+        try system.music.play("streamed", at: .seconds(0))
         let streamed = try system.engine.render(frames: frames)
         system.music.stop(at: system.engine.time)
         _ = try system.engine.render(frames: 512)

@@ -52,7 +52,7 @@ import Testing
         let (system, _) = try await system()
         try system.music.setIntensity(0.3)
         try system.music.play("layered")
-        system.engine.schedule(at: 1) { try? system.music.setIntensity(0.8, over: 0.5) }
+        system.engine.schedule(at: .seconds(1)) { try? system.music.setIntensity(0.8, over: .seconds(0.5)) }
         let mix = try system.engine.render(frames: 3 * 48_000)
         #expect(difference(mix, frames: 0..<48_000, stemGain: 0) < 1e-5)
         #expect(difference(mix, frames: 80_000..<3 * 48_000, stemGain: 1) < 1e-5)
@@ -75,7 +75,9 @@ import Testing
     @Test func badStemsAndIntensitiesAreErrors() async throws {
         let (system, _) = try await system()
         #expect(throws: MusicError.invalidIntensity(1.5)) { try system.music.setIntensity(1.5) }
-        #expect(throws: MusicError.invalidGlide(-1)) { try system.music.setIntensity(0.5, over: -1) }
+        #expect(throws: MusicError.invalidGlide(.seconds(-1))) {
+            try system.music.setIntensity(0.5, over: .seconds(-1))
+        }
         do {
             _ = try await self.system(drums: Signals.noise(seconds: 1.5, channels: 2))
             Issue.record("a stem of another length was loaded")

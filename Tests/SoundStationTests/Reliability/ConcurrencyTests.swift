@@ -50,7 +50,8 @@ import Testing
             var count = 0
             for step in worker * 1_500..<(worker + 1) * 1_500 {
                 if step % 97 == 0 {
-                    try? system.music.play(step % 2 == 0 ? "song-a" : "song-b", transition: .crossfade(0.05))
+                    try? system.music.play(
+                        step % 2 == 0 ? "song-a" : "song-b", transition: .crossfade(.seconds(0.05)))
                 } else if step % 41 == 0 {
                     engine.setVolume(Float(step % 10) / 10, for: .effects)
                 } else if let voice = try? system.effects.play("fx\(step % 6)", pan: Float(step % 3) - 1) {
@@ -101,7 +102,7 @@ struct SoakTests {
             round += 1
             let scene = try await system.bank.preload()
             try system.music.play(
-                Bool.random(using: &random) ? "song-a" : "song-b", transition: .crossfade(0.2))
+                Bool.random(using: &random) ? "song-a" : "song-b", transition: .crossfade(.seconds(0.2)))
             for _ in 0..<Int.random(in: 20...200, using: &random) {
                 try system.effects.play("fx\(Int.random(in: 0..<6, using: &random))")
             }

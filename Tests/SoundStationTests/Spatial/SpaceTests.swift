@@ -49,7 +49,7 @@ import Testing
     @Test func positionPansAcrossTheStereoField() throws {
         let engine = try Self.engine()
         try engine.setSpatialLayout(SpatialLayout(width: 80, distanceModel: .none))
-        try engine.setListener(SoundPosition(x: 40, y: 24), glide: 0)
+        try engine.setListener(SoundPosition(x: 40, y: 24), glide: .zero)
         let tone = try engine.makeBuffer(Signals.sine(frequency: 440, seconds: 0.3), name: "tone")
         for (column, pan) in [(0.0, -1.0), (20, -0.5), (40, 0), (50, 0.25), (70, 0.75)] {
             engine.play(tone, options: PlayOptions(position: SoundPosition(x: Float(column), y: 24)))
@@ -77,7 +77,7 @@ import Testing
     func distanceFollowsTheModel(model: DistanceModel) throws {
         let engine = try Self.engine()
         try engine.setSpatialLayout(SpatialLayout(width: 80, distanceModel: model))
-        try engine.setListener(SoundPosition(x: 10, y: 30), glide: 0)
+        try engine.setListener(SoundPosition(x: 10, y: 30), glide: .zero)
         let source = Signals.sine(frequency: 440, seconds: 0.3)
         let tone = try engine.makeBuffer(source, name: "tone")
         let input = AudioAnalysis.rms(source) * Self.panGains(0).left
@@ -100,16 +100,16 @@ import Testing
         let engine = try Self.engine()
         try engine.setSpatialLayout(
             SpatialLayout(width: 80, distanceModel: .linear(reference: 1, maxDistance: 40, rolloff: 0.9)))
-        try engine.setListener(SoundPosition(x: 40, y: 40), glide: 0)
+        try engine.setListener(SoundPosition(x: 40, y: 40), glide: .zero)
         let source = Signals.sine(frequency: 200, seconds: 2)
         let tone = try engine.makeBuffer(source, name: "tone")
         let voice = try #require(
             engine.play(tone, options: PlayOptions(position: SoundPosition(x: 0, y: 10))))
         var samples = try engine.render(frames: 9_600).samples
         // Across the field and nearer over 0.5 s, then a jump with no glide (OpenAL still smooths it).
-        try engine.setPosition(SoundPosition(x: 80, y: 38), for: voice, glide: 0.5)
+        try engine.setPosition(SoundPosition(x: 80, y: 38), for: voice, glide: .seconds(0.5))
         samples += try engine.render(frames: 33_600).samples
-        try engine.setPosition(SoundPosition(x: 10, y: 30), for: voice, glide: 0)
+        try engine.setPosition(SoundPosition(x: 10, y: 30), for: voice, glide: .zero)
         samples += try engine.render(frames: 28_800).samples
         let mix = PCMAudio(sampleRate: 48_000, channels: 2, samples: samples)
         // The tone's own largest step between samples, at full scale on one side.
@@ -162,7 +162,7 @@ import Testing
         let tone = try engine.makeBuffer(Signals.sine(frequency: 300, seconds: 1), name: "tone")
         engine.play(tone, options: PlayOptions(position: SoundPosition(x: 0, y: 0)))
         let centred = try engine.render(frames: 4_800)
-        try engine.setListener(SoundPosition(x: 10, y: 0), glide: 0.1)
+        try engine.setListener(SoundPosition(x: 10, y: 0), glide: .seconds(0.1))
         _ = try engine.render(frames: 9_600)
         let left = try engine.render(frames: 4_800)
         #expect(
@@ -191,7 +191,7 @@ import Testing
 
     @Test func stereoKeepsItsWidthUnlessSpatialised() throws {
         let engine = try Self.engine()
-        try engine.setListener(SoundPosition(x: 0, y: 0), glide: 0)
+        try engine.setListener(SoundPosition(x: 0, y: 0), glide: .zero)
         let source = Signals.stereoTones(left: 300, right: 1_000, seconds: 0.5)
         let tones = try engine.makeBuffer(source, name: "tones")
         engine.play(tones, options: PlayOptions(position: SoundPosition(x: 0, y: 0)))
@@ -345,13 +345,14 @@ import Testing
         func render() throws -> [Float] {
             let engine = try Self.engine()
             try engine.setSpatialLayout(.grid(columns: 60, rows: 20))
-            try engine.setListener(SoundPosition(x: 30, y: 19), glide: 0)
+            try engine.setListener(SoundPosition(x: 30, y: 19), glide: .zero)
             try engine.setReverb(.hallway, for: .effects)
             try engine.setFilter(.lowpass(cutoff: 1_000), for: .effects)
             let tone = try engine.makeBuffer(Signals.noise(seconds: 0.4), name: "noise")
             let voice = engine.play(tone, options: PlayOptions(position: SoundPosition(x: 5, y: 2)))
             var samples = try engine.render(frames: 4_000).samples
-            try engine.setPosition(SoundPosition(x: 50, y: 18), for: try #require(voice), glide: 0.2)
+            try engine.setPosition(
+                SoundPosition(x: 50, y: 18), for: try #require(voice), glide: .seconds(0.2))
             samples += try engine.render(frames: 30_000).samples
             return samples
         }

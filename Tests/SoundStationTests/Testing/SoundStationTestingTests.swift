@@ -1,3 +1,4 @@
+import Foundation
 import SoundStationTesting
 import Testing
 
@@ -64,5 +65,27 @@ struct SoundStationTestingTests {
             #expect(error.received == ["2"])
             #expect(error.description == "the event stream finished; received 1 event: 2")
         }
+    }
+
+    @Test("a golden file is recorded once, then matched, and a change names its first frame")
+    func golden() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "golden-\(UInt64.random(in: 0...UInt64.max))")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let golden = GoldenAudio(path: folder.appendingPathComponent("scene.wav").path)
+        let render = Signals.sine(frequency: 440, seconds: 0.1, channels: 2)
+        #expect(throws: GoldenAudioError.recorded(path: golden.path)) { try golden.check(render) }
+        #expect(try golden.check(render).largest == 0)
+        var changed = render
+        changed.samples[2_000 * 2 + 1] += 0.001  // -60 dBFS at frame 2,000, right channel
+        let error = #expect(throws: GoldenAudioError.self) { try golden.check(changed) }
+        guard case .differs(_, let frame, let channel, let difference, _) = error else {
+            Issue.record("expected a difference, got \(String(describing: error))")
+            return
+        }
+        #expect(frame == 2_000 && channel == 1 && abs(difference - -60) < 0.1)
+        #expect(try GoldenAudio(path: golden.path, tolerance: -50).check(changed).largestDecibels < -59)
+        let shorter = PCMAudio(sampleRate: 48_000, channels: 2, samples: Array(render.samples.prefix(100)))
+        #expect(throws: GoldenAudioError.self) { try golden.check(shorter) }
     }
 }

@@ -25,7 +25,7 @@ struct DeviceRecordingTests {
     func recordAndPlayBack() throws {
         let fixture = try SpeechFixture(text: Self.sentence)
         defer { fixture.remove() }
-        let seconds = (fixture.speech.duration + 2).rounded()
+        let seconds = (fixture.speech.duration.inSeconds + 2).rounded()
         let library = try VoiceNoteLibrary(directory: fixture.notesFolder)
         let recorder = VoiceNoteRecorder(library: library, device: fixture.sink.monitor)
 
@@ -65,7 +65,7 @@ struct DeviceRecordingTests {
         #expect(note.format == .oggVorbis && note.sampleRate == 12_000 && note.channels == 1)
         let audio = try AudioDecoder.decode(fileAt: note.path)
         #expect(audio.frameCount == Int(seconds) * 12_000, "counted samples: \(audio.frameCount)")
-        #expect(abs(audio.duration - seconds) < 0.1)
+        #expect(abs(audio.duration.inSeconds - seconds) < 0.1)
 
         let match = fixture.loudnessMatch(audio)
         print(
@@ -238,7 +238,7 @@ struct DeviceRecordingTests {
                 + "(lost \(fmt(seconds - note.duration)) s); \(library.repairs[0])")
         #expect(note.duration >= seconds - 1, "kept \(note.duration) s of \(seconds) s")
         #expect(note.duration <= seconds + 0.2)
-        #expect(abs(audio.duration - note.duration) < 0.001)
+        #expect(abs(audio.duration.inSeconds - note.duration) < 0.001)
         #expect(
             AudioAnalysis.envelope(audio).map(AudioAnalysis.decibels).max() ?? -140 > -30,
             "the speech is in it")

@@ -44,17 +44,17 @@ public struct TriggerPort: @unchecked Sendable {
     /// Starts a loaded sound at a time on the engine clock (sample-exact offline).
     /// - Parameters:
     ///   - sound: The sound's id.
-    ///   - time: Seconds on ``AudioEngine/time``; a past time starts at once.
+    ///   - time: A time on ``AudioEngine/time``; a past time starts at once.
     ///   - volume: Multiplies the sound's own volume.
     ///   - pitch: Playback speed.
     ///   - pan: -1 left, 0 centre, 1 right.
-    /// - Returns: As ``play(_:volume:pitch:pan:)``; also `nil` for a time that is not finite.
-    public func play(_ sound: SoundID, at time: Double, volume: Float = 1, pitch: Float = 1, pan: Float = 0)
+    /// - Returns: As ``play(_:volume:pitch:pan:)``.
+    public func play(_ sound: SoundID, at time: Duration, volume: Float = 1, pitch: Float = 1, pan: Float = 0)
         -> VoiceHandle?
     {
-        guard time.isFinite else { return nil }
-        // Clamped before converting: a time too far away must not trap in a signal handler.
-        let frame = AudioEngine.frame(forSeconds: time, rate: sampleRate)
+        // Plain arithmetic, clamped before converting: a time too far away must not trap in a signal
+        // handler.
+        let frame = AudioEngine.frame(forSeconds: time.inSeconds, rate: sampleRate)
         let ticket = ssrt_trigger(core, sound.rawValue, volume, pitch, pan, frame)
         return ticket > 0 ? VoiceHandle(ticket: UInt64(ticket)) : nil
     }
