@@ -103,6 +103,8 @@ effects_are_heard() { # the first reward of the summary: silence of effects befo
 usage_errors() {
     "$game" --autoplay 10 >/dev/null 2>"$work/err"
     [ $? -eq 2 ] && grep -q -- "--audio-out" "$work/err" || { cat "$work/err"; return 1; }
+    "$game" --autoplay 1 --audio-out "$work/x.wav" --watch-assets >/dev/null 2>"$work/err"
+    [ $? -eq 2 ] && grep -q -- "--watch-assets are for the window" "$work/err" || { cat "$work/err"; return 1; }
     "$game" --dance >/dev/null 2>"$work/err"
     [ $? -eq 2 ] && grep -q 'unknown option "--dance"' "$work/err" || { cat "$work/err"; return 1; }
     "$game" --autoplay 5 --audio-out "$work/x.wav" --assets "$work/none" >/dev/null 2>"$work/err"
@@ -145,6 +147,25 @@ window_survives_server_restart() { # the sound server stops mid-game and comes b
     pulse_stop "$dir"
     echo "exit $status, heard after the restart: $heard"
     [ "$status" -eq 0 ] && above "$heard" 0.02
+}
+
+window_watch_assets() { # --watch-assets: an effect saved again mid-game (a new file renamed over the old)
+    # and a broken catalogue.json are each reported as a notice; the game goes on and exits 0
+    local assets="$work/watched"
+    cp -r "$(dirname "$0")/../Assets" "$assets" || return 1
+    SDL_VIDEODRIVER=dummy timeout 60 "$game" --window --autostart --bot --seed 2 --frames 480 \
+        --assets "$assets" --watch-assets 2>"$work/watch.err" &
+    local pid=$!
+    sleep 3
+    cp "$assets/Effects/coin.wav" "$assets/Effects/.click.tmp" && mv "$assets/Effects/.click.tmp" "$assets/Effects/click.wav"
+    sleep 1
+    cp "$assets/catalogue.json" "$assets/good.json"
+    echo '{ "sounds": [' >"$assets/.catalogue.tmp" && mv "$assets/.catalogue.tmp" "$assets/catalogue.json"
+    wait "$pid"
+    local status=$?
+    cat "$work/watch.err"
+    [ "$status" -eq 0 ] && grep -q 'reloaded "click" from Effects/click.wav' "$work/watch.err" \
+        && grep -q 'reload of catalogue.json failed: .*catalogue.json' "$work/watch.err"
 }
 
 window_screenshot() { # a real X server (Xvfb on a free display); the BMP must show the playfield
@@ -288,6 +309,7 @@ check "window runs headless with SDL_VIDEODRIVER=dummy" window_dummy
 check "window plays a bot game headless" window_dummy_plays
 check "window runs silent with a notice when there is no sound device" window_without_sound_device
 check "window survives the sound server stopping and coming back" window_survives_server_restart
+check "window --watch-assets reports a reloaded effect and a broken catalogue, plays on" window_watch_assets
 check "window screenshot under Xvfb shows the playfield" window_screenshot
 check "terminal: title, play, pause, menu, quit; terminal left as found" terminal_plays_and_restores
 check "terminal: the menu opens the voice-notes screen and returns" terminal_opens_voice_notes

@@ -76,6 +76,38 @@ play_returns_after_note() { # play by name; the sink hears it; returns once the 
     [ "$status" -eq 0 ] && grep -q '^finished' "$work/play.out" && above "$took" 1.9 && above "$heard" 0.005
 }
 
+long_note_streams() { # a note over the 60 s threshold streams from its file on the real device path
+    sox -n -r 12000 -c 1 "$work/long.ogg" synth 70 sine 440 vol 0.3 || return 1
+    parecord --device=test.monitor --rate=16000 --channels=1 --file-format=wav "$work/long-heard.wav" &
+    local recorder=$!
+    sleep 0.3
+    timeout -s INT 3 "$cli" play "$work/long.ogg" </dev/null >"$work/long.out" 2>&1
+    local status=$?
+    kill "$recorder" 2>/dev/null
+    wait "$recorder" 2>/dev/null
+    cat "$work/long.out"
+    local heard
+    heard=$(rms "$work/long-heard.wav")
+    echo "exit $status, heard RMS $heard"
+    grep -q '^playing long.ogg (1:10.0)' "$work/long.out" && grep -q '^stopped' "$work/long.out" \
+        && above "$heard" 0.05
+}
+
+rename_and_delete_by_name() { # copies of the note: rename keeps .ogg, refuses taken and unsafe names
+    local dir="$work/names"
+    mkdir -p "$dir"
+    cp "$(only_note)" "$dir/a.ogg" && cp "$(only_note)" "$dir/b.ogg" || return 1
+    "$cli" rename a meeting --dir "$dir" | tee "$work/rename.out" || return 1
+    grep -q '^renamed a to meeting.ogg$' "$work/rename.out" && [ -f "$dir/meeting.ogg" ] && [ ! -e "$dir/a.ogg" ] \
+        || { ls -la "$dir"; return 1; }
+    fails 1 'a voice note named "b" already exists' "$cli" rename meeting b --dir "$dir" || return 1
+    fails 1 'invalid note name "x/y"' "$cli" mv meeting x/y --dir "$dir" || return 1
+    fails 2 'rename needs' "$cli" rename meeting --dir "$dir" || return 1
+    [ -f "$dir/meeting.ogg" ] && [ -f "$dir/b.ogg" ] || { ls -la "$dir"; return 1; }
+    "$cli" delete meeting --dir "$dir" | grep -q '^removed meeting.ogg$' || return 1
+    [ ! -e "$dir/meeting.ogg" ] && [ -f "$dir/b.ogg" ]
+}
+
 rm_removes_it() {
     local name
     name=$(basename "$(only_note)" .ogg)
@@ -209,28 +241,80 @@ full_tmpfs_keeps_what_was_written() { # a real "no space left": an 8 KiB tmpfs f
 pane() { tmux -S "$tmux_socket" capture-pane -t voicenote -p; }
 keys() { tmux -S "$tmux_socket" send-keys -t voicenote "$@"; }
 wait_for() { # wait_for PATTERN [SECONDS]: the pane shows PATTERN
-    for _ in $(seq $((${2:-10} * 10))); do pane | grep -q -- "$1" && return 0; sleep 0.1; done
+    for _ in $(seq $((${2:-10} * 10))); do pane | LC_ALL=C.UTF-8 grep -q -- "$1" && return 0; sleep 0.1; done
     echo "the screen never showed '$1':"
     pane
     return 1
 }
 
 screen_session() {
-    tmux -S "$tmux_socket" new-session -d -s voicenote -x 100 -y 30 \
-        "'$cli' --dir '$work/screen'; echo \"exit=\$?\"; stty -a | grep -o -- '-\\?icanon\\b'; sleep 60" || return 1
+    # UTF-8 throughout (-u, LANG), so the waveform's block characters reach the pane intact.
+    LANG=C.UTF-8 tmux -u -S "$tmux_socket" new-session -d -s voicenote -x 100 -y 30 \
+        "env LANG=C.UTF-8 '$cli' --dir '$work/screen'; echo \"exit=\$?\"; stty -a | grep -o -- '-\\?icanon\\b'; sleep 60" || return 1
     wait_for 'Voice Notes' && wait_for 'Ready' && wait_for 'No recordings yet' || return 1
+    wait_for 'n rename  d delete  q quit' || return 1
+    # Speech plays into the sink while the first note records, so its waveform has loud cells.
+    (sleep 0.5 && paplay "$work/speech.wav") &
     keys r
     wait_for 'Recording' && wait_for 'Stop recording' && wait_for 'Level \[' || return 1
-    wait_for 'Recording  0:01' 10 || return 1
+    wait_for 'Recording  0:02' 10 || return 1
     keys r
-    wait_for 'saved recording-' && wait_for '> recording-[0-9]*  ' || return 1
+    wait_for 'saved recording-' && wait_for '> recording-[0-9]* ' || return 1
     pane | grep -q 'Recordings (1)' || return 1
+    # The waveform: 16 block characters after the name, the speech's cells above the lowest blocks.
+    wait_for '> recording-[0-9]* *[▁▂▃▄▅▆▇█]\{16\}  ' 10 || return 1
+    pane | grep '> recording-' | LC_ALL=C.UTF-8 grep -q '[▄▅▆▇█]' || { echo "no loud cell in the waveform:"; pane; return 1; }
     keys Enter
     wait_for 'playing 0:' || return 1
     keys Space
     wait_for 'paused 0:' || return 1
     keys Space
     wait_for 'playing 0:' || return 1
+    keys s
+    # A second note, to rename onto the first one's name.
+    local first
+    first=$(ls "$work/screen" | grep '^recording-[0-9]*\.ogg$' | head -1)
+    first=${first%.ogg}
+    sleep 1  # the second note needs another second for a name of its own
+    keys r
+    wait_for 'Recording  0:01' 10 || return 1
+    keys r
+    wait_for 'Recordings (2)' || return 1
+    local second
+    second=$(ls "$work/screen" | grep '^recording-[0-9-]*\.ogg$' | grep -v "^$first\.ogg$" | head -1)
+    second=${second%.ogg}
+    [ -n "$second" ] || { echo "no second note"; ls -la "$work/screen"; return 1; }
+    wait_for "> $second " || return 1
+    keys n
+    wait_for "Rename \"$second\" to: $second" && wait_for 'Enter rename  Esc cancel' || return 1
+    keys -N 40 BSpace
+    keys -l "$first"
+    keys Enter
+    wait_for "a voice note named \"$first\" already exists" || return 1
+    keys -N 40 BSpace
+    keys -l 'a/b'
+    keys Enter
+    wait_for 'invalid note name "a/b"' || return 1
+    keys Escape
+    wait_for "kept the name $second" || return 1
+    [ -f "$work/screen/$second.ogg" ] && [ -f "$work/screen/$first.ogg" ] || { ls -la "$work/screen"; return 1; }
+    keys n
+    wait_for "Rename \"$second\" to:" || return 1
+    keys -N 40 BSpace
+    keys -l 'standup'
+    keys Enter
+    wait_for "renamed $second to standup" && wait_for '> standup ' || return 1
+    [ -f "$work/screen/standup.ogg" ] && [ ! -e "$work/screen/$second.ogg" ] || { ls -la "$work/screen"; return 1; }
+    keys d
+    wait_for 'Delete "standup" (0:0[0-9.]*, [0-9.]* [KM]\?B)? y/n' && wait_for 'y delete  n or Esc keep' || return 1
+    keys n
+    wait_for 'kept standup' || return 1
+    [ -f "$work/screen/standup.ogg" ] || { echo "n deleted it"; return 1; }
+    keys d
+    wait_for 'y/n' || return 1
+    keys y
+    wait_for 'deleted standup.ogg' && wait_for 'Recordings (1)' || return 1
+    [ ! -e "$work/screen/standup.ogg" ] || { echo "standup.ogg is still there"; return 1; }
     keys q
     wait_for '^exit=0' || return 1
     # stty prints a moment after the exit line: wait for its word before reading it.
@@ -243,6 +327,8 @@ check "record --seconds 2 while speech plays: 12 kHz mono Ogg of 24000 samples" 
 check "list shows the note with its duration" list_shows_it
 check "info prints rate, channels and duration" info_prints_format
 check "play returns after the note, exit 0, heard on the sink" play_returns_after_note
+check "a 70 s note streams on the device: heard, and stopped by SIGINT" long_note_streams
+check "rename keeps .ogg and refuses taken and unsafe names; delete removes" rename_and_delete_by_name
 check "rm removes it" rm_removes_it
 check "rm ../x is refused with exit 1" fails 1 'invalid note name "../x"' "$cli" rm ../x --dir "$notes"
 check "rm of a missing note names it" fails 1 'no voice note named "nothing"' "$cli" rm nothing --dir "$notes"
@@ -265,6 +351,6 @@ check "an unusable folder is named" fails 1 "cannot use the voice notes folder '
     "$cli" list --dir "$work/speech.wav/notes"
 check "a bad quality is a usage error" fails 2 '--quality best' "$cli" record --quality best --dir "$notes"
 check "the screen without a terminal says so" fails 1 'needs a terminal' "$cli" screen --dir "$notes"
-check "screen: title, r records, r stops and lists, Enter plays, Space pauses, q restores" screen_session
+check "screen: r records, waveform, Enter plays, Space pauses, n renames (refusals shown), d deletes, q restores" screen_session
 
 e2e_summary e2e-voicenote

@@ -165,6 +165,69 @@ play_survives_server_restart() { # stop the sound server mid-play, start it agai
         && above "$heard" 0.02
 }
 
+play_watch_reloads() { # play --watch on the device: an edited file is reloaded (one line), the music's
+    # next start plays it, a broken edit is reported and the music plays on; the monitor hears each part
+    local assets="$work/live"
+    mkdir -p "$assets"
+    sox -n -r 48000 -c 1 -b 16 "$assets/hum.wav" synth 2 sine 440 vol 0.5 || return 1
+    echo '{ "sounds": [ { "name": "hum", "path": "hum.wav", "kind": "music" } ] }' >"$assets/catalogue.json"
+    parecord --device=test.monitor --rate=16000 --channels=1 --file-format=wav "$work/live.wav" &
+    local recorder=$! waited=0
+    # The recording has begun once it holds sound data (a loaded machine can take a second or two).
+    while [ "$(stat -c %s "$work/live.wav" 2>/dev/null || echo 0)" -lt 8000 ] && [ "$waited" -lt 100 ]; do
+        sleep 0.1
+        waited=$((waited + 1))
+    done
+    "$cli" play --watch --seconds 7.5 --assets "$assets" 0:music:hum 3.5:music:hum >"$work/live.out" 2>&1 &
+    local player=$!
+    sleep 1.8 # an editor's save: a new file renamed over the old one
+    sox -n -r 48000 -c 1 -b 16 "$assets/.hum.tmp.wav" synth 2 sine 880 vol 0.5 && mv "$assets/.hum.tmp.wav" "$assets/hum.wav"
+    sleep 3.5
+    printf 'RIFF\x10\0\0\0WAVEjunk' >"$assets/.hum.tmp.wav" && mv "$assets/.hum.tmp.wav" "$assets/hum.wav"
+    wait "$player"
+    local status=$?
+    sleep 0.5
+    kill "$recorder" 2>/dev/null
+    wait "$recorder" 2>/dev/null
+    cat "$work/live.out"
+    # Where the restart is heard (the first quarter second at 880 Hz), then what is heard around it:
+    # the old file before, the new one after, and sound on after the broken edit (1.8 s later).
+    local t switch="" before after end
+    for t in $(seq 0 0.25 12); do
+        if above "$(sox "$work/live.wav" -n trim "$t" 0.25 stat 2>&1 | awk '/Rough +frequency/ {print $3}')" 820; then
+            switch=$t
+            break
+        fi
+    done
+    [ -n "$switch" ] || { echo "no 880 Hz heard"; return 1; }
+    before=$(sox "$work/live.wav" -n trim "$(awk -v s="$switch" 'BEGIN {print s - 1}')" 0.5 stat 2>&1 | awk '/Rough +frequency/ {print $3}')
+    after=$(sox "$work/live.wav" -n trim "$switch" 0.5 stat 2>&1 | awk '/Rough +frequency/ {print $3}')
+    end=$(peak "$work/live.wav" "$(awk -v s="$switch" 'BEGIN {print s + 2.4}')" 0.5)
+    echo "play exit $status; restart heard at ${switch} s: ${before} Hz before, ${after} Hz after; peak $end after the broken edit"
+    [ "$status" -eq 0 ] && grep -q 'reloaded "hum" from hum.wav' "$work/live.out" \
+        && grep -q 'reload of hum.wav failed: .*hum.wav.*keeps playing' "$work/live.out" \
+        && above "$before" 400 && ! above "$before" 480 && above "$after" 820 && ! above "$after" 940 \
+        && above "$end" 0.05
+}
+
+catalogue_warns_cut_short() { # a WAV cut short is listed, with a warning naming the sound and file
+    local assets="$work/cut"
+    mkdir -p "$assets"
+    sox -n -r 48000 -c 1 -b 16 "$assets/whole.wav" synth 1 sine 440 || return 1
+    head -c 48044 "$assets/whole.wav" >"$assets/cut.wav"
+    echo '{ "sounds": [ { "name": "cut", "path": "cut.wav", "kind": "effect" } ] }' >"$assets/catalogue.json"
+    "$cli" catalogue --assets "$assets" 2>"$work/cut.err" || return 1
+    cat "$work/cut.err"
+    grep -q 'warning: sound "cut": .*cut.wav.* cut short' "$work/cut.err" || return 1
+    "$cli" catalogue --assets "$assets" --json 2>/dev/null | python3 -c '
+import json, sys
+row = json.load(sys.stdin)[0]
+assert "cut short" in row["warnings"][0] and abs(row["seconds"] - 0.5) < 0.01, row' || return 1
+    SOUNDSTATION_OUTPUT=silent timeout 20 "$cli" play --assets "$assets" 0:effect:cut 2>"$work/cut-play.err" || return 1
+    cat "$work/cut-play.err"
+    grep -q 'warning: sound "cut": .*cut.wav.* cut short' "$work/cut-play.err"
+}
+
 render_space() { # an effect left of the listener is louder on the left; a cave leaves a tail; a low-pass dulls
     "$cli" render --seconds 1 --out "$work/pos.wav" 0:listener:40,0 0.1:effect:coin:pos=5,0 || return 1
     local left right
@@ -215,6 +278,8 @@ check "play is heard on the default device" play_is_heard
 check "play on silent output" play_silent_output
 check "play falls back to silent without a device" play_falls_back_without_device
 check "play survives the sound server stopping and coming back" play_survives_server_restart
+check "play --watch reloads an edited file, reports a broken edit, plays on" play_watch_reloads
+check "catalogue and play warn of a file cut short, naming sound and file" catalogue_warns_cut_short
 check "unknown name exits 1 naming it" fails 1 'no sound named "rewrd"' "$cli" render --seconds 1 --out "$work/x.wav" 0:effect:rewrd
 check "bad event exits 2 naming it" fails 2 'bad event "soon:effect:reward"' "$cli" render --seconds 1 --out "$work/x.wav" soon:effect:reward
 check "music name as effect is refused" fails 1 '"main" is a music sound' "$cli" render --seconds 1 --out "$work/x.wav" 0:effect:main

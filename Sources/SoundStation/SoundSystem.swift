@@ -10,8 +10,8 @@
 public final class SoundSystem: Sendable {
     /// The mixer and its output.
     public let engine: AudioEngine
-    /// The game's sounds by name.
-    public let catalogue: Catalogue
+    /// The game's sounds by name (the bank's: a watched `catalogue.json` that was edited is read again).
+    public var catalogue: Catalogue { bank.catalogue }
     /// The loaded sounds, shared by the stations.
     public let bank: SoundBank
     /// Background music.
@@ -30,7 +30,6 @@ public final class SoundSystem: Sendable {
     ///   - catalogue: The game's sounds.
     public init(engine: AudioEngine, catalogue: Catalogue) {
         self.engine = engine
-        self.catalogue = catalogue
         bank = SoundBank(engine: engine, catalogue: catalogue)
         music = MusicStation(bank: bank)
         effects = EffectStation(bank: bank, timeline: music)

@@ -141,6 +141,9 @@ final class CEngine: Sendable {
             record = .init(type: SS_EVENT_DEVICE_LOST, soundID: -1, name: reason, time: time.inSeconds)
         case .deviceRestored(let device, let time):
             record = .init(type: SS_EVENT_DEVICE_RESTORED, soundID: -1, name: device, time: time.inSeconds)
+        case .reloaded, .reloadFailed, .catalogueReloaded:
+            // The C interface does not watch assets (SoundBank.watch is for Swift games and tools).
+            return
         }
         events.push(record)
     }

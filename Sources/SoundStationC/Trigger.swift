@@ -4,9 +4,9 @@ import SoundStation
 /// Checks the numbers `ss_play` and `ss_play_at` take.
 /// - Throws: ``CError`` (invalid argument) naming the first bad one.
 func checkPlay(volume: Float, pitch: Float, pan: Float) throws(CError) {
-    try checked(volume, "volume", in: 0...16)
-    try checked(pitch, "pitch", in: 0.0625...16)
-    try checked(pan, "pan", in: -1...1)
+    try checked(volume, "volume", in: PlayOptions.volumeRange)
+    try checked(pitch, "pitch", in: PlayOptions.pitchRange)
+    try checked(pan, "pan", in: PlayOptions.panRange)
 }
 
 /// Starts a loaded sound now or at a time on the engine clock.
@@ -26,7 +26,11 @@ func start(
     let voice: VoiceHandle?
     if let buffer = sound.file {
         let options = PlayOptions(volume: volume, pitch: pitch, pan: pan)
-        voice = system.engine.play(buffer, options: options, at: time)
+        do throws(AudioEngineError) {
+            voice = try system.engine.play(buffer, options: options, at: time)
+        } catch {
+            throw CError(error)
+        }
     } else {
         do throws(SoundLoadError) {
             voice = try system.effects.play(sound.name, volume: volume, pitch: pitch, pan: pan, at: time)

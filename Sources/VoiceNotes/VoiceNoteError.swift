@@ -20,6 +20,9 @@ public enum VoiceNoteError: Error, CustomStringConvertible, Equatable {
     case noSuchNote(name: String, folder: String)
     /// Renaming would overwrite another note.
     case nameTaken(name: String, folder: String)
+    /// The note is still being recorded (its unfinished file is held by a recorder), so it cannot be
+    /// played, renamed or deleted yet, nor can another note take its name.
+    case beingRecorded(name: String, folder: String)
     /// The note's audio cannot be read.
     case unreadable(path: String, reason: String)
     /// Rate, channels or quality out of range.
@@ -65,6 +68,9 @@ public enum VoiceNoteError: Error, CustomStringConvertible, Equatable {
         case .nameTaken(let name, let folder):
             return "a voice note named \"\(name)\" already exists in '\(folder)'. "
                 + "Pick another name or delete that note first."
+        case .beingRecorded(let name, let folder):
+            return "the voice note \"\(name)\" in '\(folder)' is still being recorded. "
+                + "Wait until that recording stops, or pick another name."
         case .unreadable(let path, let reason):
             return "cannot read the voice note '\(path)': \(reason)"
         case .invalidSettings(let reason):

@@ -22,6 +22,8 @@ enum CatalogueCommand {
         var markers: [String: Double]?
         /// An effect's dip of the music in decibels, when it has one.
         var duckMusic: Float?
+        /// What is wrong with a file that decodes anyway (e.g. one cut short), when anything is.
+        var warnings: [String]?
     }
 
     static func run(_ arguments: inout Arguments) throws {
@@ -31,9 +33,11 @@ enum CatalogueCommand {
         let catalogue = try Command.loadCatalogue(assets)
         var rows: [Row] = []
         var problems: [String] = []
+        var warnings: [SoundLoadWarning] = []
         for entry in catalogue.entries {
             do {
-                var options = entry.decodingOptions
+                // Collected rather than printed by the decoder, so each names its sound.
+                var (options, collected) = entry.decodingOptions.collectingWarnings()
                 options.loopModules = false
                 let info = try AudioDecoder.info(ofFileAt: entry.resolvedPath, options: options)
                 let audio = try AudioDecoder.decode(fileAt: entry.resolvedPath, options: options)
@@ -50,6 +54,9 @@ enum CatalogueCommand {
                         beatsPerBar: entry.tempo?.beatsPerBar, downbeat: entry.tempo?.downbeat,
                         markers: entry.markers.isEmpty ? nil : entry.markers,
                         duckMusic: entry.duckMusic < 0 ? entry.duckMusic : nil))
+                let found = collected().map { SoundLoadWarning(name: entry.name, warning: $0) }
+                if !found.isEmpty { rows[rows.count - 1].warnings = found.map(\.warning.description) }
+                warnings += found
             } catch {
                 problems.append(
                     CatalogueError.undecodable(name: entry.name, path: entry.path, reason: error.description)
@@ -62,6 +69,9 @@ enum CatalogueCommand {
             print(String(decoding: try encoder.encode(rows), as: UTF8.self))
         } else {
             printTable(rows, root: catalogue.root)
+        }
+        for warning in warnings {
+            FileHandle.standardError.write(Data("soundstation: warning: \(warning)\n".utf8))
         }
         for problem in problems {
             FileHandle.standardError.write(Data("soundstation: \(problem)\n".utf8))

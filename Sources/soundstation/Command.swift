@@ -8,7 +8,7 @@ enum Command {
         usage: soundstation catalogue [--assets DIR] [--json]
                soundstation devices
                soundstation render --seconds S --out FILE.wav [--rate HZ] [--assets DIR] EVENT...
-               soundstation play [--seconds S] [--assets DIR] EVENT...
+               soundstation play [--seconds S] [--assets DIR] [--watch] EVENT...
                soundstation --help | --version
         EVENT: T:effect:NAME  T:music:NAME[:fade=S|:crossfade=S]  T:stop-music[:fade=S]
                T:pause  T:resume  T:volume:BUS:GAIN   (T in seconds; BUS master|music|effects|voice)
@@ -19,6 +19,8 @@ enum Command {
                T:tempo:BPM[:over=S[:ease=E]]     (the cue list's clock: the first starts it, and effects
                                                   cued at=beat|bar then follow it)
                (E linear, in-quad, out-quad, in-out-quad, in-cubic, out-cubic, in-out-cubic, equal-power)
+        --watch: load edited sound files and catalogue.json again while playing (one line per reload),
+                 until --seconds or Ctrl-C
         environment: SOUNDSTATION_OUTPUT=device|silent, SOUNDSTATION_DEVICE=NAME, SOUNDSTATION_ASSETS=DIR
         """
 

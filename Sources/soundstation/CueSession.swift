@@ -69,6 +69,9 @@ struct CueSession {
         }
         let loaded = try await stage.bank.preload(names)
         try loaded.throwIfFailed()
+        for warning in loaded.warnings {
+            FileHandle.standardError.write(Data("soundstation: warning: \(warning)\n".utf8))
+        }
     }
 
     /// Schedules every cue at `offset` plus its time on the engine clock.

@@ -23,11 +23,13 @@ struct Options: Equatable {
     var bot = false
     var screenshot: String?
     var assets: String?
+    /// Load edited sound files and `catalogue.json` again while the game runs.
+    var watchAssets = false
     var help = false
 
     static let usage = """
         usage: starfall [--window | --terminal] [--autostart] [--bot] [--seed N] [--frames N]
-                        [--screenshot FILE.bmp] [--assets DIR]
+                        [--screenshot FILE.bmp] [--assets DIR] [--watch-assets]
                starfall --autoplay SECONDS [--seed N] --audio-out FILE.wav [--assets DIR]
                starfall --help | --version
 
@@ -39,6 +41,8 @@ struct Options: Equatable {
           --frames N            stop after N frames (window) or ticks (terminal), exit 0
           --screenshot FILE     with --frames, save the last window frame as a BMP
           --assets DIR          the folder with catalogue.json (default: ./Assets or beside the binary)
+          --watch-assets        load edited sound files and catalogue.json again while the game runs
+                                (each reload, or what is wrong with an edit, shows as a notice)
           --autoplay SECONDS    no screen: the bot plays, the sound is rendered offline at 48 kHz
                                 stereo into --audio-out, and a JSON summary is printed on stdout
         Keys: arrows or A/D move, Space/Enter select, p pause, Esc or q back (quit from the menu).
@@ -93,6 +97,7 @@ struct Options: Equatable {
         options.assets = try arguments.value("assets")
         options.autostart = try arguments.flag("autostart")
         options.bot = try arguments.flag("bot")
+        options.watchAssets = try arguments.flag("watch-assets")
         try arguments.finish()
         try options.check()
         return options
@@ -101,8 +106,10 @@ struct Options: Equatable {
     private func check() throws(CLIError) {
         if case .autoplay = mode {
             guard audioOut != nil else { throw Self.autoplayNeedsOutput }
-            if autostart || bot || frames != nil || screenshot != nil {
-                throw .usage("--autostart, --bot, --frames and --screenshot are for the window and terminal")
+            if autostart || bot || frames != nil || screenshot != nil || watchAssets {
+                throw .usage(
+                    "--autostart, --bot, --frames, --screenshot and --watch-assets are for the window and terminal"
+                )
             }
         } else if audioOut != nil {
             throw .usage("--audio-out is only for --autoplay SECONDS")

@@ -12,14 +12,16 @@ enum Command {
                voicenote list [--dir DIR]
                voicenote play FILE|NAME [--dir DIR]
                voicenote info FILE|NAME [--dir DIR]
-               voicenote rename NAME NEW-NAME [--dir DIR]
-               voicenote rm NAME... [--dir DIR]
+               voicenote rename NAME NEW-NAME [--dir DIR]       (also: mv)
+               voicenote delete NAME... [--dir DIR]             (also: rm)
                voicenote devices
                voicenote --help | --version
         Q: low, medium, high (default) or max. Notes live in --dir, else
         $XDG_DATA_HOME/soundstation/voice-notes, else ~/.local/share/soundstation/voice-notes.
         record stops at Enter (or q), after N seconds of audio, or at SIGINT/SIGTERM; play pauses and
-        resumes at Space and stops at q. Output: SOUNDSTATION_OUTPUT=device|silent, SOUNDSTATION_DEVICE.
+        resumes at Space and stops at q. rename keeps the extension and never replaces a note; neither
+        rename nor delete touches a recording still running. On the screen: r records, Enter plays,
+        n renames, d deletes, q quits. Output: SOUNDSTATION_OUTPUT=device|silent, SOUNDSTATION_DEVICE.
         """
 
     /// The program's name, usage text and error style.

@@ -1,12 +1,13 @@
 import CommandLineKit
 import VoiceNotes
 
-/// `voicenote rm NAME...`: deletes notes by name; names that could leave the folder are refused.
+/// `voicenote delete NAME...` (or `rm`): deletes notes by name; names that could leave the folder,
+/// and recordings still running, are refused.
 enum RemoveCommand {
     static func run(_ arguments: inout Arguments) throws {
         let library = try Command.library(&arguments)
         let names = try arguments.positional()
-        guard !names.isEmpty else { throw CLIError.usage("rm needs the name of a note") }
+        guard !names.isEmpty else { throw CLIError.usage("delete needs the name of a note") }
         for name in names {
             let note = try library.note(named: name)
             try library.delete(name)

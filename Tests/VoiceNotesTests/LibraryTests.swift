@@ -115,6 +115,30 @@ struct LibraryTests {
         }
     }
 
+    @Test("a recording still running is never deleted, renamed or played, and no note takes its name")
+    func recordingInProgress() throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        try folder.writeNote("done.ogg")
+        let library = try VoiceNoteLibrary(directory: folder.path)
+        var running: NoteReservation? = try library.reserveNewNote(format: .oggVorbis)
+        let name = try #require(running?.name)
+        let busy = VoiceNoteError.beingRecorded(name: name, folder: library.directory)
+        #expect(throws: busy) { try library.delete(name) }
+        #expect(throws: busy) { try library.rename(name, to: "meeting") }
+        #expect(throws: busy) { try library.note(named: name) }
+        #expect(throws: busy) { try library.rename("done", to: name) }
+        #expect(busy.description.contains(name) && busy.description.contains("still being recorded"))
+        #expect(FileManager.default.fileExists(atPath: folder.file(name + ".ogg.part")))
+        #expect(FileManager.default.fileExists(atPath: folder.file("done.ogg")))
+        // Once no recorder holds it, it is only an unfinished file the next refresh repairs.
+        withExtendedLifetime(running) {}
+        running = nil
+        #expect(throws: VoiceNoteError.noSuchNote(name: name, folder: library.directory)) {
+            try library.delete(name)
+        }
+    }
+
     @Test(
         "names with '/' or '..' (or hidden, empty, control characters) are refused before touching a file",
         arguments: [

@@ -32,7 +32,7 @@ struct PlayerOfflineTests {
                 sampleRate: Self.rate, channels: 1,
                 samples: Tone.sine(frequency: 220, seconds: 4, rate: Self.rate, amplitude: 0.3)),
             name: "music")
-        engine.play(music, options: PlayOptions(loop: true, bus: .music))
+        try engine.play(music, options: PlayOptions(loop: true, bus: .music))
         let player = VoiceNotePlayer(engine: engine)
         let finished = Mutex<[PlaybackFinished]>([])
         player.onFinished { event in finished.withLock { $0.append(event) } }

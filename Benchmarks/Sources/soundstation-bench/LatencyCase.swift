@@ -20,7 +20,7 @@ enum LatencyCase {
         let frames = try repeated(runs: runs) { run in
             // A lead that is no multiple of the engine's 256-frame housekeeping quantum.
             _ = try engine.render(frames: 1_000 + 37 * (run + 1))
-            guard let voice = engine.play(level) else { fail("latency: the sound was refused") }
+            guard let voice = try engine.play(level) else { fail("latency: the sound was refused") }
             let out = try engine.render(frames: 1_024).samples
             guard
                 let first = stride(from: 0, to: out.count, by: 2).first(where: {

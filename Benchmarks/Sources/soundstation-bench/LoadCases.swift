@@ -21,7 +21,9 @@ enum LoadCases {
     static let idle = "idle-music"
     static let names = [underLoad, idle]
     /// The statistics of `trigger-under-load`, as case suffixes, and their quantiles (1 for the max).
-    static let quantiles: [(suffix: String, q: Double)] = [("p50", 0.5), ("p99", 0.99), ("p999", 0.999), ("max", 1)]
+    static let quantiles: [(suffix: String, q: Double)] = [
+        ("p50", 0.5), ("p99", 0.99), ("p999", 0.999), ("max", 1),
+    ]
 
     static let period = 200e-6
     static let switchEvery = 0.5
@@ -41,7 +43,9 @@ enum LoadCases {
         do {
             return try AudioEngine(output: .device())
         } catch {
-            progress("\(name): no playback device (\(error.description); run under Scripts/with-pulse.sh); left out")
+            progress(
+                "\(name): no playback device (\(error.description); run under Scripts/with-pulse.sh); left out"
+            )
             return nil
         }
     }
@@ -74,7 +78,8 @@ enum LoadCases {
                 LoadCases.sleep(until: deadline)
                 deadline += switchEvery
                 do {
-                    try music.play(next == 0 ? "trackA" : "trackB", transition: .crossfade(0.25))
+                    try music.play(
+                        next == 0 ? "trackA" : "trackB", transition: .crossfade(.milliseconds(250)))
                 } catch {
                     fail("trigger-under-load: music.play failed: \(error)")
                 }
@@ -110,8 +115,11 @@ enum LoadCases {
         var refused = 0
         var late = 0
         var stats: [[Double]] = Array(repeating: [], count: quantiles.count)
-        var blocked = 0, preempted = 0, running = 0.0
-        var unpreempted: [Double] = [], blockedPerRun: [Double] = []
+        var blocked = 0
+        var preempted = 0
+        var running = 0.0
+        var unpreempted: [Double] = []
+        var blockedPerRun: [Double] = []
         let startSwitches = shared.switches.load(ordering: .relaxed)
         var total = 0
         for run in -1..<runs {
@@ -128,7 +136,7 @@ enum LoadCases {
                 let pan = Float(i % 21) / 10 - 1
                 let before = threadSwitches()
                 let start = BenchClock.wall()
-                let handle = effects.play(blip, volume: 0.8, pitch: pitch, pan: pan)
+                let handle = try effects.play(blip, volume: 0.8, pitch: pitch, pan: pan)
                 let time = (BenchClock.wall() - start) * 1e6
                 let after = threadSwitches()
                 times[i] = time
@@ -136,7 +144,11 @@ enum LoadCases {
                 if run >= 0 {
                     // A voluntary switch: the call slept (a lock, a futex); involuntary: it was preempted.
                     if after.voluntary > before.voluntary { blocked += 1 }
-                    if after.involuntary > before.involuntary { preempted += 1 } else { running = max(running, time) }
+                    if after.involuntary > before.involuntary {
+                        preempted += 1
+                    } else {
+                        running = max(running, time)
+                    }
                 }
             }
             if run < 0 { continue }
@@ -163,7 +175,8 @@ enum LoadCases {
             "triggers": Double(total), "refused": Double(refused), "lateWakeups": Double(late),
             "musicSwitches": Double(switched), "sceneCycles": Double(cycles), "preempted": Double(preempted),
         ]
-        let what = "every 200 us while music crossfades every 0.5 s (streamed) and a scene is preloaded and unloaded in a loop"
+        let what =
+            "every 200 us while music crossfades every 0.5 s (streamed) and a scene is preloaded and unloaded in a loop"
         for (k, quantile) in quantiles.enumerated() {
             CaseReport(
                 case: "\(underLoad)-\(quantile.suffix)", unit: "us",
@@ -173,12 +186,14 @@ enum LoadCases {
         }
         CaseReport(
             case: "\(underLoad)-max-unpreempted", unit: "us",
-            label: "the longest play call the thread was not preempted in (no involuntary context switch), " + what,
+            label: "the longest play call the thread was not preempted in (no involuntary context switch), "
+                + what,
             samples: unpreempted, note: note, extra: extra
         ).emit()
         CaseReport(
             case: "\(underLoad)-blocked", unit: "calls",
-            label: "play calls per run that slept (a voluntary context switch: a lock or futex wait), " + what,
+            label: "play calls per run that slept (a voluntary context switch: a lock or futex wait), "
+                + what,
             samples: blockedPerRun, note: note, extra: extra
         ).emit()
     }
@@ -208,7 +223,8 @@ enum LoadCases {
         }
         CaseReport(
             case: idle, unit: "ms",
-            label: "CPU (getrusage user+sys) of \(Int(seconds)) s of music.play(streamed looping track), nothing else",
+            label:
+                "CPU (getrusage user+sys) of \(Int(seconds)) s of music.play(streamed looping track), nothing else",
             samples: samples, note: "default device \(engine.deviceName)"
         ).emit()
     }

@@ -22,7 +22,7 @@ enum MemoryCase {
             let audio = try AudioDecoder.decode(fileAt: work.long + "/Music/track600.ogg")
             frames = audio.frameCount
             let buffer = try engine.makeBuffer(audio, name: "long")
-            guard engine.play(buffer, options: PlayOptions(bus: .music)) != nil else {
+            guard try engine.play(buffer, options: PlayOptions(bus: .music)) != nil else {
                 fail("stream-memory: the track was refused")
             }
         }

@@ -19,7 +19,7 @@ enum MixCase {
             for v in 0..<voices {
                 let pan: Float = voices == 1 ? 0 : -1 + 2 * Float(v) / Float(voices - 1)
                 let options = PlayOptions(volume: 0.8 / Float(voices), pan: pan, loop: true)
-                guard engine.play(tones[v % tones.count], options: options) != nil else {
+                guard try engine.play(tones[v % tones.count], options: options) != nil else {
                     fail("mix: voice \(v) of \(voices) was refused")
                 }
             }

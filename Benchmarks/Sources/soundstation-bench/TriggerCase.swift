@@ -40,7 +40,7 @@ enum TriggerCase {
             for i in first..<first + count {
                 let pitch = 0.9 + 0.02 * Float(i % 11)
                 let pan = Float(i % 21) / 10 - 1
-                guard effects.play(blip, volume: 0.8, pitch: pitch, pan: pan) != nil else {
+                guard try effects.play(blip, volume: 0.8, pitch: pitch, pan: pan) != nil else {
                     fail("trigger \(i) was refused (the command ring is full)")
                 }
             }
@@ -76,7 +76,8 @@ enum TriggerCase {
             }
             CaseReport(
                 case: "trigger-drained", unit: "us",
-                label: "EffectStation.play(SoundID, ...) in batches of 2000, each then drained (activeVoiceCount)",
+                label:
+                    "EffectStation.play(SoundID, ...) in batches of 2000, each then drained (activeVoiceCount)",
                 samples: samples, note: note
             ).emit()
         }

@@ -73,3 +73,18 @@ public struct DecodingOptions: Sendable {
         warn(AudioDecodingWarning(path: path, reason: "is cut short: \(reason)"))
     }
 }
+
+extension DecodingOptions {
+    /// These options with warnings kept (each once) instead of passed to ``warn``, and a way to read
+    /// them: for a loader that reports them with the sound's name.
+    package func collectingWarnings() -> (
+        options: DecodingOptions, warnings: @Sendable () -> [AudioDecodingWarning]
+    ) {
+        let collected = Locked<[AudioDecodingWarning]>([])
+        var options = self
+        options.warn = { warning in
+            collected.withLock { if !$0.contains(warning) { $0.append(warning) } }
+        }
+        return (options, { collected.withLock { $0 } })
+    }
+}

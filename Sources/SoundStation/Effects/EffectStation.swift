@@ -64,13 +64,15 @@ public final class EffectStation: Sendable {
     ///   active, and a ``SoundEvent/refused(_:sound:time:)`` event says so.
     /// - Throws: A catalogue error for an unknown name; ``SoundLoadError/wrongKind(name:kind:expected:)``
     ///   for a music entry; ``SoundLoadError/notLoaded(name:)`` for a sound not preloaded or not on the
-    ///   station's list.
+    ///   station's list; ``SoundLoadError/engine(name:_:)`` naming a volume, pitch or pan out of range.
     @discardableResult
     public func play(
         _ name: String, volume: Float = 1, pitch: Float = 1, pan: Float = 0, at time: Duration? = nil
     ) throws(SoundLoadError) -> VoiceHandle? {
         let id = try loadedID(of: name)
-        return play(id, volume: volume, pitch: pitch, pan: pan, at: time)
+        do { return try play(id, volume: volume, pitch: pitch, pan: pan, at: time) } catch {
+            throw .engine(name: name, error)
+        }
     }
 
     /// Fires a loaded effect by id: no string, no lock, no allocation (see ``TriggerPort`` for a
@@ -82,16 +84,18 @@ public final class EffectStation: Sendable {
     ///   - pan: -1 left, 0 centre, 1 right.
     ///   - time: When, on the engine clock; `nil` for now.
     /// - Returns: As ``play(_:volume:pitch:pan:at:)-(String,_,_,_,Duration?)``; also `nil` when the sound is
-    ///   not loaded.
+    ///   not loaded (it may have been unloaded since its id was looked up).
+    /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` for a volume, pitch or pan
+    ///   out of range (checked before anything is queued; only an error allocates).
     @discardableResult
     public func play(
         _ sound: SoundID, volume: Float = 1, pitch: Float = 1, pan: Float = 0, at time: Duration? = nil
-    ) -> VoiceHandle? {
+    ) throws(AudioEngineError) -> VoiceHandle? {
         let engine = bank.engine
+        let options = PlayOptions(volume: volume, pitch: pitch, pan: pan)
+        try options.check()
         guard engine.ring.isReady(sound) else { return nil }
-        return engine.trigger(
-            sound, options: PlayOptions(volume: volume, pitch: pitch, pan: pan), at: time, soundDefaults: true
-        )
+        return engine.trigger(sound, options: options, at: time, soundDefaults: true)
     }
 
     /// Fires an effect at a position in the game's units: its pan and distance attenuation come from
@@ -115,28 +119,34 @@ public final class EffectStation: Sendable {
     ) throws(SoundLoadError) -> VoiceHandle? {
         do throws(AudioEngineError) { try position.check() } catch { throw .engine(name: name, error) }
         let id = try loadedID(of: name)
-        return play(id, position: position, volume: volume, pitch: pitch, spatialize: spatialize, at: time)
+        do {
+            return try play(
+                id, position: position, volume: volume, pitch: pitch, spatialize: spatialize, at: time)
+        } catch {
+            throw .engine(name: name, error)
+        }
     }
 
     /// Fires a loaded effect by id at a position (no string, no lock, no allocation).
     /// - Parameters:
     ///   - sound: An id from ``SoundBank/id(of:)-(String)``.
-    ///   - position: Where it is; a position with a NaN plays at the listener.
+    ///   - position: Where it is.
     ///   - volume: Multiplies the catalogue's volume.
     ///   - pitch: 1 as recorded.
     ///   - spatialize: For a stereo sound, downmix it to a point.
     ///   - time: When, on the engine clock; `nil` for now.
     /// - Returns: As ``play(_:volume:pitch:pan:at:)-(SoundID,_,_,_,_)``.
+    /// - Throws: As that, and for a coordinate that is not a finite number.
     @discardableResult
     public func play(
         _ sound: SoundID, position: SoundPosition, volume: Float = 1, pitch: Float = 1,
         spatialize: Bool = false,
         at time: Duration? = nil
-    ) -> VoiceHandle? {
+    ) throws(AudioEngineError) -> VoiceHandle? {
         let engine = bank.engine
+        let options = PlayOptions(volume: volume, pitch: pitch, position: position, spatialize: spatialize)
+        try options.check()
         guard engine.ring.isReady(sound) else { return nil }
-        var options = PlayOptions(volume: volume, pitch: pitch, position: position, spatialize: spatialize)
-        if (try? position.check()) == nil { options.position = nil }
         return engine.trigger(sound, options: options, at: time, soundDefaults: true)
     }
 

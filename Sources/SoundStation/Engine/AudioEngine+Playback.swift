@@ -11,20 +11,33 @@ extension AudioEngine {
     ///   - buffer: A buffer made by this engine.
     ///   - options: Volume, pitch, pan, looping, priority and bus.
     ///   - time: When to start, on the engine clock (``time``); `nil` or a past time starts at once.
-    /// - Returns: The voice's handle, or `nil` when `buffer` belongs to another engine or the engine
-    ///   has fallen 4,096 commands behind. When every voice is busy with more important sounds the
-    ///   handle is never active and a ``SoundEvent/refused(_:sound:time:)`` event says so.
+    /// - Returns: The voice's handle, or `nil` when the engine has fallen 4,096 commands behind.
+    ///   When every voice is busy with more important sounds the handle is never active and a
+    ///   ``SoundEvent/refused(_:sound:time:)`` event says so.
+    /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` for a buffer made by
+    ///   another engine or a value of `options` out of its range (``PlayOptions/check()``).
     @discardableResult
     public func play(_ buffer: SoundBuffer, options: PlayOptions = PlayOptions(), at time: Duration? = nil)
+        throws(AudioEngineError) -> VoiceHandle?
+    {
+        guard buffer.ring === ring else {
+            throw .invalidArgument(
+                name: "buffer", value: "\"\(buffer.name)\"", expected: "a buffer made by this engine")
+        }
+        try options.check()
+        // The command holds the buffer, so a buffer made and dropped in one expression still plays.
+        return trigger(buffer.id, options: options, at: time, carrying: buffer)
+    }
+
+    /// Writes one play command with `options` as they are (clamped), carrying `object` (a buffer or
+    /// a stream feeder) retained until the mixing side takes it over: a retain is an atomic increment.
+    func trigger(_ sound: SoundID, options: PlayOptions, at time: Duration?, carrying object: AnyObject)
         -> VoiceHandle?
     {
-        guard buffer.ring === ring else { return nil }
-        // The command holds the buffer (a retain: an atomic increment), so a buffer made and dropped
-        // in one expression still plays.
-        let retained = Unmanaged.passRetained(buffer)
+        let retained = Unmanaged.passRetained(object)
         let handle = trigger(
-            buffer.id, options: Self.clamp(options), at: time, soundDefaults: false,
-            retained: retained.toOpaque())
+            sound, options: Self.clamp(options), at: time, soundDefaults: false, retained: retained.toOpaque()
+        )
         if handle == nil { retained.release() }
         return handle
     }
@@ -33,7 +46,8 @@ extension AudioEngine {
     /// - Parameters:
     ///   - soundDefaults: Take priority, bus and limits from the sound's table entry and multiply
     ///     its volume, rather than using `options` as they are.
-    ///   - retained: A retained buffer for the command to carry; the caller releases it on `nil`.
+    ///   - retained: A retained buffer or stream feeder for the command to carry; the caller releases it
+    ///     on `nil`.
     func trigger(
         _ sound: SoundID, options: PlayOptions, at time: Duration?, soundDefaults: Bool,
         retained: UnsafeMutableRawPointer? = nil
@@ -77,16 +91,22 @@ extension AudioEngine {
     /// Starts (or schedules) the voice one play command asks for.
     private func execute(_ command: ssrt_command, in state: inout EngineState, events: inout [SoundEvent]) {
         let sound = SoundID(rawValue: command.sound)
-        let carried = command.retained.map { Unmanaged<SoundBuffer>.fromOpaque($0).takeRetainedValue() }
-        guard let index = state.sounds.index(sound), let buffer = carried ?? state.sounds.slots[index].buffer
-        else {
+        // A command carries a buffer (play(buffer)), a stream's feeder (play(stream)) or nothing (a
+        // trigger by id, which plays the id's installed buffer).
+        let carried = command.retained.map { Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue() }
+        let stream = carried as? StreamFeeder
+        let index = state.sounds.index(sound)
+        let buffer =
+            carried as? SoundBuffer
+            ?? (carried == nil ? index.flatMap { state.sounds.slots[$0].buffer } : nil)
+        guard let index, let name = buffer?.name ?? stream?.name else {
             let handle = VoiceHandle(ticket: command.ticket)
             events.append(
                 .refused(handle, sound: state.sounds.name(of: sound), time: seconds(currentFrame(&state))))
             return
         }
         var request = VoiceRequest(
-            name: buffer.name, sound: sound, buffer: buffer,
+            name: name, sound: sound, buffer: buffer, stream: stream,
             options: PlayOptions(
                 volume: command.volume, pitch: command.pitch, pan: command.pan, loop: command.loops,
                 priority: Int(command.priority), bus: Bus(index: command.bus), position: command.position,
@@ -127,7 +147,7 @@ extension AudioEngine {
 
     /// Stops a voice at once, or fading out; a stale handle does nothing.
     /// - Parameters:
-    ///   - voice: The handle ``play(_:options:at:)`` returned.
+    ///   - voice: The handle ``play(_:options:at:)-(SoundBuffer,_,_)`` returned.
     ///   - fade: How long to fade out before stopping; `.zero` stops at once.
     public func stop(_ voice: VoiceHandle, fade: Duration = .zero) {
         hub.send(stopCollectingEvents(voice, fade: fade.inSeconds))

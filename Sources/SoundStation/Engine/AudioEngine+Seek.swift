@@ -1,24 +1,35 @@
 extension AudioEngine {
     /// Moves a voice to another frame of its sound, keeping it playing or paused as it was; for a
     /// voice player's scrubbing and skipping.
+    ///
+    /// A streamed voice (``play(_:options:at:)-(SoundStream,_,_)``, streamed music) empties its queue
+    /// and decodes from the new frame; it is silent until the first chunk there is ready (offline: not
+    /// at all, the next render begins exactly at the frame), and ``position(of:)`` reports the new
+    /// frame at once.
     /// - Parameters:
-    ///   - voice: The handle ``play(_:options:at:)`` returned.
+    ///   - voice: The handle ``play(_:options:at:)-(SoundBuffer,_,_)`` returned.
     ///   - frame: The frame to play next, clamped to the sound.
-    /// - Returns: False for a stale handle or a streamed sound, which cannot jump.
+    /// - Returns: False for a stale handle.
     @discardableResult
     public func seek(_ voice: VoiceHandle, toFrame frame: Int) -> Bool {
         withState { state, _ in
-            guard let slot = state.pool.slot(of: voice), state.pool.voices[Int(slot)].stream == nil,
-                let buffer = state.pool.voices[Int(slot)].buffer
-            else { return false }
+            guard let slot = state.pool.slot(of: voice) else { return false }
             let current = state.pool.voices[Int(slot)]
-            let target = min(max(frame, 0), max(buffer.frameCount - 1, 0))
+            let frameCount = current.buffer?.frameCount ?? current.stream?.format?.frameCount ?? .max
+            let target = min(max(frame, 0), max(frameCount - 1, 0))
             switch current.phase {
             case .scheduled:
-                // Not started yet: begin() applies the offset when the source starts.
+                // Not started yet: begin() applies the offset when the source starts (a stream
+                // decodes from there).
                 state.pool.update(slot) { $0.startOffset = target }
+                current.stream?.start(from: target)
             case .playing, .paused:
-                current.source?.sampleOffset = target
+                guard let source = current.source else { return false }
+                if let stream = current.stream {
+                    stream.restart(from: target, source: source)
+                } else {
+                    source.sampleOffset = target
+                }
             case .free:
                 return false
             }

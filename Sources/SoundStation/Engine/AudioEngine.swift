@@ -2,7 +2,7 @@ import Foundation
 
 /// The sound engine: one OpenAL output, a pool of voices, buses, and the clock that drives them.
 ///
-/// Every method may be called from any thread. Triggering a sound (``play(_:options:at:)``, the
+/// Every method may be called from any thread. Triggering a sound (``play(_:options:at:)-(SoundBuffer,_,_)``, the
 /// stations' `play`, ``TriggerPort``) never waits: it writes one command into a lock-free ring and
 /// returns; the mixing side (the driver thread on a device, ``render(frames:)`` offline) starts the
 /// voice. The article "Threads and the real-time contract" says which thread runs what.
@@ -124,10 +124,10 @@ public final class AudioEngine: Sendable {
         hub.finish()
         notices.finish()
         // Sources go before the device; buffers held by voices go with them, and so do those held
-        // by commands never carried out.
+        // by commands never carried out (buffers and stream feeders).
         state.withLock { state in
             ring.drain { command in
-                command.retained.map { Unmanaged<SoundBuffer>.fromOpaque($0).release() }
+                command.retained.map { Unmanaged<AnyObject>.fromOpaque($0).release() }
             }
             state.pool = VoicePool(limit: 0)
         }

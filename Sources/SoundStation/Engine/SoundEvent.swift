@@ -14,6 +14,21 @@ public enum SoundEvent: Sendable, Equatable {
     case deviceLost(reason: String, time: Duration)
     /// The device is back: sounds were uploaded again and looping music resumed where it was.
     case deviceRestored(device: String, time: Duration)
+    /// A loaded sound was loaded again because its file or its catalogue entry was edited
+    /// (``SoundBank/watch(settle:)``): its next start plays the new version under the same
+    /// ``SoundID``, and voices already playing it finish as they began. `file` is its file relative to
+    /// the assets root; `warnings` says what is wrong with a new file that loaded anyway (e.g. one cut
+    /// short). Sent from the watch's thread, so it carries no time on the engine clock.
+    case reloaded(sound: String, file: String, warnings: [AudioDecodingWarning])
+    /// An edit could not be loaded: a sound file that does not decode, a `catalogue.json` that does
+    /// not parse, or settings the file cannot satisfy. `file` is the edited file relative to the assets
+    /// root (`catalogue.json` for the manifest) and `error` what loading it says, naming the file. The
+    /// version loaded before keeps playing.
+    case reloadFailed(file: String, error: SoundLoadError)
+    /// `catalogue.json` was edited and read again: `added` names its new entries (load them to play
+    /// them), `removed` the entries it no longer has (one that is loaded keeps playing as it was until
+    /// it is unloaded). Changed loaded sounds are reported each by ``reloaded(sound:file:warnings:)``.
+    case catalogueReloaded(added: [String], removed: [String])
 
     /// Why a voice stopped.
     public enum FinishReason: String, Sendable, Equatable {

@@ -71,9 +71,15 @@ final class StreamFeeder: @unchecked Sendable {
     private var buffers: [OpenALBuffer] = []
     /// The track frame each queued buffer begins at, oldest first.
     private var queuedStarts: [Int] = []
+    /// Buffers off the queue waiting for a chunk (the worker fell behind): queued again as soon as
+    /// chunks arrive, so a queue that ran dry fills up again instead of shrinking for good.
+    private var idle: [OpenALBuffer] = []
     /// The track frame the next queued chunk begins at.
     private var nextStart = 0
     private var underruns = 0
+    /// Set by ``restart(from:source:)``: the queue is empty and is primed again, at the new place,
+    /// by the next ``refill(source:)`` that finds the first chunks decoded.
+    private var awaitingPrime = false
 
     /// Prepares a stream of `entry`; nothing is opened until ``start(from:)``.
     /// - Parameters:
@@ -106,6 +112,24 @@ final class StreamFeeder: @unchecked Sendable {
         scheduleDecoding()
     }
 
+    /// Moves a playing or paused stream to `frame`: empties the source's queue and decodes from there.
+    /// The queue fills again at the next ``refill(source:)`` of a playing voice (a paused one, once
+    /// resumed), so the first frame heard is exactly `frame`. Mixing side, under the engine's lock.
+    func restart(from frame: Int, source: OpenALSource) {
+        source.stop()
+        queuedStarts = []
+        awaitingPrime = true
+        start(from: frame)
+    }
+
+    /// Bytes of decoded audio held: the queue's OpenAL buffers and the chunks decoded ahead of them.
+    /// Mixing side, under the engine's lock.
+    var residentBytes: Int {
+        let queued = buffers.reduce(0) { $0 + $1.byteCount }
+        let ready = ahead.withLock { $0.chunks.reduce(0) { $0 + $1.samples.count } }
+        return queued + ready * MemoryLayout<Float>.size
+    }
+
     /// Whether enough is decoded to begin (or the track is shorter than the queue, or failed).
     var isReadyToBegin: Bool {
         if inline { return true }
@@ -116,6 +140,8 @@ final class StreamFeeder: @unchecked Sendable {
     func rebind() {
         buffers = []
         queuedStarts = []
+        idle = []
+        awaitingPrime = false
     }
 
     /// Fills the queue's buffers with the first chunks and queues them on `source`.
@@ -137,11 +163,12 @@ final class StreamFeeder: @unchecked Sendable {
             }
         }
         queuedStarts = []
+        idle = buffers
         var ready: [OpenALBuffer] = []
-        for buffer in buffers {
-            guard let chunk = takeChunk(format: format) else { break }
+        while let buffer = idle.first, let chunk = takeChunk(format: format) {
             try buffer.fill(
                 PCMAudio(sampleRate: format.sampleRate, channels: format.channels, samples: chunk.samples))
+            idle.removeFirst()
             ready.append(buffer)
             queuedStarts.append(chunk.start)
         }
@@ -153,15 +180,24 @@ final class StreamFeeder: @unchecked Sendable {
     /// Refills the buffers the mixer has finished with; restarts the source after an underrun.
     /// - Returns: False once the track has played to its end (never for a looping track).
     func refill(source: OpenALSource) -> Bool {
+        if awaitingPrime {
+            // After a seek: wait for the first chunks at the new place, then queue and play them.
+            guard isReadyToBegin else { return true }
+            awaitingPrime = false
+            guard (try? prime(source: source)) != nil, !queuedStarts.isEmpty else { return false }
+            try? source.play()
+            return true
+        }
         guard let format = ahead.withLock({ $0.format }) else { return false }
         let processed = source.processedBuffers
         if processed > 0, let names = try? source.unqueue(count: processed) {
             queuedStarts.removeFirst(min(processed, queuedStarts.count))
+            idle += names.compactMap { name in buffers.first { $0.id == name } }
+        }
+        if !idle.isEmpty {
             if inline { decodeAhead() }
-            for name in names {
-                guard let buffer = buffers.first(where: { $0.id == name }),
-                    let chunk = takeChunk(format: format)
-                else { continue }
+            while let buffer = idle.first, let chunk = takeChunk(format: format) {
+                idle.removeFirst()
                 let audio = PCMAudio(
                     sampleRate: format.sampleRate, channels: format.channels, samples: chunk.samples)
                 guard (try? buffer.fill(audio)) != nil, (try? source.queue([buffer])) != nil else { continue }
@@ -239,7 +275,12 @@ final class StreamFeeder: @unchecked Sendable {
             }
         }
         ahead.withLock { $0.workScheduled = false }
-        if !inline { wake() }
+        if !inline {
+            // A new start (a seek) that came after the loop's last look would otherwise wait for
+            // work nobody scheduled.
+            scheduleDecoding()
+            wake()
+        }
     }
 
     /// Opens the decoder and publishes the format, or the failure.

@@ -20,12 +20,16 @@ public final class PreloadedSounds: Sendable {
     public let names: [String]
     /// The sounds that could not be loaded, each naming its file and what is wrong.
     public let failures: [SoundLoadError]
+    /// The sounds that loaded although something is wrong with their files (e.g. one cut short plays
+    /// the part that is there), each naming the sound and the file, in the order they finished.
+    public let warnings: [SoundLoadWarning]
     private let bank: SoundBank
     private let released = Atomic<Bool>(false)
 
-    init(names: [String], failures: [SoundLoadError], bank: SoundBank) {
+    init(names: [String], failures: [SoundLoadError], warnings: [SoundLoadWarning], bank: SoundBank) {
         self.names = names
         self.failures = failures
+        self.warnings = warnings
         self.bank = bank
     }
 
@@ -46,7 +50,8 @@ extension SoundBank {
     /// Decodes and uploads sounds in parallel on all cores before a scene needs them.
     ///
     /// Every sound that can be loaded is loaded even when others fail: a bad asset costs its own sound,
-    /// never the scene; ``PreloadedSounds/failures`` lists them. Cancelling the calling task stops the
+    /// never the scene; ``PreloadedSounds/failures`` lists them, and ``PreloadedSounds/warnings`` the
+    /// sounds that loaded from files with something wrong (nothing is printed). Cancelling the calling task stops the
     /// preload and releases what it had loaded.
     /// - Parameters:
     ///   - names: Catalogue names; `nil` loads the whole catalogue.
@@ -61,34 +66,39 @@ extension SoundBank {
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
         var loadedNames: [String] = []
         var failures: [SoundLoadError] = []
-        await withTaskGroup(of: (name: String, loaded: Bool, failure: SoundLoadError?).self) { group in
+        var warnings: [SoundLoadWarning] = []
+        typealias Outcome = (name: String, loaded: [SoundLoadWarning]?, failure: SoundLoadError?)
+        await withTaskGroup(of: Outcome.self) { group in
             var next = 0
             func enqueue() {
                 guard next < wanted.count else { return }
                 let name = wanted[next]
                 next += 1
                 group.addTask {
-                    if Task.isCancelled { return (name, false, nil) }
+                    if Task.isCancelled { return (name, nil, nil) }
                     do throws(SoundLoadError) {
-                        try self.load(name)
-                        return (name, true, nil)
+                        return (name, try self.load(name), nil)
                     } catch {
-                        return (name, false, error)
+                        return (name, nil, error)
                     }
                 }
             }
             for _ in 0..<width { enqueue() }
             var completed = 0
             for await (name, loaded, failure) in group {
-                guard loaded || failure != nil else { continue }
+                guard loaded != nil || failure != nil else { continue }
                 completed += 1
-                if loaded { loadedNames.append(name) }
+                if let loaded {
+                    loadedNames.append(name)
+                    warnings += loaded
+                }
                 if let failure { failures.append(failure) }
                 progress?(PreloadProgress(completed: completed, total: total, latest: name))
                 enqueue()
             }
         }
-        let held = PreloadedSounds(names: loadedNames, failures: failures, bank: self)
+        let held = PreloadedSounds(
+            names: loadedNames, failures: failures, warnings: warnings, bank: self)
         if Task.isCancelled {
             held.unload()
             throw CancellationError()

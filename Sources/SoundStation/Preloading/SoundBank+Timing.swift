@@ -23,11 +23,11 @@ extension SoundBank {
     /// track's own file (so they stay on one frame through every loop); for a streamed track only
     /// checks them (each streams beside the track when it plays) and returns none.
     static func decodeStems(
-        of entry: SoundEntry, like info: AudioFileInfo, streamed: Bool, engine: AudioEngine
+        of entry: SoundEntry, like info: AudioFileInfo, options: DecodingOptions, streamed: Bool,
+        engine: AudioEngine
     ) throws(SoundLoadError) -> [SoundBuffer] {
         var buffers: [SoundBuffer] = []
         for (index, stem) in entry.stems.enumerated() {
-            let options = entry.decodingOptions
             let audio: PCMAudio
             do {
                 if streamed {

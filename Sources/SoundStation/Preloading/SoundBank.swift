@@ -8,8 +8,9 @@
 public final class SoundBank: Sendable {
     /// The engine the buffers live in.
     public let engine: AudioEngine
-    /// Where the sounds are named and found.
-    public let catalogue: Catalogue
+    /// Where the sounds are named and found: the catalogue the bank was made with, or the one a
+    /// ``watch(settle:)`` read since `catalogue.json` was edited.
+    public var catalogue: Catalogue { currentCatalogue.withLock { $0 } }
 
     /// Music above this many bytes of PCM streams from its file even when the catalogue does not say
     /// `"stream": true` (16 MiB is about 43 s of 48 kHz stereo).
@@ -26,6 +27,8 @@ public final class SoundBank: Sendable {
         var info: AudioFileInfo
         /// A layered track's stems, in catalogue order.
         var stems: [SoundBuffer] = []
+        /// What the decoder said of a file that loaded anyway (e.g. one cut short).
+        var warnings: [AudioDecodingWarning] = []
     }
 
     struct Table {
@@ -35,6 +38,9 @@ public final class SoundBank: Sendable {
     }
 
     let table = Locked(Table())
+    /// Replaced whole when `catalogue.json` is read again; apart from `table` so a reload that parses
+    /// the manifest never holds up a lookup.
+    let currentCatalogue: Locked<Catalogue>
 
     /// Creates an empty bank.
     /// - Parameters:
@@ -42,7 +48,7 @@ public final class SoundBank: Sendable {
     ///   - catalogue: The sounds that may be loaded.
     public init(engine: AudioEngine, catalogue: Catalogue) {
         self.engine = engine
-        self.catalogue = catalogue
+        self.currentCatalogue = Locked(catalogue)
     }
 
     /// The loaded buffer for `name`, or `nil` when it is not loaded.
@@ -100,9 +106,13 @@ public final class SoundBank: Sendable {
     /// Loads one sound on the calling thread (decoding it if no one holds it yet) and counts one more
     /// user of it.
     /// - Parameter name: A catalogue name.
+    /// - Returns: What the decoder said of its files that loaded anyway (a file cut short plays the
+    ///   part that is there), each naming the sound and the file; empty for a sound that loaded cleanly.
+    ///   They are returned rather than printed, so a game or tool shows them where it shows messages.
     /// - Throws: ``SoundLoadError`` naming the sound and its file.
-    public func load(_ name: String) throws(SoundLoadError) {
-        if retain(name) { return }
+    @discardableResult
+    public func load(_ name: String) throws(SoundLoadError) -> [SoundLoadWarning] {
+        if let warnings = retain(name) { return warnings }
         let entry: SoundEntry
         do { entry = try catalogue.entry(named: name) } catch { throw .catalogue(error) }
         let id = table.withLock { table in
@@ -111,9 +121,11 @@ public final class SoundBank: Sendable {
             table.ids[name] = id
             return id
         }
-        let (buffer, info) = try Self.decodeAndUpload(entry, id: id, engine: engine)
-        let stems = try Self.decodeStems(of: entry, like: info, streamed: buffer == nil, engine: engine)
-        insert(Loaded(entry: entry, id: id, buffer: buffer, users: 1, info: info, stems: stems))
+        let decoded = try Self.decode(entry, id: id, engine: engine)
+        let item = Loaded(
+            entry: entry, id: id, buffer: decoded.buffer, users: 1, info: decoded.info, stems: decoded.stems,
+            warnings: decoded.warnings)
+        return insert(item).map { SoundLoadWarning(name: name, warning: $0) }
     }
 
     /// Counts one user fewer of `name`; the buffer is freed when none is left (voices still playing it
@@ -139,43 +151,67 @@ public final class SoundBank: Sendable {
         _ = released
     }
 
-    private func retain(_ name: String) -> Bool {
+    /// Counts one more user of a loaded sound and returns its warnings; `nil` when it is not loaded.
+    private func retain(_ name: String) -> [SoundLoadWarning]? {
         table.withLock { table in
-            guard var item = table.loaded[name] else { return false }
+            guard var item = table.loaded[name] else { return nil }
             item.users += 1
             table.loaded[name] = item
-            return true
+            return item.warnings.map { SoundLoadWarning(name: name, warning: $0) }
         }
     }
 
     /// Adds a freshly loaded sound, or, when another loader won the race, counts a user of theirs.
-    private func insert(_ item: Loaded) {
-        let entry = item.entry
+    /// - Returns: The warnings of the sound now held (theirs when they won).
+    private func insert(_ item: Loaded) -> [AudioDecodingWarning] {
+        let defaults = defaults(for: item.entry)
+        return table.withLock { table in
+            if var existing = table.loaded[item.entry.name] {
+                existing.users += 1
+                table.loaded[item.entry.name] = existing
+                return existing.warnings
+            }
+            table.loaded[item.entry.name] = item
+            engine.install(item.id, buffer: item.buffer, defaults: defaults)
+            return item.warnings
+        }
+    }
+
+    /// The settings a trigger by id takes from `entry`.
+    func defaults(for entry: SoundEntry) -> SoundDefaults {
         let limit = InstanceLimit(
             maxInstances: entry.maxInstances, steal: entry.steal,
             coalesceFrames: Int64(entry.coalesceMilliseconds / 1000 * Double(engine.sampleRate)))
-        let defaults = SoundDefaults(
+        return SoundDefaults(
             volume: entry.volume, priority: entry.priority, bus: entry.kind == .voice ? .voice : .effects,
             limit: limit, duckMusic: entry.duckMusic)
-        table.withLock { table in
-            if var existing = table.loaded[entry.name] {
-                existing.users += 1
-                table.loaded[entry.name] = existing
-                return
-            }
-            table.loaded[entry.name] = item
-            engine.install(item.id, buffer: item.buffer, defaults: defaults)
-        }
+    }
+
+    /// A sound decoded (or, for a streamed track, opened and checked) and uploaded, not yet in the table.
+    struct Decoded {
+        var buffer: SoundBuffer?
+        var info: AudioFileInfo
+        var stems: [SoundBuffer]
+        var warnings: [AudioDecodingWarning]
+    }
+
+    /// Decodes and uploads an entry and its stems, collecting the decoder's warnings (once each).
+    static func decode(_ entry: SoundEntry, id: SoundID, engine: AudioEngine) throws(SoundLoadError)
+        -> Decoded
+    {
+        let (options, collected) = entry.decodingOptions.collectingWarnings()
+        let (buffer, info) = try decodeAndUpload(entry, options: options, id: id, engine: engine)
+        let stems = try decodeStems(
+            of: entry, like: info, options: options, streamed: buffer == nil, engine: engine)
+        return Decoded(buffer: buffer, info: info, stems: stems, warnings: collected())
     }
 
     /// Decodes and uploads an entry, or for long music checks that it opens and leaves it to stream;
     /// a music entry's tempo and markers are checked against the file.
-    private static func decodeAndUpload(_ entry: SoundEntry, id: SoundID, engine: AudioEngine)
-        throws(SoundLoadError)
-        -> (SoundBuffer?, AudioFileInfo)
-    {
+    private static func decodeAndUpload(
+        _ entry: SoundEntry, options: DecodingOptions, id: SoundID, engine: AudioEngine
+    ) throws(SoundLoadError) -> (SoundBuffer?, AudioFileInfo) {
         do {
-            let options = entry.decodingOptions
             let info = try AudioDecoder.info(ofFileAt: entry.resolvedPath, options: options)
             let bytes = info.frameCount * info.channels * MemoryLayout<Float>.size
             // Every format streams; a module that loops by its song structure always does, since

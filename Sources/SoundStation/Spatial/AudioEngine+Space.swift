@@ -86,7 +86,7 @@ extension AudioEngine {
     ///   - voice: The sound's handle.
     /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` for a pan outside -1...1.
     public func setPan(_ pan: Float, for voice: VoiceHandle) throws(AudioEngineError) {
-        try Self.checkPan(pan)
+        try PlayOptions.check(pan: pan)
         withState { state, _ in
             guard let slot = state.pool.slot(of: voice) else { return }
             applyPan(pan, to: slot, in: &state, at: currentFrame(&state))
@@ -104,34 +104,6 @@ extension AudioEngine {
         let voice = state.pool.voices[Int(slot)]
         voice.source?.setPan(pan, channels: channels(of: voice), spatialize: voice.options.spatialize)
         applyGain(slot, in: &state, at: now)
-    }
-
-    /// Throws unless `pan` is a number in -1...1.
-    /// - Parameter pan: A pan.
-    /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` naming it.
-    public static func checkPan(_ pan: Float) throws(AudioEngineError) {
-        guard pan.isFinite, (-1...1).contains(pan) else {
-            throw .invalidArgument(
-                name: "pan", value: "\(pan)", expected: "a number in -1...1 (-1 left, 1 right)")
-        }
-    }
-
-    /// Checks everything in `options` that ``play(_:options:at:)`` would otherwise clamp or drop: a
-    /// pan outside -1...1, a position with a NaN, a bad filter or reverb send.
-    /// - Parameter options: The options to check.
-    /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` naming the value.
-    public static func check(_ options: PlayOptions) throws(AudioEngineError) {
-        try checkPan(options.pan)
-        try options.position?.check()
-        try options.filter?.check()
-        guard options.reverbSend.isFinite, (0...1).contains(options.reverbSend) else {
-            throw .invalidArgument(
-                name: "reverb send", value: "\(options.reverbSend)", expected: "a level in 0...1")
-        }
-        guard options.volume.isFinite, options.volume >= 0 else {
-            throw .invalidArgument(
-                name: "volume", value: "\(options.volume)", expected: "a gain of 0 or more")
-        }
     }
 
     // MARK: Filters and reverb

@@ -21,6 +21,7 @@ public final class VoiceNoteLibrary: Sendable {
     }
 
     private let state = Locked(State())
+    private let waveforms: WaveformCache
 
     /// Opens (creating if needed) a notes folder and repairs what a crash left unfinished.
     /// - Parameters:
@@ -35,6 +36,7 @@ public final class VoiceNoteLibrary: Sendable {
         if directory == nil { path = try Self.defaultDirectory(environment: environment) }
         self.directory = (path as NSString).standardizingPath
         try NotesFolder.prepare(self.directory)
+        waveforms = WaveformCache(directory: self.directory)
         try refresh()
     }
 
@@ -112,6 +114,7 @@ public final class VoiceNoteLibrary: Sendable {
     /// The note called `name` (with or without its extension).
     /// - Parameter name: A plain name from ``notes``.
     /// - Throws: ``VoiceNoteError/invalidName(_:reason:)`` for names that could escape the folder,
+    ///   ``VoiceNoteError/beingRecorded(name:folder:)`` for a recording still running,
     ///   ``VoiceNoteError/noSuchNote(name:folder:)`` when there is none.
     public func note(named name: String) throws(VoiceNoteError) -> VoiceNote {
         try NoteName.validate(name)
@@ -119,8 +122,21 @@ public final class VoiceNoteLibrary: Sendable {
         let found = notes.first { note in
             note.fileName == name || (format == nil && note.name == base)
         }
-        guard let found else { throw .noSuchNote(name: name, folder: directory) }
+        guard let found else {
+            if isBeingRecorded(base, format: format) { throw .beingRecorded(name: base, folder: directory) }
+            throw .noSuchNote(name: name, folder: directory)
+        }
         return found
+    }
+
+    /// Whether a recorder holds `base.EXT.part` (for any note format when `format` is nil).
+    private func isBeingRecorded(_ base: String, format: VoiceNoteFormat?) -> Bool {
+        let formats = format.map { [$0] } ?? VoiceNoteFormat.allCases
+        return formats.contains { format in
+            let part = path(of: base + "." + format.fileExtension + ".part")
+            // The lock cannot be taken while a recorder (in any process) holds it.
+            return FileManager.default.fileExists(atPath: part) && PartFileLock(path: part) == nil
+        }
     }
 
     /// A path for a command-line argument that is either a file (it contains `/` or exists) or the
@@ -136,11 +152,16 @@ public final class VoiceNoteLibrary: Sendable {
         return try note(named: fileOrName).path
     }
 
-    /// Renames a note, keeping its extension; never replaces another note.
+    /// Renames a note, keeping its extension; never replaces another note, nor takes the name of a
+    /// recording still running.
     /// - Parameters:
     ///   - name: The note's current name.
     ///   - newName: A plain name; a matching extension may be included.
     /// - Returns: The renamed note.
+    /// - Throws: ``VoiceNoteError/invalidName(_:reason:)`` for a name that is not a plain file name
+    ///   or would change the extension, ``VoiceNoteError/nameTaken(name:folder:)`` when a note has
+    ///   it, ``VoiceNoteError/beingRecorded(name:folder:)`` when a recording will, the errors of
+    ///   ``note(named:)`` for `name`, and ``VoiceNoteError/fileOperationFailed(path:operation:reason:)``.
     @discardableResult
     public func rename(_ name: String, to newName: String) throws(VoiceNoteError) -> VoiceNote {
         let note = try note(named: name)
@@ -154,27 +175,48 @@ public final class VoiceNoteLibrary: Sendable {
         }
         let target = path(of: base + "." + note.format.fileExtension)
         guard target != note.path else { return note }
+        // The recorder moves its finished file to this name without asking: do not be there first.
+        if isBeingRecorded(base, format: note.format) { throw .beingRecorded(name: base, folder: directory) }
         // link() refuses an existing target, so a concurrent note of the same name is never replaced.
         if link(note.path, target) != 0 {
             if errno == EEXIST { throw .nameTaken(name: base, folder: directory) }
             throw .fileOperationFailed(path: note.path, operation: "rename", reason: RawFile.systemError())
         }
         unlink(note.path)
+        waveforms.renamed(note.fileName, to: (target as NSString).lastPathComponent)
         try refresh()
         return try VoiceNote(path: target)
     }
 
-    /// Deletes a note's file.
+    /// Deletes a finished note's file; a recording still running is never deleted.
     /// - Parameter name: The note's name.
+    /// - Throws: The errors of ``note(named:)`` (``VoiceNoteError/beingRecorded(name:folder:)`` for a
+    ///   recording), and ``VoiceNoteError/fileOperationFailed(path:operation:reason:)``.
     public func delete(_ name: String) throws(VoiceNoteError) {
         let note = try note(named: name)
         guard unlink(note.path) == 0 else {
             throw .fileOperationFailed(path: note.path, operation: "delete", reason: RawFile.systemError())
         }
+        waveforms.removed(note.fileName)
         withMutation(keyPath: \.notes) {
             state.withLock { $0.notes.removeAll { $0.fileName == note.fileName } }
         }
     }
+
+    /// The note's loudness waveform, or nil while it is being measured.
+    ///
+    /// The first call for a note queues it to be measured on a background queue (one note at a time)
+    /// and returns nil at once; later calls return it from memory, and later runs from the folder's
+    /// hidden `.waveforms` file, for as long as the note keeps its size and modification time. A list
+    /// view asks on every frame and draws placeholders until it arrives.
+    /// - Parameter note: A note from ``notes``.
+    /// - Returns: Its waveform of ``VoiceNoteWaveform/defaultCells`` cells, if measured.
+    public func waveform(for note: VoiceNote) -> VoiceNoteWaveform? {
+        waveforms.waveform(for: note)
+    }
+
+    /// How many notes this library measured rather than found in its cache.
+    var measuredWaveforms: Int { waveforms.measuredCount }
 
     /// The full path of a file in the folder.
     func path(of fileName: String) -> String {

@@ -6,8 +6,11 @@ import SoundStation
 /// and one finished event per playback.
 ///
 /// Notes play on ``Bus/voice``, so the engine's ducking dips the game's music while one plays.
-/// A note is decoded whole into one engine buffer (a minute of 12 kHz mono is under 3 MB), which is
-/// what makes pausing and seeking exact. Safe to use from any thread.
+/// A note up to ``streamingThreshold`` long is decoded whole into one engine buffer (a minute of
+/// 12 kHz mono is under 3 MB); a longer one streams from its file through the engine's streaming
+/// queue (``SoundStream``), so an hour-long note holds a few hundred kilobytes, not hundreds of
+/// megabytes. Pausing, seeking and ``currentTime`` are exact to the frame either way. Safe to use
+/// from any thread.
 ///
 /// ```swift
 /// let player = VoiceNotePlayer(engine: engine)
@@ -18,6 +21,9 @@ import SoundStation
 public final class VoiceNotePlayer: Sendable {
     /// The engine notes play on.
     public let engine: AudioEngine
+
+    /// Notes longer than this stream from their files instead of being decoded whole.
+    public static let streamingThreshold: Duration = .seconds(60)
 
     private struct State {
         var status = PlaybackStatus()
@@ -96,28 +102,19 @@ public final class VoiceNotePlayer: Sendable {
     /// - Parameter note: A note from a ``VoiceNoteLibrary``.
     /// - Throws: ``VoiceNoteError/unreadable(path:reason:)`` or ``VoiceNoteError/playbackFailed(path:reason:)``.
     public func play(_ note: VoiceNote) throws(VoiceNoteError) {
-        let audio: PCMAudio
-        do {
-            audio = try AudioDecoder.decode(fileAt: note.path)
-        } catch {
-            throw .unreadable(path: note.path, reason: error.description)
-        }
-        let buffer: SoundBuffer
-        do {
-            buffer = try engine.makeBuffer(audio, name: note.fileName)
-        } catch {
-            throw .playbackFailed(path: note.path, reason: error.description)
-        }
+        let sound = try NoteSound(
+            note, engine: engine, streamed: note.duration > Self.streamingThreshold.inSeconds)
         var status = PlaybackStatus()
         status.note = note
         status.isPlaying = true
-        status.duration = audio.duration.inSeconds
+        status.duration = sound.duration
         // The start and the swap of the current voice happen under the player's lock (the trigger
         // never waits), so two calls at once leave exactly one note playing, the one tracked; the
         // note it replaced is stopped after the lock.
         let outcome = mutate {
             state -> (started: Bool, replaced: (VoiceHandle, VoiceNote?)?, early: SoundEvent.FinishReason?) in
-            guard let voice = engine.play(buffer, options: PlayOptions(priority: 200, bus: .voice)) else {
+            guard let voice = try? sound.play(on: engine, options: PlayOptions(priority: 200, bus: .voice))
+            else {
                 return (false, nil, nil)
             }
             let replaced = state.voice.map { ($0, state.status.note) }
@@ -128,7 +125,7 @@ public final class VoiceNotePlayer: Sendable {
             }
             state.status = status
             state.voice = voice
-            state.sampleRate = audio.sampleRate
+            state.sampleRate = sound.sampleRate
             return (true, replaced, nil)
         }
         if let (old, oldNote) = outcome.replaced {
@@ -214,5 +211,60 @@ public final class VoiceNotePlayer: Sendable {
 
     private static func reason(_ reason: SoundEvent.FinishReason) -> PlaybackFinished.Reason {
         reason == .ended ? .ended : .stopped
+    }
+}
+
+/// What a note plays from: decoded whole into one buffer, or streamed from its file.
+private enum NoteSound {
+    case decoded(SoundBuffer)
+    case streamed(SoundStream)
+
+    /// Decodes `note` into a buffer, or opens it as a stream.
+    /// - Throws: ``VoiceNoteError/unreadable(path:reason:)`` when it cannot be decoded,
+    ///   ``VoiceNoteError/playbackFailed(path:reason:)`` when the engine refuses the buffer.
+    init(_ note: VoiceNote, engine: AudioEngine, streamed: Bool) throws(VoiceNoteError) {
+        if streamed {
+            do {
+                self = .streamed(try engine.makeStream(fileAt: note.path, name: note.fileName))
+            } catch {
+                throw .unreadable(path: note.path, reason: error.description)
+            }
+            return
+        }
+        let audio: PCMAudio
+        do {
+            audio = try AudioDecoder.decode(fileAt: note.path)
+        } catch {
+            throw .unreadable(path: note.path, reason: error.description)
+        }
+        do {
+            self = .decoded(try engine.makeBuffer(audio, name: note.fileName))
+        } catch {
+            throw .playbackFailed(path: note.path, reason: error.description)
+        }
+    }
+
+    var sampleRate: Int {
+        switch self {
+        case .decoded(let buffer): buffer.sampleRate
+        case .streamed(let stream): stream.info.sampleRate
+        }
+    }
+
+    /// Seconds.
+    var duration: Double {
+        switch self {
+        case .decoded(let buffer): buffer.duration.inSeconds
+        case .streamed(let stream): stream.duration.inSeconds
+        }
+    }
+
+    /// Starts it; never waits and sends no event on the caller's thread (both go through the
+    /// engine's command ring), so the player may call it under its own lock.
+    func play(on engine: AudioEngine, options: PlayOptions) throws(AudioEngineError) -> VoiceHandle? {
+        switch self {
+        case .decoded(let buffer): try engine.play(buffer, options: options)
+        case .streamed(let stream): try engine.play(stream, options: options)
+        }
     }
 }

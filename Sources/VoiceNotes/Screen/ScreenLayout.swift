@@ -9,13 +9,17 @@ struct ScreenModel {
     var playback: PlaybackStatus
     var playbackTime: Double
     var message: String?
+    /// What the keys do: the prompt line and the keys row follow it.
+    var mode = ScreenMode.browsing
+    /// The notes' waveforms measured so far, by file name; the others show placeholders.
+    var waveforms: [String: VoiceNoteWaveform] = [:]
 }
 
 /// Lays the voice notes view out as terminal rows: title, status, record button, level meter, the list
-/// (the playing note red, a paused one green), a message line and the keys.
+/// (the playing note red, a paused one green), a prompt line (renaming, deleting), a message line and
+/// the keys.
 enum ScreenLayout {
     static let title = "Voice Notes"
-    static let keys = "r record/stop   Up/Down select   Enter play/pause/resume   s stop   q quit"
 
     /// The rows of one frame.
     /// - Parameters:
@@ -36,11 +40,29 @@ enum ScreenLayout {
         let room = max(1, rows - lines.count - footer)
         lines += list(model, room: room)
         while lines.count < max(rows - footer, lines.count) { lines.append(ScreenLine()) }
-        lines.append(ScreenLine())
+        lines.append(prompt(model.mode))
         lines.append(
             ScreenLine(model.message.map { " " + $0 } ?? "", TextStyle(foreground: TextStyle.yellow)))
-        lines.append(ScreenLine(" " + keys, TextStyle(dim: true)))
+        lines.append(ScreenLine(" " + model.mode.keys, TextStyle(dim: true)))
         return lines
+    }
+
+    /// The question the mode asks: the new name being typed, with its cursor, or whether to delete.
+    private static func prompt(_ mode: ScreenMode) -> ScreenLine {
+        switch mode {
+        case .browsing:
+            return ScreenLine()
+        case .renaming(let note, let editor):
+            var line = ScreenLine(" Rename \"\(note.name)\" to: ", TextStyle(bold: true))
+            line.append(editor.beforeCursor)
+            line.append(editor.underCursor, TextStyle(reverse: true))
+            line.append(editor.afterCursor)
+            return line
+        case .confirmingDelete(let note):
+            return ScreenLine(
+                " Delete \"\(note.name)\" (\(clock(note.duration)), \(size(note.byteCount)))? y/n",
+                TextStyle(bold: true, foreground: TextStyle.red))
+        }
     }
 
     /// The whole frame as one write: cursor home, each row cleared to its end, the rest cleared.
@@ -106,15 +128,24 @@ enum ScreenLayout {
             style.bold = true
         }
         let marker = selected ? " > " : "   "
-        let name = note.name.count > 32 ? String(note.name.prefix(31)) + "~" : note.name
-        let text =
-            name.padding(toLength: 33, withPad: " ", startingAt: 0)
-            + "\(date(note.date))  \(clock(note.duration).leftPadded(to: 7))  \(size(note.byteCount).leftPadded(to: 8))"
-            + state
+        let name = note.name.count > nameWidth ? String(note.name.prefix(nameWidth - 1)) + "~" : note.name
         var line = ScreenLine(marker)
-        line.append(text, style)
+        line.append(name.padding(toLength: nameWidth + 1, withPad: " ", startingAt: 0), style)
+        // The waveform keeps its colours on the selected row too, so quiet and loud stay readable.
+        if let waveform = model.waveforms[note.fileName] {
+            line.append(waveform.blocks, TextStyle(foreground: isCurrent ? style.foreground : TextStyle.cyan))
+        } else {
+            line.append(String(repeating: "·", count: VoiceNoteWaveform.defaultCells), TextStyle(dim: true))
+        }
+        line.append(
+            "  \(date(note.date))  \(clock(note.duration).leftPadded(to: 7))  \(size(note.byteCount).leftPadded(to: 7))"
+                + state, style)
         return line
     }
+
+    /// Characters of a note's name in the list; longer names end in `~`. With the waveform, date,
+    /// length, size and "playing m:ss.s/m:ss.s", a row fits in 100 columns.
+    static let nameWidth = 20
 
     /// `m:ss.s`
     static func clock(_ seconds: Double) -> String {

@@ -13,6 +13,7 @@ struct TextStyle: Equatable {
     static let green = 32
     static let yellow = 33
     static let blue = 34
+    static let cyan = 36
     static let white = 37
 
     /// The escape sequence that switches to this style from plain.

@@ -5,6 +5,9 @@ import TerminalKit
 /// The voice notes as a full-screen terminal view: a title, the status ("Recording" in
 /// red, or "Ready"), a record button (key `r`), a level meter while recording, and the list of notes
 /// (arrows move, Enter plays, pauses or resumes; the playing note red, a paused one green).
+/// `n` renames the selected note on an inline line (Enter renames, Escape cancels; a name that is
+/// taken or not a plain file name is refused with the reason shown) and `d` deletes it after a
+/// `y` to "Delete ...? y/n". The last row always shows the keys.
 ///
 /// ``run()`` takes over the terminal and returns when the user presses `q` or Esc, with the terminal
 /// as it was. A game can open it from a menu:
@@ -22,6 +25,7 @@ public final class VoiceNotesScreen {
 
     private var selected = 0
     private var message: String?
+    private var mode = ScreenMode.browsing
     private var wasRecording = false
     private var quit = false
 
@@ -89,15 +93,49 @@ public final class VoiceNotesScreen {
         trap.release(reraise: true)
     }
 
-    private func model() -> ScreenModel {
+    /// What the next frame shows.
+    func model() -> ScreenModel {
         let notes = library.notes
         selected = min(max(0, selected), max(0, notes.count - 1))
         return ScreenModel(
             folder: library.directory, recording: recorder.status, notes: notes, selected: selected,
-            playback: player.status, playbackTime: player.currentTime, message: message)
+            playback: player.status, playbackTime: player.currentTime, message: message, mode: mode,
+            waveforms: waveforms(of: notes))
     }
 
-    private func handle(_ key: Key) {
+    /// The waveforms measured so far; asking queues the others, newest (the top of the list) first.
+    private func waveforms(of notes: [VoiceNote]) -> [String: VoiceNoteWaveform] {
+        var measured: [String: VoiceNoteWaveform] = [:]
+        for note in notes {
+            if let waveform = library.waveform(for: note) { measured[note.fileName] = waveform }
+        }
+        return measured
+    }
+
+    /// Applies one key: to the line being edited or the question asked, else to the list.
+    func handle(_ key: Key) {
+        switch mode {
+        case .renaming(let note, var editor):
+            switch editor.handle(key) {
+            case .editing: mode = .renaming(note, editor)
+            case .cancelled:
+                mode = .browsing
+                message = "kept the name \(note.name)"
+            case .submitted(let name): rename(note, to: name, editor: editor)
+            }
+        case .confirmingDelete(let note):
+            mode = .browsing
+            if key == .character("y") || key == .character("Y") {
+                delete(note)
+            } else {
+                message = "kept \(note.name)"
+            }
+        case .browsing:
+            browse(key)
+        }
+    }
+
+    private func browse(_ key: Key) {
         switch key {
         case .character("q"), .character("Q"), .escape, .interrupt: quit = true
         case .character("r"), .character("R"): toggleRecording()
@@ -106,7 +144,48 @@ public final class VoiceNotesScreen {
         case .enter: playSelected()
         case .space: if player.isPlaying { player.togglePause() } else { playSelected() }
         case .character("s"), .character("S"): player.stop()
+        case .character("n"), .character("N"):
+            guard let note = selectedNote() else { return }
+            mode = .renaming(note, LineEditor(text: note.name, limit: NoteName.maxBytes))
+            message = nil
+        case .character("d"), .character("D"):
+            guard let note = selectedNote() else { return }
+            mode = .confirmingDelete(note)
+            message = nil
         default: break
+        }
+    }
+
+    private func selectedNote() -> VoiceNote? {
+        let notes = library.notes
+        return notes.indices.contains(selected) ? notes[selected] : nil
+    }
+
+    /// Renames, selecting the note under its new name; a refused name keeps the line open with the
+    /// reason shown, so it can be corrected.
+    private func rename(_ note: VoiceNote, to name: String, editor: LineEditor) {
+        do {
+            let renamed = try library.rename(note.fileName, to: name)
+            mode = .browsing
+            selected = library.notes.firstIndex { $0.fileName == renamed.fileName } ?? selected
+            message =
+                renamed.fileName == note.fileName
+                ? "kept the name \(note.name)" : "renamed \(note.name) to \(renamed.name)"
+        } catch {
+            mode = .renaming(note, editor)
+            message = error.description
+        }
+    }
+
+    /// Deletes a finished note, stopping it first if it plays. A recording still running is not in
+    /// the list, and the library refuses it by name anyway.
+    private func delete(_ note: VoiceNote) {
+        if player.note?.fileName == note.fileName { player.stop() }
+        do {
+            try library.delete(note.fileName)
+            message = "deleted \(note.fileName)"
+        } catch {
+            message = error.description
         }
     }
 

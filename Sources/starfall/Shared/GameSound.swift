@@ -65,11 +65,28 @@ struct GameSound {
             show(LoadingState(completed: step.completed, total: step.total, latest: step.latest))
         }
         guard let loaded = try? await task.value else { return nil }
+        for warning in loaded.warnings { notices.post(warning.description) }
         if !loaded.failures.isEmpty {
             notices.post(
                 SoundLoadError.someFailed(failures: loaded.failures).description
                     + "; the game goes on without them (make assets re-creates the demo's sounds)")
         }
         return loaded
+    }
+
+    /// Starts reloading edited assets (`--watch-assets`), posting each reload, or what is wrong with an
+    /// edit, as a notice.
+    /// - Parameter notices: Where the reports go.
+    /// - Returns: The running watch, or nil when the kernel refused it (which is posted too).
+    func watchAssets(notices: NoticeBoard) -> AssetWatch? {
+        system.engine.onEvent { event in
+            if let line = event.reloadMessage { notices.post(line) }
+        }
+        do {
+            return try system.bank.watch()
+        } catch {
+            notices.post(error.description)
+            return nil
+        }
     }
 }

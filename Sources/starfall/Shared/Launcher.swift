@@ -34,6 +34,8 @@ enum Launcher {
             Console.report(error.description)
             return 1
         }
+        let watch = options.watchAssets ? sound.watchAssets(notices: notices) : nil
+        defer { watch?.cancel() }
         // A person playing gets a new game each time; --seed replays one.
         let seed = options.seed ?? UInt64(Date().timeIntervalSince1970 * 1_000)
         if frontEnd == .window {

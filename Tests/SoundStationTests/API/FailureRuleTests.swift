@@ -65,4 +65,29 @@ import Testing
         #expect(!system.engine.isActive(second))
         #expect(refused.withLock { $0 } == [second])
     }
+
+    @Test func aValueOutOfRangeIsAnErrorNamingItAndPlaysNothing() async throws {
+        let system = try await system()
+        #expect {
+            try system.effects.play("coin", pan: 2)
+        } throws: { error in
+            guard case SoundLoadError.engine("coin", .invalidArgument("pan", "2.0", let expected)) = error
+            else {
+                return false
+            }
+            return expected.contains("-1.0...1.0")
+        }
+        let id = try system.bank.id(of: "coin")
+        #expect(throws: AudioEngineError.self) { try system.effects.play(id, volume: .nan) }
+        #expect(throws: AudioEngineError.self) { try system.effects.play(id, pitch: 0) }
+        let other = try AudioEngine(output: .offline())
+        let foreign = try other.makeBuffer(Signals.sine(frequency: 440, seconds: 0.1), name: "foreign")
+        #expect(
+            throws: AudioEngineError.invalidArgument(
+                name: "buffer", value: "\"foreign\"", expected: "a buffer made by this engine")
+        ) {
+            try system.engine.play(foreign)
+        }
+        #expect(AudioAnalysis.peak(try system.engine.render(frames: 4_800)) == 0)
+    }
 }

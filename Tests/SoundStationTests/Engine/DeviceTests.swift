@@ -16,7 +16,7 @@ struct DeviceTests {
             Signals.sine(frequency: 1_000, seconds: 2, sampleRate: 48_000, amplitude: 0.5), name: "tone")
         let capture = try CaptureDevice(sampleRate: 16_000, channels: 1)
         capture.start()
-        engine.play(tone)
+        try engine.play(tone)
         var recorded: [Float] = []
         let deadline = ContinuousClock.now + .seconds(5)
         while recorded.count < 16_000 * 3 / 2, ContinuousClock.now < deadline {
@@ -42,7 +42,7 @@ struct DeviceTests {
         let lowRefresh = low.device.refresh
         #expect(try #require(low.mixingPeriod) <= .milliseconds(5))
         let tone = try low.makeBuffer(Signals.sine(frequency: 1_000, seconds: 0.1), name: "tone")
-        #expect(low.play(tone) != nil)
+        #expect(try low.play(tone) != nil)
         low.shutdown()
         #expect(normalRefresh > 0 && normalRefresh < 100, "default: \(normalRefresh) mixes a second")
         #expect(lowRefresh >= 4 * normalRefresh, "low latency: \(lowRefresh) mixes a second")

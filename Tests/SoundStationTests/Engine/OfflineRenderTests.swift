@@ -12,7 +12,7 @@ import Testing
             Signals.sine(frequency: 440, seconds: 0.25, phase: .pi / 2), name: "tone")
         for time in [0.0, 0.1, 0.123_456, 0.5, 0.999_97] {
             let start = engine.time
-            engine.play(tone, at: start + .seconds(time))
+            try engine.play(tone, at: start + .seconds(time))
             let mix = try engine.render(frames: 48_000)
             let expected = Int((time * 48_000).rounded())
             #expect(AudioAnalysis.onset(mix, threshold: 1e-6) == expected, "played at +\(time) s")
@@ -24,7 +24,7 @@ import Testing
         let engine = try AudioEngine(output: .offline(sampleRate: rate, channels: 2))
         let click = try engine.makeBuffer(
             PCMAudio(sampleRate: rate, channels: 1, samples: [0.5, 0.5, 0.5]), name: "click")
-        engine.play(click, at: .seconds(0.3))
+        try engine.play(click, at: .seconds(0.3))
         let mix = try engine.render(frames: rate / 2)
         #expect(AudioAnalysis.onset(mix, threshold: 1e-6) == Int((0.3 * Double(rate)).rounded()))
     }
@@ -32,7 +32,7 @@ import Testing
     @Test func stereoSoundReachesTheOutputUnchanged() throws {
         let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
         let source = Signals.stereoTones(left: 300, right: 1_000, seconds: 0.5)
-        engine.play(try engine.makeBuffer(source, name: "tones"))
+        try engine.play(try engine.makeBuffer(source, name: "tones"))
         let mix = try engine.render(frames: source.frameCount)
         let largest = zip(mix.samples, source.samples).map { abs($0 - $1) }.max() ?? 1
         #expect(largest < 1e-5)
@@ -45,7 +45,7 @@ import Testing
             Signals.sine(frequency: 3_000, seconds: 0.5, amplitude: 0.2),
         ]
         for source in sources {
-            engine.play(try engine.makeBuffer(source, name: "mono"))
+            try engine.play(try engine.makeBuffer(source, name: "mono"))
             let mix = try engine.render(frames: source.frameCount)
             let input = AudioAnalysis.rms(source)
             // OpenAL Soft pans a centred mono source to both speakers at -4.5 dB each.
@@ -60,10 +60,10 @@ import Testing
     @Test func panMovesAMonoSoundToOneSide() throws {
         let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
         let tone = try engine.makeBuffer(Signals.sine(frequency: 440, seconds: 0.3), name: "tone")
-        engine.play(tone, options: PlayOptions(pan: -1))
+        try engine.play(tone, options: PlayOptions(pan: -1))
         let left = try engine.render(frames: 14_400)
         #expect(AudioAnalysis.rms(left, channel: 0) > 10 * AudioAnalysis.rms(left, channel: 1))
-        engine.play(tone, options: PlayOptions(pan: 1))
+        try engine.play(tone, options: PlayOptions(pan: 1))
         let right = try engine.render(frames: 14_400)
         #expect(AudioAnalysis.rms(right, channel: 1) > 10 * AudioAnalysis.rms(right, channel: 0))
     }
@@ -108,8 +108,8 @@ import Testing
         let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
         let beep = try engine.makeBuffer(Signals.sine(frequency: 500, seconds: 0.1), name: "beep")
         let events = engine.events()
-        let first = try #require(engine.play(beep))
-        let second = try #require(engine.play(beep, at: .seconds(0.05)))
+        let first = try #require(try engine.play(beep))
+        let second = try #require(try engine.play(beep, at: .seconds(0.05)))
         _ = try engine.render(frames: 24_000)
         let seen = try await events.collect(within: .seconds(10)) { seen in
             seen.count { if case .started = $0 { true } else { false } } == 2
@@ -136,7 +136,7 @@ import Testing
         engine.onEvent { event in
             if case .finished(_, _, .ended, _) = event { finished.withLock { $0 += 1 } }
         }
-        engine.play(beep)
+        try engine.play(beep)
         for _ in 0..<200 where finished.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(finished.withLock { $0 } == 1)
         #expect(engine.time >= .seconds(0.1))

@@ -11,10 +11,11 @@ import Testing
 
     static let modules: [(AudioFileFormat, [UInt8])] = [
         (.mod, ModuleFixture.mod()), (.s3m, ModuleFixture.s3m()), (.xm, ModuleFixture.xm()),
+        (.it, ModuleFixture.it()),
     ]
 
     @Test(
-        "MOD, S3M and XM are found by their magic and render one pass of their song at 48 kHz stereo",
+        "MOD, S3M, XM and IT are found by their magic and render one pass of their song at 48 kHz stereo",
         arguments: modules)
     func onePass(format: AudioFileFormat, module: [UInt8]) throws {
         #expect(try AudioDecoder.detect(module, name: "song.bin") == format)

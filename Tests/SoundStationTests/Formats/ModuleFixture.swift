@@ -1,4 +1,5 @@
-/// Writes small ProTracker (MOD), ScreamTracker 3 (S3M) and FastTracker 2 (XM) modules byte by byte, so the module
+/// Writes small ProTracker (MOD), ScreamTracker 3 (S3M), FastTracker 2 (XM) and Impulse Tracker (IT)
+/// modules byte by byte, so the module
 /// decoder is tested on songs whose structure the test knows: two patterns of 16 rows at 3 ticks a
 /// row, the first playing a low note, the second a note an octave higher and ending with a jump
 /// back to itself, so the song's loop is the second pattern only.
@@ -114,6 +115,50 @@ enum ModuleFixture {
             previous = value
         }
         return bytes
+    }
+
+    /// A 2-channel Impulse Tracker module with the same song, in sample mode (no instruments), laid
+    /// out as ITTECH.TXT describes: the `IMPM` header, orders, the offsets of the sample header and
+    /// the patterns, then those blocks and the sample data.
+    static func it() -> [UInt8] {
+        let orders: [UInt8] = [0, 1, 255]
+        var header = Array("IMPM".utf8) + padded("soundstation test", 26) + [4, 16]
+        header += le16(orders.count) + le16(0) + le16(1) + le16(2)  // orders, instruments, samples, patterns
+        header += le16(0x0214) + le16(0x0214)  // made with and compatible with IT 2.14
+        header += le16(0x09) + le16(0)  // stereo, linear slides; no message
+        header += [128, 128, 3, 125, 128, 0]  // global and mix volume, speed 3, tempo 125, separation
+        header += le16(0) + le32(0) + le32(0)  // message length and offset, reserved
+        header += [0, 64] + [UInt8](repeating: 32 | 128, count: 62)  // channel 1 left, 2 right, rest off
+        header += [UInt8](repeating: 64, count: 64)  // channel volumes
+        header += orders
+        let sampleHeaderAt = header.count + 3 * 4  // after the sample's and the two patterns' offsets
+        let pattern0 = itPattern(note: 60, effect: (3, 0))  // C-5, then C: pattern break
+        let pattern1 = itPattern(note: 72, effect: (2, 1))  // C-6, then B: jump to order 1
+        let pattern0At = sampleHeaderAt + 80
+        let pattern1At = pattern0At + pattern0.count
+        let sampleAt = pattern1At + pattern1.count
+        var bytes = header + le32(sampleHeaderAt) + le32(pattern0At) + le32(pattern1At)
+        bytes += Array("IMPS".utf8) + padded("sine.raw", 12) + [0, 64, 0x11, 64]  // loops; volume 64
+        bytes += padded("sine", 26) + [1, 32]  // signed samples; default pan unused
+        bytes += le32(waveform.count) + le32(0) + le32(waveform.count) + le32(8_363)
+        bytes += le32(0) + le32(0) + le32(sampleAt) + [0, 0, 0, 0]  // sustain loop, data, vibrato
+        bytes += pattern0 + pattern1
+        return bytes + waveform.map { UInt8(bitPattern: $0) }
+    }
+
+    /// 64 rows packed the IT way: a channel byte with bit 7 set announces a mask byte (1 note,
+    /// 2 instrument, 8 command and value); a 0 byte ends each row.
+    private static func itPattern(note: UInt8, effect: (UInt8, UInt8)) -> [UInt8] {
+        var rows: [UInt8] = []
+        for row in 0..<64 {
+            if row == 0 {
+                rows += [0x80 | 1, 1 | 2 | 8, note, 1, 1, 3]  // channel 1: note, sample 1, A03 (speed 3)
+            } else if row == ModuleFixture.rows - 1 {
+                rows += [0x80 | 2, 8, effect.0, effect.1]  // channel 2: the break or jump
+            }
+            rows.append(0)
+        }
+        return le16(rows.count) + le16(64) + [0, 0, 0, 0] + rows
     }
 
     private static func align16(_ value: Int) -> Int { (value + 15) / 16 * 16 }

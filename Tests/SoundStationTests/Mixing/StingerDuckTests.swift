@@ -42,9 +42,13 @@ import Testing
             Signals.sine(frequency: 3_000, seconds: 0.5, amplitude: 0.001), name: "quiet")
         try system.music.play("song")
         _ = try system.engine.play(quiet, options: PlayOptions(duckMusic: -6), at: .milliseconds(250))
-        // A dip deeper than the engine allows is held at its floor, never a NaN or a boost.
-        #expect(AudioEngine.clamp(PlayOptions(duckMusic: -500)).duckMusic == PlayOptions.deepestDuck)
-        #expect(AudioEngine.clamp(PlayOptions(duckMusic: 6)).duckMusic == 0)
+        // A dip deeper than the engine allows, a boost or a NaN is a bad argument naming it.
+        for bad: Float in [-500, 6, .nan] {
+            #expect(throws: AudioEngineError.self) { try PlayOptions(duckMusic: bad).check() }
+        }
+        #expect(throws: AudioEngineError.self) {
+            try system.engine.play(quiet, options: PlayOptions(duckMusic: 6))
+        }
         let mix = AudioAnalysis.channel(try system.engine.render(frames: 48_000), 0)
         let before = AudioAnalysis.rms(mix, frames: 2_400..<12_000)
         let ducked = level(mix, 14_400..<33_600, before: before)

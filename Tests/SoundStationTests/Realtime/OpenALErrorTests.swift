@@ -35,7 +35,7 @@ import Testing
         // Triggers, renders and source queries (whose error reads clear the context's state).
         run(in: mixer) {
             while !stop.load(ordering: .relaxed) {
-                engine.play(playing, options: PlayOptions(volume: 0.1))
+                _ = try? engine.play(playing, options: PlayOptions(volume: 0.1))
                 _ = try? engine.render(frames: 256)
                 _ = engine.activeVoiceCount
             }

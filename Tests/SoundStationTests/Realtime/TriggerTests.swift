@@ -42,7 +42,7 @@ import Testing
         let port = engine.triggerPort
         var handles: [VoiceHandle] = []
         for _ in 0..<50 {
-            handles += [engine.play(buffer), port.play(buffer.id)].compactMap { $0 }
+            handles += [try engine.play(buffer), port.play(buffer.id)].compactMap { $0 }
         }
         triggered.signal()
         released.wait()
@@ -130,7 +130,7 @@ import Testing
         engine.onEvent { event in
             if case .finished(_, _, .ended, let time) = event { times.withLock { $0.append(time.inSeconds) } }
         }
-        engine.play(buffer, at: .seconds(0.25))
+        try engine.play(buffer, at: .seconds(0.25))
         let mix = try engine.render(frames: 2 * Self.rate)
         #expect(times.withLock { $0 } == [1.45])
         let last = mix.samples.lastIndex { $0 != 0 }.map { $0 / 2 }
@@ -148,7 +148,7 @@ import Testing
         #expect(port.play(buffer.id, pitch: .infinity) == nil)
         // A time too far away to count in frames is clamped, never a crash.
         #expect(port.play(buffer.id, at: .seconds(Int64.max)) != nil)
-        #expect(engine.play(buffer, at: .seconds(Int64.max)) != nil)
+        #expect(try engine.play(buffer, at: .seconds(Int64.max)) != nil)
         let mix = try engine.render(frames: 480)
         #expect(mix.samples.allSatisfy { $0 == 0 })
     }
@@ -205,9 +205,9 @@ private enum SignalTarget {
             PCMAudio(sampleRate: rate, channels: 1, samples: float), name: "float")
         #expect(compact.byteCount == exact.count * 2)
         #expect(wide.byteCount == float.count * 4)
-        engine.play(compact, options: PlayOptions(pan: -1))
+        try engine.play(compact, options: PlayOptions(pan: -1))
         let reference = try AudioEngine(output: .offline(sampleRate: rate, channels: 2))
-        reference.play(
+        try reference.play(
             try reference.makeBuffer(
                 PCMAudio(sampleRate: rate, channels: 1, samples: exact.map { $0 * 1.0000001 }), name: "f"),
             options: PlayOptions(pan: -1))

@@ -31,7 +31,7 @@ import Testing
     func monoPanFollowsTheStatedLaw(pan: Double) throws {
         let engine = try Self.engine()
         let source = Signals.sine(frequency: 440, seconds: 0.5)
-        engine.play(try engine.makeBuffer(source, name: "tone"), options: PlayOptions(pan: Float(pan)))
+        try engine.play(try engine.makeBuffer(source, name: "tone"), options: PlayOptions(pan: Float(pan)))
         let mix = try engine.render(frames: 24_000)
         let input = AudioAnalysis.rms(source)
         let expected = Self.panGains(pan)
@@ -52,7 +52,7 @@ import Testing
         try engine.setListener(SoundPosition(x: 40, y: 24), glide: .zero)
         let tone = try engine.makeBuffer(Signals.sine(frequency: 440, seconds: 0.3), name: "tone")
         for (column, pan) in [(0.0, -1.0), (20, -0.5), (40, 0), (50, 0.25), (70, 0.75)] {
-            engine.play(tone, options: PlayOptions(position: SoundPosition(x: Float(column), y: 24)))
+            try engine.play(tone, options: PlayOptions(position: SoundPosition(x: Float(column), y: 24)))
             let mix = try engine.render(frames: 14_400)
             let frames = 1_000..<14_000
             let left = AudioAnalysis.rms(mix, channel: 0, frames: frames)
@@ -83,7 +83,7 @@ import Testing
         let input = AudioAnalysis.rms(source) * Self.panGains(0).left
         for distance: Float in [0, 1, 2, 5, 10, 20, 28, 45] {
             // Straight up the grid from the listener: centred, only farther.
-            engine.play(tone, options: PlayOptions(position: SoundPosition(x: 10, y: 30 - distance)))
+            try engine.play(tone, options: PlayOptions(position: SoundPosition(x: 10, y: 30 - distance)))
             let mix = try engine.render(frames: 14_400)
             let measured = AudioAnalysis.rms(mix, channel: 0, frames: 1_000..<14_000) / input
             let expected = Double(model.gain(atDistance: distance))
@@ -104,7 +104,7 @@ import Testing
         let source = Signals.sine(frequency: 200, seconds: 2)
         let tone = try engine.makeBuffer(source, name: "tone")
         let voice = try #require(
-            engine.play(tone, options: PlayOptions(position: SoundPosition(x: 0, y: 10))))
+            try engine.play(tone, options: PlayOptions(position: SoundPosition(x: 0, y: 10))))
         var samples = try engine.render(frames: 9_600).samples
         // Across the field and nearer over 0.5 s, then a jump with no glide (OpenAL still smooths it).
         try engine.setPosition(SoundPosition(x: 80, y: 38), for: voice, glide: .seconds(0.5))
@@ -160,7 +160,7 @@ import Testing
         let engine = try Self.engine()
         try engine.setSpatialLayout(SpatialLayout(width: 20, distanceModel: .none))
         let tone = try engine.makeBuffer(Signals.sine(frequency: 300, seconds: 1), name: "tone")
-        engine.play(tone, options: PlayOptions(position: SoundPosition(x: 0, y: 0)))
+        try engine.play(tone, options: PlayOptions(position: SoundPosition(x: 0, y: 0)))
         let centred = try engine.render(frames: 4_800)
         try engine.setListener(SoundPosition(x: 10, y: 0), glide: .seconds(0.1))
         _ = try engine.render(frames: 9_600)
@@ -177,7 +177,7 @@ import Testing
         let engine = try Self.engine()
         try engine.setSpatialLayout(SpatialLayout(width: 80, distanceModel: .none))
         let tone = try engine.makeBuffer(Signals.sine(frequency: 300, seconds: 1), name: "tone")
-        engine.play(tone, options: PlayOptions(position: SoundPosition(x: 0, y: 20)))
+        try engine.play(tone, options: PlayOptions(position: SoundPosition(x: 0, y: 20)))
         let before = try engine.render(frames: 9_600)
         let model = DistanceModel.inverse(reference: 5, maxDistance: 100, rolloff: 1)
         try engine.setSpatialLayout(SpatialLayout(width: 80, distanceModel: model))
@@ -194,11 +194,11 @@ import Testing
         try engine.setListener(SoundPosition(x: 0, y: 0), glide: .zero)
         let source = Signals.stereoTones(left: 300, right: 1_000, seconds: 0.5)
         let tones = try engine.makeBuffer(source, name: "tones")
-        engine.play(tones, options: PlayOptions(position: SoundPosition(x: 0, y: 0)))
+        try engine.play(tones, options: PlayOptions(position: SoundPosition(x: 0, y: 0)))
         let wide = try engine.render(frames: source.frameCount)
         let largest = zip(wide.samples, source.samples).map { abs($0 - $1) }.max() ?? 1
         #expect(largest < 1e-5, "a centred stereo sound at the listener is unchanged")
-        engine.play(tones, options: PlayOptions(position: SoundPosition(x: 0, y: 0), spatialize: true))
+        try engine.play(tones, options: PlayOptions(position: SoundPosition(x: 0, y: 0), spatialize: true))
         let point = try engine.render(frames: source.frameCount)
         let frames = 2_000..<20_000
         // Downmixed: each side carries both tones.
@@ -216,7 +216,7 @@ import Testing
         func render(_ preset: ReverbPreset?) throws -> PCMAudio {
             let engine = try Self.engine()
             try engine.setReverb(preset, for: .effects)
-            engine.play(try engine.makeBuffer(Signals.sine(frequency: 500, seconds: 0.02), name: "burst"))
+            try engine.play(try engine.makeBuffer(Signals.sine(frequency: 500, seconds: 0.02), name: "burst"))
             return try engine.render(frames: 48_000 * 2)
         }
         let dry = try render(nil)
@@ -246,7 +246,7 @@ import Testing
         func render(bus: SoundFilter?, voice: SoundFilter?) throws -> PCMAudio {
             let engine = try Self.engine()
             try engine.setFilter(bus, for: .effects)
-            engine.play(try engine.makeBuffer(source, name: "tones"), options: PlayOptions(filter: voice))
+            try engine.play(try engine.makeBuffer(source, name: "tones"), options: PlayOptions(filter: voice))
             return try engine.render(frames: source.frameCount)
         }
         let plain = try render(bus: nil, voice: nil)
@@ -275,7 +275,7 @@ import Testing
         func render(_ filter: SoundFilter?) throws -> PCMAudio {
             let engine = try Self.engine()
             try engine.setFilter(filter, for: .effects)
-            engine.play(try engine.makeBuffer(source, name: "tones"))
+            try engine.play(try engine.makeBuffer(source, name: "tones"))
             return try engine.render(frames: source.frameCount)
         }
         let plain = try render(nil)
@@ -303,11 +303,11 @@ import Testing
                 return ""
             } catch { return (error as? AudioEngineError)?.description ?? "\(error)" }
         }
-        #expect(message { try AudioEngine.checkPan(1.5) }.contains("invalid pan 1.5"))
-        #expect(message { try AudioEngine.check(PlayOptions(pan: -2)) }.contains("pan -2.0"))
+        #expect(message { try PlayOptions.check(pan: 1.5) }.contains("invalid pan 1.5"))
+        #expect(message { try PlayOptions(pan: -2).check() }.contains("pan -2.0"))
         #expect(message { try engine.setListener(SoundPosition(x: .nan, y: 0)) }.contains("listener x nan"))
         #expect(
-            message { try AudioEngine.check(PlayOptions(position: SoundPosition(x: 0, y: .infinity))) }
+            message { try PlayOptions(position: SoundPosition(x: 0, y: .infinity)).check() }
                 .contains("position y inf"))
         #expect(
             message {
@@ -330,15 +330,12 @@ import Testing
         // Nothing bad reached the engine: the listener and layout are as before.
         #expect(engine.listener == SoundPosition(x: 0, y: 0))
         #expect(engine.spatialLayout == SpatialLayout())
-        // A NaN position given to the non-throwing play is dropped, never sent to OpenAL.
+        // A NaN position is an error naming it, and nothing plays.
         let tone = try engine.makeBuffer(Signals.sine(frequency: 440, seconds: 0.1), name: "tone")
-        engine.play(tone, options: PlayOptions(position: SoundPosition(x: .nan, y: 0)))
-        let mix = try engine.render(frames: 4_800)
-        #expect(mix.samples.allSatisfy { $0.isFinite })
         #expect(
-            abs(
-                AudioAnalysis.decibels(
-                    AudioAnalysis.rms(mix, channel: 0) / AudioAnalysis.rms(mix, channel: 1))) < 0.1)
+            message { try engine.play(tone, options: PlayOptions(position: SoundPosition(x: .nan, y: 0))) }
+                .contains("position x nan"))
+        #expect(AudioAnalysis.peak(try engine.render(frames: 4_800)) == 0)
     }
 
     @Test func rendersWithSpaceAreIdentical() throws {
@@ -349,7 +346,7 @@ import Testing
             try engine.setReverb(.hallway, for: .effects)
             try engine.setFilter(.lowpass(cutoff: 1_000), for: .effects)
             let tone = try engine.makeBuffer(Signals.noise(seconds: 0.4), name: "noise")
-            let voice = engine.play(tone, options: PlayOptions(position: SoundPosition(x: 5, y: 2)))
+            let voice = try engine.play(tone, options: PlayOptions(position: SoundPosition(x: 5, y: 2)))
             var samples = try engine.render(frames: 4_000).samples
             try engine.setPosition(
                 SoundPosition(x: 50, y: 18), for: try #require(voice), glide: .seconds(0.2))
@@ -373,7 +370,7 @@ import Testing
         let tone = try engine.makeBuffer(Signals.sine(frequency: 440, seconds: 0.5), name: "tone")
         let status = engine.setHRTF(true)
         #expect(engine.hrtfStatus == status)
-        engine.play(tone, options: PlayOptions(pan: -0.5))
+        try engine.play(tone, options: PlayOptions(pan: -0.5))
         let mix = try engine.render(frames: 12_000)
         #expect(AudioAnalysis.rms(mix, channel: 0) > AudioAnalysis.rms(mix, channel: 1))
         if status.isOn {

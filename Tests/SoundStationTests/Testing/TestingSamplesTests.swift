@@ -18,7 +18,7 @@ import Testing
         let coin = try engine.makeBuffer(
             try AudioDecoder.decode(fileAt: Self.assets + "/Effects/coin.wav"), name: "coin")
         let events = engine.events()
-        _ = engine.play(coin, at: .seconds(0.5))
+        _ = try engine.play(coin, at: .seconds(0.5))
         let mix = try engine.render(frames: 48_000)
         #expect(AudioAnalysis.onset(mix) == 24_000)
         #expect(AudioAnalysis.decibels(AudioAnalysis.peak(mix)) > -12)

@@ -19,13 +19,22 @@ struct TestFolder {
     func writeNote(
         _ name: String, seconds: Double = 0.5, rate: Int = 12_000, modified: Date? = nil
     ) throws -> String {
-        let path = file(name)
-        let encoder = try VorbisEncoder(path: path, sampleRate: rate, channels: 1, quality: 0.3)
-        try encoder.write(Tone.sine(frequency: 440, seconds: seconds, rate: rate, amplitude: 0.4))
-        try encoder.finish()
+        let path = try writeNote(
+            name, samples: Tone.sine(frequency: 440, seconds: seconds, rate: rate, amplitude: 0.4), rate: rate
+        )
         if let modified {
             try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: path)
         }
+        return path
+    }
+
+    /// Writes mono samples as an Ogg Vorbis note, the recorder's format, and returns its path.
+    @discardableResult
+    func writeNote(_ name: String, samples: [Float], rate: Int) throws -> String {
+        let path = file(name)
+        let encoder = try VorbisEncoder(path: path, sampleRate: rate, channels: 1, quality: 0.3)
+        try encoder.write(samples)
+        try encoder.finish()
         return path
     }
 

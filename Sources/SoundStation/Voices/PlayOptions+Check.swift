@@ -1,0 +1,42 @@
+extension PlayOptions {
+    /// The volumes a sound may be played at: silent to 24 dB up.
+    public static let volumeRange: ClosedRange<Float> = 0...16
+    /// The pitches a sound may be played at: four octaves down to four up.
+    public static let pitchRange: ClosedRange<Float> = 0.0625...16
+    /// The pans a sound may be played at: hard left to hard right.
+    public static let panRange: ClosedRange<Float> = -1...1
+
+    /// Throws unless every value is one the engine plays as asked: a bad value is a programming
+    /// error, reported rather than quietly clamped.
+    /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` naming the value.
+    public func check() throws(AudioEngineError) {
+        try Self.check(volume, "volume", in: Self.volumeRange, "a linear gain, 0 silent, 1 as recorded")
+        try Self.check(pitch, "pitch", in: Self.pitchRange, "a speed, 1 as recorded, 2 an octave up")
+        try Self.check(pan: pan)
+        try Self.check(reverbSend, "reverb send", in: 0...1, "0 dry to 1 full")
+        guard (0...255).contains(priority) else {
+            throw .invalidArgument(name: "priority", value: "\(priority)", expected: "0...255")
+        }
+        try position?.check()
+        try filter?.check()
+        try Self.check(
+            duckMusic, "duckMusic", in: Self.deepestDuck...0, "decibels the music dips to, 0 for none")
+    }
+
+    /// Throws unless `pan` is in ``panRange``.
+    /// - Parameter pan: A pan.
+    /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` naming it.
+    public static func check(pan: Float) throws(AudioEngineError) {
+        try check(pan, "pan", in: panRange, "-1 left, 0 centre, 1 right")
+    }
+
+    private static func check(
+        _ value: Float, _ name: String, in range: ClosedRange<Float>, _ meaning: String
+    ) throws(AudioEngineError) {
+        guard range.contains(value) else {
+            throw .invalidArgument(
+                name: name, value: "\(value)",
+                expected: "\(range.lowerBound)...\(range.upperBound) (\(meaning))")
+        }
+    }
+}
