@@ -26,7 +26,8 @@ public func ssMusicAt(
         }
         do throws(MusicError) {
             try system.music.play(
-                name, transition: crossfadeSeconds > 0 ? .crossfade(.seconds(crossfadeSeconds)) : .cut, at: point)
+                name, transition: crossfadeSeconds > 0 ? .crossfade(.seconds(crossfadeSeconds)) : .cut,
+                at: point)
         } catch {
             if case .load(let load) = error { throw CError(load) }
             throw .invalid(error.description)

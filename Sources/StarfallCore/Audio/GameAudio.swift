@@ -230,7 +230,9 @@ public final class GameAudio: Sendable {
             sound.music.musicalPosition(at: $0 + .seconds(0.5 / Double(sound.engine.sampleRate)))
         }
         do {
-            try sound.music.play(track.rawValue, transition: .cut, from: .downbeat, at: switchTime ?? time.map(Duration.seconds))
+            try sound.music.play(
+                track.rawValue, transition: .cut, from: .downbeat,
+                at: switchTime ?? time.map(Duration.seconds))
         } catch {
             report(track.rawValue, error)
             return [.scene(scene, music: nil, at: when)]
