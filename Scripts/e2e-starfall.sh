@@ -30,7 +30,7 @@ autoplay_renders() {
     python3 - "$work/a.json" <<'PY'
 import json, sys
 summary = json.load(open(sys.argv[1]))  # stdout holds the JSON object and nothing else
-assert set(summary) == {"scenes", "effects"}, summary.keys()
+assert set(summary) == {"scenes", "music", "intensity", "effects"}, summary.keys()
 scenes = [(s["name"], s["music"]) for s in summary["scenes"]]
 assert scenes[:4] == [("menu", "main"), ("game", "game"), ("game-over", None), ("menu", "main")], scenes
 assert summary["scenes"][0]["at"] == 0.0
@@ -39,8 +39,48 @@ for wanted in ("reward", "miss", "explosion", "level-up", "bomb-tick", "click"):
     assert wanted in names, f"no {wanted} in {sorted(names)}"
 for e in summary["effects"]:
     assert set(e) >= {"name", "at", "volume", "pitch"}, e
-    assert abs(e["at"] * 60 - round(e["at"] * 60)) < 1e-3, e
+    # On a game tick, but the level-up stinger, which waits for the music's next beat.
+    assert e["name"] == "level-up" or abs(e["at"] * 60 - round(e["at"] * 60)) < 1e-3, e
 print(f"{len(summary['scenes'])} scenes, {len(summary['effects'])} effects")
+PY
+}
+
+music_on_the_grid() { # the switch menu -> game on a bar line of the menu track, the level-up
+    # stingers on beats of the game track (tempos from the catalogue), and the game track heard from
+    # exactly the switch frame: its pad layer plus drums correlate with the render best at lag 0
+    local assets
+    assets="$(cd "$(dirname "$0")/.." && pwd)/Assets"
+    sox "$assets/Music/game.ogg" -t f32 "$work/pad.f32" && sox "$assets/Music/game-drums.ogg" -t f32 "$work/drums.f32" \
+        && sox "$work/a.wav" -t f32 "$work/a.f32" || return 1
+    python3 - "$work/a.json" "$assets/catalogue.json" "$work" <<'PY'
+import array, json, sys
+summary, catalogue, work = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
+tempo = {s["name"]: s for s in catalogue["sounds"] if "bpm" in s}
+rate = 48000
+switches = summary["music"]
+i = next(i for i, s in enumerate(switches) if s["from"] == "main" and s["to"] == "game")
+menu, switch = switches[i - 1], switches[i]
+bar = 60 / tempo["main"]["bpm"] * tempo["main"]["beatsPerBar"] * rate
+bars = (round(switch["at"] * rate) - round(menu["at"] * rate)) / bar
+assert bars == int(bars) and switch["bar"] == int(bars) + 1 and switch["beat"] == 1, (bars, switch)
+assert 0 <= switch["at"] - switch["asked"] < bar / rate, switch
+beat = 60 / tempo["game"]["bpm"] * rate
+stingers = [e["at"] for e in summary["effects"] if e["name"] == "level-up"]
+assert stingers, "no level-up"
+for at in stingers:
+    beats = (round(at * rate) - round(switch["at"] * rate)) / beat
+    assert beats == int(beats), f"level-up at {at} s is {beats} beats into the game track"
+def load(name):
+    a = array.array("f"); a.frombytes(open(f"{work}/{name}", "rb").read()); return a
+mix, pad, drums = load("a.f32"), load("pad.f32"), load("drums.f32")
+start, n = round(switch["at"] * rate), 4800
+def corr(lag):
+    return sum(mix[2 * (start + k + lag)] * (pad[2 * k] + drums[2 * k]) for k in range(n))
+scores = {lag: corr(lag) for lag in range(-40, 41, 4)} | {lag: corr(lag) for lag in (-1, 1)}
+best = max(scores, key=scores.get)
+assert best == 0, f"the game track correlates best {best} frames off its switch frame"
+print(f"switch at bar {switch['bar']} ({switch['at']} s, asked {switch['asked']} s), "
+      f"{len(stingers)} stingers on beats, correlation peak at lag 0")
 PY
 }
 
@@ -218,6 +258,25 @@ terminal_opens_voice_notes() { # the menu's voice-notes entry opens the recorder
     wait_for "status=0"
 }
 
+terminal_pulses_on_the_beat() { # the side walls flash with the music's beats: over 3 s of play the
+    # wall at the left edge is seen both in its resting blue (94) and lit (cyan 96 or white 97)
+    start_shell || return 1
+    keys "cd $work && $game --terminal --autostart --bot" Enter
+    wait_for "LIVES" || return 1
+    local rest=0 lit=0 line
+    for _ in $(seq 40); do
+        line=$(tmux -L "$socket" capture-pane -t starfall -p -e | sed -n 6p)
+        case "$line" in
+            *"[94m|"* | *";94m|"*) rest=$((rest + 1)) ;;
+            *"[96m|"* | *"[97m|"* | *";96m|"* | *";97m|"*) lit=$((lit + 1)) ;;
+        esac
+        sleep 0.07
+    done
+    keys C-c
+    echo "wall resting in $rest captures, lit in $lit"
+    [ "$rest" -gt 0 ] && [ "$lit" -gt 0 ]
+}
+
 terminal_ctrl_c_restores() {
     start_shell || return 1
     keys "cd $work && stty -a > before-int.txt && $game --terminal --autostart --bot; echo status=\$?" Enter
@@ -241,6 +300,7 @@ terminal_sigterm_restores() {
 }
 
 check "autoplay renders 35 s at 48 kHz stereo and prints the JSON summary" autoplay_renders
+check "autoplay: the game track starts on the menu's bar line, stingers on the beat" music_on_the_grid
 check "autoplay with the same seed gives the same bytes" autoplay_is_repeatable
 check "autoplay WAV: the explosion is heard at its time" effects_are_heard
 check "usage errors exit 2, missing assets exit 1, naming them" usage_errors
@@ -253,6 +313,7 @@ check "window --watch-assets reports a reloaded effect and a broken catalogue, p
 check "window screenshot under Xvfb shows the playfield" window_screenshot
 check "terminal: title, play, pause, menu, quit; terminal left as found" terminal_plays_and_restores
 check "terminal: the menu opens the voice-notes screen and returns" terminal_opens_voice_notes
+check "terminal: the walls pulse on the music's beats" terminal_pulses_on_the_beat
 check "terminal: Ctrl-C exits 130 and restores the terminal" terminal_ctrl_c_restores
 check "terminal: SIGTERM exits 143 and restores the terminal" terminal_sigterm_restores
 

@@ -40,6 +40,30 @@ render_on_the_grid() { # main is 125 bpm (bars of 1.92 s), game 150 (beats of 0.
     cmp "$work/grid.wav" "$work/timed.wav"
 }
 
+render_tempo_and_intensity() { # a tempo cue starts the cue list's clock (120 bpm from 0): an effect
+    # asked at 0.7 s on its beat renders exactly as one at 1 s. The game track's layers faded out at 0
+    # and back in from 1 s along in-out-cubic: quieter at first, the full track from 2 s on.
+    "$cli" render --seconds 2 --out "$work/clock.wav" 0:tempo:120 0.7:effect:reward:at=beat || return 1
+    "$cli" render --seconds 2 --out "$work/clocked.wav" 1:effect:reward || return 1
+    cmp "$work/clock.wav" "$work/clocked.wav" || return 1
+    "$cli" render --seconds 3 --out "$work/layers.wav" 0:music:game 0:intensity:0 \
+        1:intensity:1:over=1:ease=in-out-cubic || return 1
+    "$cli" render --seconds 3 --out "$work/full.wav" 0:music:game || return 1
+    sox "$work/layers.wav" -t f32 "$work/layers.f32" && sox "$work/full.wav" -t f32 "$work/full.f32" || return 1
+    python3 - "$work/layers.f32" "$work/full.f32" <<'PY'
+import array, math, sys
+def load(path):
+    a = array.array("f"); a.frombytes(open(path, "rb").read()); return a
+layers, full = load(sys.argv[1]), load(sys.argv[2])
+rate = 48000
+def rms(a, start, end): return math.sqrt(sum(x * x for x in a[start * 2:end * 2]) / (2 * (end - start)))
+quiet, loud = rms(layers, 4800, 43200), rms(full, 4800, 43200)
+after = max(abs(x - y) for x, y in zip(layers[2 * rate * 2:], full[2 * rate * 2:]))
+print(f"layers out: rms {quiet:.4f} against {loud:.4f}; from 2 s the renders differ by {after:.2e}")
+assert quiet < 0.8 * loud and after < 1e-5
+PY
+}
+
 catalogue_formats() { # one file of every format, named by content: the FORMAT column and --json "format"
     local assets="$work/formats"
     mkdir -p "$assets" && "$(dirname "$0")/fuzz-seeds.sh" "$assets" || return 1
@@ -247,6 +271,8 @@ check "render places an effect at its frame" render_places_effect
 check "render switches, pauses and stops music" render_music_switch
 check "two renders are identical" renders_identical
 check "render switches music and places effects on the grid" render_on_the_grid
+check "render: a tempo cue's clock places effects, intensity cues move the layers" render_tempo_and_intensity
+check "bad easing exits 2 naming it" fails 2 '"bouncy" is not an easing' "$cli" render --seconds 1 --out "$work/x.wav" 0:tempo:120:over=1:ease=bouncy
 check "bad grid point exits 2 naming it" fails 2 '"soon" is not a grid point' "$cli" render --seconds 1 --out "$work/x.wav" 0:music:main:at=soon
 check "play is heard on the default device" play_is_heard
 check "play on silent output" play_silent_output

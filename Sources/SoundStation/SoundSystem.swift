@@ -18,6 +18,11 @@ public final class SoundSystem: Sendable {
     public let music: MusicStation
     /// Effects from the whole catalogue.
     public let effects: EffectStation
+    private let clock = Locked<MusicClock?>(nil)
+
+    /// The cue list's clock, once a `tempo` cue has started it: effects cued `at=beat|bar` land on its
+    /// grid from then on.
+    public var cueClock: MusicClock? { clock.withLock { $0 } }
 
     /// Wraps an engine and a catalogue.
     /// - Parameters:
@@ -41,18 +46,19 @@ public final class SoundSystem: Sendable {
     }
 
     /// Carries out one cue of a cue list (what `soundstation render` and `play` do per event), on the
-    /// music's grid when the cue says `at=`.
+    /// music's grid when the cue says `at=` (an effect's on the ``cueClock``'s grid once it runs).
     /// - Parameter cue: The cue.
     /// - Throws: ``MusicError`` for a sound that is unknown or not loaded, or a grid point the music
     ///   does not have.
     public func perform(_ cue: SoundCue) throws(MusicError) {
         switch (cue.action, cue.quantize) {
         case (.effect(let name), let point) where point != .now:
-            try effects.play(name, at: point)
+            let time = try effectTime(of: point)
+            do { try effects.play(name, at: time) } catch { throw .load(error) }
         case (.music(let name, let transition), let point) where point != .now:
             try music.play(name, transition: transition, at: point)
         case (.placedEffect(let name, let placement), let point) where point != .now:
-            let time = try effects.gridTime(of: point)
+            let time = try effectTime(of: point)
             do {
                 switch placement {
                 case .pan(let pan): try effects.play(name, pan: pan, at: time)
@@ -63,6 +69,27 @@ public final class SoundSystem: Sendable {
             }
         default:
             do { try perform(cue.action) } catch { throw .load(error) }
+        }
+    }
+
+    /// When an effect cued on `point` starts: on the cue clock's grid when it runs, else the music's.
+    private func effectTime(of point: MusicQuantize) throws(MusicError) -> Duration? {
+        if let clock = cueClock { return try clock.time(of: point) }
+        return try effects.gridTime(of: point)
+    }
+
+    /// The intensity and tempo cues: the music's layers, and the cue clock (started by the first).
+    private func perform(tempo bpm: Double, over seconds: Double, easing: Easing) throws(SoundLoadError) {
+        let tween = Tween(.seconds(seconds), easing: easing)
+        do throws(TweenError) {
+            if let running = cueClock { return try running.setTempo(bpm, tween: tween) }
+            let started: MusicClock
+            do { started = try MusicClock(bpm: bpm, name: "cues") } catch { throw .music(error) }
+            clock.withLock { $0 = started }
+            started.start(on: engine)
+        } catch {
+            throw .engine(
+                name: "tempo", .invalidArgument(name: "tempo", value: "\(bpm)", expected: error.description))
         }
     }
 
@@ -97,6 +124,16 @@ public final class SoundSystem: Sendable {
             do throws(AudioEngineError) { try engine.setReverb(preset, for: bus) } catch {
                 throw .engine(name: "\(bus.rawValue) reverb", error)
             }
+        case .intensity(let value, let seconds, let easing):
+            do throws(TweenError) {
+                try music.setIntensity(value, tween: Tween(.seconds(seconds), easing: easing))
+            } catch {
+                throw .engine(
+                    name: "intensity",
+                    .invalidArgument(name: "intensity", value: "\(value)", expected: error.description))
+            }
+        case .tempo(let bpm, let seconds, let easing):
+            try perform(tempo: bpm, over: seconds, easing: easing)
         }
     }
 }

@@ -75,19 +75,29 @@ enum AssetBuilder {
             try FileOutput.makeFolder(root + "/" + folder)
         }
         var entries: [CatalogueEntry] = []
-        for (name, song) in [("main", Songs.main()), ("game", Songs.game())] {
+        let songs = [("main", Songs.main(), [Songs.gameLayers[0]]), ("game", Songs.game(), Songs.gameLayers)]
+        for (name, song, layers) in songs {
             let rendered = Sequencer.render(song, sampleRate: sampleRate, peak: peak)
-            let path = "Music/\(name).ogg"
-            try write(
-                PCMAudio(sampleRate: sampleRate, channels: 2, samples: rendered.samples),
-                to: root + "/" + path, format: .vorbis(quality: musicQuality))
+            // Layer 0 is the track's own file; the others are its stems, each the same length.
+            var paths: [String] = []
+            for (layer, samples) in rendered.layers.enumerated() {
+                let path = "Music/\(name)\(layers[layer].suffix).ogg"
+                try write(
+                    PCMAudio(sampleRate: sampleRate, channels: 2, samples: samples),
+                    to: root + "/" + path, format: .vorbis(quality: musicQuality))
+                paths.append(path)
+            }
+            let stems = zip(paths, layers).dropFirst().map {
+                CatalogueEntry.StemEntry(path: $0.0, from: $0.1.from, full: $0.1.full)
+            }
             let hasIntro = rendered.loopStart > 0
             entries.append(
                 CatalogueEntry(
-                    name: name, path: path, kind: "music", volume: 0.8, loop: true,
+                    name: name, path: paths[0], kind: "music", volume: 0.8, loop: true,
                     loopStart: hasIntro ? rendered.loopStart : nil,
                     loopEnd: hasIntro ? rendered.loopEnd : nil, bpm: song.beatsPerMinute,
-                    beatsPerBar: song.beatsPerBar, priority: 255, maxInstances: 1, stream: true))
+                    beatsPerBar: song.beatsPerBar, stems: stems, priority: 255, maxInstances: 1,
+                    stream: true))
         }
         for effect in effects {
             let path = "Effects/\(effect.name).\(effect.format.fileExtension)"

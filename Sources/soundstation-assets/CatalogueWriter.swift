@@ -19,6 +19,8 @@ struct CatalogueEntry {
     /// A music track's tempo in beats per minute, and its beats per bar (its downbeat is at 0).
     var bpm: Int? = nil
     var beatsPerBar: Int? = nil
+    /// A layered track's stems: each file and the intensity it joins at and is full from.
+    var stems: [StemEntry] = []
     /// 0...255, higher wins when voices run short.
     var priority: Int
     /// How many copies may play at once.
@@ -29,6 +31,15 @@ struct CatalogueEntry {
     var stream: Bool
     /// Merges requests closer together than this many milliseconds.
     var coalesceMs: Int?
+}
+
+extension CatalogueEntry {
+    /// One stem of a layered track, as `"stems"` lists it.
+    struct StemEntry {
+        var path: String
+        var from: Double
+        var full: Double
+    }
 }
 
 /// Writes `catalogue.json` by hand, so keys come out in one fixed, readable order and the
@@ -45,6 +56,13 @@ enum CatalogueWriter {
             if let loopEnd = entry.loopEnd { fields.append(("loopEnd", String(loopEnd))) }
             if let bpm = entry.bpm { fields.append(("bpm", String(bpm))) }
             if let beats = entry.beatsPerBar { fields.append(("beatsPerBar", String(beats))) }
+            if !entry.stems.isEmpty {
+                let stems = entry.stems.map { stem in
+                    "        { \"path\": \(quoted(stem.path)), \"from\": \(number(stem.from)), "
+                        + "\"full\": \(number(stem.full)) }"
+                }
+                fields.append(("stems", "[\n" + stems.joined(separator: ",\n") + "\n      ]"))
+            }
             fields.append(("priority", String(entry.priority)))
             fields.append(("maxInstances", String(entry.maxInstances)))
             if let steal = entry.steal { fields.append(("steal", quoted(steal))) }

@@ -50,6 +50,8 @@ struct Part: Sendable {
     var instrument: Instrument
     /// The notes, in any order.
     var notes: [Note]
+    /// The layer (stem) the part is rendered into: 0 is the track's own file, 1... its stems.
+    var layer = 0
 }
 
 extension Part {
@@ -62,7 +64,7 @@ extension Part {
             copy.beat += shift
             return copy
         }
-        return Part(instrument: instrument, notes: notes + copies)
+        return Part(instrument: instrument, notes: notes + copies, layer: layer)
     }
 }
 
@@ -92,8 +94,11 @@ struct Song: Sendable {
 
 /// A rendered song: interleaved stereo samples and where its loop lies.
 struct RenderedSong {
-    /// Interleaved left/right samples.
-    var samples: [Float]
+    /// Each layer's interleaved left/right samples, all scaled by one gain so they sum to the whole
+    /// song: layer 0 is the track's own file, the others its stems.
+    var layers: [[Float]]
+    /// Layer 0: the whole song when it has one layer.
+    var samples: [Float] { layers[0] }
     /// The first frame of the looping body.
     var loopStart: Int
     /// One past the last frame of the body: the total frame count.
@@ -121,9 +126,11 @@ enum Sequencer {
         let tailFrames = Int(tailSeconds(of: song, framesPerBeat: framesPerBeat, sampleRate: rate) * rate)
         precondition(tailFrames < totalFrames - introFrames, "the tail must be shorter than the loop")
 
-        // Frames past a buffer's end are dropped by `add`, which is what cuts the intro off.
-        var intro = Bus(frames: introFrames)
-        var body = Bus(frames: totalFrames + tailFrames)
+        // Frames past a buffer's end are dropped by `add`, which is what cuts the intro off. Each
+        // layer has its own buses; the echo is linear, so the layers' echoes sum to the song's.
+        let layerCount = (song.parts.map(\.layer).max() ?? 0) + 1
+        var intros = [Bus](repeating: Bus(frames: introFrames), count: layerCount)
+        var bodies = [Bus](repeating: Bus(frames: totalFrames + tailFrames), count: layerCount)
         var random = SplitMix64(seed: song.seed)
         let secondsPerBeat = Double(framesPerBeat) / rate
         for part in song.parts {
@@ -133,31 +140,40 @@ enum Sequencer {
                 let voice = render(
                     note, instrument, secondsPerBeat: secondsPerBeat, random: &random, sampleRate: rate)
                 if start < introFrames {
-                    intro.add(voice, at: start, instrument: instrument)
+                    intros[part.layer].add(voice, at: start, instrument: instrument)
                 } else {
-                    body.add(voice, at: start, instrument: instrument)
+                    bodies[part.layer].add(voice, at: start, instrument: instrument)
                 }
             }
         }
 
-        var mix = StereoBuffer(frames: totalFrames)
-        let bodyMix = body.output(echo: song.echo, framesPerBeat: framesPerBeat, sampleRate: rate)
-        mix.mix(bodyMix)
-        mix.mix(intro.output(echo: song.echo, framesPerBeat: framesPerBeat, sampleRate: rate))
         let loopLength = totalFrames - introFrames
-        for frame in totalFrames..<bodyMix.frameCount {
-            let target = introFrames + (frame - totalFrames) % loopLength
-            mix.left[target] += bodyMix.left[frame]
-            mix.right[target] += bodyMix.right[frame]
+        let mixes = (0..<layerCount).map { layer -> StereoBuffer in
+            var mix = StereoBuffer(frames: totalFrames)
+            let bodyMix = bodies[layer].output(
+                echo: song.echo, framesPerBeat: framesPerBeat, sampleRate: rate)
+            mix.mix(bodyMix)
+            mix.mix(intros[layer].output(echo: song.echo, framesPerBeat: framesPerBeat, sampleRate: rate))
+            for frame in totalFrames..<bodyMix.frameCount {
+                let target = introFrames + (frame - totalFrames) % loopLength
+                mix.left[target] += bodyMix.left[frame]
+                mix.right[target] += bodyMix.right[frame]
+            }
+            return mix
         }
-
-        let gain = peak / max(mix.peak, 1e-12)
-        var samples = [Float](repeating: 0, count: totalFrames * 2)
-        for frame in 0..<totalFrames {
-            samples[2 * frame] = Float(mix.left[frame] * gain)
-            samples[2 * frame + 1] = Float(mix.right[frame] * gain)
+        // One gain for every layer, from the peak of their sum, so the stems add up to the song.
+        var whole = StereoBuffer(frames: totalFrames)
+        for mix in mixes { whole.mix(mix) }
+        let gain = peak / max(whole.peak, 1e-12)
+        let layers = mixes.map { mix -> [Float] in
+            var samples = [Float](repeating: 0, count: totalFrames * 2)
+            for frame in 0..<totalFrames {
+                samples[2 * frame] = Float(mix.left[frame] * gain)
+                samples[2 * frame + 1] = Float(mix.right[frame] * gain)
+            }
+            return samples
         }
-        return RenderedSong(samples: samples, loopStart: introFrames, loopEnd: totalFrames)
+        return RenderedSong(layers: layers, loopStart: introFrames, loopEnd: totalFrames)
     }
 
     /// How long past the end the body can still sound: the longest release or drum, plus

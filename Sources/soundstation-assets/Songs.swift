@@ -79,16 +79,17 @@ enum Songs {
         let turnaround = lastBar..<(lastBar + 1)
         let countIn = 0..<1
         let countInChord = [Chord("G")]
+        // Layers (see `gameLayers`): 0 bass and pad, 1 drums, 2 arpeggio, 3 lead.
         let parts = [
             Part(
                 instrument: Instruments.brightLead,
                 notes: phrases(["G4:.5 B4:.5 D5:.5 G5:.5 B4:.5 D5:.5 G5:.5 B5:.5"], fromBar: 0)
-                    + phrases(melody, fromBar: introBars)),
+                    + phrases(melody, fromBar: introBars), layer: 3),
             Part(
                 instrument: Instruments.sparkle,
                 notes: Patterns.arpeggio(
                     chords, fromBar: introBars, octave: 4, order: [0, 1, 2, 3, 4, 3, 2, 1], stepsPerBar: 16,
-                    gate: 0.5)),
+                    gate: 0.5), layer: 2),
             Part(
                 instrument: Instruments.pulseBass,
                 notes: Patterns.bass(countInChord, fromBar: 0, octave: 2, offsets: [0, 0, 0, 0])
@@ -102,19 +103,19 @@ enum Songs {
                 instrument: Instruments.kick,
                 notes: Patterns.groove("X...X...X...X...", bars: countIn)
                     + Patterns.groove("X.....X...X.....X.....X...X...x.", bars: groove)
-                    + Patterns.groove("X.....X.X.......", bars: turnaround)),
+                    + Patterns.groove("X.....X.X.......", bars: turnaround), layer: 1),
             Part(
                 instrument: Instruments.snare,
                 notes: Patterns.groove("....X.......X...", bars: groove)
-                    + Patterns.groove("....X...o.x.xXXX", bars: turnaround)),
+                    + Patterns.groove("....X...o.x.xXXX", bars: turnaround), layer: 1),
             Part(
                 instrument: Instruments.hat,
                 notes: Patterns.groove("x.x.x.x.x.x.x.x.", bars: countIn)
                     + Patterns.groove("x.X.x.X.x.X.x.X.x.X.x.X.x.X.x...", bars: groove)
-                    + Patterns.groove("x.X.x.X.x.......", bars: turnaround)),
+                    + Patterns.groove("x.X.x.X.x.......", bars: turnaround), layer: 1),
             Part(
                 instrument: Instruments.openHat,
-                notes: Patterns.groove("..............................x.", bars: body)),
+                notes: Patterns.groove("..............................x.", bars: body), layer: 1),
         ]
         // The intro's second bar is the loop's turnaround, so the first pass enters the loop
         // exactly as every repeat does (see `Song.introBars`).
@@ -123,6 +124,13 @@ enum Songs {
             parts: parts.map { $0.copyingBar(lastBar, to: introBars - 1) },
             echo: Echo(delayBeats: 0.75, feedback: 0.3, damping: 3_500), seed: 0x4741_4D45)
     }
+
+    /// The game track's layers: the file of each (layer 0 is the track's own) and the intensity at
+    /// which it joins and is at full gain. Drums join from level 2, the arpeggio from 3, the lead from 4
+    /// (see `GameAudio.intensity(forLevel:)`).
+    static let gameLayers: [(suffix: String, from: Double, full: Double)] = [
+        ("", 0, 0), ("-drums", 0.25, 0.35), ("-arp", 0.5, 0.6), ("-lead", 0.75, 0.85),
+    ]
 
     /// Notes of consecutive one-bar phrases, the first starting at `firstBar`.
     private static func phrases(_ bars: [String], fromBar firstBar: Int, beatsPerBar: Int = 4) -> [Note] {

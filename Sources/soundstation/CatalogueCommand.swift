@@ -20,6 +20,8 @@ enum CatalogueCommand {
         var beatsPerBar: Int?
         var downbeat: Double?
         var markers: [String: Double]?
+        /// An effect's dip of the music in decibels, when it has one.
+        var duckMusic: Float?
         /// What is wrong with a file that decodes anyway (e.g. one cut short), when anything is.
         var warnings: [String]?
     }
@@ -50,7 +52,8 @@ enum CatalogueCommand {
                         sampleRate: audio.sampleRate, channels: audio.channels, fileBytes: size,
                         pcmBytes: audio.byteCount, bpm: entry.tempo?.bpm,
                         beatsPerBar: entry.tempo?.beatsPerBar, downbeat: entry.tempo?.downbeat,
-                        markers: entry.markers.isEmpty ? nil : entry.markers))
+                        markers: entry.markers.isEmpty ? nil : entry.markers,
+                        duckMusic: entry.duckMusic < 0 ? entry.duckMusic : nil))
                 let found = collected().map { SoundLoadWarning(name: entry.name, warning: $0) }
                 if !found.isEmpty { rows[rows.count - 1].warnings = found.map(\.warning.description) }
                 warnings += found

@@ -14,6 +14,11 @@ enum Command {
                T:pause  T:resume  T:volume:BUS:GAIN   (T in seconds; BUS master|music|effects|voice)
                T:effect:NAME:pan=X  T:effect:NAME:pos=X,Y  T:listener:X,Y
                T:filter:BUS:lowpass=HZ|highpass=HZ|off  T:reverb:BUS:PRESET|off   (PRESET cave, hall, room, ...)
+               T:music:NAME[...]:at=now|beat|bar|bars=N|marker=M  T:effect:NAME[...]:at=beat|bar|bars=N
+               T:intensity:X[:over=S[:ease=E]]   (the music's layers; X 0...1)
+               T:tempo:BPM[:over=S[:ease=E]]     (the cue list's clock: the first starts it, and effects
+                                                  cued at=beat|bar then follow it)
+               (E linear, in-quad, out-quad, in-out-quad, in-cubic, out-cubic, in-out-cubic, equal-power)
         --watch: load edited sound files and catalogue.json again while playing (one line per reload),
                  until --seconds or Ctrl-C
         environment: SOUNDSTATION_OUTPUT=device|silent, SOUNDSTATION_DEVICE=NAME, SOUNDSTATION_ASSETS=DIR

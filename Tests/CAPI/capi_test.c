@@ -237,6 +237,54 @@ static void errors(const char *assets) {
     CHECK(strcmp(ss_result_name(SS_ERR_CLOSED), "SS_ERR_CLOSED") == 0, "code names");
 }
 
+/* Musical time: a switch asked at 1.3 s on main's next bar (125 bpm: bars of 1.92 s) is heard from
+ * frame 92160 as game from its start; the polled position follows both grids; intensity moves the
+ * game track's layers; bad points are named. */
+static void musical_time(const char *assets) {
+    ss_engine *engine = open_offline(assets);
+    const char *names[] = {"main", "game"};
+    CHECK(ss_preload(engine, names, 2, NULL, NULL) == SS_OK, "preload main, game");
+    ss_musical_position position = {0, 0, 0};
+    CHECK(ss_music_position(engine, &position) == 0, "no position before any music");
+    CHECK(ss_music(engine, "main", 0) == SS_OK, "music main");
+    long asked = 62400, bar = 92160, after = 9600;
+    float *out = calloc((size_t)(bar + after) * 2, sizeof *out);
+    CHECK(ss_render(engine, out, (int)asked) == (int)asked, "render to 1.3 s");
+    CHECK(ss_music_position(engine, &position) == 1, "a position while main plays");
+    CHECK(position.bar == 1 && position.beat == 3 && fabs(position.fraction - (1.3 / 0.48 - 2)) < 1e-6,
+          "main at 1.3 s: bar %d beat %d + %f", position.bar, position.beat, position.fraction);
+    CHECK(ss_music_at(engine, "game", 0, "bar") == SS_OK, "game on the next bar");
+    CHECK(ss_render(engine, out + 2 * asked, (int)(bar + after - asked)) == (int)(bar + after - asked),
+          "render past the bar");
+    CHECK(ss_music_position(engine, &position) == 1 && position.bar == 1 && position.beat == 1 &&
+              fabs(position.fraction - 0.5) < 1e-6,
+          "game 0.2 s in: bar %d beat %d + %f", position.bar, position.beat, position.fraction);
+    /* The same frames from a fresh engine playing game from frame 0. */
+    ss_engine *fresh = open_offline(assets);
+    CHECK(ss_preload(fresh, names + 1, 1, NULL, NULL) == SS_OK, "preload game");
+    CHECK(ss_music(fresh, "game", 0) == SS_OK, "music game");
+    float *alone = calloc((size_t)after * 2, sizeof *alone);
+    CHECK(ss_render(fresh, alone, (int)after) == (int)after, "render game alone");
+    double largest = 0;
+    for (long i = 0; i < 2 * after; i++) largest = fmax(largest, fabs(out[2 * bar + i] - alone[i]));
+    CHECK(largest < 1e-6, "from frame %ld the render is game from its start: off by %g", bar, largest);
+    CHECK(rms(out + 2 * (bar - 4800), 4800) > 0.01, "main is heard up to the bar");
+    /* Intensity 0 leaves game's pad and bass: quieter than with every layer. */
+    CHECK(ss_music_intensity(fresh, 0, 0) == SS_OK, "intensity 0");
+    CHECK(ss_render(fresh, alone, (int)after) == (int)after, "render at intensity 0");
+    double quiet = rms(alone + 2 * 2400, after - 2400), full = rms(out + 2 * bar, after);
+    CHECK(quiet < 0.8 * full, "layers out: rms %f against %f", quiet, full);
+    CHECK_ERROR(ss_music_at(engine, "main", 0, "soon"), SS_ERR_INVALID_ARGUMENT, "\"soon\"");
+    CHECK_ERROR(ss_music_at(engine, "main", 0, NULL), SS_ERR_INVALID_ARGUMENT, "at is NULL");
+    CHECK_ERROR(ss_music_at(engine, "mian", 0, "bar"), SS_ERR_UNKNOWN_NAME, "mian");
+    CHECK_ERROR(ss_music_position(engine, NULL), SS_ERR_INVALID_ARGUMENT, "out is NULL");
+    CHECK_ERROR(ss_music_intensity(engine, 2, 0), SS_ERR_INVALID_ARGUMENT, "intensity 2");
+    free(out);
+    free(alone);
+    ss_close(fresh);
+    ss_close(engine);
+}
+
 /* What the SIGALRM handler plays, and what it saw. */
 static ss_engine *signal_engine;
 static int signal_sound;
@@ -410,6 +458,7 @@ int main(int argc, char **argv) {
     offline_renders(argv[1]);
     errors(argv[1]);
     space_and_colour(argv[1]);
+    musical_time(argv[1]);
     signal_handler_plays(argv[1]);
     printf("capi_test: %d checks, %d failed\n", checks, failures);
     return failures == 0 ? 0 : 1;

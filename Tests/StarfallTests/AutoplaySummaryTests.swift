@@ -13,19 +13,31 @@ import Testing
         #expect(AutoplaySummary.number(35) == "35.0")
     }
 
-    @Test func theJSONIsOneObjectWithScenesAndEffects() throws {
+    @Test func theJSONIsOneObjectWithScenesMusicIntensityAndEffects() throws {
         let summary = AutoplaySummary(cues: [
             .scene(.menu, music: "main", at: 0),
+            .music(MusicSwitch(from: nil, to: "main", asked: 0, at: 0)),
+            .scene(.game, music: "game", at: 3),
+            .music(MusicSwitch(from: "main", to: "game", asked: 3, at: 3.84, bar: 3, beat: 1)),
+            .intensity(0.4, at: 3, over: 0),
             .effect(name: "reward", at: 3.2125, volume: 1, pitch: 1.059_463, pan: -0.25),
             .scene(.gameOver, music: nil, at: 20),
         ])
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(summary.json.utf8)) as? [String: Any])
-        #expect(Set(object.keys) == ["scenes", "effects"])
+        #expect(Set(object.keys) == ["scenes", "music", "intensity", "effects"])
+        let music = try #require(object["music"] as? [[String: Any]])
+        #expect(music.count == 2)
+        #expect(music[0]["from"] is NSNull && music[0]["bar"] is NSNull)
+        #expect(music[1]["from"] as? String == "main" && music[1]["to"] as? String == "game")
+        #expect(music[1]["asked"] as? Double == 3 && music[1]["at"] as? Double == 3.84)
+        #expect(music[1]["bar"] as? Int == 3 && music[1]["beat"] as? Int == 1)
+        let intensity = try #require(object["intensity"] as? [[String: Any]])
+        #expect(intensity.first?["to"] as? Double == 0.4 && intensity.first?["over"] as? Double == 0)
         let scenes = try #require(object["scenes"] as? [[String: Any]])
-        #expect(scenes.count == 2)
+        #expect(scenes.count == 3)
         #expect(scenes[0]["name"] as? String == "menu" && scenes[0]["music"] as? String == "main")
-        #expect(scenes[1]["music"] is NSNull)
+        #expect(scenes[2]["music"] is NSNull)
         let effects = try #require(object["effects"] as? [[String: Any]])
         #expect(effects[0]["name"] as? String == "reward")
         #expect(effects[0]["at"] as? Double == 3.2125)

@@ -15,6 +15,12 @@ class LibraryNotFoundError(ImportError):
     """libsoundstation could not be loaded; the message lists the places tried and what to do."""
 
 
+class MusicalPosition(ctypes.Structure):
+    """The C ``ss_musical_position``."""
+
+    _fields_ = [("bar", ctypes.c_int), ("beat", ctypes.c_int), ("fraction", ctypes.c_double)]
+
+
 class Event(ctypes.Structure):
     """The C ``ss_event``."""
 
@@ -90,6 +96,9 @@ def _declare(lib: ctypes.CDLL) -> None:
         "ss_play": (ctypes.c_int, [engine, ctypes.c_int, ctypes.c_float, ctypes.c_float, ctypes.c_float]),
         "ss_play_at": (ctypes.c_int, [engine, ctypes.c_int, ctypes.c_double, ctypes.c_float, ctypes.c_float]),
         "ss_music": (ctypes.c_int, [engine, c_str, ctypes.c_double]),
+        "ss_music_at": (ctypes.c_int, [engine, c_str, ctypes.c_double, c_str]),
+        "ss_music_position": (ctypes.c_int, [engine, ctypes.POINTER(MusicalPosition)]),
+        "ss_music_intensity": (ctypes.c_int, [engine, ctypes.c_double, ctypes.c_double]),
         "ss_stop_music": (ctypes.c_int, [engine, ctypes.c_double]),
         "ss_stop_effects": (ctypes.c_int, [engine, ctypes.c_double]),
         "ss_set_volume": (ctypes.c_int, [engine, c_str, ctypes.c_float]),

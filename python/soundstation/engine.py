@@ -72,6 +72,17 @@ def _check(result: int) -> int:
     return result
 
 
+class MusicPosition(NamedTuple):
+    """Where the playing music is in its bars (:meth:`Engine.music_position`)."""
+
+    bar: int
+    """From 1 at the track's first downbeat, counting on through loops."""
+    beat: int
+    """The beat in the bar, from 1."""
+    fraction: float
+    """How far into the beat, 0 <= fraction < 1."""
+
+
 class Event(NamedTuple):
     """Something that happened to a sound.
 
@@ -190,9 +201,30 @@ class Engine:
         """Plays a loaded sound at ``seconds`` on the engine clock (offline: at frame round(seconds * rate))."""
         return _check(_c().ss_play_at(self._engine(), self._id(sound), seconds, volume, pan)) == 0
 
-    def music(self, name: str, crossfade: float = 0.0) -> None:
-        """Switches the music to a preloaded track, cutting or crossfading over ``crossfade`` seconds."""
-        _check(_c().ss_music(self._engine(), name.encode(), crossfade))
+    def music(self, name: str, crossfade: float = 0.0, at: Optional[str] = None) -> None:
+        """Switches the music to a preloaded track, cutting or crossfading over ``crossfade`` seconds.
+
+        With ``at`` ("now", "beat", "bar", "bars=N" or "marker=NAME") the switch waits for that point
+        of the playing track's grid (its catalogue "bpm", "beatsPerBar", "downbeat", "markers") and
+        the new track starts from its first downbeat; offline it lands on the grid's frame exactly.
+        """
+        if at is None:
+            _check(_c().ss_music(self._engine(), name.encode(), crossfade))
+        else:
+            _check(_c().ss_music_at(self._engine(), name.encode(), crossfade, at.encode()))
+
+    def music_position(self) -> Optional[MusicPosition]:
+        """Where the playing music is now: bar, beat and fraction; ``None`` when no music with a tempo
+        plays. Poll it once per frame and flash when the beat changes."""
+        position = _library.MusicalPosition()
+        if _check(_c().ss_music_position(self._engine(), ctypes.byref(position))) == 0:
+            return None
+        return MusicPosition(position.bar, position.beat, position.fraction)
+
+    def music_intensity(self, intensity: float, seconds: float = 0.0) -> None:
+        """Sets layered music's intensity (0...1), at once or gliding over ``seconds``: each stem of
+        the catalogue entry is heard from its "from" and full from its "full"."""
+        _check(_c().ss_music_intensity(self._engine(), intensity, seconds))
 
     def stop_music(self, fade: float = 0.0) -> None:
         """Stops the music, at once or fading out over ``fade`` seconds."""

@@ -221,3 +221,32 @@ def test_positions_listener_and_reverb():
             engine.reverb("effects", "cathedral")
         with pytest.raises(soundstation.InvalidArgumentError, match="nan"):
             engine.listener(float("nan"), 0)
+def test_music_switches_on_the_next_bar_and_reports_its_position():
+    # main is 125 bpm: a switch asked at 1.3 s waits for the bar at 1.92 s (frame 92160), and from
+    # there the render is game from its own start.
+    with soundstation.Engine("offline:48000", assets=ASSETS) as engine:
+        engine.preload(["main", "game"])
+        assert engine.music_position() is None
+        engine.music("main")
+        before = samples(engine.render(62400))
+        position = engine.music_position()
+        assert (position.bar, position.beat) == (1, 3)
+        assert abs(position.fraction - (1.3 / 0.48 - 2)) < 1e-6
+        engine.music("game", at="bar")
+        switched = samples(engine.render(92160 - 62400 + 9600))
+        assert engine.music_position() == soundstation.MusicPosition(1, 1, engine.music_position().fraction)
+        assert abs(engine.music_position().fraction - 0.5) < 1e-6
+        with pytest.raises(soundstation.InvalidArgumentError, match='"soon"'):
+            engine.music("main", at="soon")
+        with pytest.raises(soundstation.InvalidArgumentError, match="intensity 2"):
+            engine.music_intensity(2)
+    with soundstation.Engine("offline:48000", assets=ASSETS) as fresh:
+        fresh.preload(["game"])
+        fresh.music("game")
+        alone = samples(fresh.render(9600))
+        fresh.music_intensity(0)
+        quiet = samples(fresh.render(9600))
+    tail = switched[2 * (92160 - 62400):]
+    assert max(abs(a - b) for a, b in zip(tail, alone)) < 1e-6
+    assert rms(before[-9600:]) > 0.01
+    assert rms(quiet[4800:]) < 0.8 * rms(alone)

@@ -168,6 +168,34 @@ int ss_play_at(ss_engine *engine, int sound_id, double seconds, float volume, fl
  * Threads: any. */
 int ss_music(ss_engine *engine, const char *name, double crossfade_seconds);
 
+/* Switches the music like ss_music, on the playing track's grid: `at` is "now", "beat", "bar",
+ * "bars=N" (the next bar whose count is a multiple of N) or "marker=NAME", from the catalogue's
+ * "bpm", "beatsPerBar", "downbeat" and "markers" of the track playing. The switch (or the start of
+ * its crossfade) lands on that frame (offline exactly; on a device within a mixing period), and the
+ * new track starts from its first downbeat. With no music playing it switches at once.
+ * Returns: SS_OK, SS_ERR_INVALID_ARGUMENT (a bad point, or a beat or bar asked of a track without a
+ * tempo: ss_last_error names it), SS_ERR_UNKNOWN_NAME, SS_ERR_NOT_LOADED, SS_ERR_CLOSED.
+ * Threads: any. */
+int ss_music_at(ss_engine *engine, const char *name, double crossfade_seconds, const char *at);
+
+/* Where the playing music is in its bars, as ss_music_position fills it (an ss_musical_position). */
+typedef struct ss_musical_position {
+    int bar;         /* from 1 at the track's first downbeat, counting on through loops */
+    int beat;        /* the beat in the bar, from 1 */
+    double fraction; /* how far into the beat, 0 ... <1 */
+} ss_musical_position;
+
+/* Fills `out` with where the playing music is now on the engine clock (offline: at the frame
+ * rendered up to). Poll it once per game frame and flash when the beat changes.
+ * Returns: 1 when filled, 0 when no music with a tempo plays, SS_ERR_INVALID_ARGUMENT (NULL out),
+ * SS_ERR_CLOSED. Threads: any. */
+int ss_music_position(ss_engine *engine, ss_musical_position *out);
+
+/* Sets the intensity (0...1) of layered music (a catalogue entry with "stems"), at once (0) or
+ * gliding over `seconds`: each stem is heard from its "from" and full from its "full".
+ * Returns: SS_OK, SS_ERR_INVALID_ARGUMENT (NaN or out of range), SS_ERR_CLOSED. Threads: any. */
+int ss_music_intensity(ss_engine *engine, double intensity, double seconds);
+
 /* Stops the music, at once (0) or fading out over `fade_seconds`.
  * Returns: SS_OK, SS_ERR_INVALID_ARGUMENT (NaN or negative fade), SS_ERR_CLOSED. Threads: any. */
 int ss_stop_music(ss_engine *engine, double fade_seconds);

@@ -86,6 +86,7 @@ typedef struct ssrt_command {
     float filter_gain_lf; /* the voice's own filter: gains at low and high frequencies */
     float filter_gain_hf;
     uint8_t filter;      /* an ssrt_filter */
+    float duck_music_db; /* dB the music bus dips to while the voice plays (a stinger); 0 for none */
 } ssrt_command;
 
 /** An engine's real-time state; opaque. */

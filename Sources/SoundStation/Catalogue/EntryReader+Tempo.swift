@@ -84,6 +84,17 @@ extension EntryReader {
         return stems
     }
 
+    /// Reads `"duckMusic": -9`: decibels the music dips to while the sound plays; not on music.
+    func duckMusic(kind: SoundKind) throws(CatalogueError) -> Float {
+        guard let value = object["duckMusic"] else { return 0 }
+        guard kind != .music else {
+            throw invalid(
+                "duckMusic", value, "no \"duckMusic\" on a music sound: music cannot duck itself; remove it")
+        }
+        let deepest = Double(PlayOptions.deepestDuck)
+        return Float(try number("duckMusic", in: deepest...0) ?? 0)
+    }
+
     private func fraction(_ value: ManifestJSON.Value, key: String, above low: Double) throws(CatalogueError)
         -> Double
     {

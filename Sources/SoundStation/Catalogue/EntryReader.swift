@@ -56,7 +56,8 @@ struct EntryReader {
             channels: try choice("channels", ChannelSelection.self, expected: "downmix or first-two")
                 ?? .downmix,
             strict: try bool("strict") ?? false, tempo: try tempo(kind: kind),
-            markers: try markers(kind: kind), stems: try stems(kind: kind, name: name, root: root))
+            markers: try markers(kind: kind), stems: try stems(kind: kind, name: name, root: root),
+            duckMusic: try duckMusic(kind: kind))
     }
 
     func invalid(_ key: String, _ value: ManifestJSON.Value, _ expected: String) -> CatalogueError {

@@ -45,6 +45,9 @@ public struct SoundEntry: Sendable, Equatable {
     /// The layers of a layered track (key `stems`), played with its own file on the same frame;
     /// music only.
     public let stems: [Stem]
+    /// Decibels the music dips to while this sound plays (key `duckMusic`, -60...0; 0, the default,
+    /// for none): a stinger heard over the music. Not on music.
+    public let duckMusic: Float
 
     /// Creates an entry directly, applying the manifest's defaults for every nil argument.
     ///
@@ -57,8 +60,9 @@ public struct SoundEntry: Sendable, Equatable {
         steal: StealPolicy = SoundEntry.defaultSteal, stream: Bool = false,
         coalesceMilliseconds: Double? = nil, loopStart: LoopPoint? = nil, loopEnd: LoopPoint? = nil,
         channels: ChannelSelection = .downmix, strict: Bool = false, tempo: Tempo? = nil,
-        markers: [String: Double] = [:], stems: [Stem] = []
+        markers: [String: Double] = [:], stems: [Stem] = [], duckMusic: Float = 0
     ) {
+        self.duckMusic = duckMusic
         self.name = name
         self.path = path
         self.resolvedPath = resolvedPath

@@ -32,3 +32,18 @@ public struct Stem: Sendable, Equatable {
         return Float((intensity - from) / (full - from))
     }
 }
+
+extension SoundEntry {
+    /// The entry a stem of this layered track streams as: the track's settings (loop, tempo, decoding)
+    /// with the stem's file.
+    /// - Parameter index: The stem's place in ``stems``.
+    /// - Returns: An entry named "NAME stem INDEX" with no stems of its own.
+    func stemEntry(_ index: Int) -> SoundEntry {
+        let stem = stems[index]
+        return SoundEntry(
+            name: "\(name) stem \(index)", path: stem.path, resolvedPath: stem.resolvedPath, kind: kind,
+            volume: volume, loop: loop, priority: priority, maxInstances: maxInstances, steal: steal,
+            stream: true, coalesceMilliseconds: coalesceMilliseconds, loopStart: loopStart, loopEnd: loopEnd,
+            channels: channels, strict: strict, tempo: tempo, markers: markers)
+    }
+}

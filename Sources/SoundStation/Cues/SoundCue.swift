@@ -2,8 +2,10 @@
 /// `TIME:effect:NAME[:pan=X|:pos=X,Y][:at=POINT]`, `TIME:music:NAME[:fade=S|:crossfade=S][:at=POINT]`,
 /// `TIME:stop-music[:fade=S]`, `TIME:pause`, `TIME:resume`, `TIME:volume:BUS:GAIN`, for space and
 /// colour `TIME:listener:X,Y`, `TIME:filter:BUS:lowpass=HZ|highpass=HZ|off`,
-/// `TIME:reverb:BUS:PRESET|off`, where `POINT` is `now`, `beat`, `bar`, `bars=N` or `marker=NAME` on
-/// the playing music's grid.
+/// `TIME:reverb:BUS:PRESET|off`, for musical time `TIME:intensity:X[:over=S[:ease=E]]` and
+/// `TIME:tempo:BPM[:over=S[:ease=E]]`, where `POINT` is `now`, `beat`, `bar`, `bars=N` or
+/// `marker=NAME` on the playing music's grid (or, once a `tempo` cue has started the cue list's
+/// clock, an effect's beat or bar on that clock).
 public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
     /// What the cue does.
     public enum Action: Sendable, Equatable {
@@ -27,6 +29,11 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
         case filter(bus: Bus, filter: CueFilter)
         /// Give a bus a reverb from the EFX presets, or take it away (`nil`).
         case reverb(bus: Bus, preset: ReverbPreset?)
+        /// Move the layered music's intensity (0...1) along a tween of `over` seconds.
+        case intensity(Double, over: Double, easing: Easing)
+        /// Set the tempo of the cue list's clock: the first starts it (bar 1 there), later ones glide
+        /// it along a tween of `over` seconds.
+        case tempo(bpm: Double, over: Double, easing: Easing)
     }
 
     /// Where a placed effect is heard.
@@ -171,6 +178,44 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
         case "pause", "resume":
             guard arguments.isEmpty else { throw .badArguments(cue: text, usage: "T:\(parts[1])") }
             action = parts[1] == "pause" ? .pause : .resume
+        case "intensity", "tempo":
+            let tempo = parts[1] == "tempo"
+            let usage = "T:\(parts[1]):\(tempo ? "BPM" : "X")[:over=S[:ease=NAME]]"
+            guard (1...3).contains(arguments.count), let value = Double(arguments[0]), value.isFinite else {
+                throw arguments.isEmpty
+                    ? .badArguments(cue: text, usage: usage)
+                    : .badValue(
+                        cue: text, value: arguments[0],
+                        expected: tempo ? "a tempo in beats per minute" : "an intensity")
+            }
+            guard tempo ? value > 0 && value <= 1000 : (0...1).contains(value) else {
+                throw .badValue(
+                    cue: text, value: arguments[0],
+                    expected: tempo
+                        ? "a tempo above 0 and at most 1000 beats per minute" : "an intensity from 0 to 1")
+            }
+            var over = 0.0
+            var easing = Easing.linear
+            if arguments.count >= 2 {
+                guard let seconds = try Self.option("over", in: arguments[1], cue: text) else {
+                    throw .badArguments(cue: text, usage: usage)
+                }
+                over = seconds
+            }
+            if arguments.count == 3 {
+                guard arguments[2].hasPrefix("ease=") else { throw .badArguments(cue: text, usage: usage) }
+                let name = String(arguments[2].dropFirst(5))
+                do { easing = try Easing(named: name) } catch {
+                    throw .badValue(
+                        cue: text, value: name,
+                        expected: "an easing (" + Easing.allCases.map(\.rawValue).joined(separator: ", ")
+                            + ")")
+                }
+            }
+            action =
+                tempo
+                ? .tempo(bpm: value, over: over, easing: easing)
+                : .intensity(value, over: over, easing: easing)
         case "volume":
             guard arguments.count == 2 else { throw .badArguments(cue: text, usage: "T:volume:BUS:GAIN") }
             guard let bus = Bus(rawValue: arguments[0]) else {
@@ -222,26 +267,27 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
             return "\(time):filter:\(bus.rawValue):highpass=\(Double(hertz).formatted)"
         case .reverb(let bus, let preset):
             return "\(time):reverb:\(bus.rawValue):\(preset?.rawValue ?? "off")"
+        case .intensity(let value, let over, let easing):
+            return "\(time):intensity:\(value.formatted)" + Self.tweenDescription(over, easing)
+        case .tempo(let bpm, let over, let easing):
+            return "\(time):tempo:\(bpm.formatted)" + Self.tweenDescription(over, easing)
         }
+    }
+
+    /// `:over=S[:ease=E]` when the change glides, and nothing when it is at once.
+    private static func tweenDescription(_ over: Double, _ easing: Easing) -> String {
+        guard over > 0 || easing != .linear else { return "" }
+        return ":over=\(over.formatted)" + (easing == .linear ? "" : ":ease=\(easing)")
     }
 
     /// Reads a grid point: `now`, `beat`, `bar`, `bars=N` or `marker=NAME`.
     private static func quantize(_ text: String, cue: String) throws(SoundCueError) -> MusicQuantize {
-        let expected = "a grid point: now, beat, bar, bars=N (N 1 or more) or marker=NAME"
-        switch text {
-        case "now": return .now
-        case "beat": return .nextBeat
-        case "bar": return .nextBar
-        default:
-            if text.hasPrefix("bars=") {
-                guard let count = Int(text.dropFirst(5)), count >= 1 else {
-                    throw .badValue(cue: cue, value: text, expected: expected)
-                }
-                return .bars(count)
-            }
-            if text.hasPrefix("marker="), text.count > 7 { return .marker(String(text.dropFirst(7))) }
-            throw .badValue(cue: cue, value: text, expected: expected)
+        guard let point = MusicQuantize(spelling: text) else {
+            throw .badValue(
+                cue: cue, value: text,
+                expected: "a grid point: now, beat, bar, bars=N (N 1 or more) or marker=NAME")
         }
+        return point
     }
 
     /// Checks what depends on the engine: a filter's cutoff must be at most half its sample rate.
@@ -319,7 +365,7 @@ public enum SoundCueError: Error, CustomStringConvertible, Equatable {
         case .badTime(let cue):
             "bad event \"\(cue)\": it must start with a time in seconds, e.g. 1.5:effect:reward"
         case .unknownKind(let cue, let kind):
-            "bad event \"\(cue)\": unknown kind \"\(kind)\" (use effect, music, stop-music, pause, resume, volume, listener, filter or reverb)"
+            "bad event \"\(cue)\": unknown kind \"\(kind)\" (use effect, music, stop-music, pause, resume, volume, listener, filter, reverb, intensity or tempo)"
         case .badArguments(let cue, let usage): "bad event \"\(cue)\": expected \(usage)"
         case .badValue(let cue, let value, let expected):
             "bad event \"\(cue)\": \"\(value)\" is not \(expected)"

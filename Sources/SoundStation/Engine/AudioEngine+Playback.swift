@@ -113,13 +113,16 @@ extension AudioEngine {
             options: PlayOptions(
                 volume: command.volume, pitch: command.pitch, pan: command.pan, loop: command.loops,
                 priority: Int(command.priority), bus: Bus(index: command.bus), position: command.position,
-                spatialize: command.spatializes, filter: command.voiceFilter, reverbSend: command.reverb_send)
+                spatialize: command.spatializes, filter: command.voiceFilter, reverbSend: command.reverb_send,
+                duckMusic: command.duck_music_db)
         )
         if command.usesSoundDefaults {
             let defaults = state.sounds.slots[index].defaults
             request.options.volume *= defaults.volume
             request.options.priority = defaults.priority
             request.options.bus = defaults.bus
+            // The deeper of the caller's dip and the catalogue's.
+            request.options.duckMusic = min(request.options.duckMusic, defaults.duckMusic)
             request.limit = defaults.limit
             request.options = Self.clamp(request.options)
         }
@@ -314,7 +317,7 @@ extension AudioEngine {
         }
         // Streams decode their first buffers when they start: leave that to housekeeping, off the
         // caller's thread.
-        let deferred = frame > now || isOffline || request.stream != nil
+        let deferred = frame > now || isOffline || request.stream != nil || request.group != 0
         let phase: Voice.Phase = deferred ? .scheduled(frame: frame) : .playing
         // A stream opens and decodes its first chunks on the streaming worker from now on.
         request.stream?.start(from: request.startOffset)
@@ -362,12 +365,66 @@ extension AudioEngine {
     }
 
     /// Starts the source of an occupied slot with its options.
-    func begin(_ slot: Int32, in state: inout EngineState, at frame: Int64, events: inout [SoundEvent]) {
+    /// Begins the voices due now: alone, or with the rest of their group.
+    func beginDue(_ slots: [Int32], in state: inout EngineState, at frame: Int64, events: inout [SoundEvent])
+    {
+        var groups: [UInt64: [Int32]] = [:]
+        for slot in slots {
+            let group = state.pool.voices[Int(slot)].group
+            if group == 0 {
+                begin(slot, in: &state, at: frame, events: &events)
+            } else {
+                groups[group, default: []].append(slot)
+            }
+        }
+        for group in groups.keys.sorted() {
+            beginTogether(groups[group] ?? [], in: &state, at: frame, events: &events)
+        }
+    }
+
+    /// Begins a group's voices on one frame: each is set up, then all start in one `alSourcePlayv`.
+    /// While any of their streams is still decoding its first chunks, all of them wait.
+    private func beginTogether(
+        _ slots: [Int32], in state: inout EngineState, at frame: Int64, events: inout [SoundEvent]
+    ) {
+        let waiting = slots.contains { state.pool.voices[Int($0)].stream.map { !$0.isReadyToBegin } ?? false }
+        if waiting {
+            for slot in slots { state.pool.reschedule(slot, at: frame + Self.quantum) }
+            return
+        }
+        var started: [(slot: Int32, source: OpenALSource)] = []
+        for slot in slots {
+            if let source = begin(slot, in: &state, at: frame, events: &events, holdingPlay: true) {
+                started.append((slot, source))
+            }
+        }
+        do {
+            try OpenALSource.playAll(started.map(\.source))
+        } catch {
+            // One by one, then: the stems may start a mixing period apart, but they are heard.
+            for (_, source) in started { try? source.play() }
+        }
+        for (slot, source) in started {
+            let voice = state.pool.voices[Int(slot)]
+            if voice.stream == nil, voice.filtered == nil, voice.startOffset > 0 {
+                source.sampleOffset = voice.startOffset
+            }
+            if state.isPaused { source.pause() }
+        }
+    }
+
+    /// Sets up a voice's source and starts it (or, `holdingPlay`, leaves the start to its group).
+    /// - Returns: The source, or nil when the voice was refused.
+    @discardableResult
+    func begin(
+        _ slot: Int32, in state: inout EngineState, at frame: Int64, events: inout [SoundEvent],
+        holdingPlay: Bool = false
+    ) -> OpenALSource? {
         var voice = state.pool.voices[Int(slot)]
         if let stream = voice.stream, !stream.isReadyToBegin {
             // The worker is still opening or decoding: look again next round (it wakes the driver).
             state.pool.reschedule(slot, at: frame + Self.quantum)
-            return
+            return nil
         }
         placeVoice(slot, in: &state, at: frame)
         voice = state.pool.voices[Int(slot)]
@@ -383,20 +440,22 @@ extension AudioEngine {
             try source.prepare(
                 buffer: filtered ? nil : voice.buffer?.storage, channels: channels, gain: gain,
                 pitch: voice.options.pitch, pan: voice.options.pan, spatialize: voice.options.spatialize,
-                loop: voice.options.loop && voice.stream == nil && !filtered, play: atOnce)
+                loop: voice.options.loop && voice.stream == nil && !filtered, play: atOnce && !holdingPlay)
             applyEffects(to: source, options: voice.options, in: &state)
             if filtered {
                 try startFiltered(slot, source: source, from: voice.startOffset, in: &state, at: frame)
             } else if let stream = voice.stream {
                 try stream.prime(source: source)
             }
-            if !atOnce { try source.play() }
-            if voice.stream == nil, voice.startOffset > 0, !filtered {
-                source.sampleOffset = voice.startOffset
+            if !holdingPlay {
+                if !atOnce { try source.play() }
+                if voice.stream == nil, voice.startOffset > 0, !filtered {
+                    source.sampleOffset = voice.startOffset
+                }
+                if state.isPaused { source.pause() }
             }
             let endEstimate =
                 filtered ? .max : Self.endEstimate(of: voice, from: frame, engineRate: sampleRate)
-            if state.isPaused { source.pause() }
             state.pool.update(slot) {
                 $0.phase = state.isPaused ? .paused : .playing
                 $0.announced = !state.isPaused
@@ -407,10 +466,12 @@ extension AudioEngine {
             if hub.isListening, !state.isPaused {
                 events.append(.started(state.pool.handle(slot), sound: voice.name, time: seconds(frame)))
             }
+            return source
         } catch {
             state.pool.release(slot)
             events.append(
                 .refused(VoiceHandle(ticket: voice.ticket), sound: voice.name, time: seconds(frame)))
+            return nil
         }
     }
 
@@ -478,6 +539,8 @@ extension AudioEngine {
         if let position = options.position, (try? position.check()) == nil { clamped.position = nil }
         if let filter = options.filter, (try? filter.check()) == nil { clamped.filter = nil }
         clamped.reverbSend = options.reverbSend.isFinite ? max(0, min(1, options.reverbSend)) : 1
+        clamped.duckMusic =
+            options.duckMusic.isFinite ? max(PlayOptions.deepestDuck, min(0, options.duckMusic)) : 0
         return clamped
     }
 

@@ -63,17 +63,17 @@ extension AudioEngine {
         }
         // OpenAL stopped every source when the device went: reaping them now would end the music.
         if state.deviceLost { return }
-        for slot in state.pool.takeDue(upTo: now) {
-            begin(slot, in: &state, at: now, events: &events)
-        }
+        beginDue(state.pool.takeDue(upTo: now), in: &state, at: now, events: &events)
         holdSourcesIfPaused(&state, at: now)
         updateDucking(&state, at: now)
+        let tweens = updateTweens(&state, at: now)
         let levels = state.busLevels(at: now)
         let tracksPositions = if case .device = output { true } else { false }
-        var fading = state.rampsMoving(at: now)
+        var fading = state.rampsMoving(at: now) || tweens.moving
         // The next round is due by the earliest of: a scheduled start or call, a stream's refill, a
-        // one-shot's predicted end, and (while anything fades) the next fade step.
-        var nextWake = state.nextEventFrame ?? .max
+        // one-shot's predicted end, a tween's start or end, and (while anything fades) the next fade
+        // step.
+        var nextWake = min(state.nextEventFrame ?? .max, tweens.wake ?? .max)
         var finishedAny = false
         for slot in state.pool.busySlots {
             // Fields are read one by one: copying the whole voice would retain and release its
@@ -144,17 +144,22 @@ extension AudioEngine {
         state.nextWakeFrame = fading ? min(nextWake, now + Self.quantum) : nextWake
     }
 
-    /// Dips the music while a voice note (or, if asked, a loud effect) plays.
+    /// Dips the music while a voice note (or, if asked, a loud effect) plays, or a voice that asks
+    /// for its own dip (``PlayOptions/duckMusic``): the deepest dip wins.
     private func updateDucking(_ state: inout EngineState, at frame: Int64) {
         let ducking = state.ducking
-        let active = state.pool.busySlots.contains { slot in
-            guard state.pool.voices[Int(slot)].phase == .playing else { return false }
+        var target: Float = 1
+        for slot in state.pool.busySlots where state.pool.voices[Int(slot)].phase == .playing {
             let options = state.pool.voices[Int(slot)].options
-            return options.bus == .voice
+            if options.bus == .voice
                 || (ducking.underLoudEffects && options.bus == .effects
                     && options.volume >= ducking.loudEffectVolume)
+            {
+                target = min(target, ducking.level)
+            }
+            if options.duckMusic < 0 { target = min(target, Ducking.gain(ofDecibels: options.duckMusic)) }
         }
-        let target: Float = active ? ducking.level : 1
+        let active = target < 1
         guard state.duckLevel.to != target else { return }
         let seconds = (active ? ducking.attack : ducking.release).inSeconds
         state.duckLevel = state.duckLevel.retargeted(

@@ -36,6 +36,8 @@ struct EngineState {
     /// How music dips under voice notes (and loud effects).
     var ducking = Ducking()
     var duckLevel = GainRamp.constant(1)
+    /// Voices' volumes, pitches and pans and buses' volumes moving along tweens.
+    var tweens: [ParameterTween] = []
     /// The listener, the spatial layout, bus filters and reverbs (Spatial/SpaceState.swift).
     var space = SpaceState()
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How the music bus dips while voice notes play, so speech stays clear over the game's music.
 public struct Ducking: Sendable, Equatable {
     /// Music's gain while ducked (0.25 is about -12 dB); 1 turns ducking off.
@@ -23,4 +25,9 @@ public struct Ducking: Sendable, Equatable {
         self.underLoudEffects = underLoudEffects
         self.loudEffectVolume = loudEffectVolume
     }
+}
+
+extension Ducking {
+    /// The linear gain of a dip of `decibels` (0 is 1, -20 is 0.1).
+    static func gain(ofDecibels decibels: Float) -> Float { Float(pow(10, Double(decibels) / 20)) }
 }

@@ -14,10 +14,28 @@ public final class MusicClock: MusicTimeline {
     public let name: String
     private let beatHub = Broadcast<MusicBeat>()
 
-    /// A tempo glide from the anchor's tempo to `to` over `seconds` (linear in beats per minute).
+    /// A tempo glide from `from` to `to` over `seconds` along `easing`, `offset` seconds of which had
+    /// gone at the anchor.
     private struct Glide {
+        var from: Double
         var to: Double
         var seconds: Double
+        var easing: Easing = .linear
+        var offset = 0.0
+
+        /// The tempo `τ` seconds into the glide.
+        func tempo(at τ: Double) -> Double {
+            τ >= seconds ? to : from + (to - from) * easing.progress(τ / seconds, rising: to >= from)
+        }
+
+        /// Beats (times 60) from the glide's start to `τ` seconds into it: the integral of the tempo.
+        func area(to τ: Double) -> Double {
+            let inside = min(max(τ, 0), seconds)
+            let gliding =
+                from * inside + (to - from) * seconds
+                * easing.integral(to: inside / seconds, rising: to >= from)
+            return gliding + to * max(0, τ - seconds)
+        }
     }
 
     private struct State {
@@ -39,28 +57,29 @@ public final class MusicClock: MusicTimeline {
         /// The tempo `t` seconds after the anchor.
         func tempo(after t: Double) -> Double {
             guard let glide, t > 0 else { return bpm }
-            return t >= glide.seconds ? glide.to : bpm + (glide.to - bpm) * t / glide.seconds
+            return glide.tempo(at: glide.offset + t)
         }
 
         /// The beats since the start, `t` seconds after the anchor: the integral of the tempo.
         func beats(after t: Double) -> Double {
             guard let glide, t > 0 else { return beats + bpm * t / 60 }
-            let span = glide.seconds
-            if t <= span { return beats + (bpm * t + (glide.to - bpm) * t * t / (2 * span)) / 60 }
-            return beats + (bpm + glide.to) / 2 * span / 60 + glide.to * (t - span) / 60
+            return beats + (glide.area(to: glide.offset + t) - glide.area(to: glide.offset)) / 60
         }
 
         /// The seconds after the anchor at which the clock reaches `target` beats.
         func seconds(toReach target: Double) -> Double {
             let ahead = target - beats
             guard let glide, ahead > 0 else { return ahead * 60 / bpm }
-            let span = glide.seconds
-            let gliding = (bpm + glide.to) / 2 * span / 60
-            if ahead > gliding { return span + (ahead - gliding) * 60 / glide.to }
-            // a t² + b t = ahead, solved in the form that stays exact when the glide is slight.
-            let a = (glide.to - bpm) / (2 * span * 60)
-            let b = bpm / 60
-            return 2 * ahead / (b + (b * b + 4 * a * ahead).squareRoot())
+            let left = glide.seconds - glide.offset
+            let gliding = (glide.area(to: glide.seconds) - glide.area(to: glide.offset)) / 60
+            if ahead >= gliding { return left + (ahead - gliding) * 60 / glide.to }
+            // The beats grow with time, so halving the interval finds the moment to well under a frame.
+            var (low, high) = (0.0, left)
+            for _ in 0..<64 where high - low > 1e-10 {
+                let middle = (low + high) / 2
+                if beats(after: middle) - beats < ahead { low = middle } else { high = middle }
+            }
+            return (low + high) / 2
         }
 
         /// Beats at an engine frame.
@@ -71,8 +90,8 @@ public final class MusicClock: MusicTimeline {
             let t = Double(frame - self.frame) / rate
             let (now, tempo) = (beats(after: t), self.tempo(after: t))
             if var glide, t > 0 {
-                glide.seconds -= t
-                self.glide = glide.seconds > 0 ? glide : nil
+                glide.offset += t
+                self.glide = glide.offset < glide.seconds ? glide : nil
             }
             beats = now
             bpm = tempo
@@ -170,13 +189,36 @@ public final class MusicClock: MusicTimeline {
     public func setTempo(_ bpm: Double, over duration: Duration = .zero) throws(MusicError) {
         guard bpm > 0, bpm.isFinite else { throw .invalidTempo(bpm) }
         guard duration >= .zero else { throw .invalidGlide(duration) }
-        let seconds = duration.inSeconds
+        change(to: bpm, over: duration.inSeconds, easing: .linear)
+    }
+
+    /// Changes the tempo along a tween: from its start on, the tempo follows the easing from what it
+    /// is there to `bpm`, and the beats are the tempo's integral (points asked for later fall on the
+    /// eased grid).
+    /// - Parameters:
+    ///   - bpm: Beats per minute, above 0.
+    ///   - tween: Duration, easing and start (a start on this clock's own grid is allowed).
+    /// - Throws: ``TweenError/invalidValue(name:value:expected:)`` for a tempo not above 0, or the
+    ///   tween's errors.
+    public func setTempo(_ bpm: Double, tween: Tween) throws(TweenError) {
+        guard bpm > 0, bpm.isFinite else {
+            throw .invalidValue(name: "tempo", value: bpm, expected: "above 0 beats per minute")
+        }
+        let seconds = try tween.seconds()
+        let start = try tween.startTime()
+        let engine = state.withLock { $0.engine }
+        guard let start, let engine else { return change(to: bpm, over: seconds, easing: tween.easing) }
+        engine.schedule(at: start) { [weak self] in self?.change(to: bpm, over: seconds, easing: tween.easing)
+        }
+    }
+
+    private func change(to bpm: Double, over seconds: Double, easing: Easing) {
         state.withLock { state in
             if let engine = state.engine {
                 state.reanchor(at: state.pausedAt ?? engine.frameNow)
             }
             if seconds > 0 {
-                state.glide = Glide(to: bpm, seconds: seconds)
+                state.glide = Glide(from: state.bpm, to: bpm, seconds: seconds, easing: easing)
             } else {
                 state.glide = nil
                 state.bpm = bpm

@@ -11,6 +11,26 @@ public enum MusicQuantize: Sendable, Equatable, CustomStringConvertible {
     /// The next time the playing track reaches this marker of its catalogue entry.
     case marker(String)
 
+    /// Reads the cue spelling (`now`, `beat`, `bar`, `bars=N` with N 1 or more, `marker=NAME`), as
+    /// the CLI's `at=` and the C library's `ss_music_at` write a point.
+    /// - Parameter spelling: The text.
+    /// - Returns: `nil` when it names no point.
+    public init?(spelling: String) {
+        switch spelling {
+        case "now": self = .now
+        case "beat": self = .nextBeat
+        case "bar": self = .nextBar
+        default:
+            if spelling.hasPrefix("bars="), let count = Int(spelling.dropFirst(5)), count >= 1 {
+                self = .bars(count)
+            } else if spelling.hasPrefix("marker="), spelling.count > 7 {
+                self = .marker(String(spelling.dropFirst(7)))
+            } else {
+                return nil
+            }
+        }
+    }
+
     /// The cue spelling: `now`, `beat`, `bar`, `bars=N`, `marker=NAME`.
     public var description: String {
         switch self {

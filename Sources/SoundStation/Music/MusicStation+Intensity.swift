@@ -37,6 +37,31 @@ extension MusicStation {
         }
     }
 
+    /// Moves the intensity along a tween: each stem of the playing track glides from its gain now to
+    /// its gain at `intensity` along the tween's easing (to the sample offline), from its start (now,
+    /// a time, or a point of the music's grid such as `.music(.nextBar, of: music)`).
+    /// - Parameters:
+    ///   - intensity: 0...1.
+    ///   - tween: Duration, easing and start.
+    /// - Throws: ``TweenError/invalidValue(name:value:expected:)`` outside 0...1, or the tween's
+    ///   errors.
+    public func setIntensity(_ intensity: Double, tween: Tween) throws(TweenError) {
+        guard (0...1).contains(intensity) else {
+            throw .invalidValue(name: "intensity", value: intensity, expected: "from 0 to 1")
+        }
+        _ = try tween.seconds()
+        let start = try tween.startTime()
+        var placed = tween
+        if let start { placed.start = .at(start) }
+        let stems = state.withLock { state -> [(VoiceHandle, Float)] in
+            state.intensityGlide &+= 1
+            state.intensity = intensity
+            guard let playing = state.playing else { return [] }
+            return playing.stems.map { ($0.voice, playing.volume * $0.stem.gain(at: intensity)) }
+        }
+        for (voice, volume) in stems { try engine.setVolume(volume, for: voice, tween: placed) }
+    }
+
     /// Sets the stems' volumes for `intensity`, unless a newer glide has begun.
     private func apply(_ intensity: Double, glide: UInt64) {
         let volumes = state.withLock { state -> [(VoiceHandle, Float)] in

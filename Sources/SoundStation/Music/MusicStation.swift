@@ -55,6 +55,8 @@ public final class MusicStation: Sendable {
         /// The layered tracks' intensity, 0...1, and the step of its glide (a new glide ends the old).
         var intensity = 1.0
         var intensityGlide: UInt64 = 0
+        /// The last voice group a layered track started with (its voices start in one call).
+        var group: UInt64 = 0
     }
 
     let state = Locked(State())
@@ -209,20 +211,31 @@ public final class MusicStation: Sendable {
             case .marker(let marker): offset = grid.frame(ofSeconds: entry.markers[marker] ?? 0)
             }
             let now = currentFrame
+            // A layered track and its stems start as one group: one alSourcePlayv, one frame.
+            var group: UInt64 = 0
+            if !entry.stems.isEmpty {
+                state.group &+= 1
+                group = state.group
+            }
             let (voice, started) = startVoice(
-                entry, id: id, buffer: buffer, transition: transition, offset: offset)
+                entry, id: id, buffer: buffer, transition: transition, offset: offset, group: group)
             events += started
             state.playing = nil
+            let trackBuffer = buffer
             if let voice {
                 let anchor = GridAnchor(frame: now, position: offset, engineRate: Double(engine.sampleRate))
                 var playing = Playing(
                     name: entry.name, voice: voice, grid: grid, anchor: anchor, switchFrame: now,
                     volume: entry.volume)
-                // Stems start in the same round as the track, so on the same frame.
-                for (stem, buffer) in zip(entry.stems, stemBuffers) {
+                // Stems start in the same round as the track, so on the same frame; a streamed track's
+                // stream beside it, each from its own file.
+                for (index, stem) in entry.stems.enumerated() {
+                    let buffer = index < stemBuffers.count ? stemBuffers[index] : nil
+                    guard buffer != nil || trackBuffer == nil else { continue }
                     let (stemVoice, started) = startVoice(
-                        entry, id: buffer.id, buffer: buffer, transition: transition, offset: offset,
-                        volume: entry.volume * stem.gain(at: state.intensity))
+                        buffer == nil ? entry.stemEntry(index) : entry, id: buffer?.id ?? id, buffer: buffer,
+                        transition: transition, offset: offset,
+                        volume: entry.volume * stem.gain(at: state.intensity), group: group)
                     events += started
                     if let stemVoice { playing.stems.append((stemVoice, stem)) }
                 }
@@ -241,7 +254,7 @@ public final class MusicStation: Sendable {
 
     private func startVoice(
         _ entry: SoundEntry, id: SoundID, buffer: SoundBuffer?, transition: MusicTransition, offset: Int,
-        volume: Float? = nil
+        volume: Float? = nil, group: UInt64 = 0
     ) -> (VoiceHandle?, [SoundEvent]) {
         let options = PlayOptions(
             volume: volume ?? entry.volume, loop: entry.loop, priority: 255, bus: .music)
@@ -259,6 +272,7 @@ public final class MusicStation: Sendable {
         }
         request.fadeIn = transition.fadeSeconds
         request.startOffset = offset
+        request.group = group
         return engine.startCollectingEvents(request, at: nil)
     }
 

@@ -20,25 +20,29 @@ extension SoundBank {
     }
 
     /// Decodes and uploads a layered track's stems, each checked to have the rate and length of the
-    /// track's own file (so they stay on one frame through every loop).
+    /// track's own file (so they stay on one frame through every loop); for a streamed track only
+    /// checks them (each streams beside the track when it plays) and returns none.
     static func decodeStems(
-        of entry: SoundEntry, like info: AudioFileInfo, options: DecodingOptions, engine: AudioEngine
+        of entry: SoundEntry, like info: AudioFileInfo, options: DecodingOptions, streamed: Bool,
+        engine: AudioEngine
     ) throws(SoundLoadError) -> [SoundBuffer] {
         var buffers: [SoundBuffer] = []
         for (index, stem) in entry.stems.enumerated() {
             let audio: PCMAudio
-            do { audio = try AudioDecoder.decode(fileAt: stem.resolvedPath, options: options) } catch {
-                throw .catalogue(.undecodable(name: entry.name, path: stem.path, reason: error.description))
+            do {
+                if streamed {
+                    let found = try AudioDecoder.info(ofFileAt: stem.resolvedPath, options: options)
+                    try check(
+                        stem, index, of: entry, frames: found.frameCount, rate: found.sampleRate, like: info)
+                    continue
+                }
+                audio = try AudioDecoder.decode(fileAt: stem.resolvedPath, options: options)
+            } catch let error as SoundLoadError {
+                throw error
+            } catch {
+                throw .catalogue(.undecodable(name: entry.name, path: stem.path, reason: "\(error)"))
             }
-            guard audio.sampleRate == info.sampleRate, audio.frameCount == info.frameCount else {
-                throw .catalogue(
-                    .timingMismatch(
-                        name: entry.name, key: "stems.\(index)",
-                        reason:
-                            "\(stem.path) is \(audio.frameCount) frames at \(audio.sampleRate) Hz, the track "
-                            + "\(info.frameCount) frames at \(info.sampleRate) Hz; stems must match it exactly"
-                    ))
-            }
+            try check(stem, index, of: entry, frames: audio.frameCount, rate: audio.sampleRate, like: info)
             let loop = entry.loopRange(sampleRate: audio.sampleRate, frameCount: audio.frameCount)
             let path = stem.resolvedPath
             do {
@@ -51,5 +55,19 @@ extension SoundBank {
             }
         }
         return buffers
+    }
+
+    /// Throws unless a stem has the track's rate and length.
+    private static func check(
+        _ stem: Stem, _ index: Int, of entry: SoundEntry, frames: Int, rate: Int, like info: AudioFileInfo
+    ) throws(SoundLoadError) {
+        guard rate == info.sampleRate, frames == info.frameCount else {
+            throw .catalogue(
+                .timingMismatch(
+                    name: entry.name, key: "stems.\(index)",
+                    reason:
+                        "\(stem.path) is \(frames) frames at \(rate) Hz, the track "
+                        + "\(info.frameCount) frames at \(info.sampleRate) Hz; stems must match it exactly"))
+        }
     }
 }

@@ -184,7 +184,7 @@ public final class SoundBank: Sendable {
             coalesceFrames: Int64(entry.coalesceMilliseconds / 1000 * Double(engine.sampleRate)))
         return SoundDefaults(
             volume: entry.volume, priority: entry.priority, bus: entry.kind == .voice ? .voice : .effects,
-            limit: limit)
+            limit: limit, duckMusic: entry.duckMusic)
     }
 
     /// A sound decoded (or, for a streamed track, opened and checked) and uploaded, not yet in the table.
@@ -201,7 +201,8 @@ public final class SoundBank: Sendable {
     {
         let (options, collected) = entry.decodingOptions.collectingWarnings()
         let (buffer, info) = try decodeAndUpload(entry, options: options, id: id, engine: engine)
-        let stems = try decodeStems(of: entry, like: info, options: options, engine: engine)
+        let stems = try decodeStems(
+            of: entry, like: info, options: options, streamed: buffer == nil, engine: engine)
         return Decoded(buffer: buffer, info: info, stems: stems, warnings: collected())
     }
 
@@ -216,9 +217,9 @@ public final class SoundBank: Sendable {
             // Every format streams; a module that loops by its song structure always does, since
             // its loop is the song's and not a range of frames.
             let songLoop = info.format.isTrackerModule && entry.loopsBySongStructure
-            // A layered track is held decoded, so its stems start with it on one frame.
-            if entry.kind == .music, entry.stems.isEmpty,
-                entry.stream || bytes > streamingThreshold || songLoop
+            // A layered track streams only when asked to (its stems stream beside it), never by size.
+            if entry.kind == .music,
+                entry.stream || (entry.stems.isEmpty && (bytes > streamingThreshold || songLoop))
             {
                 do { try entry.checkTiming(sampleRate: info.sampleRate, frameCount: info.frameCount) } catch {
                     throw SoundLoadError.catalogue(error)

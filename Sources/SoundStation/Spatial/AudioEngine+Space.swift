@@ -89,16 +89,21 @@ extension AudioEngine {
         try PlayOptions.check(pan: pan)
         withState { state, _ in
             guard let slot = state.pool.slot(of: voice) else { return }
-            state.pool.update(slot) { voice in
-                voice.positionRamp = nil
-                voice.options.position = nil
-                voice.options.distanceGain = 1
-                voice.options.pan = pan
-            }
-            let voice = state.pool.voices[Int(slot)]
-            voice.source?.setPan(pan, channels: channels(of: voice), spatialize: voice.options.spatialize)
-            applyGain(slot, in: &state, at: currentFrame(&state))
+            applyPan(pan, to: slot, in: &state, at: currentFrame(&state))
         }
+    }
+
+    /// Sets a voice's pan now, leaving its position (a tween moves it through here).
+    func applyPan(_ pan: Float, to slot: Int32, in state: inout EngineState, at now: Int64) {
+        state.pool.update(slot) { voice in
+            voice.positionRamp = nil
+            voice.options.position = nil
+            voice.options.distanceGain = 1
+            voice.options.pan = pan
+        }
+        let voice = state.pool.voices[Int(slot)]
+        voice.source?.setPan(pan, channels: channels(of: voice), spatialize: voice.options.spatialize)
+        applyGain(slot, in: &state, at: now)
     }
 
     // MARK: Filters and reverb

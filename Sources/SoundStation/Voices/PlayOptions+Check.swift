@@ -19,6 +19,8 @@ extension PlayOptions {
         }
         try position?.check()
         try filter?.check()
+        try Self.check(
+            duckMusic, "duckMusic", in: Self.deepestDuck...0, "decibels the music dips to, 0 for none")
     }
 
     /// Throws unless `pan` is in ``panRange``.

@@ -22,6 +22,13 @@ public struct PlayOptions: Sendable, Equatable {
     public var filter: SoundFilter?
     /// 0...1: how much of the voice goes to its bus's reverb, when the bus has one.
     public var reverbSend: Float
+    /// Decibels the music bus dips to while this voice plays, 0 for none (a stinger over the music:
+    /// -9 lets it through). The dip glides in and out at ``AudioEngine/ducking``'s attack and
+    /// release; several dipping voices take the deepest. Clamped to ``deepestDuck``...0. An effect's
+    /// catalogue entry may set it (key `duckMusic`).
+    public var duckMusic: Float
+    /// The deepest dip ``duckMusic`` may ask for, in decibels.
+    public static let deepestDuck: Float = -60
     /// The distance model's gain, kept up to date by the engine for a positioned voice.
     var distanceGain: Float = 1
 
@@ -29,8 +36,9 @@ public struct PlayOptions: Sendable, Equatable {
     public init(
         volume: Float = 1, pitch: Float = 1, pan: Float = 0, loop: Bool = false, priority: Int = 128,
         bus: Bus = .effects, position: SoundPosition? = nil, spatialize: Bool = false,
-        filter: SoundFilter? = nil, reverbSend: Float = 1
+        filter: SoundFilter? = nil, reverbSend: Float = 1, duckMusic: Float = 0
     ) {
+        self.duckMusic = duckMusic
         self.volume = volume
         self.pitch = pitch
         self.pan = pan

@@ -42,4 +42,6 @@ struct SoundDefaults {
     var priority = 128
     var bus = Bus.effects
     var limit: InstanceLimit?
+    /// The catalogue's `duckMusic`, in decibels (0 for none).
+    var duckMusic: Float = 0
 }

@@ -35,6 +35,8 @@ struct Voice {
     var stopsAfterFade = false
     /// Where in the sound to begin, in frames (music resuming where it left off).
     var startOffset = 0
+    /// The group it starts with (``VoiceRequest/group``); 0 for none.
+    var group: UInt64 = 0
     /// The render-clock frame it started at, for coalescing repeats.
     var startFrame: Int64 = 0
     /// Where a looping or streamed voice was at the last housekeeping, to resume it after a lost

@@ -118,6 +118,7 @@ struct VoicePool {
         voices[index].fade = .constant(1)
         voices[index].stopsAfterFade = false
         voices[index].startOffset = request.startOffset
+        voices[index].group = request.group
         voices[index].startFrame = startFrame
         voices[index].endEstimate = .max
         voices[index].appliedGain = -1

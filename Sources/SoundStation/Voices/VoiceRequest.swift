@@ -10,6 +10,9 @@ struct VoiceRequest {
     var startOffset = 0
     /// How many voices of this sound may play at once, and what happens beyond that.
     var limit: InstanceLimit?
+    /// Voices of one nonzero group wait for each other (the slowest stream) and start in one
+    /// `alSourcePlayv`: a layered track and its stems.
+    var group: UInt64 = 0
 }
 
 /// A per-sound cap on simultaneous voices, as the catalogue's `maxInstances`, `steal` and

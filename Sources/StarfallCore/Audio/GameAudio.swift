@@ -3,8 +3,9 @@ import SoundStation
 /// Turns the game's events into sound. This is the part a game author copies: scene code never
 /// touches the engine, it reports what happened and this mapping decides what is heard.
 ///
-/// Music switches per scene (each track preloaded, rewound to its start, the
-/// other stopped) and effects go through stations: one station for everything on the playfield,
+/// Music switches per scene on the next bar of the track playing (each track preloaded, started
+/// from its first downbeat, the other stopped); the game track's layers join as the level rises,
+/// and the level-up stinger lands on the next beat. Effects go through stations: one station for everything on the playfield,
 /// where several effects often fire in the same frame, and stations of a single sound for the menu's
 /// click and the shop's purchase.
 ///
@@ -39,6 +40,8 @@ public final class GameAudio: Sendable {
     private let listener: SoundPosition
     private let notice: @Sendable (String) -> Void
     private let reported = Locked<Set<String>>([])
+    private let beats = Locked<(count: Int, last: MusicBeat?)>((0, nil))
+    private let beatSubscription: EventSubscription
 
     /// Wraps a sound system whose bank the caller preloads (``SoundBank/preload(_:progress:)``).
     /// - Parameters:
@@ -72,10 +75,34 @@ public final class GameAudio: Sendable {
         } catch {
             notice("\(error.description) Effects play unplaced.")
         }
-        gameEffects = EffectStation(bank: sound.bank, sounds: Self.playfieldEffects.map(\.rawValue))
+        // The playfield's station follows the music, so the level-up stinger can wait for a beat.
+        gameEffects = EffectStation(
+            bank: sound.bank, sounds: Self.playfieldEffects.map(\.rawValue), timeline: sound.music)
         shopEffect = EffectStation(bank: sound.bank, sounds: [Effect.upgrade.rawValue])
         menuEffect = EffectStation(bank: sound.bank, sounds: [Effect.click.rawValue])
+        beatSubscription = sound.music.onBeat { [beats] beat in
+            beats.withLock { $0 = ($0.count + 1, beat) }
+        }
     }
+
+    deinit { beatSubscription.cancel() }
+
+    /// How many beats of the music have been heard so far, and the last: a front end pulses its
+    /// screen when the count moves (the beats arrive on the engine's thread, each at its frame).
+    public var heardBeats: (count: Int, last: MusicBeat?) { beats.withLock { $0 } }
+
+    /// The game track's intensity at a level: its pad and bass and the drums from level 1, the
+    /// arpeggio joining at level 2 and the lead from level 3 (the catalogue's stems say where each
+    /// joins).
+    /// - Parameter level: The level, from 1.
+    /// - Returns: 0...1.
+    public static func intensity(forLevel level: Int) -> Double {
+        let steps = [0.4, 0.65, 1.0]
+        return steps[min(max(level, 1), steps.count) - 1]
+    }
+
+    /// How long the layers take to join at a level-up.
+    public static let intensityGlide = 1.0
 
     /// Plays what `events` call for.
     /// - Parameters:
@@ -123,7 +150,12 @@ public final class GameAudio: Sendable {
             return play(.jump, volume: 0.5, at: position(x, onPaddle: true), time: time)
         case .levelUp(let level):
             if let echoLevel { setEcho(level >= echoLevel) }
-            return play(.levelUp, at: time)
+            // The stinger lands on the music's next beat (at once with no music), and the layers
+            // that the new level calls for glide in.
+            let beat: Double?
+            do { beat = try gameEffects.gridTime(of: .nextBeat)?.inSeconds } catch { beat = nil }
+            return setIntensity(Self.intensity(forLevel: level), over: Self.intensityGlide, at: time)
+                + play(.levelUp, at: beat ?? time)
         case .paused:
             // The music goes on, muffled and lower, under the pause menu; nothing new is triggered.
             muffleMusic(true)
@@ -180,18 +212,51 @@ public final class GameAudio: Sendable {
             muffleMusic(false)
             setEcho(false)
         }
+        let playing = sound.music.current
         guard let track else {
+            let position = sound.music.musicalPosition(at: .seconds(when))
             sound.music.stop(fade: .seconds(Self.gameOverFade), at: time.map(Duration.seconds))
-            return [.scene(scene, music: nil, at: when)]
+            let stop = MusicSwitch(
+                from: playing, to: nil, asked: when, at: when, bar: position?.bar, beat: position?.beat)
+            return [.scene(scene, music: nil, at: when), .music(stop)]
+        }
+        var cues: [AudioCue] = []
+        // A game starts calm: its layers for level 1, set before its track starts.
+        if scene == .game { cues += setIntensity(Self.intensity(forLevel: 1), over: 0, at: time) }
+        // On the next bar of what plays (at once when nothing does, or it has no tempo), from the new
+        // track's first downbeat.
+        let switchTime: Duration?
+        do { switchTime = try sound.music.time(of: .nextBar) } catch { switchTime = nil }
+        let at = switchTime?.inSeconds ?? when
+        // Half a frame on, so a point on the grid counts as itself whatever the rounding.
+        let position = switchTime.flatMap {
+            sound.music.musicalPosition(at: $0 + .seconds(0.5 / Double(sound.engine.sampleRate)))
         }
         do {
-            // From its start, the other track stopped.
-            try sound.music.play(track.rawValue, transition: .cut, at: time.map(Duration.seconds))
+            try sound.music.play(
+                track.rawValue, transition: .cut, from: .downbeat,
+                at: switchTime ?? time.map(Duration.seconds))
         } catch {
             report(track.rawValue, error)
             return [.scene(scene, music: nil, at: when)]
         }
-        return [.scene(scene, music: track.rawValue, at: when)]
+        let change = MusicSwitch(
+            from: playing, to: track.rawValue, asked: when, at: at, bar: position?.bar, beat: position?.beat)
+        return [.scene(scene, music: track.rawValue, at: when), .music(change)] + cues
+    }
+
+    /// Glides the layered music's intensity, reporting it.
+    private func setIntensity(_ intensity: Double, over seconds: Double, at time: Double?) -> [AudioCue] {
+        let when = time ?? sound.engine.time.inSeconds
+        do { try sound.music.setIntensity(intensity, over: .seconds(seconds)) } catch {
+            report(
+                "intensity",
+                .engine(
+                    name: "music",
+                    .invalidArgument(name: "intensity", value: "\(intensity)", expected: error.description)))
+            return []
+        }
+        return [.intensity(intensity, at: when, over: seconds)]
     }
 
     private func play(

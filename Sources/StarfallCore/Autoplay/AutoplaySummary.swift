@@ -1,5 +1,6 @@
-/// What an autoplay run did, as `starfall --autoplay` prints it: the scenes with their music, and
-/// every effect with its time, volume, pitch and pan.
+/// What an autoplay run did, as `starfall --autoplay` prints it: the scenes with their music, each
+/// music switch with the bar and beat it landed on, the layers' intensity changes, and every effect
+/// with its time, volume, pitch and pan.
 public struct AutoplaySummary: Sendable, Equatable {
     /// A scene that began.
     public struct SceneEntry: Sendable, Equatable {
@@ -25,8 +26,22 @@ public struct AutoplaySummary: Sendable, Equatable {
         public var pan: Float
     }
 
+    /// An intensity glide of the layered music.
+    public struct IntensityEntry: Sendable, Equatable {
+        /// The intensity it glides to, 0...1.
+        public var to: Double
+        /// When it begins, in seconds from the start of the render.
+        public var at: Double
+        /// How long it takes, in seconds (0: at once).
+        public var over: Double
+    }
+
     /// Scenes in order.
     public var scenes: [SceneEntry] = []
+    /// Music switches in order.
+    public var music: [MusicSwitch] = []
+    /// Intensity changes in order.
+    public var intensity: [IntensityEntry] = []
     /// Effects in order.
     public var effects: [EffectEntry] = []
 
@@ -39,6 +54,10 @@ public struct AutoplaySummary: Sendable, Equatable {
                 scenes.append(SceneEntry(name: scene.rawValue, music: music, at: at))
             case .effect(let name, let at, let volume, let pitch, let pan):
                 effects.append(EffectEntry(name: name, at: at, volume: volume, pitch: pitch, pan: pan))
+            case .music(let change):
+                music.append(change)
+            case .intensity(let value, let at, let over):
+                intensity.append(IntensityEntry(to: value, at: at, over: over))
             }
         }
     }
@@ -51,14 +70,33 @@ public struct AutoplaySummary: Sendable, Equatable {
             return
                 "    { \"name\": \"\(scene.name)\", \"music\": \(music), \"at\": \(Self.number(scene.at)) }"
         }
+        let musicLines = music.map { change in
+            "    { \"from\": \(Self.quoted(change.from)), \"to\": \(Self.quoted(change.to)), "
+                + "\"asked\": \(Self.number(change.asked)), \"at\": \(Self.number(change.at)), "
+                + "\"bar\": \(change.bar.map(String.init) ?? "null"), "
+                + "\"beat\": \(change.beat.map(String.init) ?? "null") }"
+        }
+        let intensityLines = intensity.map { entry in
+            "    { \"to\": \(Self.number(entry.to)), \"at\": \(Self.number(entry.at)), "
+                + "\"over\": \(Self.number(entry.over)) }"
+        }
         let effectLines = effects.map { effect in
             "    { \"name\": \"\(effect.name)\", \"at\": \(Self.number(effect.at)), "
                 + "\"volume\": \(Self.number(Double(effect.volume))), "
                 + "\"pitch\": \(Self.number(Double(effect.pitch))), \"pan\": \(Self.number(Double(effect.pan))) }"
         }
-        return "{\n  \"scenes\": [\n" + sceneLines.joined(separator: ",\n") + "\n  ],\n  \"effects\": [\n"
-            + effectLines.joined(separator: ",\n") + "\n  ]\n}\n"
+        let lists = [
+            ("scenes", sceneLines), ("music", musicLines), ("intensity", intensityLines),
+            ("effects", effectLines),
+        ]
+        return "{\n"
+            + lists.map { "  \"\($0.0)\": [\n" + $0.1.joined(separator: ",\n") + "\n  ]" }.joined(
+                separator: ",\n")
+            + "\n}\n"
     }
+
+    /// A JSON string, or null.
+    private static func quoted(_ name: String?) -> String { name.map { "\"\($0)\"" } ?? "null" }
 
     /// `value` rounded to six decimals, without trailing zeros but with at least one decimal.
     static func number(_ value: Double) -> String {

@@ -17,6 +17,8 @@ final class PlaySession {
     let sound: GameSound
     /// Screens injected from other targets.
     let screens: ExternalScreens
+    /// The music's beat, flashed on screen.
+    private(set) var pulse = BeatPulse()
     private var bot: Autopilot?
     private var pending: Input
 
@@ -40,6 +42,7 @@ final class PlaySession {
         }
         let events = game.step(combined)
         sound.audio.handle(events)
+        pulse.tick(heard: sound.audio.heardBeats)
         // Falling bombs tick, louder as they near the paddle.
         if game.scene == .game, !game.isPaused { sound.audio.follow(game.things, tick: game.sceneTicks) }
         if events.contains(.quitRequested) { return .quit }

@@ -108,7 +108,8 @@ enum TerminalFrontEnd {
             if stepped, ticks % 2 == 0 {
                 let size = terminal.size()
                 var canvas = TextCanvas(width: size.columns, height: size.rows)
-                TerminalPainter.draw(session.game, notice: notices.latest, into: &canvas)
+                TerminalPainter.draw(
+                    session.game, pulse: session.pulse, notice: notices.latest, into: &canvas)
                 terminal.write(canvas.ansi)
             }
         }

@@ -16,13 +16,20 @@ enum TerminalPainter {
         canvas.putCentered(progress.latest ?? "", y: middle + 1, color: .grey)
     }
 
-    /// The menu, the game or game over, whichever is showing.
-    static func draw(_ game: Game, notice: String?, into canvas: inout TextCanvas) {
+    /// The menu, the game or game over, whichever is showing, with the music's beat flashed on it.
+    static func draw(_ game: Game, pulse: BeatPulse, notice: String?, into canvas: inout TextCanvas) {
         drawSky(game.tick, into: &canvas)
         switch game.scene {
-        case .menu: drawMenu(game, notice: notice, into: &canvas)
-        case .game, .gameOver: drawPlay(game, into: &canvas)
+        case .menu: drawMenu(game, pulse: pulse, notice: notice, into: &canvas)
+        case .game, .gameOver: drawPlay(game, pulse: pulse, into: &canvas)
         }
+    }
+
+    /// The colour of something that flashes on the beat: white on a bar's first beat, cyan on the
+    /// others, `rest` between.
+    private static func beatColor(_ pulse: BeatPulse, rest: TextCanvas.Color) -> (TextCanvas.Color, Bool) {
+        guard pulse.level > 0.4 else { return (rest, false) }
+        return (pulse.isDownbeat ? .white : .cyan, true)
     }
 
     /// Faint stars that twinkle slowly behind everything.
@@ -35,7 +42,9 @@ enum TerminalPainter {
         }
     }
 
-    private static func drawMenu(_ game: Game, notice: String?, into canvas: inout TextCanvas) {
+    private static func drawMenu(
+        _ game: Game, pulse: BeatPulse, notice: String?, into canvas: inout TextCanvas
+    ) {
         canvas.put(" \(Texts.title) ", x: 1, y: 0, color: .gold, bold: true)
         let heading = Texts.heading(of: game)
         canvas.put(heading, x: canvas.width - heading.count - 1, y: 0, color: .cyan)
@@ -52,7 +61,8 @@ enum TerminalPainter {
         let left = (canvas.width - widest) / 2
         for (index, line) in lines.enumerated() {
             let chosen = index == cursor
-            canvas.put(chosen ? "> " : "  ", x: left - 2, y: row + index, color: .gold, bold: true)
+            let (color, _) = beatColor(pulse, rest: .gold)
+            canvas.put(chosen ? "> " : "  ", x: left - 2, y: row + index, color: color, bold: true)
             canvas.put(line, x: left, y: row + index, color: chosen ? .white : .grey, bold: chosen)
         }
         if let notice { canvas.put(notice, x: 1, y: canvas.height - 2, color: .yellow) }
@@ -61,7 +71,7 @@ enum TerminalPainter {
         canvas.put(hints, x: 1, y: canvas.height - 1, color: .grey)
     }
 
-    private static func drawPlay(_ game: Game, into canvas: inout TextCanvas) {
+    private static func drawPlay(_ game: Game, pulse: BeatPulse, into canvas: inout TextCanvas) {
         let rules = game.rules
         canvas.put(Texts.status(of: game), x: 1, y: 0, color: .white, bold: true)
         let keys = "p pause  q menu"
@@ -72,9 +82,11 @@ enum TerminalPainter {
             1 + min(columns - 1, max(0, Int(x / rules.fieldWidth * Double(columns))))
         }
         func row(_ y: Double) -> Int { 1 + min(rows - 1, max(0, Int(y / rules.fieldHeight * Double(rows)))) }
+        // The side walls flash on the music's beats.
+        let (wall, bright) = beatColor(pulse, rest: .blue)
         for y in 1...rows {
-            canvas.put("|", x: 0, y: y, color: .blue)
-            canvas.put("|", x: canvas.width - 1, y: y, color: .blue)
+            canvas.put("|", x: 0, y: y, color: wall, bold: bright)
+            canvas.put("|", x: canvas.width - 1, y: y, color: wall, bold: bright)
         }
         for thing in game.things {
             switch thing.kind {

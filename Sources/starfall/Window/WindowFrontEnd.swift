@@ -72,7 +72,7 @@ enum WindowFrontEnd {
                 nextTick += tickLength
                 if clock.now - nextTick > .milliseconds(250) { nextTick = clock.now }
             }
-            painter.draw(session.game, notice: notices.latest)
+            painter.draw(session.game, pulse: session.pulse, notice: notices.latest)
             frames += 1
             if let limit = options.frames, frames >= limit {
                 return finish(painter.canvas, screenshot: options.screenshot)

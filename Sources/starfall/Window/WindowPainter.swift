@@ -37,14 +37,27 @@ struct WindowPainter {
         text(progress.latest ?? "", centredAt: 360, scale: 2, Self.grey)
     }
 
-    /// The menu, the game or game over, whichever is showing.
-    func draw(_ game: Game, notice: String?) {
+    /// The menu, the game or game over, whichever is showing, with the music's beat flashed on it.
+    func draw(_ game: Game, pulse: BeatPulse, notice: String?) {
         canvas.clear(Self.night)
         drawSky(game.tick)
         switch game.scene {
-        case .menu: drawMenu(game, notice: notice)
-        case .game, .gameOver: drawPlay(game)
+        case .menu:
+            drawMenu(game, notice: notice)
+            beatStrip(y: 108, pulse: pulse)
+        case .game, .gameOver:
+            drawPlay(game)
+            beatStrip(y: Self.barHeight - 4, pulse: pulse)
         }
+    }
+
+    /// A strip across the window that lights up on each beat and fades: the paddle's colour, white on
+    /// a bar's first beat.
+    private func beatStrip(y: Int, pulse: BeatPulse) {
+        guard pulse.level > 0 else { return }
+        let color = pulse.isDownbeat ? Self.white : Self.paddleColor
+        canvas.fill(
+            x: 0, y: y, width: Int(Self.width), height: 4, color.withAlpha(UInt8(pulse.level * 255)))
     }
 
     private func drawSky(_ tick: Int) {

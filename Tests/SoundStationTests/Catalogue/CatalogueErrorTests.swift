@@ -32,7 +32,8 @@ import Testing
             error.description
                 == "catalogue.json: sound \"reward\": unknown key \"volumn\"; did you mean \"volume\"? "
                 + "(allowed: name, path, kind, volume, loop, priority, maxInstances, steal, stream, "
-                + "coalesceMs, loopStart, loopEnd, channels, strict, bpm, beatsPerBar, downbeat, markers, stems)"
+                + "coalesceMs, loopStart, loopEnd, channels, strict, bpm, beatsPerBar, downbeat, markers, stems, "
+                + "duckMusic)"
         )
     }
 

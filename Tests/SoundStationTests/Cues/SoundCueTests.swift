@@ -14,6 +14,8 @@ import Testing
         "2:effect:coin:pan=0.5:at=beat",
         "2:filter:music:lowpass=800",
         "2:filter:effects:highpass=300", "3:filter:music:off", "0:reverb:effects:cave", "4:reverb:music:off",
+        "1:intensity:0.5", "2:intensity:1:over=2", "3:tempo:140", "4:tempo:90.5:over=4:ease=in-out-cubic",
+        "5:intensity:0:over=1:ease=equal-power",
     ])
     func cuesReadBackAsWritten(text: String) throws {
         #expect(try SoundCue(parsing: text).description == text)
@@ -57,6 +59,12 @@ import Testing
         ("1:filter:music:notch=5", "expected T:filter"),
         ("1:reverb:music:spaceship", "\"spaceship\" is not a reverb preset"),
         ("1:reverb:drums:cave", "\"drums\" is not master"),
+        ("1:intensity:1.5", "\"1.5\" is not an intensity from 0 to 1"),
+        ("1:intensity:loud", "\"loud\" is not an intensity"), ("1:intensity", "expected T:intensity:X"),
+        ("1:tempo:0", "\"0\" is not a tempo above 0"), ("1:tempo:120:slow=2", "expected T:tempo:BPM"),
+        ("1:tempo:120:over=-1", "\"-1\" is not over in seconds"),
+        ("1:tempo:120:over=2:ease=bouncy", "\"bouncy\" is not an easing (linear, in-quad"),
+        ("1:intensity:1:over=2:bouncy", "expected T:intensity:X"),
     ])
     func badCuesSayWhatIsWrong(text: String, message: String) {
         do {
@@ -111,5 +119,41 @@ import Testing
                 SpaceTests.energy(muffled, at: 12_000, channel: 0, frames: frames)
                     / SpaceTests.energy(plain, at: 12_000, channel: 0, frames: frames))
         #expect(drop < -20, "12 kHz down by \(drop) dB")
+    }
+
+    @Test func tempoCuesStartAClockThatEffectsFollow() async throws {
+        let assets = try TestAssets()
+        try assets.addWAV("blip", Signals.sine(frequency: 500, seconds: 0.05))
+        let system = try await assets.system()
+        let cues = ["0:tempo:120", "0.7:effect:blip:at=beat", "1.2:tempo:240", "1.3:effect:blip:at=beat"]
+        for text in cues {
+            let cue = try SoundCue(parsing: text)
+            system.engine.schedule(at: cue.time) { try? system.perform(cue) }
+        }
+        let mix = try system.engine.render(frames: 96_000)
+        // 120 bpm from 0: the beat after 0.7 s is at 1 s. At 1.2 s (2.4 beats) the tempo doubles: the
+        // next beat (3) is 0.6 beats of 0.25 s later, at 1.35 s. (A sine's first sample is 0.)
+        #expect(AudioAnalysis.onset(mix, threshold: 0) == 48_000 + 1)
+        #expect(AudioAnalysis.onset(mix, threshold: 0, from: 60_000) == 64_800 + 1)
+        #expect(system.cueClock?.bpm == 240)
+    }
+
+    @Test func intensityCuesMoveTheLayers() async throws {
+        let assets = try TestAssets()
+        let silence = PCMAudio(sampleRate: 48_000, channels: 2, samples: [Float](repeating: 0, count: 96_000))
+        let pad = PCMAudio(sampleRate: 48_000, channels: 2, samples: [Float](repeating: 0.25, count: 96_000))
+        try WAVWriter.write(pad, toFileAt: "\(assets.root)/pad.wav", format: .float32)
+        try assets.addWAV(
+            "layered", silence, kind: "music", extra: "\"stems\": [{\"path\": \"pad.wav\", \"from\": 0.5}]")
+        let system = try await assets.system()
+        for text in ["0:music:layered", "0:intensity:0", "0.5:intensity:1:over=0.5:ease=in-quad"] {
+            let cue = try SoundCue(parsing: text)
+            system.engine.schedule(at: cue.time) { try? system.perform(cue) }
+        }
+        let mix = try system.engine.render(frames: 72_000)
+        #expect(mix.samples[12_000 * 2] == 0)
+        // Half way (0.75 s), in-quad: a quarter of the way up (the stem joins at 0.5, full there).
+        #expect(abs(mix.samples[36_000 * 2] - 0.25 * 0.25) < 1e-3)
+        #expect(abs(mix.samples[60_000 * 2] - 0.25) < 1e-6)
     }
 }

@@ -91,6 +91,49 @@ struct DeviceTests {
         #expect(lowRefresh >= 4 * normalRefresh, "low latency: \(lowRefresh) mixes a second")
     }
 
+    @Test(arguments: [false, true])
+    func aLayeredTracksStemsStartInTheSameMix(streamed: Bool) async throws {
+        // The same noise as the track's left channel and its stem's right: recorded from the monitor,
+        // the two sides line up at lag 0 only if the stems started in the same mix (alSourcePlayv).
+        let assets = try TestAssets()
+        let noise = Signals.noise(seconds: 2, amplitude: 0.4, seed: 9).samples
+        func stereo(left: Bool) -> PCMAudio {
+            PCMAudio(sampleRate: 48_000, channels: 2, samples: noise.flatMap { left ? [$0, 0] : [0, $0] })
+        }
+        try WAVWriter.write(stereo(left: false), toFileAt: "\(assets.root)/right.wav", format: .float32)
+        try assets.addWAV(
+            "layered", stereo(left: true), kind: "music",
+            extra: "\"stream\": \(streamed), \"stems\": [{\"path\": \"right.wav\"}]")
+        let engine = try AudioEngine(output: .device())
+        let system = SoundSystem(engine: engine, catalogue: try assets.catalogue())
+        try (try await system.bank.preload()).throwIfFailed()
+        let capture = try CaptureDevice(sampleRate: 48_000, channels: 2)
+        capture.start()
+        try system.music.play("layered")
+        var recorded: [Float] = []
+        let deadline = ContinuousClock.now + .seconds(5)
+        while recorded.count < 48_000 * 2 * 3 / 2, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            recorded += capture.read()
+        }
+        capture.stop()
+        engine.shutdown()
+        let audio = PCMAudio(sampleRate: 48_000, channels: 2, samples: recorded)
+        let onset = try #require(AudioAnalysis.onset(audio, threshold: 0.05), "nothing reached the monitor")
+        let window = (onset + 4_800)..<(onset + 14_400)
+        #expect(window.upperBound + 512 < audio.frameCount)
+        let scores = (-480...480).map { lag in
+            (
+                lag,
+                window.reduce(0.0) {
+                    $0 + Double(audio.samples[$1 * 2]) * Double(audio.samples[($1 + lag) * 2 + 1])
+                }
+            )
+        }
+        let best = scores.max { $0.1 < $1.1 }?.0
+        #expect(best == 0, "streamed \(streamed): the stem is \(best ?? -1) frames off the track")
+    }
+
     @Test func deviceListsNameTheNullSinkAndItsMonitor() {
         #expect(!AudioEngine.playbackDevices().isEmpty)
         #expect(AudioEngine.captureDevices().contains { $0.contains("Monitor") })

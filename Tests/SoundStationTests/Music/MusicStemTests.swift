@@ -87,3 +87,33 @@ import Testing
         }
     }
 }
+
+/// The layers along a tween: the stem's gain follows the easing from the next bar on.
+@Suite struct MusicStemTweenTests {
+    @Test func aLayerFadesInAlongItsEasingFromTheNextBar() async throws {
+        let assets = try TestAssets()
+        let base = PCMAudio(sampleRate: 48_000, channels: 2, samples: [Float](repeating: 0, count: 384_000))
+        let layer = PCMAudio(
+            sampleRate: 48_000, channels: 2, samples: [Float](repeating: 0.25, count: 384_000))
+        try WAVWriter.write(layer, toFileAt: "\(assets.root)/pad.wav", format: .float32)
+        try assets.addWAV(
+            "layered", base, kind: "music",
+            extra: "\"bpm\": 120, \"stems\": [{\"path\": \"pad.wav\", \"from\": 0.5}]")
+        let system = try await assets.system()
+        try system.music.setIntensity(0)
+        try system.music.play("layered")
+        _ = try system.engine.render(frames: 10_000)
+        // 120 bpm: the next bar is at 2 s; the stem glides in over 1 s, out-cubic.
+        try system.music.setIntensity(
+            1, tween: Tween(.seconds(1), easing: .outCubic, start: .music(.nextBar, of: system.music)))
+        let mix = try system.engine.render(frames: 4 * 48_000)
+        var largest: Float = 0
+        for frame in 0..<mix.frameCount {
+            let t = min(max(Double(frame + 10_000 - 96_000) / 48_000, 0), 1)
+            let expected = 0.25 * Float(1 - (1 - t) * (1 - t) * (1 - t))
+            largest = max(largest, abs(mix.samples[frame * 2] - expected))
+        }
+        #expect(largest < 1e-3 * 0.25, "the layer is off its curve by \(largest)")
+        #expect(throws: TweenError.self) { try system.music.setIntensity(2, tween: Tween(.seconds(1))) }
+    }
+}

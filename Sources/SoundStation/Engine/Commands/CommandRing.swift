@@ -102,6 +102,7 @@ extension ssrt_command {
         }
         if options.spatialize { flags |= SSRT_FLAG_SPATIALIZE.rawValue }
         reverb_send = options.reverbSend
+        duck_music_db = options.duckMusic
         let (_, lf, hf) = options.filter?.gains ?? (1, 1, 1)
         (filter_gain_lf, filter_gain_hf) = (lf, hf)
         let kind: ssrt_filter =

@@ -112,6 +112,16 @@ final class OpenALSource: @unchecked Sendable {
         try withOpenAL(device, "alSourcePlay") { alSourcePlay(id) }
     }
 
+    /// Starts several sources of one device in one `alSourcePlayv`, under the device's AL lock, so
+    /// the mixer begins them all in the same update (a layered track's stems).
+    static func playAll(_ sources: [OpenALSource]) throws(AudioEngineError) {
+        guard let device = sources.first?.device else { return }
+        let ids = sources.map(\.id)
+        try withOpenAL(device, "alSourcePlayv") {
+            ids.withUnsafeBufferPointer { alSourcePlayv(ALsizei($0.count), $0.baseAddress) }
+        }
+    }
+
     func pause() {
         let id = self.id
         _ = try? withOpenAL(device, "alSourcePause") { alSourcePause(id) }
