@@ -39,10 +39,14 @@ public final class SoundSystem: Sendable {
     /// - Parameters:
     ///   - output: Where the sound goes.
     ///   - assets: The folder (or bundle) holding `catalogue.json`.
-    /// - Throws: ``AudioEngineError`` or ``CatalogueError``.
-    public convenience init(output: AudioOutput, assets: AssetLocation) throws {
-        let catalogue = try Catalogue(location: assets)
-        self.init(engine: try AudioEngine(output: output), catalogue: catalogue)
+    /// - Throws: ``SoundSystemError/catalogue(_:)`` when the catalogue cannot be read (nothing is
+    ///   opened), ``SoundSystemError/output(_:)`` when the output cannot be opened.
+    public convenience init(output: AudioOutput, assets: AssetLocation) throws(SoundSystemError) {
+        let catalogue: Catalogue
+        do { catalogue = try Catalogue(location: assets) } catch { throw .catalogue(error) }
+        let engine: AudioEngine
+        do { engine = try AudioEngine(output: output) } catch { throw .output(error) }
+        self.init(engine: engine, catalogue: catalogue)
     }
 
     /// Carries out one cue of a cue list (what `soundstation render` and `play` do per event), on the
@@ -134,6 +138,22 @@ public final class SoundSystem: Sendable {
             }
         case .tempo(let bpm, let seconds, let easing):
             try perform(tempo: bpm, over: seconds, easing: easing)
+        }
+    }
+}
+
+/// Why ``SoundSystem/init(output:assets:)`` could not make a sound system.
+public enum SoundSystemError: Error, CustomStringConvertible, Equatable {
+    /// The catalogue could not be read.
+    case catalogue(CatalogueError)
+    /// The output could not be opened.
+    case output(AudioEngineError)
+
+    /// The underlying error's message, which names the file, key or device.
+    public var description: String {
+        switch self {
+        case .catalogue(let error): error.description
+        case .output(let error): error.description
         }
     }
 }

@@ -30,7 +30,7 @@ public final class EffectStation: Sendable {
     /// - Returns: What was loaded, with any failures listed.
     /// - Throws: `CancellationError` when cancelled.
     @discardableResult
-    public func preload() async throws -> PreloadedSounds {
+    public func preload() async throws(CancellationError) -> PreloadedSounds {
         let names = sounds ?? bank.catalogue.entries(ofKind: .effect).map(\.name)
         let loaded = try await bank.preload(names)
         held.withLock { previous in

@@ -60,7 +60,7 @@ extension SoundBank {
     /// - Throws: `CancellationError` when cancelled.
     public func preload(
         _ names: [String]? = nil, progress: (@Sendable (PreloadProgress) -> Void)? = nil
-    ) async throws -> PreloadedSounds {
+    ) async throws(CancellationError) -> PreloadedSounds {
         let wanted = Self.largestFirst(names ?? catalogue.entries.map(\.name), in: catalogue)
         let total = wanted.count
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)

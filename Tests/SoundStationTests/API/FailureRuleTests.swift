@@ -90,4 +90,16 @@ import Testing
         }
         #expect(AudioAnalysis.peak(try system.engine.render(frames: 4_800)) == 0)
     }
+
+    @Test func aSoundSystemThatCannotBeMadeSaysWhichHalfFailed() throws {
+        let missing = "/nonexistent/soundstation-assets"
+        let error = #expect(throws: SoundSystemError.self) {
+            try SoundSystem(output: .offline(), assets: .directory(missing))
+        }
+        guard case .catalogue = error else {
+            Issue.record("expected a catalogue error, got \(String(describing: error))")
+            return
+        }
+        #expect(error?.description.contains(missing) == true)
+    }
 }
