@@ -40,7 +40,7 @@ enum TriggerCase {
             for i in first..<first + count {
                 let pitch = 0.9 + 0.02 * Float(i % 11)
                 let pan = Float(i % 21) / 10 - 1
-                guard try effects.play(blip, volume: 0.8, pitch: pitch, pan: pan) != nil else {
+                guard (try? effects.play(blip, volume: 0.8, pitch: pitch, pan: pan)) != nil else {
                     fail("trigger \(i) was refused (the command ring is full)")
                 }
             }

@@ -20,13 +20,20 @@ extension AudioEngine {
     public func play(_ buffer: SoundBuffer, options: PlayOptions = PlayOptions(), at time: Duration? = nil)
         throws(AudioEngineError) -> VoiceHandle?
     {
-        guard buffer.ring === ring else {
-            throw .invalidArgument(
-                name: "buffer", value: "\"\(buffer.name)\"", expected: "a buffer made by this engine")
-        }
-        try options.check()
+        try checkPlay(of: "buffer", named: buffer.name, madeOn: buffer.ring, options: options)
         // The command holds the buffer, so a buffer made and dropped in one expression still plays.
         return trigger(buffer.id, options: options, at: time, carrying: buffer)
+    }
+
+    /// Throws unless a buffer or stream was made on this engine's `ring` and `options` are in range.
+    func checkPlay(of kind: String, named name: String, madeOn owner: CommandRing, options: PlayOptions)
+        throws(AudioEngineError)
+    {
+        guard owner === ring else {
+            throw .invalidArgument(
+                name: kind, value: "\"\(name)\"", expected: "a \(kind) made by this engine")
+        }
+        try options.check()
     }
 
     /// Writes one play command with `options` as they are (clamped), carrying `object` (a buffer or

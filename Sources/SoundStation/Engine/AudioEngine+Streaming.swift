@@ -31,11 +31,7 @@ extension AudioEngine {
     public func play(_ stream: SoundStream, options: PlayOptions = PlayOptions(), at time: Duration? = nil)
         throws(AudioEngineError) -> VoiceHandle?
     {
-        guard stream.ring === ring else {
-            throw .invalidArgument(
-                name: "stream", value: "\"\(stream.name)\"", expected: "a stream made by this engine")
-        }
-        try options.check()
+        try checkPlay(of: "stream", named: stream.name, madeOn: stream.ring, options: options)
         let feeder = StreamFeeder(entry: stream.entry(loop: options.loop), inline: isOffline) { [ring] in
             ring.wake()
         }
