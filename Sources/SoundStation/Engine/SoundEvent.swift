@@ -1,7 +1,7 @@
 /// Something that happened to a sound, reported through ``AudioEngine/events()`` and
 /// ``AudioEngine/onEvent(_:)``.
 public enum SoundEvent: Sendable, Equatable {
-    /// A voice began to play `sound` at `time` seconds on the engine clock.
+    /// A voice began to play `sound` at `time` on the engine clock (offline: its exact frame).
     case started(VoiceHandle, sound: String, time: Duration)
     /// A voice is done with `sound`; `reason` says why.
     case finished(VoiceHandle, sound: String, reason: FinishReason, time: Duration)
