@@ -143,7 +143,7 @@ public enum MusicError: Error, CustomStringConvertible, Equatable {
 public protocol MusicTimeline: Sendable {
     /// The engine-clock time of the next point `point` names.
     /// - Parameter point: A beat, bar, bars or marker point (`.now` gives `nil`).
-    /// - Returns: Seconds on the engine clock; `nil` to start at once (`.now`, or no music playing).
+    /// - Returns: The time on the engine clock; `nil` to start at once (`.now`, or no music playing).
     /// - Throws: ``MusicError`` when the grid has no such point (no tempo, unknown marker).
     func time(of point: MusicQuantize) throws(MusicError) -> Duration?
 }
