@@ -61,8 +61,9 @@ public struct Catalogue: Sendable, Equatable {
 
     /// Loads the assets folder an `AssetLocation` points at.
     /// - Parameter location: A folder, or a folder inside a bundle's resources.
-    /// - Throws: ``CatalogueError/assetsNotFound(searched:)`` when the folder does not exist, or
-    ///   the first problem found in the manifest: ``CatalogueError/invalidJSON(path:reason:)``,
+    /// - Throws: ``CatalogueError/assetsNotFound(searched:)`` when the folder does not exist,
+    ///   ``CatalogueError/manifestUnreadable(path:reason:)`` when its `catalogue.json` cannot be read,
+    ///   or the first problem found in the manifest: ``CatalogueError/invalidJSON(path:reason:)``,
     ///   ``CatalogueError/unknownKey(path:entry:key:)``, ``CatalogueError/missingKey(path:entry:key:)``,
     ///   ``CatalogueError/invalidValue(path:entry:key:value:expected:)``,
     ///   ``CatalogueError/duplicateName(path:name:)``, ``CatalogueError/pathEscapesRoot(name:path:reason:)``
