@@ -12,7 +12,10 @@ public enum AssetLocation: Sendable {
     /// The environment variable that overrides where `locateDefault` looks.
     public static let environmentVariable = "SOUNDSTATION_ASSETS"
 
-    /// The absolute, symlink-resolved folder, or `assetsNotFound` naming where it looked.
+    /// The absolute, symlink-resolved folder this location names, checked to exist.
+    /// - Returns: The real path of the folder (symlinks resolved).
+    /// - Throws: ``CatalogueError/assetsNotFound(searched:)`` naming the folder when it does not
+    ///   exist or is not a directory, or the bundle when it has no resources folder.
     public func resolve() throws(CatalogueError) -> String {
         let candidate: String
         switch self {
@@ -43,6 +46,8 @@ public enum AssetLocation: Sendable {
     ///   - currentDirectory: Where `./Assets` is looked for; defaults to the working directory.
     ///   - executablePath: The running binary; defaults to `/proc/self/exe`, then `argv[0]`.
     /// - Returns: The absolute, symlink-resolved assets root.
+    /// - Throws: ``CatalogueError/assetsNotFound(searched:)`` listing every folder tried, in order;
+    ///   when `SOUNDSTATION_ASSETS` is set, only that folder, which holds no `catalogue.json`.
     public static func locateDefault(
         environment: [String: String] = ProcessInfo.processInfo.environment,
         currentDirectory: String? = nil,
@@ -93,6 +98,8 @@ public enum AssetLocation: Sendable {
 
 /// The default assets root (see `AssetLocation.locateDefault`), or nil when none is found.
 /// Handy for command-line tools that fall back to an explicit argument.
+/// - Returns: The absolute, symlink-resolved assets root, or nil when
+///   ``AssetLocation/locateDefault(environment:currentDirectory:executablePath:)`` finds none.
 public func locateDefaultAssets() -> String? {
     try? AssetLocation.locateDefault()
 }

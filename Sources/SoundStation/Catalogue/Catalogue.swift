@@ -60,6 +60,14 @@ public struct Catalogue: Sendable, Equatable {
     }
 
     /// Loads the assets folder an `AssetLocation` points at.
+    /// - Parameter location: A folder, or a folder inside a bundle's resources.
+    /// - Throws: ``CatalogueError/assetsNotFound(searched:)`` when the folder does not exist,
+    ///   ``CatalogueError/manifestUnreadable(path:reason:)`` when its `catalogue.json` cannot be read,
+    ///   or the first problem found in the manifest: ``CatalogueError/invalidJSON(path:reason:)``,
+    ///   ``CatalogueError/unknownKey(path:entry:key:)``, ``CatalogueError/missingKey(path:entry:key:)``,
+    ///   ``CatalogueError/invalidValue(path:entry:key:value:expected:)``,
+    ///   ``CatalogueError/duplicateName(path:name:)``, ``CatalogueError/pathEscapesRoot(name:path:reason:)``
+    ///   or ``CatalogueError/fileMissing(name:path:)``.
     public init(location: AssetLocation) throws(CatalogueError) {
         try self.init(assetsRoot: try location.resolve())
     }
@@ -68,6 +76,13 @@ public struct Catalogue: Sendable, Equatable {
     /// - Parameters:
     ///   - path: The manifest file; messages name it as given.
     ///   - root: The folder sound paths are relative to; defaults to the manifest's folder.
+    /// - Throws: ``CatalogueError/manifestUnreadable(path:reason:)`` when the file cannot be read,
+    ///   ``CatalogueError/assetsNotFound(searched:)`` when `root` is not a folder, or
+    ///   the first problem found in the manifest: ``CatalogueError/invalidJSON(path:reason:)``,
+    ///   ``CatalogueError/unknownKey(path:entry:key:)``, ``CatalogueError/missingKey(path:entry:key:)``,
+    ///   ``CatalogueError/invalidValue(path:entry:key:value:expected:)``,
+    ///   ``CatalogueError/duplicateName(path:name:)``, ``CatalogueError/pathEscapesRoot(name:path:reason:)``
+    ///   or ``CatalogueError/fileMissing(name:path:)``.
     public init(manifestAt path: String, root: String? = nil) throws(CatalogueError) {
         let bytes: [UInt8]
         switch CatalogueFiles.read(path) {
@@ -82,6 +97,12 @@ public struct Catalogue: Sendable, Equatable {
     ///   - json: The manifest's UTF-8 text.
     ///   - root: The folder sound paths are relative to; it must exist.
     ///   - manifestName: How messages name the manifest.
+    /// - Throws: ``CatalogueError/assetsNotFound(searched:)`` when `root` is not a folder, or
+    ///   the first problem found in the manifest: ``CatalogueError/invalidJSON(path:reason:)``,
+    ///   ``CatalogueError/unknownKey(path:entry:key:)``, ``CatalogueError/missingKey(path:entry:key:)``,
+    ///   ``CatalogueError/invalidValue(path:entry:key:value:expected:)``,
+    ///   ``CatalogueError/duplicateName(path:name:)``, ``CatalogueError/pathEscapesRoot(name:path:reason:)``
+    ///   or ``CatalogueError/fileMissing(name:path:)``.
     public init(json: [UInt8], root: String, manifestName: String = Catalogue.manifestName)
         throws(CatalogueError)
     {
@@ -96,11 +117,17 @@ public struct Catalogue: Sendable, Equatable {
     }
 
     /// The sound with this name, or nil; use `entry(named:)` to get a helpful error instead.
+    /// - Parameter name: The entry's `name` in the manifest.
+    /// - Returns: The entry, or nil when the catalogue has no sound of that name.
     public subscript(name: String) -> SoundEntry? {
         positions[name].map { entries[$0] }
     }
 
     /// The sound with this name, or an `unknownSound` error that suggests close names.
+    /// - Parameter name: The entry's `name` in the manifest.
+    /// - Returns: The entry.
+    /// - Throws: ``CatalogueError/unknownSound(name:suggestions:)`` when no entry has that name; the
+    ///   suggestions are the closest names the catalogue has.
     public func entry(named name: String) throws(CatalogueError) -> SoundEntry {
         guard let entry = self[name] else {
             throw .unknownSound(
@@ -110,11 +137,16 @@ public struct Catalogue: Sendable, Equatable {
     }
 
     /// The sound a typed resource (usually a game's enum case) stands for.
+    /// - Parameter resource: A value whose ``SoundResource/catalogueName`` names an entry.
+    /// - Returns: The entry.
+    /// - Throws: ``CatalogueError/unknownSound(name:suggestions:)`` when no entry has that name.
     public func entry(for resource: some SoundResource) throws(CatalogueError) -> SoundEntry {
         try entry(named: resource.catalogueName)
     }
 
     /// The sounds of one kind, in manifest order.
+    /// - Parameter kind: Effect, music or voice.
+    /// - Returns: Every entry of that kind; empty when there is none.
     public func entries(ofKind kind: SoundKind) -> [SoundEntry] {
         entries.filter { $0.kind == kind }
     }

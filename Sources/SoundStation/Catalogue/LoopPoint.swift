@@ -10,6 +10,8 @@ public enum LoopPoint: Sendable, Equatable {
     case seconds(Double)
 
     /// The frame this point falls on in audio of the given sample rate, rounded to nearest.
+    /// - Parameter sampleRate: The decoded audio's frames per second.
+    /// - Returns: The frame index: a `.frames` point unchanged, a `.seconds` point times the rate.
     public func frame(atSampleRate sampleRate: Int) -> Int {
         switch self {
         case .frames(let frames):

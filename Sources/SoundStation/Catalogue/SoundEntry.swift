@@ -53,6 +53,28 @@ public struct SoundEntry: Sendable, Equatable {
     ///
     /// Meant for tests and tools that build sounds without a manifest; unlike `Catalogue`,
     /// it does not check ranges or that the file exists.
+    /// - Parameters:
+    ///   - name: The unique name games use to ask for the sound.
+    ///   - path: The file's path relative to the assets root, as a manifest would write it.
+    ///   - resolvedPath: The absolute path of the file, used to load it.
+    ///   - kind: Effect, music or voice; picks the defaults below.
+    ///   - volume: Linear gain in 0...4 (1 leaves the file as recorded).
+    ///   - loop: Whether playback wraps around; nil for the kind's default (``defaultLoop(for:)``).
+    ///   - priority: 0...255, higher wins when voices run short.
+    ///   - maxInstances: How many copies may play at once; nil for the kind's default
+    ///     (``defaultMaxInstances(for:)``).
+    ///   - steal: What happens when `maxInstances` copies are already playing.
+    ///   - stream: Whether to decode while playing instead of loading up front.
+    ///   - coalesceMilliseconds: Requests closer together than this many milliseconds play once;
+    ///     nil for the kind's default (``defaultCoalesceMilliseconds(for:)``).
+    ///   - loopStart: Where a loop restarts; nil for the start of the file.
+    ///   - loopEnd: Where a loop wraps; nil for the end of the file.
+    ///   - channels: How a file of more than two channels becomes stereo.
+    ///   - strict: Whether a file cut short is an error instead of a warning.
+    ///   - tempo: The track's tempo, for music that switches on beats and bars; nil for none.
+    ///   - markers: Named positions in seconds from the start of the file; music only.
+    ///   - stems: The layers of a layered track; music only.
+    ///   - duckMusic: Decibels (-60...0) the music dips to while this sound plays; 0 for none.
     public init(
         name: String, path: String, resolvedPath: String, kind: SoundKind,
         volume: Float = SoundEntry.defaultVolume, loop: Bool? = nil,
@@ -94,12 +116,18 @@ public struct SoundEntry: Sendable, Equatable {
     public var loopsBySongStructure: Bool { loop && loopStart == nil && loopEnd == nil }
 
     /// The manifest's default for `loop`, per kind.
+    /// - Parameter kind: The entry's kind.
+    /// - Returns: True for music, false for effects and voice.
     public static func defaultLoop(for kind: SoundKind) -> Bool { kind == .music }
 
     /// The manifest's default for `maxInstances`, per kind.
+    /// - Parameter kind: The entry's kind.
+    /// - Returns: 8 for effects, 1 for music and voice.
     public static func defaultMaxInstances(for kind: SoundKind) -> Int { kind == .effect ? 8 : 1 }
 
     /// The manifest's default for `coalesceMs`, per kind.
+    /// - Parameter kind: The entry's kind.
+    /// - Returns: 5 milliseconds for effects, 0 (no merging) for music and voice.
     public static func defaultCoalesceMilliseconds(for kind: SoundKind) -> Double {
         kind == .effect ? 5 : 0
     }

@@ -19,6 +19,8 @@ extension SoundResource where Self: RawRepresentable, Self.RawValue == String {
 
 extension SoundResource {
     /// The absolute path of this sound's file, or nil if the catalogue has no such sound.
+    /// - Parameter catalogue: The catalogue to look the entry up in.
+    /// - Returns: The entry's ``SoundEntry/resolvedPath``, or nil when no entry has this name.
     public func bundlePath(in catalogue: Catalogue) -> String? {
         catalogue[catalogueName]?.resolvedPath
     }

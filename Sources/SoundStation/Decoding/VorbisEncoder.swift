@@ -31,6 +31,10 @@ public final class VorbisEncoder {
     ///   - quality: VBR quality from -0.1 (smallest) to 1.0 (best), as `vorbis_encode_init_vbr` takes it;
     ///     0.4 is a good default for game audio.
     ///   - serialNumber: The Ogg stream serial; fixed so repeated builds produce identical files.
+    /// - Throws: ``AudioEncodingError/invalidSettings(reason:)`` for a channel count other than 1 or 2,
+    ///   a sample rate not in 1...1,536,000 Hz, a quality outside -0.1...1.0 or settings libvorbisenc
+    ///   refuses; ``AudioEncodingError/cannotCreate(path:reason:)`` when the file cannot be created;
+    ///   ``AudioEncodingError/writeFailed(path:reason:)`` when the headers cannot be written.
     public init(
         path: String, sampleRate: Int, channels: Int, quality: Float, serialNumber: Int32 = 0x5353
     ) throws(AudioEncodingError) {
@@ -55,6 +59,9 @@ public final class VorbisEncoder {
 
     /// Encodes interleaved samples; complete pages are written to the file immediately.
     /// - Parameter interleaved: Whole frames at the encoder's channel count, nominally in -1...1.
+    /// - Throws: ``AudioEncodingError/invalidSettings(reason:)`` when the sample count is not a whole
+    ///   number of frames; ``AudioEncodingError/writeFailed(path:reason:)`` when a page cannot be
+    ///   written, or the stream was finished or broken by an earlier failure.
     public func write(_ interleaved: [Float]) throws(AudioEncodingError) {
         try checkOpen()
         guard interleaved.count % channels == 0 else {
@@ -76,6 +83,8 @@ public final class VorbisEncoder {
     /// Forces out the packets libogg holds as a short page and syncs the file to disk, so a crash
     /// keeps everything encoded so far. Frames still in the encoder's look-ahead (about one block)
     /// reach the file with later writes or ``finish()``.
+    /// - Throws: ``AudioEncodingError/writeFailed(path:reason:)`` when writing or syncing fails, or the
+    ///   stream was finished or broken by an earlier failure.
     public func flush() throws(AudioEncodingError) {
         try checkOpen()
         try writePages(force: true)
@@ -85,6 +94,8 @@ public final class VorbisEncoder {
     /// Ends the stream, writes the last pages, syncs and closes the file.
     ///
     /// Explicit rather than in `deinit` because it can fail, and a failure must reach the caller.
+    /// - Throws: ``AudioEncodingError/writeFailed(path:reason:)`` when the last pages cannot be
+    ///   written, synced or closed, or the stream was already finished or broken by an earlier failure.
     public func finish() throws(AudioEncodingError) {
         try checkOpen()
         codec.endOfInput()

@@ -18,6 +18,11 @@ public final class VorbisFileDecoder: StreamingDecoder {
     /// - Parameters:
     ///   - path: The file to read; it stays open until the decoder is released.
     ///   - options: What to do with more than two channels.
+    /// - Throws: ``AudioDecodingError/unreadable(path:reason:)`` naming the file when it is missing,
+    ///   not a regular file, empty or unreadable; ``AudioDecodingError/unsupportedFormat(path:reason:)`` when it is not Ogg
+    ///   Vorbis (or a chained stream whose links differ in rate or channels);
+    ///   ``AudioDecodingError/truncated(path:reason:)`` when it ends mid-page;
+    ///   ``AudioDecodingError/corrupt(path:reason:)`` when its headers are invalid.
     public convenience init(path: String, options: DecodingOptions = DecodingOptions())
         throws(AudioDecodingError)
     {
@@ -35,6 +40,11 @@ public final class VorbisFileDecoder: StreamingDecoder {
     ///   - bytes: The file's contents.
     ///   - name: The file name to use in error messages.
     ///   - options: What to do with more than two channels.
+    /// - Throws: ``AudioDecodingError/unreadable(path:reason:)`` naming `name` when `bytes` is empty;
+    ///   ``AudioDecodingError/unsupportedFormat(path:reason:)`` when it is not Ogg
+    ///   Vorbis (or a chained stream whose links differ in rate or channels);
+    ///   ``AudioDecodingError/truncated(path:reason:)`` when it ends mid-page;
+    ///   ``AudioDecodingError/corrupt(path:reason:)`` when its headers are invalid.
     public convenience init(
         bytes: [UInt8], name: String, options: DecodingOptions = DecodingOptions()
     ) throws(AudioDecodingError) {
@@ -87,6 +97,10 @@ public final class VorbisFileDecoder: StreamingDecoder {
     /// Reads the next frames.
     /// - Parameter maxFrames: The most frames to return; fewer come back only at the end of the stream.
     /// - Returns: Interleaved samples, a multiple of `info.channels`; empty at the end of the stream.
+    /// - Throws: ``AudioDecodingError/corrupt(path:reason:)`` or
+    ///   ``AudioDecodingError/unreadable(path:reason:)`` naming the file when libvorbisfile cannot
+    ///   decode the next packets; ``AudioDecodingError/unsupportedFormat(path:reason:)`` when a
+    ///   chained link changes rate or channels.
     public func read(maxFrames: Int) throws(AudioDecodingError) -> [Float] {
         guard maxFrames > 0 else { return [] }
         // Callers may pass Int.max to mean "as much as there is"; neither the target nor the
@@ -120,6 +134,9 @@ public final class VorbisFileDecoder: StreamingDecoder {
 
     /// Moves to a frame so the next ``read(maxFrames:)`` starts exactly there.
     /// - Parameter frame: The frame to play next; values beyond the ends are clamped.
+    /// - Throws: ``AudioDecodingError/corrupt(path:reason:)`` or
+    ///   ``AudioDecodingError/unreadable(path:reason:)`` naming the file when libvorbisfile cannot
+    ///   seek in it.
     public func seek(toFrame frame: Int) throws(AudioDecodingError) {
         let target = Int64(min(max(frame, 0), info.frameCount))
         let result = ov_pcm_seek(file, target)
@@ -130,6 +147,7 @@ public final class VorbisFileDecoder: StreamingDecoder {
 
     /// Decodes from the current position to the end.
     /// - Returns: The rest of the stream; everything when called on a fresh decoder.
+    /// - Throws: As ``read(maxFrames:)``.
     public func readAll() throws(AudioDecodingError) -> PCMAudio {
         var samples: [Float] = []
         // The declared length comes from the file, so a forged one must not drive a huge allocation.

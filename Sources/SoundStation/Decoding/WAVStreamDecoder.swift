@@ -43,6 +43,7 @@ public final class WAVStreamDecoder: StreamingDecoder {
 
     /// Moves to a frame so the next ``read(maxFrames:)`` starts exactly there.
     /// - Parameter frame: The frame to read next; clamped to the file.
+    /// - Throws: Never: seeking only moves the read position; the signature is the protocol's.
     public func seek(toFrame frame: Int) throws(AudioDecodingError) {
         cursor = min(max(frame, 0), layout.frameCount)
     }

@@ -12,6 +12,7 @@ public enum WAVWriter {
     /// - Parameters:
     ///   - audio: The samples; int16 output clamps them to -1...1.
     ///   - format: How to store each sample.
+    /// - Returns: The whole file: headers and interleaved little-endian samples.
     public static func encode(_ audio: PCMAudio, format: WAVSampleFormat) -> [UInt8] {
         let bytesPerSample = format == .int16 ? 2 : 4
         let dataSize = audio.samples.count * bytesPerSample
@@ -64,6 +65,8 @@ public enum WAVWriter {
     ///   - audio: The samples.
     ///   - path: The output file.
     ///   - format: How to store each sample.
+    /// - Throws: ``AudioEncodingError/cannotCreate(path:reason:)`` when the file cannot be created;
+    ///   ``AudioEncodingError/writeFailed(path:reason:)`` when writing or closing it fails (a full disk).
     public static func write(
         _ audio: PCMAudio, toFileAt path: String, format: WAVSampleFormat
     ) throws(AudioEncodingError) {

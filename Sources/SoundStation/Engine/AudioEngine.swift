@@ -134,9 +134,11 @@ public final class AudioEngine: Sendable {
     }
 
     /// The names of the playback devices OpenAL can open.
+    /// - Returns: Names to pass to ``AudioOutput/device(name:latency:)``; empty when OpenAL lists none.
     public static func playbackDevices() -> [String] { DeviceList.playback() }
 
     /// The names of the capture (recording) devices OpenAL can open.
+    /// - Returns: The devices' names as OpenAL lists them; empty when there are none.
     public static func captureDevices() -> [String] { DeviceList.capture() }
 
     /// Uploads decoded audio to the device so it can be played without further work.
@@ -246,6 +248,8 @@ public final class AudioEngine: Sendable {
     }
 
     /// A new stream of every ``SoundEvent`` from now on; each call returns an independent stream.
+    /// - Returns: A stream that keeps the newest 4096 events not yet read and ends at ``shutdown()``;
+    ///   stop iterating it (or cancel its task) to unsubscribe.
     public func events() -> AsyncStream<SoundEvent> { hub.stream() }
 
     /// Calls `handler` for every ``SoundEvent`` (on the thread that noticed it; keep it short).

@@ -31,7 +31,7 @@ public enum AudioOutput: Sendable, Equatable, CustomStringConvertible {
     /// let engine = try AudioEngine.openWithFallback(.fromEnvironment(default: .device())) { print("notice:", $0) }
     /// ```
     ///
-    /// - `SOUNDSTATION_OUTPUT=silent` gives ``silent``; `device` gives ``device(name:)``;
+    /// - `SOUNDSTATION_OUTPUT=silent` gives ``silent``; `device` gives ``device(name:latency:)``;
     ///   unset or empty leaves `preferred`.
     /// - `SOUNDSTATION_DEVICE=NAME` names the device of a device output (`preferred`'s own name when
     ///   unset); a device output keeps `preferred`'s latency.

@@ -1,7 +1,6 @@
 extension AudioEngine {
-    /// How late a change of cutoff filter is heard on a device: the filtered voices' queue,
-    /// ``FilteredFeeder/bufferCount`` blocks of ``FilteredFeeder/blockFrames`` frames (85 ms at
-    /// 48 kHz). Voices without a cutoff filter are not delayed. Offline, the delay is the same number
+    /// How late a change of cutoff filter is heard on a device: the filtered voices' queue, 4 blocks
+    /// of 1024 frames (85 ms at 48 kHz). Voices without a cutoff filter are not delayed. Offline, the delay is the same number
     /// of render-clock frames, the same on every run.
     public var filterLatency: Duration {
         .seconds(Double(FilteredFeeder.blockFrames * FilteredFeeder.bufferCount) / Double(sampleRate))

@@ -14,6 +14,12 @@ public struct Ducking: Sendable, Equatable {
     public var loudEffectVolume: Float
 
     /// Creates a ducking setting; the defaults dip music by 12 dB under voice notes only.
+    /// - Parameters:
+    ///   - level: Music's linear gain while ducked, 0...1 (0.25 is about -12 dB); 1 turns ducking off.
+    ///   - attack: How long the dip takes when a voice starts.
+    ///   - release: How long the music takes to come back after the last voice ends.
+    ///   - underLoudEffects: Whether loud effects duck the music too, not only voice notes.
+    ///   - loudEffectVolume: The linear effect volume that counts as loud when `underLoudEffects` is on.
     public init(
         level: Float = 0.25, attack: Duration = .milliseconds(80), release: Duration = .milliseconds(400),
         underLoudEffects: Bool = false,

@@ -33,6 +33,20 @@ public struct PlayOptions: Sendable, Equatable {
     var distanceGain: Float = 1
 
     /// Creates options; the defaults play a sound once, centred, as recorded, on the effects bus.
+    /// - Parameters:
+    ///   - volume: Linear gain, 0 silent, 1 as recorded; above 1 amplifies.
+    ///   - pitch: Playback speed and pitch, 1 as recorded, 2 an octave up.
+    ///   - pan: -1 hard left, 0 centre, 1 hard right; ignored when `position` is set.
+    ///   - loop: Whether the sound starts again when it ends, until stopped.
+    ///   - priority: 0...255; when every voice is busy a sound may take the voice of one with lower
+    ///     priority.
+    ///   - bus: The mixing bus whose volume also applies.
+    ///   - position: Where the sound is, in the game's units, for pan and distance from the listener;
+    ///     nil to use `pan`.
+    ///   - spatialize: For a stereo sound, downmix it and place it as a point instead of keeping its width.
+    ///   - filter: The voice's own filter, in series with its bus's; nil for none.
+    ///   - reverbSend: 0...1, how much of the voice goes to its bus's reverb.
+    ///   - duckMusic: Decibels (-60...0) the music bus dips to while this voice plays; 0 for none.
     public init(
         volume: Float = 1, pitch: Float = 1, pan: Float = 0, loop: Bool = false, priority: Int = 128,
         bus: Bus = .effects, position: SoundPosition? = nil, spatialize: Bool = false,

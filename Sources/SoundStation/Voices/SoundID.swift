@@ -2,7 +2,7 @@
 /// instead of the sound's name, so starting it hashes no string.
 ///
 /// A ``SoundBank`` gives each catalogue name one id the first time it loads it and keeps it for the
-/// bank's life, so a game may look ids up once (``SoundBank/id(of:)``) and keep them;
+/// bank's life, so a game may look ids up once (``SoundBank/id(of:)-(String)``) and keep them;
 /// ``AudioEngine/makeBuffer(_:name:loopPoints:)`` gives each buffer it makes an id of its own
 /// (``SoundBuffer/id``).
 public struct SoundID: Sendable, Hashable, CustomStringConvertible {

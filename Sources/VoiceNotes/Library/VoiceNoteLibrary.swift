@@ -42,6 +42,7 @@ public final class VoiceNoteLibrary: Sendable {
 
     /// `$XDG_DATA_HOME/soundstation/voice-notes`, else `$HOME/.local/share/soundstation/voice-notes`.
     /// - Parameter environment: The variables to read.
+    /// - Returns: The folder's path (not created here; ``init(directory:environment:)`` creates it).
     /// - Throws: ``VoiceNoteError/folderUnavailable(path:reason:)`` when neither variable is usable.
     public static func defaultDirectory(environment: [String: String]) throws(VoiceNoteError) -> String {
         // The XDG spec says a relative XDG_DATA_HOME is invalid and must be ignored.
@@ -75,6 +76,9 @@ public final class VoiceNoteLibrary: Sendable {
 
     /// Reads the folder again, repairing unfinished recordings nobody is writing any more.
     /// - Returns: What was repaired, also kept in ``repairs``.
+    /// - Throws: ``VoiceNoteError/folderUnavailable(path:reason:)`` when the folder's contents cannot
+    ///   be listed (it was removed or its permissions changed); a note that cannot be read is not an
+    ///   error but goes to ``problems``.
     @discardableResult
     public func refresh() throws(VoiceNoteError) -> [RepairReport] {
         let names: [String]
@@ -113,6 +117,7 @@ public final class VoiceNoteLibrary: Sendable {
 
     /// The note called `name` (with or without its extension).
     /// - Parameter name: A plain name from ``notes``.
+    /// - Returns: The note, as last read by ``refresh()``.
     /// - Throws: ``VoiceNoteError/invalidName(_:reason:)`` for names that could escape the folder,
     ///   ``VoiceNoteError/beingRecorded(name:folder:)`` for a recording still running,
     ///   ``VoiceNoteError/noSuchNote(name:folder:)`` when there is none.
@@ -142,6 +147,9 @@ public final class VoiceNoteLibrary: Sendable {
     /// A path for a command-line argument that is either a file (it contains `/` or exists) or the
     /// name of a note in this folder.
     /// - Parameter fileOrName: What the user typed.
+    /// - Returns: The file's path as given, or the note's path in this folder.
+    /// - Throws: ``VoiceNoteError/unreadable(path:reason:)`` for a file path that does not exist, or
+    ///   the errors of ``note(named:)`` for a note name.
     public func resolve(_ fileOrName: String) throws(VoiceNoteError) -> String {
         if fileOrName.contains("/") || FileManager.default.fileExists(atPath: fileOrName) {
             guard FileManager.default.fileExists(atPath: fileOrName) else {

@@ -89,6 +89,8 @@ public final class VoiceNotePlayer: Sendable {
     }
 
     /// A new stream of every playback end from now on; each call returns an independent stream.
+    /// - Returns: A stream that keeps the newest 4096 ends not yet read and ends when the player is
+    ///   freed; stop iterating it (or cancel its task) to unsubscribe.
     public func finishedEvents() -> AsyncStream<PlaybackFinished> { broadcast.stream() }
 
     /// Calls `handler` at every playback end, on the thread that noticed it; keep it short.
@@ -143,6 +145,8 @@ public final class VoiceNotePlayer: Sendable {
 
     /// Plays a file that need not be in a library.
     /// - Parameter path: A `.ogg` or `.wav` file.
+    /// - Throws: ``VoiceNoteError/unreadable(path:reason:)`` when the file is missing or not a
+    ///   readable note, or the errors of ``play(_:)``.
     public func play(fileAt path: String) throws(VoiceNoteError) {
         try play(VoiceNote(path: path))
     }

@@ -37,12 +37,14 @@ public struct InputLevel: Sendable, Equatable {
 
     /// Where the peak sits on a meter that shows `range` dB below full scale: 0 empty, 1 full.
     /// - Parameter range: The decibels the meter spans; 60 shows everything but the noise floor.
+    /// - Returns: The fraction of the meter to fill, 0...1.
     public func meterFraction(range: Double = 60) -> Double {
         Swift.min(1, Swift.max(0, (peak + range) / range))
     }
 
     /// `20 log10(amplitude)`, clamped to ``floor``.
     /// - Parameter amplitude: A linear amplitude, 1 being full scale.
+    /// - Returns: The level in dBFS, ``floor`` (-100) for silence or anything quieter.
     public static func decibels(_ amplitude: Double) -> Double {
         amplitude > 0 ? Swift.max(floor, 20 * log10(amplitude)) : floor
     }

@@ -55,6 +55,7 @@ public final class VoiceNoteRecorder: Sendable {
     }
 
     /// The names of the capture devices that can be recorded from.
+    /// - Returns: Names to pass as `device`, as OpenAL lists them; empty when there are none.
     public static func captureDevices() -> [String] { AudioEngine.captureDevices() }
 
     /// The settings the next recording uses; changing them during a recording affects the next one.

@@ -67,6 +67,13 @@ public struct VoiceNoteSettings: Sendable, Equatable {
     public static let sampleRates = 8_000...192_000
 
     /// Creates settings; the defaults suit speech: 12000 Hz, mono, high quality, in Ogg Vorbis.
+    ///
+    /// Values are checked by ``validate()``, which recording calls before opening anything.
+    /// - Parameters:
+    ///   - sampleRate: Frames per second, within ``sampleRates``.
+    ///   - channels: 1 (mono) or 2 (stereo).
+    ///   - quality: The Vorbis encoder's quality; ignored for WAV.
+    ///   - format: The file format of the note.
     public init(
         sampleRate: Int = 12_000, channels: Int = 1, quality: VoiceNoteQuality = .high,
         format: VoiceNoteFormat = .oggVorbis
@@ -78,6 +85,8 @@ public struct VoiceNoteSettings: Sendable, Equatable {
     }
 
     /// Checks the values before a device or file is opened, so a bad value fails with its name.
+    /// - Throws: ``VoiceNoteError/invalidSettings(reason:)`` naming the value when the sample rate is
+    ///   outside ``sampleRates`` or the channel count is not 1 or 2.
     public func validate() throws(VoiceNoteError) {
         guard Self.sampleRates.contains(sampleRate) else {
             throw .invalidSettings(

@@ -46,6 +46,9 @@ public final class VoiceNotesScreen {
     ///   - directory: The notes folder; nil for the default.
     ///   - settings: How notes are recorded.
     ///   - device: The capture device; nil for the default.
+    /// - Throws: The errors of ``VoiceNoteLibrary/init(directory:environment:)``:
+    ///   ``VoiceNoteError/folderUnavailable(path:reason:)`` when the notes folder cannot be found,
+    ///   created, written or listed.
     public convenience init(
         engine: AudioEngine, directory: String? = nil, settings: VoiceNoteSettings = VoiceNoteSettings(),
         device: String? = nil

@@ -28,7 +28,7 @@ public struct TriggerPort: @unchecked Sendable {
 
     /// Starts a loaded sound with its catalogue settings (priority, bus, limits), times `volume`.
     /// - Parameters:
-    ///   - sound: An id from ``SoundBank/id(of:)`` or ``SoundBuffer/id``.
+    ///   - sound: An id from ``SoundBank/id(of:)-(String)`` or ``SoundBuffer/id``.
     ///   - volume: Multiplies the sound's own volume (linear gain).
     ///   - pitch: Playback speed: 1 as recorded.
     ///   - pan: -1 left, 0 centre, 1 right. A pan outside -1...1 is a bad value, which a signal handler
