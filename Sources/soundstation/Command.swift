@@ -26,7 +26,7 @@ enum Command {
 
     /// The program's name, usage text and error style.
     static let program = CommandLineProgram(
-        name: "soundstation", usage: usage, version: SoundStationVersion.string)
+        name: "soundstation", usage: usage, version: LibraryVersion.string)
 
     static func run(_ words: [String]) async throws {
         guard let name = words.first else { throw CLIError.usage("no command given") }

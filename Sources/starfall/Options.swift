@@ -51,7 +51,7 @@ struct Options: Equatable {
 
     /// The program's name, usage text and error style.
     static let program = CommandLineProgram(
-        name: "starfall", usage: usage, version: SoundStationVersion.string)
+        name: "starfall", usage: usage, version: LibraryVersion.string)
 
     /// `--autoplay` without somewhere to put the sound.
     static let autoplayNeedsOutput = CLIError.usage(

@@ -26,7 +26,7 @@ enum Command {
 
     /// The program's name, usage text and error style.
     static let program = CommandLineProgram(
-        name: "voicenote", usage: usage, version: SoundStationVersion.string)
+        name: "voicenote", usage: usage, version: LibraryVersion.string)
 
     static func run(_ words: [String]) async throws {
         let name = words.first ?? "screen"

@@ -108,7 +108,7 @@ public final class EffectStation: Sendable {
     ///   - pitch: 1 as recorded.
     ///   - spatialize: For a stereo sound, downmix it to a point instead of keeping its width.
     ///   - time: When, on the engine clock; `nil` for now.
-    /// - Returns: As ``play(_:volume:pitch:pan:at:)-(String,_,_,_,_)``.
+    /// - Returns: As ``play(_:volume:pitch:pan:at:)-(String,_,_,_,Duration?)``.
     /// - Throws: As that, and ``SoundLoadError/engine(name:_:)`` naming a coordinate that is not a
     ///   finite number.
     @discardableResult

@@ -149,7 +149,6 @@ extension MusicStation: MusicTimeline {
     func scheduleNextBeat(after previous: Double?) {
         _ = playingTrack()
         let now = currentFrame
-        let rate = Double(engine.sampleRate)
         let due = state.withLock {
             state -> (frame: Int64, unwrapped: Double, beat: MusicBeat, generation: UInt64)? in
             guard let playing = state.playing, let tempo = playing.grid.tempo, state.pausedAt == nil else {

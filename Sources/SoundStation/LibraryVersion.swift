@@ -1,6 +1,6 @@
 /// The library's version: the same numbers as the C header's `SS_VERSION_*`, the Python package's
 /// `__version__` and what each command-line program prints for `--version` (a test keeps them equal).
-public enum SoundStationVersion {
+public enum LibraryVersion {
     /// Changes that break source compatibility.
     public static let major = 0
     /// Additions.
