@@ -58,26 +58,26 @@ public struct GoldenAudio: Sendable {
             throw .differentShape(
                 path: path, golden: Self.shape(golden), rendered: Self.shape(audio))
         }
-        let comparison = Self.compare(audio, golden)
+        // One pass finds the largest difference and the first sample past the tolerance.
         let limit = Float(pow(10, tolerance / 20))
-        if let first = comparison.firstDifferingFrame(limit: limit, audio, golden) {
+        var largest: Float = 0
+        var first: Int?
+        for index in audio.samples.indices {
+            let difference = abs(audio.samples[index] - golden.samples[index])
+            largest = max(largest, difference)
+            if first == nil, difference > limit { first = index }
+        }
+        let comparison = GoldenComparison(largest: largest)
+        if let first {
             throw .differs(
-                path: path, frame: first.frame, channel: first.channel,
-                difference: AudioAnalysis.decibels(Double(comparison.largest)), tolerance: tolerance)
+                path: path, frame: first / audio.channels, channel: first % audio.channels,
+                difference: comparison.largestDecibels, tolerance: tolerance)
         }
         return comparison
     }
 
     private static func shape(_ audio: PCMAudio) -> String {
         "\(audio.frameCount) frames, \(audio.channels) channel(s) at \(audio.sampleRate) Hz"
-    }
-
-    private static func compare(_ audio: PCMAudio, _ golden: PCMAudio) -> GoldenComparison {
-        var largest: Float = 0
-        for index in audio.samples.indices {
-            largest = max(largest, abs(audio.samples[index] - golden.samples[index]))
-        }
-        return GoldenComparison(largest: largest)
     }
 }
 
@@ -88,14 +88,6 @@ public struct GoldenComparison: Sendable, Equatable {
 
     /// The largest difference in dBFS (-infinity when identical).
     public var largestDecibels: Double { AudioAnalysis.decibels(Double(largest)) }
-
-    fileprivate func firstDifferingFrame(limit: Float, _ audio: PCMAudio, _ golden: PCMAudio)
-        -> (frame: Int, channel: Int)?
-    {
-        guard largest > limit else { return nil }
-        let index = audio.samples.indices.first { abs(audio.samples[$0] - golden.samples[$0]) > limit } ?? 0
-        return (index / audio.channels, index % audio.channels)
-    }
 }
 
 /// Why a render did not match its golden file.

@@ -21,12 +21,6 @@ enum Console {
     /// Whether stdout is a terminal that can take a redrawn status line.
     static var isTerminal: Bool { RawTerminal.isTerminal(FileHandle.standardOutput.fileDescriptor) }
 
-    /// `m:ss.s`
-    static func clock(_ seconds: Double) -> String {
-        let tenths = Int((max(0, seconds) * 10).rounded(.down))
-        return String(format: "%d:%02d.%d", tenths / 600, tenths % 600 / 10, tenths % 10)
-    }
-
     /// Bytes in B, KB or MB.
     static func size(_ bytes: Int) -> String {
         if bytes < 1_024 { return "\(bytes) B" }

@@ -26,7 +26,7 @@ enum PlayCommand {
         defer { keyboard?.restore() }
         let duration = player.duration
         Console.out(
-            "playing \((path as NSString).lastPathComponent) (\(Console.clock(duration.inSeconds)))"
+            "playing \((path as NSString).lastPathComponent) (\(duration.clockText))"
                 + (keyboard == nil ? "" : "; Space pauses and resumes, q stops"))
 
         while finished.withLock({ $0 }) == nil {
@@ -45,7 +45,7 @@ enum PlayCommand {
             if Console.isTerminal {
                 let state = player.isPaused ? "  paused" : ""
                 Console.overwrite(
-                    "\(Console.clock(player.currentTime.inSeconds)) / \(Console.clock(duration.inSeconds))\(state)"
+                    "\(player.currentTime.clockText) / \(duration.clockText)\(state)"
                 )
             }
         }

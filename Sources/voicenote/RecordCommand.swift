@@ -67,7 +67,7 @@ enum RecordCommand {
             }
             let status = recorder.status
             let text =
-                "\(Console.clock(status.elapsed.inSeconds))  \(Console.meter(status.level))  "
+                "\(status.elapsed.clockText)  \(Console.meter(status.level))  "
                 + String(
                     format: "peak %6.1f dB  RMS %6.1f dB  %@", status.level.peak, status.level.rms,
                     Console.size(status.bytesWritten))

@@ -29,7 +29,7 @@ struct ScreenLayoutTests {
         return ScreenModel(
             folder: "/notes", recording: recordingStatus, notes: notes, selected: selected,
             playback: playback,
-            playbackTime: 1.2, message: nil)
+            playbackTime: .milliseconds(1_200), message: nil)
     }
 
     @Test("title, a plain Ready status, the blue start button and no meter when idle")
@@ -89,8 +89,8 @@ struct ScreenLayoutTests {
 
     @Test("clock and size formats")
     func formats() {
-        #expect(ScreenLayout.clock(0) == "0:00.0")
-        #expect(ScreenLayout.clock(75.36) == "1:15.3")
+        #expect(Duration.zero.clockText == "0:00.0")
+        #expect(Duration.seconds(75.36).clockText == "1:15.3")
         #expect(ScreenLayout.size(512) == "512 B")
         #expect(ScreenLayout.size(15_436) == "15 KB")
     }

@@ -99,7 +99,7 @@ struct WaveformTests {
         let waveform = try VoiceNoteWaveform(fileAt: note.path)
         var model = ScreenModel(
             folder: "/notes", recording: RecordingStatus(), notes: [note], selected: 0,
-            playback: PlaybackStatus(), playbackTime: 0, message: nil)
+            playback: PlaybackStatus(), playbackTime: .zero, message: nil)
         let waiting = ScreenLayout.lines(model, rows: 20).map(\.plainText)
         let pad = String(repeating: " ", count: ScreenLayout.nameWidth + 1 - "rising".count)
         #expect(

@@ -91,11 +91,7 @@ public final class EffectStation: Sendable {
     public func play(
         _ sound: SoundID, volume: Float = 1, pitch: Float = 1, pan: Float = 0, at time: Duration? = nil
     ) throws(AudioEngineError) -> VoiceHandle? {
-        let engine = bank.engine
-        let options = PlayOptions(volume: volume, pitch: pitch, pan: pan)
-        try options.check()
-        guard engine.ring.isReady(sound) else { return nil }
-        return engine.trigger(sound, options: options, at: time, soundDefaults: true)
+        try fire(sound, PlayOptions(volume: volume, pitch: pitch, pan: pan), at: time)
     }
 
     /// Fires an effect at a position in the game's units: its pan and distance attenuation come from
@@ -117,7 +113,6 @@ public final class EffectStation: Sendable {
         spatialize: Bool = false,
         at time: Duration? = nil
     ) throws(SoundLoadError) -> VoiceHandle? {
-        do throws(AudioEngineError) { try position.check() } catch { throw .engine(name: name, error) }
         let id = try loadedID(of: name)
         do {
             return try play(
@@ -143,11 +138,9 @@ public final class EffectStation: Sendable {
         spatialize: Bool = false,
         at time: Duration? = nil
     ) throws(AudioEngineError) -> VoiceHandle? {
-        let engine = bank.engine
-        let options = PlayOptions(volume: volume, pitch: pitch, position: position, spatialize: spatialize)
-        try options.check()
-        guard engine.ring.isReady(sound) else { return nil }
-        return engine.trigger(sound, options: options, at: time, soundDefaults: true)
+        try fire(
+            sound, PlayOptions(volume: volume, pitch: pitch, position: position, spatialize: spatialize),
+            at: time)
     }
 
     /// Fires an effect named by a typed resource.
@@ -176,6 +169,17 @@ public final class EffectStation: Sendable {
     public func play(at time: Duration? = nil) throws(SoundLoadError) -> VoiceHandle? {
         guard let sounds, sounds.count == 1 else { throw .notSingleSound(sounds: sounds) }
         return try play(sounds[0] as String, at: time)
+    }
+
+    /// Checks `options` and writes the trigger for a loaded `sound` into the ring, with the sound's
+    /// catalogue defaults; `nil` when the sound is not loaded (any more).
+    private func fire(_ sound: SoundID, _ options: PlayOptions, at time: Duration?) throws(AudioEngineError)
+        -> VoiceHandle?
+    {
+        try options.check()
+        let engine = bank.engine
+        guard engine.ring.isReady(sound) else { return nil }
+        return engine.trigger(sound, options: options, at: time, soundDefaults: true)
     }
 
     /// The id of `name`, checked: in the catalogue, an effect (or voice) entry, on the station's list,

@@ -54,10 +54,8 @@ extension AudioEngine {
             state.isPaused = true
             let now = currentFrame(&state)
             state.pauseLevel = state.pauseLevel.retargeted(to: 0, at: now, over: busRampFrames)
-            state.fineSteps = true
-            state.nextWakeFrame = min(state.nextWakeFrame, now)
+            wakeSoon(&state)
         }
-        ring.wake()
     }
 
     /// Resumes what ``pauseAll()`` paused, each sound from where it was, gliding up from silence over
@@ -78,17 +76,15 @@ extension AudioEngine {
                     events.append(
                         .started(
                             state.pool.handle(slot), sound: state.pool.voices[Int(slot)].name,
-                            time: seconds(now)))
+                            time: time(ofFrame: now)))
                 }
                 state.pool.update(slot) {
                     $0.phase = .playing
                     $0.announced = true
                 }
             }
-            state.fineSteps = true
-            state.nextWakeFrame = min(state.nextWakeFrame, now)
+            wakeSoon(&state)
         }
-        ring.wake()
     }
 
     /// Pauses the sources once a pause's glide has reached silence and OpenAL has mixed that last
@@ -100,6 +96,13 @@ extension AudioEngine {
             state.pool.voices[Int(slot)].source?.pause()
             state.pool.update(slot) { $0.phase = .paused }
         }
+    }
+
+    /// Makes the next housekeeping come at once and on the fine grid (a glide began).
+    func wakeSoon(_ state: inout EngineState) {
+        state.fineSteps = true
+        state.nextWakeFrame = min(state.nextWakeFrame, currentFrame(&state))
+        ring.wake()
     }
 
     /// The frames a bus volume, mute or pause glides over.

@@ -112,7 +112,8 @@ extension AudioEngine {
         guard (-1...1).contains(command.pan), let index, let name = buffer?.name ?? stream?.name else {
             let handle = VoiceHandle(ticket: command.ticket)
             events.append(
-                .refused(handle, sound: state.sounds.name(of: sound), time: seconds(currentFrame(&state))))
+                .refused(
+                    handle, sound: state.sounds.name(of: sound), time: time(ofFrame: currentFrame(&state))))
             return
         }
         var request = VoiceRequest(
@@ -276,7 +277,7 @@ extension AudioEngine {
     }
 
     /// The engine-clock time of `frame`, for events.
-    func seconds(_ frame: Int64) -> Duration { .frames(frame, rate: sampleRate) }
+    func time(ofFrame frame: Int64) -> Duration { .frames(frame, rate: sampleRate) }
 
     /// Claims a voice for `request` under the state lock (music: it streams and fades in) and starts
     /// it now or schedules it, handing back its events.
@@ -308,19 +309,21 @@ extension AudioEngine {
                 state.pool.alias(ticket, to: slot)
                 return true
             case .refused:
-                events.append(.refused(VoiceHandle(ticket: ticket), sound: request.name, time: seconds(now)))
+                events.append(
+                    .refused(VoiceHandle(ticket: ticket), sound: request.name, time: time(ofFrame: now)))
                 return false
             case .admitted: break
             }
         }
         guard let claimed = try? state.pool.claim(priority: request.options.priority, device: device) else {
-            events.append(.refused(VoiceHandle(ticket: ticket), sound: request.name, time: seconds(now)))
+            events.append(
+                .refused(VoiceHandle(ticket: ticket), sound: request.name, time: time(ofFrame: now)))
             return false
         }
         if let stolen = claimed.stolen {
             stolen.source?.stop()
             let old = VoiceHandle(ticket: stolen.ticket)
-            events.append(.finished(old, sound: stolen.name, reason: .stolen, time: seconds(now)))
+            events.append(.finished(old, sound: stolen.name, reason: .stolen, time: time(ofFrame: now)))
         }
         // Streams decode their first buffers when they start: leave that to housekeeping, off the
         // caller's thread.
@@ -471,13 +474,14 @@ extension AudioEngine {
                 $0.endEstimate = endEstimate
             }
             if hub.isListening, !state.isPaused {
-                events.append(.started(state.pool.handle(slot), sound: voice.name, time: seconds(frame)))
+                events.append(
+                    .started(state.pool.handle(slot), sound: voice.name, time: time(ofFrame: frame)))
             }
             return source
         } catch {
             state.pool.release(slot)
             events.append(
-                .refused(VoiceHandle(ticket: voice.ticket), sound: voice.name, time: seconds(frame)))
+                .refused(VoiceHandle(ticket: voice.ticket), sound: voice.name, time: time(ofFrame: frame)))
             return nil
         }
     }
@@ -494,7 +498,8 @@ extension AudioEngine {
         if hub.isListening {
             events.append(
                 .finished(
-                    handle, sound: state.pool.voices[Int(slot)].name, reason: reason, time: seconds(frame)))
+                    handle, sound: state.pool.voices[Int(slot)].name, reason: reason,
+                    time: time(ofFrame: frame)))
         }
         state.pool.release(slot)
     }

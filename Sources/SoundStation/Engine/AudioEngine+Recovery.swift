@@ -33,7 +33,7 @@ extension AudioEngine {
             state.deviceLost = false
             state.lastReopenAttempt = nil
             let now = currentFrame(&state)
-            events.append(.deviceRestored(device: fresh.name, time: seconds(now)))
+            events.append(.deviceRestored(device: fresh.name, time: time(ofFrame: now)))
             for slot in state.pool.busySlots {
                 let voice = state.pool.voices[Int(slot)]
                 if case .scheduled = voice.phase { continue }

@@ -59,7 +59,7 @@ extension AudioEngine {
         let now = currentFrame(&state)
         if case .device = output, !state.deviceLost, !device.isConnected {
             state.deviceLost = true
-            events.append(.deviceLost(reason: "\(device.name) disconnected", time: seconds(now)))
+            events.append(.deviceLost(reason: "\(device.name) disconnected", time: time(ofFrame: now)))
         }
         // OpenAL stopped every source when the device went: reaping them now would end the music.
         if state.deviceLost { return }

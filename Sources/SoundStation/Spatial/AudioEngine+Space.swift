@@ -317,11 +317,4 @@ extension AudioEngine {
         }
         return frame(for: glide)
     }
-
-    /// Makes the next housekeeping come at once and on the fine grid (a glide began).
-    private func wakeSoon(_ state: inout EngineState) {
-        state.fineSteps = true
-        state.nextWakeFrame = min(state.nextWakeFrame, currentFrame(&state))
-        ring.wake()
-    }
 }

@@ -7,7 +7,7 @@ struct ScreenModel {
     var notes: [VoiceNote]
     var selected: Int
     var playback: PlaybackStatus
-    var playbackTime: Double
+    var playbackTime: Duration
     var message: String?
     /// What the keys do: the prompt line and the keys row follow it.
     var mode = ScreenMode.browsing
@@ -60,7 +60,7 @@ enum ScreenLayout {
             return line
         case .confirmingDelete(let note):
             return ScreenLine(
-                " Delete \"\(note.name)\" (\(clock(note.duration.inSeconds)), \(size(note.byteCount)))? y/n",
+                " Delete \"\(note.name)\" (\(note.duration.clockText), \(size(note.byteCount)))? y/n",
                 TextStyle(bold: true, foreground: TextStyle.red))
         }
     }
@@ -78,7 +78,7 @@ enum ScreenLayout {
             line.append("  starting \(recording.device ?? "the device")...")
             return line
         }
-        line.append("  \(clock(recording.elapsed.inSeconds))  \(size(recording.bytesWritten))")
+        line.append("  \(recording.elapsed.clockText)  \(size(recording.bytesWritten))")
         if let name = recording.name { line.append("  \(name)", TextStyle(dim: true)) }
         return line
     }
@@ -122,7 +122,7 @@ enum ScreenLayout {
         var state = ""
         var style = TextStyle(reverse: selected)
         if isCurrent {
-            let progress = "\(clock(model.playbackTime))/\(clock(model.playback.duration.inSeconds))"
+            let progress = "\(model.playbackTime.clockText)/\(model.playback.duration.clockText)"
             state = model.playback.isPaused ? "  paused \(progress)" : "  playing \(progress)"
             style.foreground = model.playback.isPaused ? TextStyle.green : TextStyle.red
             style.bold = true
@@ -138,7 +138,7 @@ enum ScreenLayout {
             line.append(String(repeating: "·", count: VoiceNoteWaveform.defaultCells), TextStyle(dim: true))
         }
         line.append(
-            "  \(date(note.date))  \(clock(note.duration.inSeconds).leftPadded(to: 7))  \(size(note.byteCount).leftPadded(to: 7))"
+            "  \(date(note.date))  \(note.duration.clockText.leftPadded(to: 7))  \(size(note.byteCount).leftPadded(to: 7))"
                 + state, style)
         return line
     }
@@ -146,14 +146,6 @@ enum ScreenLayout {
     /// Characters of a note's name in the list; longer names end in `~`. With the waveform, date,
     /// length, size and "playing m:ss.s/m:ss.s", a row fits in 100 columns.
     static let nameWidth = 20
-
-    /// `m:ss.s`
-    static func clock(_ seconds: Double) -> String {
-        let tenths = Int((max(0, seconds) * 10).rounded(.down))
-        let minutes = tenths / 600
-        let rest = tenths % 600
-        return String(format: "%d:%02d.%d", minutes, rest / 10, rest % 10)
-    }
 
     /// Bytes in B, KB or MB.
     static func size(_ bytes: Int) -> String {

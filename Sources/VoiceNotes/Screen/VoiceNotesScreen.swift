@@ -102,7 +102,7 @@ public final class VoiceNotesScreen {
         selected = min(max(0, selected), max(0, notes.count - 1))
         return ScreenModel(
             folder: library.directory, recording: recorder.status, notes: notes, selected: selected,
-            playback: player.status, playbackTime: player.currentTime.inSeconds, message: message, mode: mode,
+            playback: player.status, playbackTime: player.currentTime, message: message, mode: mode,
             waveforms: waveforms(of: notes))
     }
 
@@ -217,7 +217,7 @@ public final class VoiceNotesScreen {
         do {
             let note = try recorder.stop()
             selected = library.notes.firstIndex { $0.fileName == note.fileName } ?? 0
-            message = "saved \(note.name) (\(ScreenLayout.clock(note.duration.inSeconds)))"
+            message = "saved \(note.name) (\(note.duration.clockText))"
         } catch {
             message = error.description
             _ = try? library.refresh()
