@@ -31,6 +31,20 @@ final class OpenALBuffer: @unchecked Sendable {
         byteCount = try Self.fill(id, device: device, audio: audio, compact: false)
     }
 
+    /// Replaces the buffer's contents with float `samples` without copying them into an array first
+    /// (a filtered voice's block, from its feeder's slot).
+    func fill(_ samples: UnsafeBufferPointer<Float>, sampleRate: Int, channels: Int) throws(AudioEngineError)
+    {
+        let id = self.id
+        let format = channels == 1 ? AL_FORMAT_MONO_FLOAT32 : AL_FORMAT_STEREO_FLOAT32
+        try withOpenAL(device, "alBufferData(\(samples.count / max(channels, 1)) frames)") {
+            alBufferData(
+                id, format, samples.baseAddress, ALsizei(samples.count * MemoryLayout<Float>.size),
+                ALsizei(sampleRate))
+        }
+        byteCount = samples.count * MemoryLayout<Float>.size
+    }
+
     /// Uploads `audio` and returns the bytes the device keeps.
     private static func fill(_ id: ALuint, device: OpenALDevice, audio: PCMAudio, compact: Bool)
         throws(AudioEngineError) -> Int
