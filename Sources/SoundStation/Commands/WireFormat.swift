@@ -11,6 +11,7 @@ public enum WireError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Bytes are left after the value.
     case trailingBytes(Int)
 
+    /// What went wrong and what to do, in one line.
     public var description: String {
         switch self {
         case .truncated(let needed, let at):
