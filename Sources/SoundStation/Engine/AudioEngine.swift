@@ -257,7 +257,9 @@ public final class AudioEngine: Sendable {
     }
 
     /// Frames since the engine opened, by the wall clock.
-    private var wallFrame: Int64 { Int64((ContinuousClock.now - startInstant).inSeconds * Double(sampleRate)) }
+    private var wallFrame: Int64 {
+        Int64((ContinuousClock.now - startInstant).inSeconds * Double(sampleRate))
+    }
 
     /// The render-clock frame for `time`, rounded (`round(seconds * sampleRate)`), clamped to what the
     /// clock can hold (a negative time is frame 0).

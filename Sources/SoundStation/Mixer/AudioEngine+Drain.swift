@@ -12,7 +12,9 @@ extension AudioEngine {
         guard ring.hasPending else { return }
         drainLock.withLock { _ in
             let tap = commandTap.withLock { $0 }
-            while true {
+            // Until the ring is empty: a station's step and a scheduled call write more cells (the
+            // next beat, a switch's own call), which belong to this round too.
+            while ring.hasPending {
                 let batch = ring.nextBatch()
                 var index = 0
                 while index < batch.count {
@@ -28,7 +30,6 @@ extension AudioEngine {
                     hub.send(events)
                     outside?()
                 }
-                if batch.count < CommandRing.drainBatch { return }
             }
         }
     }
@@ -109,7 +110,9 @@ extension AudioEngine {
         }
         let frame = command.frame == Int64(SSRT_NOW) ? nil : command.frame
         tap?(
-            .play(voice: VoiceHandle(ticket: command.ticket), sound: sound, options: request.options, frame: frame),
+            .play(
+                voice: VoiceHandle(ticket: command.ticket), sound: sound, options: request.options,
+                frame: frame),
             currentFrame(&state))
         _ = startVoice(request, ticket: command.ticket, atFrame: frame, in: &state, events: &events)
     }
