@@ -58,6 +58,9 @@ public final class AudioEngine: Sendable {
     let drainLock = Locked(())
     /// Sees every command carried out (a remote output forwards them); nil for a local engine.
     let commandTap = Locked<CommandTap?>(nil)
+    /// Called by the driver thread inside each round, under the state lock: tests hold the mixing
+    /// side there to show that no call waits for it.
+    let roundHook = Locked<(@Sendable () -> Void)?>(nil)
     /// The render clock as the mixing side last moved it, for the caller's side to read without a lock.
     let renderedFrame = Atomic<Int64>(0)
     let hub = EventHub()
