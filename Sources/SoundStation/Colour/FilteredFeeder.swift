@@ -1,3 +1,5 @@
+import COpenAL
+
 /// Feeds a filtered voice to OpenAL: blocks of its samples, run through its cutoff filters, queued on
 /// its source a few at a time.
 ///
@@ -140,9 +142,16 @@ final class FilteredFeeder: @unchecked Sendable {
     /// filters glide run voice by voice, as before. The samples are the same to the bit.
     static func refillTogether(_ voices: [(feeder: FilteredFeeder, source: OpenALSource, settings: Settings)])
     {
+        guard let device = voices.first?.source.device else { return }
+        // Every voice's finished blocks off its queue under one lock (one AL call each, not three).
+        device.withContext {
+            for (feeder, source, _) in voices where source.device === device {
+                feeder.reclaim(source.unqueueProcessedInContext())
+            }
+        }
         var deepest = 0
         for (feeder, source, settings) in voices {
-            feeder.reclaim(source: source)
+            if source.device !== device { feeder.reclaim(source: source) }
             feeder.take(settings: settings)
             deepest = max(deepest, feeder.pending.count)
         }
@@ -154,7 +163,14 @@ final class FilteredFeeder: @unchecked Sendable {
             for voice in voices where voice.feeder.pending.count > k { round.append(voice.feeder) }
             filter(round, block: k)
         }
-        for (feeder, source, _) in voices { feeder.queuePending(on: source) }
+        device.withContext {
+            for (feeder, source, _) in voices where source.device === device {
+                feeder.queuePending(on: source)
+            }
+        }
+        for (feeder, source, _) in voices where source.device !== device {
+            source.device.withContext { feeder.queuePending(on: source) }
+        }
     }
 
     /// Filters block `k` of each feeder.
@@ -217,12 +233,16 @@ final class FilteredFeeder: @unchecked Sendable {
     /// Takes the blocks the mixer has finished with off the source.
     private func reclaim(source: OpenALSource) {
         let processed = source.processedBuffers
-        if processed > 0, let names = try? source.unqueue(count: processed) {
-            queue.starts.removeFirst(min(processed, queue.starts.count))
-            queuedLengths.removeFirst(min(processed, queuedLengths.count))
-            for name in names {
-                if let buffer = buffers.first(where: { $0.id == name }) { idle.append(buffer) }
-            }
+        if processed > 0, let names = try? source.unqueue(count: processed) { reclaim(names) }
+    }
+
+    /// Makes the buffers `names`, just taken off the source's queue, idle.
+    private func reclaim(_ names: [ALuint]) {
+        guard !names.isEmpty else { return }
+        queue.starts.removeFirst(min(names.count, queue.starts.count))
+        queuedLengths.removeFirst(min(names.count, queuedLengths.count))
+        for name in names {
+            if let buffer = buffers.first(where: { $0.id == name }) { idle.append(buffer) }
         }
     }
 
@@ -244,7 +264,8 @@ final class FilteredFeeder: @unchecked Sendable {
         }
     }
 
-    /// Uploads the filtered blocks and queues them on `source`, all in one call.
+    /// Uploads the filtered blocks and queues them on `source`, all in one call; the caller holds
+    /// the source's device (`withContext`).
     private func queuePending(on source: OpenALSource) {
         guard !pending.isEmpty else { return }
         let channels = blocks.channels
@@ -255,16 +276,16 @@ final class FilteredFeeder: @unchecked Sendable {
             idle.removeFirst()
             // As in a voice's own refill, a block OpenAL refuses is dropped and the queue plays on.
             guard
-                (try? buffer.fill(
+                buffer.fillInContext(
                     UnsafeBufferPointer(start: slot(block.slot), count: block.frames * channels),
-                    sampleRate: blocks.sampleRate, channels: channels)) != nil
+                    sampleRate: blocks.sampleRate, channels: channels)
             else { continue }
             uploaded.append(buffer)
             queue.starts.append(block.start)
             queuedLengths.append(block.frames)
             queue.next = block.start + block.frames
         }
-        if (try? source.queue(uploaded)) == nil {
+        if !uploaded.isEmpty, !source.queueInContext(uploaded) {
             // Nothing was queued: take the bookkeeping back (the buffers are lost to the voice, as in
             // its own refill).
             queue.starts.removeLast(uploaded.count)

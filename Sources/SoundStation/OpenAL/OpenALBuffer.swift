@@ -45,6 +45,19 @@ final class OpenALBuffer: @unchecked Sendable {
         byteCount = samples.count * MemoryLayout<Float>.size
     }
 
+    /// ``fill(_:sampleRate:channels:)`` for a caller already inside `device.withContext` (a refill of
+    /// many voices under one lock).
+    /// - Returns: False when OpenAL refused the data.
+    func fillInContext(_ samples: UnsafeBufferPointer<Float>, sampleRate: Int, channels: Int) -> Bool {
+        let format = channels == 1 ? AL_FORMAT_MONO_FLOAT32 : AL_FORMAT_STEREO_FLOAT32
+        alBufferData(
+            id, format, samples.baseAddress, ALsizei(samples.count * MemoryLayout<Float>.size),
+            ALsizei(sampleRate))
+        guard alGetError() == AL_NO_ERROR else { return false }
+        byteCount = samples.count * MemoryLayout<Float>.size
+        return true
+    }
+
     /// Uploads `audio` and returns the bytes the device keeps.
     private static func fill(_ id: ALuint, device: OpenALDevice, audio: PCMAudio, compact: Bool)
         throws(AudioEngineError) -> Int
