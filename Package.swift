@@ -52,11 +52,12 @@ let package = Package(
             pkgConfig: "libxmp",
             providers: [.apt(["libxmp-dev"])]
         ),
-        // No pkgConfig: sdl2's cflags carry -D_REENTRANT, which SwiftPM prohibits and warns about in
-        // every build of every game that depends on this package, SDL or not. The shim includes
-        // <SDL2/SDL.h> and the module map links SDL2, which is all the flags gave
-        // (Scripts/install-deps.sh installs libsdl2-dev).
-        .systemLibrary(name: "CSDL2"),
+        // Starfall's window reaches SDL2 through a table of function pointers filled by dlopen when
+        // a window opens (include/CSDL2.h): the binary does not link SDL2, so the autoplay and
+        // terminal front ends start without loading it and its ~35 libraries. SDL's headers
+        // (libsdl2-dev, Scripts/install-deps.sh) give the types; no pkgConfig, whose -D_REENTRANT
+        // SwiftPM would warn about in every build of every game that depends on this package.
+        .target(name: "CSDL2", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CSoundStationRT"),
         .target(
             name: "SoundStation",

@@ -25,7 +25,7 @@ final class SDLCanvas {
         self.height = height
         let centred = Int32(bitPattern: SDL_WINDOWPOS_CENTERED_MASK)
         guard
-            let window = SDL_CreateWindow(
+            let window = sfsdl_CreateWindow(
                 title, centred, centred, width, height,
                 SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_SHOWN.rawValue)
         else {
@@ -34,16 +34,16 @@ final class SDLCanvas {
         self.window = window
         let accelerated = SDL_RENDERER_ACCELERATED.rawValue | SDL_RENDERER_PRESENTVSYNC.rawValue
         guard
-            let renderer = SDL_CreateRenderer(window, -1, accelerated)
-                ?? SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue)
+            let renderer = sfsdl_CreateRenderer(window, -1, accelerated)
+                ?? sfsdl_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue)
         else {
-            SDL_DestroyWindow(window)
+            sfsdl_DestroyWindow(window)
             self.window = nil
             throw .window("SDL_CreateRenderer: \(SDLSystem.lastError)")
         }
         self.renderer = renderer
-        SDL_RenderSetLogicalSize(renderer, width, height)
-        SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
+        sfsdl_RenderSetLogicalSize(renderer, width, height)
+        sfsdl_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
     }
 
     deinit {
@@ -52,8 +52,8 @@ final class SDLCanvas {
 
     /// Destroys the renderer and the window (before `SDL_Quit`).
     func close() {
-        if let renderer { SDL_DestroyRenderer(renderer) }
-        if let window { SDL_DestroyWindow(window) }
+        if let renderer { sfsdl_DestroyRenderer(renderer) }
+        if let window { sfsdl_DestroyWindow(window) }
         renderer = nil
         window = nil
     }
@@ -61,22 +61,22 @@ final class SDLCanvas {
     /// Fills the whole window.
     func clear(_ color: Color) {
         guard let renderer else { return }
-        SDL_SetRenderDrawColor(renderer, color.red, color.green, color.blue, color.alpha)
-        SDL_RenderClear(renderer)
+        sfsdl_SetRenderDrawColor(renderer, color.red, color.green, color.blue, color.alpha)
+        sfsdl_RenderClear(renderer)
     }
 
     /// Fills a rectangle given in logical pixels.
     func fill(x: Int, y: Int, width: Int, height: Int, _ color: Color) {
         guard let renderer, width > 0, height > 0 else { return }
-        SDL_SetRenderDrawColor(renderer, color.red, color.green, color.blue, color.alpha)
+        sfsdl_SetRenderDrawColor(renderer, color.red, color.green, color.blue, color.alpha)
         var rect = SDL_Rect(x: Int32(x), y: Int32(y), w: Int32(width), h: Int32(height))
-        SDL_RenderFillRect(renderer, &rect)
+        sfsdl_RenderFillRect(renderer, &rect)
     }
 
     /// Shows what was drawn.
     func present() {
         guard let renderer else { return }
-        SDL_RenderPresent(renderer)
+        sfsdl_RenderPresent(renderer)
     }
 
     /// Saves what has been drawn since the last ``present()`` as a BMP file.
@@ -85,17 +85,17 @@ final class SDLCanvas {
         guard let renderer else { throw .window("the window is closed; no screenshot for \(path)") }
         var outputWidth: Int32 = 0
         var outputHeight: Int32 = 0
-        SDL_GetRendererOutputSize(renderer, &outputWidth, &outputHeight)
+        sfsdl_GetRendererOutputSize(renderer, &outputWidth, &outputHeight)
         let format = SDL_PIXELFORMAT_ARGB8888.rawValue
-        guard let surface = SDL_CreateRGBSurfaceWithFormat(0, outputWidth, outputHeight, 32, format) else {
+        guard let surface = sfsdl_CreateRGBSurfaceWithFormat(0, outputWidth, outputHeight, 32, format) else {
             throw .window("SDL_CreateRGBSurfaceWithFormat: \(SDLSystem.lastError)")
         }
-        defer { SDL_FreeSurface(surface) }
-        guard SDL_RenderReadPixels(renderer, nil, format, surface.pointee.pixels, surface.pointee.pitch) == 0
+        defer { sfsdl_FreeSurface(surface) }
+        guard sfsdl_RenderReadPixels(renderer, nil, format, surface.pointee.pixels, surface.pointee.pitch) == 0
         else {
             throw .window("SDL_RenderReadPixels: \(SDLSystem.lastError)")
         }
-        guard SDL_SaveBMP_RW(surface, SDL_RWFromFile(path, "wb"), 1) == 0 else {
+        guard sfsdl_SaveBMP_RW(surface, sfsdl_RWFromFile(path, "wb"), 1) == 0 else {
             throw .window("cannot write the screenshot \(path): \(SDLSystem.lastError)")
         }
     }

@@ -10,7 +10,7 @@ final class SDLControllers {
 
     /// Opens the controller SDL announced at joystick `index`.
     func add(index: Int32) {
-        guard SDL_IsGameController(index) == SDL_TRUE, let controller = SDL_GameControllerOpen(index) else {
+        guard sfsdl_IsGameController(index) == SDL_TRUE, let controller = sfsdl_GameControllerOpen(index) else {
             return
         }
         controllers.append(controller)
@@ -19,24 +19,24 @@ final class SDLControllers {
     /// Closes the controllers that are no longer attached.
     func removeDetached() {
         controllers.removeAll { controller in
-            guard SDL_GameControllerGetAttached(controller) == SDL_FALSE else { return false }
-            SDL_GameControllerClose(controller)
+            guard sfsdl_GameControllerGetAttached(controller) == SDL_FALSE else { return false }
+            sfsdl_GameControllerClose(controller)
             return true
         }
     }
 
     /// Closes every controller (before `SDL_Quit`).
     func close() {
-        for controller in controllers { SDL_GameControllerClose(controller) }
+        for controller in controllers { sfsdl_GameControllerClose(controller) }
         controllers = []
     }
 
     /// The held direction from any controller's d-pad or left stick: -1, 0 or 1.
     var horizontal: Int {
         for controller in controllers {
-            if SDL_GameControllerGetButton(controller, SDL_CONTROLLER_BUTTON_DPAD_LEFT) != 0 { return -1 }
-            if SDL_GameControllerGetButton(controller, SDL_CONTROLLER_BUTTON_DPAD_RIGHT) != 0 { return 1 }
-            let axis = SDL_GameControllerGetAxis(controller, SDL_CONTROLLER_AXIS_LEFTX)
+            if sfsdl_GameControllerGetButton(controller, SDL_CONTROLLER_BUTTON_DPAD_LEFT) != 0 { return -1 }
+            if sfsdl_GameControllerGetButton(controller, SDL_CONTROLLER_BUTTON_DPAD_RIGHT) != 0 { return 1 }
+            let axis = sfsdl_GameControllerGetAxis(controller, SDL_CONTROLLER_AXIS_LEFTX)
             if axis < -Self.deadZone { return -1 }
             if axis > Self.deadZone { return 1 }
         }
@@ -46,7 +46,7 @@ final class SDLControllers {
     /// The left stick's vertical direction from any controller: -1 up, 0, 1 down.
     var vertical: Int {
         for controller in controllers {
-            let axis = SDL_GameControllerGetAxis(controller, SDL_CONTROLLER_AXIS_LEFTY)
+            let axis = sfsdl_GameControllerGetAxis(controller, SDL_CONTROLLER_AXIS_LEFTY)
             if axis < -Self.deadZone { return -1 }
             if axis > Self.deadZone { return 1 }
         }

@@ -6,12 +6,19 @@ final class SDLSystem {
     let hasControllers: Bool
     private var open = true
 
-    /// Initialises SDL.
-    /// - Throws: ``StartupError/window(_:)`` with SDL's reason when video cannot start.
+    /// Loads SDL2 (the game does not link it, so the other front ends start without it) and
+    /// initialises it.
+    /// - Throws: ``StartupError/window(_:)`` with the loader's reason when SDL2 is not installed, or
+    ///   SDL's reason when video cannot start.
     init() throws(StartupError) {
-        if SDL_Init(UInt32(SDL_INIT_VIDEO | SDL_INIT_GAMECONTROLLER)) == 0 {
+        var reason = [CChar](repeating: 0, count: 512)
+        guard sfsdl_load(&reason, reason.count) == 1 else {
+            let message = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw .window("\(message) (install SDL2, e.g. Debian's libsdl2-2.0-0, or play in a terminal)")
+        }
+        if sfsdl_Init(UInt32(SDL_INIT_VIDEO | SDL_INIT_GAMECONTROLLER)) == 0 {
             hasControllers = true
-        } else if SDL_Init(UInt32(SDL_INIT_VIDEO)) == 0 {
+        } else if sfsdl_Init(UInt32(SDL_INIT_VIDEO)) == 0 {
             hasControllers = false
         } else {
             throw .window("SDL_Init: \(Self.lastError)")
@@ -26,11 +33,11 @@ final class SDLSystem {
     func close() {
         guard open else { return }
         open = false
-        SDL_Quit()
+        sfsdl_Quit()
     }
 
     /// SDL's description of its last failure.
     static var lastError: String {
-        String(cString: SDL_GetError())
+        String(cString: sfsdl_GetError())
     }
 }

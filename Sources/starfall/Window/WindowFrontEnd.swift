@@ -83,7 +83,7 @@ enum WindowFrontEnd {
             let wait = nextTick - clock.now
             if wait > .zero {
                 // Rounded up, so the next pass finds the tick due instead of drawing it twice.
-                SDL_Delay(UInt32((wait.components.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
+                sfsdl_Delay(UInt32((wait.components.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
             }
         }
     }
@@ -103,6 +103,6 @@ enum WindowFrontEnd {
 
     private static func pumpEvents(into controls: inout WindowControls, controllers: SDLControllers) {
         var event = SDL_Event()
-        while SDL_PollEvent(&event) != 0 { controls.handle(event, controllers: controllers) }
+        while sfsdl_PollEvent(&event) != 0 { controls.handle(event, controllers: controllers) }
     }
 }

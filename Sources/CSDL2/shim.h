@@ -1,6 +1,0 @@
-#ifndef SOUNDSTATION_CSDL2_SHIM_H
-#define SOUNDSTATION_CSDL2_SHIM_H
-
-#include <SDL2/SDL.h>
-
-#endif
