@@ -68,20 +68,24 @@ fi
 # shared machine lands on every side rather than on one. The two cases that run for seconds do one
 # run per round (after a 1 s warm-up): trigger-under-load (BENCH_LOAD_SECONDS, default 10 s) every
 # round, idle-music (BENCH_IDLE_SECONDS, default 20 s) in at most 2 rounds; with the defaults they add
-# about 3 minutes to the run (4 x 11 s + 2 x 21 s per side).
+# about 3 minutes to the run (4 x 11 s + 2 x 21 s per side). latency-device-low-underruns
+# (BENCH_SOAK_SECONDS, default 60 s) runs once: the engine, then pacat as long (2 minutes).
 long=(--load-seconds "${BENCH_LOAD_SECONDS:-10}" --idle-seconds "${BENCH_IDLE_SECONDS:-20}")
-for group in preload trigger mix filter voice-encode latency trigger-under-load idle-music; do
+long+=(--soak-seconds "${BENCH_SOAK_SECONDS:-60}")
+for group in preload trigger mix filter voice-encode latency trigger-under-load idle-music latency-device-low-underruns; do
     group_rounds=$rounds
     group_runs=$runs
     case $group in
     trigger-under-load) group_runs=1 ;;
     idle-music) group_runs=1; group_rounds=$((rounds < 2 ? rounds : 2)) ;;
+    latency-device-low-underruns) group_runs=1; group_rounds=1 ;;
     esac
     echo "bench: $group ($group_rounds rounds of $group_runs runs after a warm-up)"
     for _ in $(seq "$group_rounds"); do
         "$bin/soundstation-bench" all --work "$work" --runs "$group_runs" --only "$group" "${long[@]}" >>"$lines"
-        # filter: the engine against itself without filters or reverb; the C peer has no such case.
-        [ "$group" = filter ] ||
+        # filter: the engine against itself without filters or reverb; the C peer has no such case,
+        # nor the underrun soak (its peer, pacat, runs inside the engine's case).
+        [ "$group" = filter ] || [ "$group" = latency-device-low-underruns ] ||
             "$bin/raw-openal-bench" all --work "$work" --runs "$group_runs" --only "$group" "${long[@]}" >>"$lines"
         case $group in
         preload | trigger | latency)

@@ -65,7 +65,9 @@ ROWS = [
     ("latency-loopback", "raw-openal", None),
     ("latency-device", "raw-openal", None),
     ("latency-device", "sdl-mixer", None),
-    ("latency-device-low", "soundstation-normal", None),
+    ("latency-device-low", "soundstation-normal", ("engine<=", 12.0)),
+    ("latency-device-low-period", "soundstation-normal", None),
+    ("latency-device-low-underruns", "pacat-10ms", ("worst<=", 0.0)),
     ("startup", "raw-openal", ("ratio<=", 1.2)),
     ("startup", "sdl-mixer", None),
 ]

@@ -48,7 +48,7 @@ func repeated(runs: Int, _ body: (Int) async throws -> Double) async rethrows ->
 /// The cases that run for seconds (``separate``) run only when named in full (or without `--only`),
 /// so `--only trigger` is `trigger` and `trigger-drained`, not `trigger-under-load`.
 struct CaseFilter {
-    static let separate = ["trigger-under-load", "idle-music"]
+    static let separate = ["trigger-under-load", "idle-music", "latency-device-low-underruns"]
     private let tokens: [String]?
 
     init(_ list: String?) {

@@ -6,6 +6,7 @@ import Foundation
 //     soundstation-bench prepare --assets DIR --work DIR     make the workspace (tracks, catalogues)
 //     soundstation-bench all --work DIR [--runs N] [--only CASES]   CASES: names or groups, by commas
 //         [--load-seconds S] [--idle-seconds S]   trigger-under-load (10 s) and idle-music (20 s) runs
+//         [--soak-seconds S]   latency-device-low-underruns (60 s)
 //     soundstation-bench stream-memory --work DIR --mode streamed|preloaded
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -39,7 +40,7 @@ do {
         if cases.any(of: MixCase.names) { try MixCase.run(runs: runs, cases: cases) }
         if cases.any(of: FilterCase.names) { try FilterCase.run(runs: runs, cases: cases) }
         if cases.wants("voice-encode") { try EncodeCase.run(work, runs: runs) }
-        if cases.any(of: LatencyCase.names) { try LatencyCase.run(runs: runs, cases: cases) }
+        if cases.any(of: LatencyCase.names) { try LatencyCase.run(work, runs: runs, cases: cases) }
         if cases.any(of: LoadCases.names) { try await LoadCases.run(work, runs: runs, cases: cases) }
     case "stream-memory":
         switch option("mode") {

@@ -91,7 +91,8 @@ final class SDLCanvas {
             throw .window("SDL_CreateRGBSurfaceWithFormat: \(SDLSystem.lastError)")
         }
         defer { sfsdl_FreeSurface(surface) }
-        guard sfsdl_RenderReadPixels(renderer, nil, format, surface.pointee.pixels, surface.pointee.pitch) == 0
+        guard
+            sfsdl_RenderReadPixels(renderer, nil, format, surface.pointee.pixels, surface.pointee.pitch) == 0
         else {
             throw .window("SDL_RenderReadPixels: \(SDLSystem.lastError)")
         }

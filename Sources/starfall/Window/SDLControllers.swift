@@ -10,7 +10,8 @@ final class SDLControllers {
 
     /// Opens the controller SDL announced at joystick `index`.
     func add(index: Int32) {
-        guard sfsdl_IsGameController(index) == SDL_TRUE, let controller = sfsdl_GameControllerOpen(index) else {
+        guard sfsdl_IsGameController(index) == SDL_TRUE, let controller = sfsdl_GameControllerOpen(index)
+        else {
             return
         }
         controllers.append(controller)

@@ -13,7 +13,8 @@ final class SDLSystem {
     init() throws(StartupError) {
         var reason = [CChar](repeating: 0, count: 512)
         guard sfsdl_load(&reason, reason.count) == 1 else {
-            let message = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let message = String(
+                decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw .window("\(message) (install SDL2, e.g. Debian's libsdl2-2.0-0, or play in a terminal)")
         }
         if sfsdl_Init(UInt32(SDL_INIT_VIDEO | SDL_INIT_GAMECONTROLLER)) == 0 {

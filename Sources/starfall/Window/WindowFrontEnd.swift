@@ -83,7 +83,8 @@ enum WindowFrontEnd {
             let wait = nextTick - clock.now
             if wait > .zero {
                 // Rounded up, so the next pass finds the tick due instead of drawing it twice.
-                sfsdl_Delay(UInt32((wait.components.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
+                sfsdl_Delay(
+                    UInt32((wait.components.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
             }
         }
     }
