@@ -28,9 +28,11 @@ public final class SoundSystem: Sendable {
     /// - Parameters:
     ///   - engine: An open engine.
     ///   - catalogue: The game's sounds.
-    public init(engine: AudioEngine, catalogue: Catalogue) {
+    ///   - pcmCache: Where decoded sounds are kept between runs (``PCMCache/standard`` by default);
+    ///     `nil` decodes every time.
+    public init(engine: AudioEngine, catalogue: Catalogue, pcmCache: PCMCache? = .standard) {
         self.engine = engine
-        bank = SoundBank(engine: engine, catalogue: catalogue)
+        bank = SoundBank(engine: engine, catalogue: catalogue, pcmCache: pcmCache)
         music = MusicStation(bank: bank)
         effects = EffectStation(bank: bank, timeline: music)
     }

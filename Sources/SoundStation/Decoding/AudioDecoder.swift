@@ -112,7 +112,8 @@ public enum AudioDecoder {
         }
     }
 
-    private static func decode(
+    /// Decodes `source`, already known to hold `format` (also the decoded-PCM cache's way in).
+    static func decode(
         source: some ByteSource, format: AudioFileFormat, name: String, options: DecodingOptions
     ) throws(AudioDecodingError) -> PCMAudio {
         switch format {

@@ -24,7 +24,7 @@ extension SoundBank {
     /// checks them (each streams beside the track when it plays) and returns none.
     static func decodeStems(
         of entry: SoundEntry, like info: AudioFileInfo, options: DecodingOptions, streamed: Bool,
-        engine: AudioEngine
+        engine: AudioEngine, cache: PCMCache? = nil
     ) throws(SoundLoadError) -> [SoundBuffer] {
         var buffers: [SoundBuffer] = []
         for (index, stem) in entry.stems.enumerated() {
@@ -36,7 +36,7 @@ extension SoundBank {
                         stem, index, of: entry, frames: found.frameCount, rate: found.sampleRate, like: info)
                     continue
                 }
-                audio = try AudioDecoder.decode(fileAt: stem.resolvedPath, options: options)
+                audio = try decodeWhole(stem.resolvedPath, options: options, cache: cache)
             } catch let error as SoundLoadError {
                 throw error
             } catch {

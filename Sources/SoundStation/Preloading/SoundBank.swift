@@ -42,13 +42,20 @@ public final class SoundBank: Sendable {
     /// the manifest never holds up a lookup.
     let currentCatalogue: Locked<Catalogue>
 
+    /// Where decoded sounds are kept between runs (``PCMCache``), or `nil` to decode every time.
+    public let pcmCache: PCMCache?
+
     /// Creates an empty bank.
     /// - Parameters:
     ///   - engine: The engine to upload into.
     ///   - catalogue: The sounds that may be loaded.
-    public init(engine: AudioEngine, catalogue: Catalogue) {
+    ///   - pcmCache: Where decoded sounds are kept so the next start reads them back instead of
+    ///     decoding: by default ``PCMCache/standard`` (`$XDG_CACHE_HOME/soundstation/pcm`, or none
+    ///     when `SOUNDSTATION_PCM_CACHE=off`); `nil` turns it off.
+    public init(engine: AudioEngine, catalogue: Catalogue, pcmCache: PCMCache? = .standard) {
         self.engine = engine
         self.currentCatalogue = Locked(catalogue)
+        self.pcmCache = pcmCache
     }
 
     /// The loaded buffer for `name`, or `nil` when it is not loaded.
@@ -121,7 +128,7 @@ public final class SoundBank: Sendable {
             table.ids[name] = id
             return id
         }
-        let decoded = try Self.decode(entry, id: id, engine: engine)
+        let decoded = try Self.decode(entry, id: id, engine: engine, cache: pcmCache)
         let item = Loaded(
             entry: entry, id: id, buffer: decoded.buffer, users: 1, info: decoded.info, stems: decoded.stems,
             warnings: decoded.warnings)
@@ -196,20 +203,22 @@ public final class SoundBank: Sendable {
     }
 
     /// Decodes and uploads an entry and its stems, collecting the decoder's warnings (once each).
-    static func decode(_ entry: SoundEntry, id: SoundID, engine: AudioEngine) throws(SoundLoadError)
-        -> Decoded
+    /// `cache`: where decoded samples are read back from and kept (``PCMCache``), or `nil`.
+    static func decode(_ entry: SoundEntry, id: SoundID, engine: AudioEngine, cache: PCMCache? = nil)
+        throws(SoundLoadError) -> Decoded
     {
         let (options, collected) = entry.decodingOptions.collectingWarnings()
-        let (buffer, info) = try decodeAndUpload(entry, options: options, id: id, engine: engine)
+        let (buffer, info) = try decodeAndUpload(
+            entry, options: options, id: id, engine: engine, cache: cache)
         let stems = try decodeStems(
-            of: entry, like: info, options: options, streamed: buffer == nil, engine: engine)
+            of: entry, like: info, options: options, streamed: buffer == nil, engine: engine, cache: cache)
         return Decoded(buffer: buffer, info: info, stems: stems, warnings: collected())
     }
 
     /// Decodes and uploads an entry, or for long music checks that it opens and leaves it to stream;
     /// a music entry's tempo and markers are checked against the file.
     private static func decodeAndUpload(
-        _ entry: SoundEntry, options: DecodingOptions, id: SoundID, engine: AudioEngine
+        _ entry: SoundEntry, options: DecodingOptions, id: SoundID, engine: AudioEngine, cache: PCMCache?
     ) throws(SoundLoadError) -> (SoundBuffer?, AudioFileInfo) {
         do {
             let info = try AudioDecoder.info(ofFileAt: entry.resolvedPath, options: options)
@@ -226,7 +235,7 @@ public final class SoundBank: Sendable {
                 }
                 return (nil, info)
             }
-            let audio = try AudioDecoder.decode(fileAt: entry.resolvedPath, options: options)
+            let audio = try decodeWhole(entry.resolvedPath, options: options, cache: cache)
             do { try entry.checkTiming(sampleRate: audio.sampleRate, frameCount: audio.frameCount) } catch {
                 throw SoundLoadError.catalogue(error)
             }
@@ -248,5 +257,14 @@ public final class SoundBank: Sendable {
         } catch {
             throw .catalogue(.undecodable(name: entry.name, path: entry.path, reason: "\(error)"))
         }
+    }
+
+    /// A whole file decoded, through `cache` when there is one.
+    static func decodeWhole(_ path: String, options: DecodingOptions, cache: PCMCache?)
+        throws(AudioDecodingError)
+        -> PCMAudio
+    {
+        guard let cache else { return try AudioDecoder.decode(fileAt: path, options: options) }
+        return try cache.decode(fileAt: path, options: options)
     }
 }

@@ -109,7 +109,7 @@ extension SoundBank {
     private func reload(_ name: String, as entry: SoundEntry) -> [SoundEvent] {
         guard let id = table.withLock({ $0.loaded[name]?.id }) else { return [] }
         let decoded: Decoded
-        do { decoded = try Self.decode(entry, id: id, engine: engine) } catch {
+        do { decoded = try Self.decode(entry, id: id, engine: engine, cache: pcmCache) } catch {
             return [.reloadFailed(file: entry.path, error: error)]
         }
         let defaults = defaults(for: entry)
