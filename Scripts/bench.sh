@@ -47,6 +47,9 @@ trap 'rm -rf "$work"' EXIT
 lines="$out/samples.jsonl"
 : >"$lines"
 export SDL_AUDIODRIVER=dummy
+# The decoded-PCM cache of everything the bench starts (starfall's startup): in the workspace, not the
+# user's ~/.cache. The cases that compare decoding with the C peers turn it off themselves.
+export XDG_CACHE_HOME="$work/xdg-cache"
 
 echo "bench: preparing the workspace in $work"
 # About 40 s of speech, repeated and cut to exactly 60 s of 16 kHz mono; without espeak-ng or sox,
@@ -115,8 +118,11 @@ specs = [
      "label": "oggenc -q 4 (whole process: start, read WAV, encode, exit)",
      "cmd": ["oggenc", "-Q", "-q", "4", "-o", work + "/voice-oggenc.ogg", work + "/speech16k.wav"]},
     {"case": "startup", "side": "engine", "unit": "ms",
-     "label": "starfall --autoplay 0: start, open the engine, preload every demo sound, write the (empty) render",
+     "label": "starfall --autoplay 0: start, open the engine, preload every demo sound (read back from the PCM cache the warm-up run filled), write the (empty) render",
      "cmd": [bin + "/starfall", "--autoplay", "0", "--audio-out", work + "/startup.wav", "--assets", "Assets"]},
+    {"case": "startup", "side": "engine-variant", "peer": "soundstation-no-pcm-cache", "unit": "ms",
+     "label": "the same with SOUNDSTATION_PCM_CACHE=off (every Ogg decoded; through env, which adds its own exec)",
+     "cmd": ["env", "SOUNDSTATION_PCM_CACHE=off", bin + "/starfall", "--autoplay", "0", "--audio-out", work + "/startup.wav", "--assets", "Assets"]},
     {"case": "startup", "side": "peer", "peer": "raw-openal", "unit": "ms",
      "label": "open loopback, load the demo sounds, render 480 frames, write the WAV, exit",
      "cmd": [bin + "/raw-openal-bench", "startup", "--work", work, "--out", work + "/startup-raw.wav"]},

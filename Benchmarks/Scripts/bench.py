@@ -23,6 +23,7 @@ ROWS = [
     ("preload", "raw-openal", ("ratio<=", 0.55)),
     ("preload", "sdl-mixer", None),
     ("preload-1thread", "raw-openal", ("ratio<=", 1.0)),
+    ("preload-cached", "raw-openal", ("ratio<=", 0.2)),
     ("preload-music-streamed", "raw-openal", None),
     ("preload-music-streamed", "sdl-mixer", None),
     ("trigger", "raw-openal", ("ratio<=", 1.0)),
@@ -70,6 +71,7 @@ ROWS = [
     ("latency-device-low-underruns", "pacat-10ms", ("worst<=", 0.0)),
     ("startup", "raw-openal", ("ratio<=", 1.2)),
     ("startup", "sdl-mixer", None),
+    ("startup", "soundstation-no-pcm-cache", None),
 ]
 
 
@@ -182,7 +184,7 @@ def report(arguments):
         engine_figures, engine_label, engine_notes, unit = gather(lines, case, "engine")
         peer_side = "engine-variant" if peer.startswith("soundstation-") else "peer"
         # The single-threaded engine preload is compared with the same raw run as the parallel one.
-        peer_case = "preload" if case == "preload-1thread" else case
+        peer_case = "preload" if case in ("preload-1thread", "preload-cached") else case
         peer_figures, peer_label, peer_notes, _ = gather(lines, peer_case, peer_side, peer)
         if not engine_figures or not peer_figures:
             print("bench: no figures for %s vs %s; left out" % (case, peer), file=sys.stderr)

@@ -37,7 +37,8 @@ enum LatencyCase {
         }
         defer { engine.shutdown() }
         let log = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].map { $0 + "/pulse.log" }
-        let sound = SoundSystem(engine: engine, catalogue: try Catalogue(assetsRoot: work.load))
+        let sound = SoundSystem(
+            engine: engine, catalogue: try Catalogue(assetsRoot: work.load), pcmCache: nil)
         try sound.bank.load("blip")
         try sound.bank.load("trackA")
         let blip = try sound.bank.id(of: "blip")
@@ -174,7 +175,8 @@ enum LatencyCase {
                 if let period = engine.mixingPeriod {
                     periods[latency, default: []].append(milliseconds(period))
                 }
-                let sound = SoundSystem(engine: engine, catalogue: try Catalogue(assetsRoot: work.trigger))
+                let sound = SoundSystem(
+                    engine: engine, catalogue: try Catalogue(assetsRoot: work.trigger), pcmCache: nil)
                 try sound.bank.load("blip")
                 let blip = try sound.bank.id(of: "blip")
                 var figures: [Double] = []

@@ -60,7 +60,7 @@ enum LoadCases {
         guard let engine = deviceEngine(underLoad) else { return }
         defer { engine.shutdown() }
         let catalogue = try Catalogue(assetsRoot: work.load)
-        let sound = SoundSystem(engine: engine, catalogue: catalogue)
+        let sound = SoundSystem(engine: engine, catalogue: catalogue, pcmCache: nil)
         let scene = catalogue.entries.map(\.name).filter { $0.hasPrefix("scene-") }
         try sound.bank.load("blip")
         try sound.bank.load("trackA")
@@ -244,7 +244,8 @@ enum LoadCases {
                     ? "music.play(crossfade) on the music thread" : "\(name) on the trigger thread"
                 CaseReport(
                     case: "control-under-load-\(name)-\(suffix)", unit: "us",
-                    label: "\(call) (calls the scheduler did not preempt), \(suffix), " + what, samples: controlStats["\(name)-\(suffix)"] ?? [],
+                    label: "\(call) (calls the scheduler did not preempt), \(suffix), " + what,
+                    samples: controlStats["\(name)-\(suffix)"] ?? [],
                     note: note, extra: extra
                 ).emit()
                 CaseReport(
@@ -288,7 +289,8 @@ enum LoadCases {
     private static func idleMusic(_ work: Workspace, runs: Int, seconds: Double) throws {
         guard let engine = deviceEngine(idle) else { return }
         defer { engine.shutdown() }
-        let sound = SoundSystem(engine: engine, catalogue: try Catalogue(assetsRoot: work.load))
+        let sound = SoundSystem(
+            engine: engine, catalogue: try Catalogue(assetsRoot: work.load), pcmCache: nil)
         try sound.bank.load("trackA")
         try sound.music.play("trackA")
         let samples = repeated(runs: runs) { run in

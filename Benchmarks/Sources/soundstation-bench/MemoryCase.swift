@@ -13,7 +13,8 @@ enum MemoryCase {
         let baseline = residentMegabytes("VmRSS")
         let frames: Int
         if streamed {
-            let sound = SoundSystem(engine: engine, catalogue: try Catalogue(assetsRoot: work.long))
+            let sound = SoundSystem(
+                engine: engine, catalogue: try Catalogue(assetsRoot: work.long), pcmCache: nil)
             try await sound.bank.preload(["long"]).throwIfFailed()
             guard sound.bank.isStreamed("long") else { fail("stream-memory: the track did not stream") }
             try sound.music.play("long")

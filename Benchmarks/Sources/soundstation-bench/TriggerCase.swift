@@ -28,7 +28,8 @@ enum TriggerCase {
             note = "no device (\(error.description)); silent output"
         }
         defer { engine.shutdown() }
-        let sound = SoundSystem(engine: engine, catalogue: try Catalogue(assetsRoot: work.trigger))
+        let sound = SoundSystem(
+            engine: engine, catalogue: try Catalogue(assetsRoot: work.trigger), pcmCache: nil)
         // Loaded on this thread rather than by the parallel preloader: the same buffer, and no task
         // group, which valgrind 3.19 cannot run, so `valgrind --tool=callgrind` can profile this case.
         try sound.bank.load("blip")
