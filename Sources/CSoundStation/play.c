@@ -15,6 +15,7 @@ struct ss_engine {
     void *swift;           /* the Swift engine object, never freed (see CEngine) */
     ssrt_core *core;       /* its trigger ring, kept alive by the Swift object for the handle's life */
     _Atomic int closed;
+    char output[256];      /* what ss_output returns; set once, before the handle is given out */
     _Atomic int32_t ids[SS_MAX_IDS]; /* C id -> the engine's sound id, or -1 */
 };
 
@@ -23,6 +24,7 @@ ss_engine *ss_internal_engine_create(void *core) {
     if (engine == NULL) return NULL;
     engine->swift = NULL;
     engine->core = core;
+    engine->output[0] = '\0';
     atomic_init(&engine->closed, 0);
     for (int i = 0; i < SS_MAX_IDS; i++) atomic_init(&engine->ids[i], -1);
     return engine;
@@ -31,6 +33,18 @@ ss_engine *ss_internal_engine_create(void *core) {
 void ss_internal_engine_attach(ss_engine *engine, void *swift) { engine->swift = swift; }
 
 void *ss_internal_engine_swift(ss_engine *engine) { return engine->swift; }
+
+void ss_internal_engine_set_output(ss_engine *engine, const char *output) {
+    size_t n = 0;
+    while (output[n] != '\0' && n + 1 < sizeof engine->output) n++;
+    if (output[n] != '\0') {
+        while (n > 0 && ((unsigned char)output[n] & 0xC0) == 0x80) n--;
+    }
+    for (size_t i = 0; i < n; i++) engine->output[i] = output[i];
+    engine->output[n] = '\0';
+}
+
+const char *ss_output(ss_engine *engine) { return engine == NULL ? "" : engine->output; }
 
 void ss_internal_engine_close(ss_engine *engine) { atomic_store(&engine->closed, 1); }
 

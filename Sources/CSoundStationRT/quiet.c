@@ -183,7 +183,10 @@ ssq_mp3 *ssq_mp3_open(void *user, ssq_read_fn read, ssq_seek_fn seek, long *rate
     }
     mp.param(d->handle, MP_VERBOSE, 0, 0);
     mp.param(d->handle, MP_ADD_FLAGS, MP_QUIET | MP_GAPLESS | MP_FORCE_FLOAT, 0);
-    mp.param(d->handle, MP_REMOVE_FLAGS, MP_AUTO_RESAMPLE, 0);
+    /* MPG123_AUTO_RESAMPLE stays on (libsndfile turns it off): a damaged header claiming another
+       rate is then resampled to the stream's rate instead of failing with a message that 1.31
+       prints even under MPG123_QUIET. A sound file never changes rate, so good files never
+       resample. */
     long r = 0;
     int c = 0, encoding = 0;
     if (mp.replace_reader_handle(d->handle, reader, seeker, NULL) != MP_OK ||

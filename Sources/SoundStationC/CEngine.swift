@@ -17,6 +17,8 @@ final class CEngine: Sendable {
         var held: [PreloadedSounds] = []
         /// The subscription that fills ``events``.
         var subscription: EventSubscription?
+        /// The subscription that turns the engine's notices into `SS_EVENT_NOTICE`.
+        var notices: EventSubscription?
     }
 
     private let live: Locked<Live?>
@@ -48,10 +50,14 @@ final class CEngine: Sendable {
             throw CError(error)
         }
         let engine: AudioEngine
+        let fallback = Locked<[String]>([])
         do throws(AudioEngineError) {
             switch output {
             case .exactly(let output): engine = try AudioEngine(output: output)
-            case .deviceOrSilent: engine = try AudioEngine.openWithFallback(.device()) { _ in }
+            case .deviceOrSilent:
+                engine = try AudioEngine.openWithFallback(.device()) { line in
+                    fallback.withLock { $0.append(line) }
+                }
             }
         } catch {
             throw CError(error)
@@ -60,10 +66,24 @@ final class CEngine: Sendable {
             throw .invalid("out of memory for the engine's handle")
         }
         self.cHandle = cHandle
+        ss_internal_engine_set_output(cHandle, engine.outputName)
         ringLifetime = engine.triggerLifetime
         live = Locked(Live(system: SoundSystem(engine: engine, catalogue: catalogue)))
+        // The fallback's reason first, then what the libraries said while the device opened.
+        for line in fallback.withLock({ $0 }) { notice(line) }
         let subscription = engine.onEvent { [self] event in receive(event) }
-        live.withLock { $0?.subscription = subscription }
+        let notices = engine.onNotice { [self] line in notice(line) }
+        live.withLock {
+            $0?.subscription = subscription
+            $0?.notices = notices
+        }
+    }
+
+    /// Queues a notice for `ss_poll_event`.
+    /// - Parameter line: One line for the game to show or log.
+    func notice(_ line: String) {
+        let time = live.withLock { $0?.system.engine.time.inSeconds } ?? 0
+        events.push(.init(type: SS_EVENT_NOTICE, soundID: -1, name: line, time: time))
     }
 
     /// The open engine's sound system.
@@ -96,6 +116,7 @@ final class CEngine: Sendable {
             })
         else { return }
         live.subscription?.cancel()
+        live.notices?.cancel()
         live.system.music.stop()
         live.system.engine.shutdown()
         for sounds in live.held { sounds.unload() }

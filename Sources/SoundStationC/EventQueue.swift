@@ -60,22 +60,26 @@ final class EventQueue: Sendable {
 }
 
 extension ss_event {
-    /// The C struct for a record, its name cut to 63 bytes (on a UTF-8 boundary) and NUL-terminated.
+    /// The C struct for a record, its name cut to 63 bytes and its text to 255 (on a UTF-8 boundary),
+    /// NUL-terminated.
     init(_ record: EventQueue.Record) {
         self.init()
         type = record.type
         sound_id = record.soundID
         reason = record.reason
         time = record.time
-        var bytes = Array(record.name.utf8)
-        if bytes.count > 63 {
-            var end = 63
+        let bytes = Array(record.name.utf8)
+        withUnsafeMutableBytes(of: &name) { Self.copy(bytes, into: $0) }
+        withUnsafeMutableBytes(of: &text) { Self.copy(bytes, into: $0) }
+    }
+
+    /// Copies `bytes` NUL-terminated into `raw`, cut on a UTF-8 boundary to fit.
+    private static func copy(_ bytes: [UInt8], into raw: UnsafeMutableRawBufferPointer) {
+        raw.initializeMemory(as: UInt8.self, repeating: 0)
+        var end = min(bytes.count, raw.count - 1)
+        if end < bytes.count {
             while end > 0 && bytes[end] & 0xC0 == 0x80 { end -= 1 }
-            bytes = Array(bytes[..<end])
         }
-        withUnsafeMutableBytes(of: &name) { raw in
-            raw.initializeMemory(as: UInt8.self, repeating: 0)
-            raw.copyBytes(from: bytes)
-        }
+        raw.copyBytes(from: bytes[..<end])
     }
 }

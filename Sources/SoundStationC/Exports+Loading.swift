@@ -36,6 +36,7 @@ public func ssPreload(
         }
         let loaded = preloadBlocking(system.bank, wanted) { progress?($0, user) }
         engine.hold(loaded)
+        for warning in loaded.warnings { engine.notice(warning.description) }
         let done = Set(loaded.names)
         for name in wanted where done.contains(name) {
             guard let sound = try? system.bank.id(of: name) else { continue }
@@ -118,9 +119,12 @@ public func ssLoadFile(
             throw .invalid("sound name \"\(name)\" is already in use in this engine: choose another name")
         }
         let audio: PCMAudio
-        do throws(AudioDecodingError) { audio = try AudioDecoder.decode(fileAt: path) } catch {
+        // Warnings (a file cut short) become this engine's notices, at once.
+        let (options, warnings) = DecodingOptions().collectingWarnings()
+        do throws(AudioDecodingError) { audio = try AudioDecoder.decode(fileAt: path, options: options) } catch {
             throw CError(code: Int32(SS_ERR_DECODE), message: error.description)
         }
+        for warning in warnings() { engine.notice("\(name): \(warning.description)") }
         let buffer: SoundBuffer
         do throws(AudioEngineError) { buffer = try system.engine.makeBuffer(audio, name: name) } catch {
             throw CError(error)

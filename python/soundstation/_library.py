@@ -30,6 +30,7 @@ class Event(ctypes.Structure):
         ("reason", ctypes.c_int),
         ("time", ctypes.c_double),
         ("name", ctypes.c_char * 64),
+        ("text", ctypes.c_char * 256),
     ]
 
 
@@ -108,6 +109,7 @@ def _declare(lib: ctypes.CDLL) -> None:
         "ss_poll_event": (ctypes.c_int, [engine, ctypes.POINTER(Event)]),
         "ss_time": (ctypes.c_double, [engine]),
         "ss_sample_rate": (ctypes.c_int, [engine]),
+        "ss_output": (c_str, [engine]),
         "ss_play_position": (
             ctypes.c_int, [engine, ctypes.c_int, ctypes.c_float, ctypes.c_float, ctypes.c_float, ctypes.c_float]),
         "ss_set_listener": (ctypes.c_int, [engine, ctypes.c_float, ctypes.c_float, ctypes.c_double]),

@@ -60,7 +60,10 @@ class ClosedError(SoundStationError):
 
 
 _ERRORS = {-1: InvalidArgumentError, -2: UnknownNameError, -3: NotLoadedError, -7: NotOfflineError, -8: ClosedError}
-_EVENT_TYPES = {1: "started", 2: "finished", 3: "refused", 4: "device-lost", 5: "device-restored"}
+_EVENT_TYPES = {
+    1: "started", 2: "finished", 3: "refused", 4: "device-lost", 5: "device-restored", 6: "notice",
+    7: "coalesced", 8: "overflow",
+}
 _REASONS = {1: "ended", 2: "stopped", 3: "stolen", 4: "device-lost"}
 
 
@@ -87,18 +90,24 @@ class Event(NamedTuple):
     """Something that happened to a sound.
 
     Attributes:
-        type: "started", "finished", "refused", "device-lost" or "device-restored".
-        sound: The sound's name (the device or reason for device events).
+        type: "started", "finished", "refused", "device-lost", "device-restored", "notice" (something
+            to show or log, which the library never prints: why "auto" fell back to silence, a file
+            that loads only in part, what ALSA said), "coalesced" (a trigger folded into another of
+            the same sound within its "coalesceMs") or "overflow" (events were dropped).
+        sound: The sound's name (the device or reason for device events; a notice's first 63 bytes).
         sound_id: The sound's id, or -1.
         time: Seconds on the engine clock.
-        reason: For "finished": "ended", "stopped", "stolen" or "device-lost"; else None.
+        reason: For "finished": "ended", "stopped", "stolen" or "device-lost"; for "overflow" how many
+            events were dropped; else None.
+        text: The whole line of a "notice" or "device-lost"; else the same as ``sound``.
     """
 
     type: str
     sound: str
     sound_id: int
     time: float
-    reason: Optional[str]
+    reason: Optional[Union[str, int]]
+    text: str = ""
 
 
 Sound = Union[str, int]
@@ -325,12 +334,14 @@ class Engine:
         """The events not yet taken, oldest first (the iterator ends when there are none left)."""
         event = _library.Event()
         while _check(_c().ss_poll_event(self._engine(), ctypes.byref(event))) == 1:
+            kind = _EVENT_TYPES.get(event.type, str(event.type))
             yield Event(
-                _EVENT_TYPES.get(event.type, str(event.type)),
+                kind,
                 event.name.decode("utf-8", "replace"),
                 event.sound_id,
                 event.time,
-                _REASONS.get(event.reason),
+                event.reason if kind == "overflow" else _REASONS.get(event.reason),
+                event.text.decode("utf-8", "replace"),
             )
 
     @property
@@ -340,6 +351,12 @@ class Engine:
         if value < 0:
             _check(int(value))
         return value
+
+    @property
+    def output(self) -> str:
+        """Where the sound goes, as opened: "device:NAME", "silent" (also when "auto" found no device;
+        a "notice" event says why) or "offline:RATE"."""
+        return _c().ss_output(self._engine()).decode("utf-8", "replace")
 
     @property
     def sample_rate(self) -> int:

@@ -71,7 +71,20 @@ enum {
     /* The output device went away; `name` holds the reason. The engine retries every second. */
     SS_EVENT_DEVICE_LOST = 4,
     /* The device is back; `name` holds its name. */
-    SS_EVENT_DEVICE_RESTORED = 5
+    SS_EVENT_DEVICE_RESTORED = 5,
+    /* Something the game may want to show or log, that the library never writes on the terminal:
+       why "auto" fell back to silence, a file that loads only in part (cut short, damaged frames),
+       what ALSA or OpenAL Soft said while a device opened. `text` holds the line (`name` its first
+       63 bytes); `sound_id` is -1. */
+    SS_EVENT_NOTICE = 6,
+    /* A trigger arrived within the sound's "coalesceMs" (5 ms by default) of another of the same
+       sound and was folded into it: no voice of its own starts (the first one plays louder
+       instead), so no SS_EVENT_STARTED or SS_EVENT_FINISHED follows for it. */
+    SS_EVENT_COALESCED = 7,
+    /* Events were lost: a thread did not poll for a while on a device, and the queue (4096 events)
+       filled. `reason` holds how many were dropped since the last such event. Offline engines never
+       drop events (their queue grows until polled). */
+    SS_EVENT_OVERFLOW = 8
 };
 
 /* Why a voice finished (ss_event.reason for SS_EVENT_FINISHED; 0 otherwise). */
@@ -86,9 +99,11 @@ enum {
 typedef struct ss_event {
     int type;      /* SS_EVENT_* */
     int sound_id;  /* the sound's id, or -1 when it has none (device events) */
-    int reason;    /* SS_FINISH_* for SS_EVENT_FINISHED, else 0 */
+    int reason;    /* SS_FINISH_* for SS_EVENT_FINISHED, the count for SS_EVENT_OVERFLOW, else 0 */
     double time;   /* seconds on the engine clock (frames rendered / rate when offline) */
     char name[64]; /* the sound's name (or the device or reason), NUL-terminated, cut at 63 bytes */
+    char text[256]; /* SS_EVENT_NOTICE and SS_EVENT_DEVICE_LOST: the whole line, cut at 255 bytes;
+                       otherwise the same as name */
 } ss_event;
 
 /* Called by ss_preload after each sound with the fraction done (0 < fraction <= 1) and `user`. */
@@ -282,6 +297,12 @@ double ss_time(ss_engine *engine);
 
 /* The engine's output rate in Hz. Returns: the rate, or a negative SS_ERR_* code. Threads: any. */
 int ss_sample_rate(ss_engine *engine);
+
+/* Where the engine's sound goes, as opened: "device:NAME" (NAME as `soundstation devices` lists
+ * it), "silent" (also when "auto" found no device: an SS_EVENT_NOTICE says why), or "offline:RATE".
+ * Returns: a string owned by the handle, valid as long as the handle (also after ss_close), or ""
+ * for NULL. Threads: any. */
+const char *ss_output(ss_engine *engine);
 
 #ifdef __cplusplus
 }

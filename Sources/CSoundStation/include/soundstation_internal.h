@@ -18,6 +18,8 @@ void ss_internal_engine_attach(ss_engine *engine, void *swift);
 void *ss_internal_engine_swift(ss_engine *engine);
 /* Marks the handle closed: ss_play returns SS_ERR_CLOSED from then on. */
 void ss_internal_engine_close(ss_engine *engine);
+/* Sets what ss_output returns (copied, cut at 255 bytes on a UTF-8 boundary). */
+void ss_internal_engine_set_output(ss_engine *engine, const char *output);
 /* Lets ss_play reach C id c_id as the engine's sound id engine_id. */
 void ss_internal_engine_map(ss_engine *engine, int32_t c_id, int32_t engine_id);
 
