@@ -24,14 +24,15 @@ final class CEngine: Sendable {
     private let live: Locked<Live?>
     /// Sound ids in load order.
     let table = Locked(SoundTable())
-    /// Events waiting for `ss_poll_event`.
-    let events = EventQueue(capacity: 4096)
+    /// Events waiting for `ss_poll_event`: offline, every event is kept until polled (a render makes
+    /// them all at once); on a device the newest 4096, with a count of the dropped.
+    let events: EventQueue
     private let closed = Atomic<Bool>(false)
     /// The C handle (`ss_engine *`), whose `ss_play` triggers through the engine's ring without Swift.
     /// `nonisolated(unsafe)`: an immutable pointer to a C struct whose fields are atomics or set once.
     nonisolated(unsafe) let cHandle: OpaquePointer
-    /// Keeps the ring `cHandle` points into alive for the handle's life, past `ss_close`.
-    private let ringLifetime: any AnyObject & Sendable
+    /// Keeps the ring `cHandle` points into alive until `ss_close` has waited out every `ss_play`.
+    private let ringLifetime: Locked<(any AnyObject & Sendable)?>
 
     /// Opens the output and reads the catalogue.
     /// - Parameters:
@@ -67,7 +68,12 @@ final class CEngine: Sendable {
         }
         self.cHandle = cHandle
         ss_internal_engine_set_output(cHandle, engine.outputName)
-        ringLifetime = engine.triggerLifetime
+        ringLifetime = Locked(engine.triggerLifetime)
+        if case .offline = engine.output {
+            events = EventQueue(capacity: nil)
+        } else {
+            events = EventQueue(capacity: 4096)
+        }
         live = Locked(Live(system: SoundSystem(engine: engine, catalogue: catalogue)))
         // The fallback's reason first, then what the libraries said while the device opened.
         for line in fallback.withLock({ $0 }) { notice(line) }
@@ -108,7 +114,11 @@ final class CEngine: Sendable {
     /// Lets go of everything, once: stops the sound, unloads it, closes the output.
     func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        // After this no ss_play touches the ring or the id table; only a tombstone stays.
         ss_internal_engine_close(cHandle)
+        ringLifetime.withLock { $0 = nil }
+        table.withLock { $0 = SoundTable() }
+        events.clear()
         guard
             let live = live.withLock({ live -> Live? in
                 defer { live = nil }
@@ -122,11 +132,12 @@ final class CEngine: Sendable {
         for sounds in live.held { sounds.unload() }
     }
 
-    /// Gives `name` (loaded as `sound` in the engine) a C id, and lets `ss_play` reach it.
+    /// Gives `name` (loaded as `sound` in the engine) a C id, and lets `ss_play` reach it (or, for
+    /// streamed music, tell the caller to use `ss_music`).
     /// - Returns: The C id.
-    func publish(_ entry: SoundTable.Sound, as sound: SoundID) -> Int32 {
+    func publish(_ entry: SoundTable.Sound, as sound: SoundID, music: Bool = false) -> Int32 {
         let id = table.withLock { $0.add(entry) }
-        ss_internal_engine_map(cHandle, id, sound.rawValue)
+        ss_internal_engine_map(cHandle, id, music ? -2 : sound.rawValue)
         return id
     }
 

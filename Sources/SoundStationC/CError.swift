@@ -40,14 +40,27 @@ struct CError: Error {
         message = error.description
     }
 
-    /// The code and message for a load error.
+    /// The code and message for a load error, in the C interface's terms (never the Swift API's
+    /// names: a C or Python game has no `SoundBank.preload` or `effects.play`).
     init(_ error: SoundLoadError) {
         switch error {
         case .catalogue(let error): self.init(error)
         case .engine(_, let error): self.init(code: CError(error).code, message: error.description)
-        case .notLoaded: self.init(code: Int32(SS_ERR_NOT_LOADED), message: error.description)
-        case .someFailed: self.init(code: Int32(SS_ERR_DECODE), message: error.description)
-        case .wrongKind, .notSingleSound:
+        case .notLoaded(let name):
+            self.init(
+                code: Int32(SS_ERR_NOT_LOADED), message: "sound \"\(name)\" is not loaded: preload it first with ss_preload")
+        case .someFailed(let failures):
+            self.init(
+                code: Int32(SS_ERR_DECODE),
+                message: "\(failures.count) sound(s) failed to load: "
+                    + failures.map { CError($0).message }.joined(separator: "; "))
+        case .wrongKind(let name, let kind, let expected):
+            self.init(
+                code: Int32(SS_ERR_INVALID_ARGUMENT),
+                message: "sound \"\(name)\" is \(kind.rawValue == "effect" ? "an effect" : "a \(kind.rawValue)") entry, "
+                    + "not \(expected.rawValue == "effect" ? "an effect" : "a \(expected.rawValue)"): play it with "
+                    + (kind == .music ? "ss_music" : "ss_play"))
+        case .notSingleSound:
             self.init(code: Int32(SS_ERR_INVALID_ARGUMENT), message: error.description)
         }
     }

@@ -28,34 +28,58 @@ final class EventQueue: Sendable {
     private struct Ring {
         var items: [Record] = []
         var head = 0
+        /// Events dropped since the last overflow event was taken.
+        var dropped = 0
     }
 
     private let ring = Locked(Ring())
-    private let capacity: Int
+    private let capacity: Int?
 
-    init(capacity: Int) {
+    /// A queue.
+    /// - Parameter capacity: The most events kept (the oldest are dropped and counted), or `nil` to
+    ///   keep every event until it is taken (offline, where a render makes them all at once).
+    init(capacity: Int?) {
         self.capacity = capacity
     }
 
-    /// Adds an event, dropping the oldest when full.
+    /// Adds an event, dropping (and counting) the oldest when full.
     func push(_ record: Record) {
         ring.withLock { ring in
-            if ring.items.count - ring.head >= capacity { ring.head += 1 }
+            if let capacity, ring.items.count - ring.head >= capacity {
+                ring.head += 1
+                ring.dropped += 1
+            }
             ring.items.append(record)
-            if ring.head > capacity {
+            if ring.head > 1024 && ring.head * 2 > ring.items.count {
                 ring.items.removeFirst(ring.head)
                 ring.head = 0
             }
         }
     }
 
-    /// Takes the oldest event.
+    /// Takes the oldest event; when events were dropped, first an `SS_EVENT_OVERFLOW` with the count.
     func pop() -> Record? {
         ring.withLock { ring in
-            guard ring.head < ring.items.count else { return nil }
+            if ring.dropped > 0 {
+                defer { ring.dropped = 0 }
+                let time = ring.head < ring.items.count ? ring.items[ring.head].time : 0
+                return Record(
+                    type: SS_EVENT_OVERFLOW, soundID: -1, name: "\(ring.dropped) event(s) dropped", time: time,
+                    reason: Int32(clamping: ring.dropped))
+            }
+            guard ring.head < ring.items.count else {
+                if !ring.items.isEmpty { ring.items.removeAll(keepingCapacity: false) }
+                ring.head = 0
+                return nil
+            }
             defer { ring.head += 1 }
             return ring.items[ring.head]
         }
+    }
+
+    /// Drops every event and the memory they held (at `ss_close`).
+    func clear() {
+        ring.withLock { $0 = Ring() }
     }
 }
 

@@ -40,7 +40,8 @@ public func ssPreload(
         let done = Set(loaded.names)
         for name in wanted where done.contains(name) {
             guard let sound = try? system.bank.id(of: name) else { continue }
-            _ = engine.publish(.init(name: name, file: nil), as: sound)
+            let music = system.catalogue[name].map { $0.kind == .music && $0.stream } ?? false
+            _ = engine.publish(.init(name: name, file: nil), as: sound, music: music)
         }
         if !loaded.failures.isEmpty { throw CError(SoundLoadError.someFailed(failures: loaded.failures)) }
         return Int32(SS_OK)
