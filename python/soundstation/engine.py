@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import array
 import ctypes
+import os
+import re
 from typing import Any, Callable, Dict, Iterator, NamedTuple, Optional, Sequence, Union
 
 from . import _library
@@ -67,12 +69,41 @@ _EVENT_TYPES = {
 _REASONS = {1: "ended", 2: "stopped", 3: "stolen", 4: "device-lost"}
 
 
+# The C names in the library's messages, as a Python game knows them.
+_PYTHON_NAMES = {
+    "ss_open": "Engine()", "ss_close": "Engine.close", "ss_preload": "Engine.preload",
+    "ss_load_file": "Engine.load_file", "ss_sound_id": "Engine.sound_id", "ss_play": "Engine.play",
+    "ss_play_at": "Engine.play_at", "ss_play_position": "Engine.play_position", "ss_music": "Engine.music",
+    "ss_music_at": "Engine.music", "ss_render": "Engine.render", "ss_poll_event": "Engine.events",
+}
+_C_NAME = re.compile(r"\bss_[a-z_]+\b")
+
+
+def _python_terms(message: str) -> str:
+    """The library's message with its C function names replaced by this package's."""
+    return _C_NAME.sub(lambda match: _PYTHON_NAMES.get(match.group(0), match.group(0)), message)
+
+
 def _check(result: int) -> int:
     """Returns a non-negative result; raises the matching error for a negative one."""
     if result < 0:
-        message = _c().ss_last_error().decode("utf-8", "replace")
+        message = _python_terms(_c().ss_last_error().decode("utf-8", "replace"))
         raise _ERRORS.get(result, SoundStationError)(result, message)
     return result
+
+
+def _number(value: Any, name: str) -> float:
+    """``value`` as a float, or a TypeError naming the argument and the type given."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a number, not {type(value).__name__} ({value!r})")
+    return float(value)
+
+
+def _text(value: Any, name: str) -> bytes:
+    """``value`` (a str, or an os.PathLike for paths) as bytes, or a TypeError naming the argument."""
+    if isinstance(value, (str, os.PathLike)):
+        return os.fsencode(value)
+    raise TypeError(f"{name} must be a str, not {type(value).__name__} ({value!r})")
 
 
 class MusicPosition(NamedTuple):
@@ -127,7 +158,9 @@ class Engine:
 
     def __init__(self, output: str = "auto", assets: Optional[str] = None) -> None:
         handle = ctypes.c_void_p()
-        _check(_c().ss_open(ctypes.byref(handle), output.encode(), None if assets is None else assets.encode()))
+        output_bytes = _text(output, "output")
+        assets_bytes = None if assets is None else _text(assets, "assets")
+        _check(_c().ss_open(ctypes.byref(handle), output_bytes, assets_bytes))
         self._handle: Optional[ctypes.c_void_p] = handle
         self._ids: Dict[str, int] = {}
 
@@ -172,26 +205,33 @@ class Engine:
             UnknownNameError: for a name the catalogue lacks (nothing is loaded).
             SoundStationError: when some files do not decode (the others are loaded).
         """
+        if isinstance(names, (str, bytes)):
+            raise TypeError(f"names must be a list of catalogue names, not a single {type(names).__name__} "
+                            f"({names!r}): write preload([{names!r}])")
         callback = PROGRESS_NONE if progress is None else _library.PROGRESS(lambda f, _user: progress(f))
         if names is None:
             _check(_c().ss_preload(self._engine(), None, 0, callback, None))
         else:
-            encoded = (ctypes.c_char_p * len(names))(*[name.encode() for name in names])
+            encoded = (ctypes.c_char_p * len(names))(*[_text(name, "names[]") for name in names])
             _check(_c().ss_preload(self._engine(), encoded, len(names), callback, None))
+        if self._handle is None:  # closed (e.g. by a signal handler) while it ran
+            raise ClosedError(-8, "the engine was closed while preload ran: open a new Engine")
 
     def load_file(self, name: str, path: str) -> int:
         """Decodes a WAV or Ogg Vorbis file into a sound called ``name``; returns its id."""
-        sound_id = _check(_c().ss_load_file(self._engine(), name.encode(), str(path).encode()))
+        sound_id = _check(_c().ss_load_file(self._engine(), _text(name, "name"), _text(path, "path")))
         self._ids[name] = sound_id
         return sound_id
 
     def sound_id(self, name: str) -> int:
         """The id of a loaded sound (ids are 0, 1, 2... in load order)."""
         if name not in self._ids:
-            self._ids[name] = _check(_c().ss_sound_id(self._engine(), name.encode()))
+            self._ids[name] = _check(_c().ss_sound_id(self._engine(), _text(name, "name")))
         return self._ids[name]
 
     def _id(self, sound: Sound) -> int:
+        if isinstance(sound, bool) or not isinstance(sound, (int, str)):
+            raise TypeError(f"sound must be a name (str) or an id (int), not {type(sound).__name__} ({sound!r})")
         return sound if isinstance(sound, int) else self.sound_id(sound)
 
     def play(self, sound: Sound, volume: float = 1.0, pitch: float = 1.0, pan: float = 0.0) -> bool:
@@ -204,10 +244,12 @@ class Engine:
             start that the sound's instance limit or the voice pool refuses is reported later as a
             "refused" event.
         """
+        volume, pitch, pan = _number(volume, "volume"), _number(pitch, "pitch"), _number(pan, "pan")
         return _check(_c().ss_play(self._engine(), self._id(sound), volume, pitch, pan)) == 0
 
     def play_at(self, sound: Sound, seconds: float, volume: float = 1.0, pan: float = 0.0) -> bool:
         """Plays a loaded sound at ``seconds`` on the engine clock (offline: at frame round(seconds * rate))."""
+        seconds, volume, pan = _number(seconds, "seconds"), _number(volume, "volume"), _number(pan, "pan")
         return _check(_c().ss_play_at(self._engine(), self._id(sound), seconds, volume, pan)) == 0
 
     def music(self, name: str, crossfade: float = 0.0, at: Optional[str] = None) -> None:

@@ -250,3 +250,48 @@ def test_music_switches_on_the_next_bar_and_reports_its_position():
     assert max(abs(a - b) for a, b in zip(tail, alone)) < 1e-6
     assert rms(before[-9600:]) > 0.01
     assert rms(quiet[4800:]) < 0.8 * rms(alone)
+
+
+def test_output_says_what_was_opened():
+    with soundstation.Engine("offline:44100") as engine:
+        assert engine.output == "offline:44100"
+    with soundstation.Engine("silent") as engine:
+        assert engine.output == "silent"
+
+
+def test_cut_short_file_is_a_notice_event(tmp_path):
+    coin = pathlib.Path(ASSETS, "Effects", "coin.wav").read_bytes()
+    cut = tmp_path / "cut.wav"
+    cut.write_bytes(coin[: len(coin) * 4 // 10])  # made here from the project's own asset
+    with soundstation.Engine("offline:48000") as engine:
+        engine.load_file("cut", cut)
+        notices = [event for event in engine.events() if event.type == "notice"]
+        assert any("cut short" in event.text and str(cut) in event.text for event in notices)
+
+
+def test_messages_use_python_names():
+    with soundstation.Engine("offline:48000", assets=ASSETS) as engine:
+        with pytest.raises(soundstation.NotLoadedError) as raised:
+            engine.music("main")
+        assert "Engine.preload" in str(raised.value) and "ss_" not in str(raised.value)
+        with pytest.raises(soundstation.UnknownNameError) as raised:
+            engine.play(4242)
+        assert "Engine.sound_id" in str(raised.value) and "ss_" not in str(raised.value)
+
+
+def test_type_traps_name_the_argument():
+    with soundstation.Engine("offline:48000", assets=ASSETS) as engine:
+        with pytest.raises(TypeError, match="names must be a list"):
+            engine.preload("reward")
+        engine.preload(["reward"])
+        with pytest.raises(TypeError, match="volume must be a number, not str"):
+            engine.play("reward", volume="loud")
+    with pytest.raises(TypeError, match="assets must be a str, not int"):
+        soundstation.Engine("offline", assets=42)
+
+
+def test_closed_engine_raises():
+    engine = soundstation.Engine("offline:48000", assets=ASSETS)
+    engine.close()
+    with pytest.raises(soundstation.ClosedError):
+        engine.play("reward")
