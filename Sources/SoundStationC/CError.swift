@@ -48,7 +48,8 @@ struct CError: Error {
         case .engine(_, let error): self.init(code: CError(error).code, message: error.description)
         case .notLoaded(let name):
             self.init(
-                code: Int32(SS_ERR_NOT_LOADED), message: "sound \"\(name)\" is not loaded: preload it first with ss_preload")
+                code: Int32(SS_ERR_NOT_LOADED),
+                message: "sound \"\(name)\" is not loaded: preload it first with ss_preload")
         case .someFailed(let failures):
             self.init(
                 code: Int32(SS_ERR_DECODE),
@@ -57,7 +58,8 @@ struct CError: Error {
         case .wrongKind(let name, let kind, let expected):
             self.init(
                 code: Int32(SS_ERR_INVALID_ARGUMENT),
-                message: "sound \"\(name)\" is \(kind.rawValue == "effect" ? "an effect" : "a \(kind.rawValue)") entry, "
+                message:
+                    "sound \"\(name)\" is \(kind.rawValue == "effect" ? "an effect" : "a \(kind.rawValue)") entry, "
                     + "not \(expected.rawValue == "effect" ? "an effect" : "a \(expected.rawValue)"): play it with "
                     + (kind == .music ? "ss_music" : "ss_play"))
         case .notSingleSound:

@@ -64,7 +64,8 @@ final class EventQueue: Sendable {
                 defer { ring.dropped = 0 }
                 let time = ring.head < ring.items.count ? ring.items[ring.head].time : 0
                 return Record(
-                    type: SS_EVENT_OVERFLOW, soundID: -1, name: "\(ring.dropped) event(s) dropped", time: time,
+                    type: SS_EVENT_OVERFLOW, soundID: -1, name: "\(ring.dropped) event(s) dropped",
+                    time: time,
                     reason: Int32(clamping: ring.dropped))
             }
             guard ring.head < ring.items.count else {

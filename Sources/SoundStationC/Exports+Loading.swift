@@ -122,7 +122,9 @@ public func ssLoadFile(
         let audio: PCMAudio
         // Warnings (a file cut short) become this engine's notices, at once.
         let (options, warnings) = DecodingOptions().collectingWarnings()
-        do throws(AudioDecodingError) { audio = try AudioDecoder.decode(fileAt: path, options: options) } catch {
+        do throws(AudioDecodingError) {
+            audio = try AudioDecoder.decode(fileAt: path, options: options)
+        } catch {
             throw CError(code: Int32(SS_ERR_DECODE), message: error.description)
         }
         for warning in warnings() { engine.notice("\(name): \(warning.description)") }

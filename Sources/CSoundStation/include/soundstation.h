@@ -1,6 +1,7 @@
 /*
- * soundstation.h: the C interface of SoundStation, a game sound engine for Linux
- * (OpenAL Soft, Ogg Vorbis and WAV).
+ * soundstation.h: the C interface of SoundStation, a game sound engine for Linux (OpenAL Soft).
+ * Every format the engine decodes loads: WAV (every variant), Ogg Vorbis, Opus, FLAC, AIFF, MP3 and
+ * tracker modules (MOD, XM, S3M, IT).
  *
  *     #include <soundstation.h>
  *     cc game.c $(pkg-config --cflags --libs soundstation)
@@ -15,7 +16,13 @@
  * input: NULL pointers, unknown names, NaN, out-of-range values and closed engines are errors.
  *
  * Threads: unless a function says otherwise, it may be called from any thread, and several threads
- * may call functions on the same engine at once.
+ * may call functions on the same engine at once. A signal handler runs on whichever thread the kernel
+ * picks; only ss_play (and ss_version) may be called there. ss_last_error is per thread and safe to
+ * read in a handler; an ss_play failing in a handler replaces the interrupted thread's message.
+ *
+ * The terminal: the library never writes to file descriptors 1 or 2, never aborts on any input and
+ * reports anything it drops. What ALSA, OpenAL Soft, libmpg123 or the decoders would print arrives
+ * as SS_EVENT_NOTICE events (see Docs/terminal-safety.md).
  *
  * MIT licence; see LICENSE.
  */
@@ -77,14 +84,10 @@ enum {
        what ALSA or OpenAL Soft said while a device opened. `text` holds the line (`name` its first
        63 bytes); `sound_id` is -1. */
     SS_EVENT_NOTICE = 6,
-    /* A trigger arrived within the sound's "coalesceMs" (5 ms by default) of another of the same
-       sound and was folded into it: no voice of its own starts (the first one plays louder
-       instead), so no SS_EVENT_STARTED or SS_EVENT_FINISHED follows for it. */
-    SS_EVENT_COALESCED = 7,
     /* Events were lost: a thread did not poll for a while on a device, and the queue (4096 events)
        filled. `reason` holds how many were dropped since the last such event. Offline engines never
        drop events (their queue grows until polled). */
-    SS_EVENT_OVERFLOW = 8
+    SS_EVENT_OVERFLOW = 7
 };
 
 /* Why a voice finished (ss_event.reason for SS_EVENT_FINISHED; 0 otherwise). */
@@ -136,8 +139,9 @@ int ss_open(ss_engine **out, const char *output, const char *assets_dir);
 
 /* Stops every sound, frees the engine's sounds and closes its output. Later calls with this handle
  * return SS_ERR_CLOSED (the handle itself, a few bytes, stays valid for that); ss_close(NULL) and a
- * second ss_close do nothing. Threads: any, but not while another thread is inside ss_preload or
- * ss_render on the same engine. */
+ * second ss_close do nothing. It waits for ss_play calls already running on other threads (they take
+ * nanoseconds), so it is not async-signal-safe. Threads: any, but not in a signal handler and not
+ * while another thread is inside ss_preload or ss_render on the same engine. */
 void ss_close(ss_engine *engine);
 
 /* Decodes sounds of the catalogue and uploads them, in parallel on all cores, so that playing them
@@ -150,7 +154,7 @@ void ss_close(ss_engine *engine);
 int ss_preload(ss_engine *engine, const char *const *names, int count, ss_progress_fn progress,
                void *user);
 
-/* Decodes one WAV or Ogg Vorbis file and makes it a sound called `name`, played on the effects bus
+/* Decodes one file (any format the engine reads) and makes it a sound called `name`, played on the effects bus
  * (no catalogue needed). Returns: the new sound's id (>= 0), or SS_ERR_INVALID_ARGUMENT (NULL or
  * empty name, a name already in use), SS_ERR_DECODE (missing or bad file), SS_ERR_DEVICE.
  * Blocks while decoding. Threads: any. */
@@ -171,6 +175,11 @@ int ss_sound_id(ss_engine *engine, const char *name);
  * Threads: any. Async-signal-safe: callable from a signal handler (no lock, no allocation, no
  * call into the Swift runtime; written in C), also while another thread is inside any ss_ call. */
 int ss_play(ss_engine *engine, int sound_id, float volume, float pitch, float pan);
+/* (ss_play on the id of streamed music returns SS_ERR_INVALID_ARGUMENT: play it with ss_music.)
+ * Coalescing: a catalogue sound's trigger that arrives within its "coalesceMs" (5 ms by default) of
+ * another of the same sound is folded into it (the first plays louder) and, today, sends no event of
+ * its own: count SS_OK returns, not SS_EVENT_STARTED events, for such sounds. Sounds loaded with
+ * ss_load_file are never coalesced. */
 
 /* Plays a loaded sound at `seconds` on the engine clock (see ss_time); offline it starts at frame
  * round(seconds * rate) exactly, and a past time starts at once. Otherwise as ss_play, at pitch 1.
@@ -281,12 +290,15 @@ int ss_set_filter(ss_engine *engine, const char *bus, int type, float hertz, flo
 int ss_set_reverb(ss_engine *engine, const char *bus, const char *preset);
 
 /* Mixes the next `frames` frames of an "offline:RATE" engine into `interleaved_stereo` (2 * frames
- * floats, left then right, within -1...1) and advances its clock by frames / RATE seconds.
+ * floats, left then right, within -1...1) and advances its clock by frames / RATE seconds. Renders
+ * in pieces straight into the buffer: it allocates nothing in proportion to `frames`.
  * Returns: the number of frames written (`frames`), or SS_ERR_NOT_OFFLINE, SS_ERR_INVALID_ARGUMENT
  * (NULL buffer, negative frames), SS_ERR_CLOSED. Threads: any, one render at a time per engine. */
 int ss_render(ss_engine *engine, float *interleaved_stereo, int frames);
 
-/* Takes the oldest event not yet taken (the engine keeps the latest 4096).
+/* Takes the oldest event not yet taken. Offline, every event is kept until taken; on a device the
+ * newest 4096 are, and when older ones were dropped the next call returns SS_EVENT_OVERFLOW with
+ * the count in `reason`.
  * Returns: 1 and fills `out` when there was one, 0 when there is none, or SS_ERR_INVALID_ARGUMENT
  * (NULL out), SS_ERR_CLOSED. Threads: any. */
 int ss_poll_event(ss_engine *engine, ss_event *out);

@@ -97,6 +97,7 @@ final class MPEGDecoder: StreamingDecoder {
 
     private static let seekBytes: ssq_seek_fn = { user, offset, whence in
         guard let user else { return -1 }
-        return Unmanaged<SeekableBytes>.fromOpaque(user).takeUnretainedValue().seek(offset: offset, whence: whence)
+        return Unmanaged<SeekableBytes>.fromOpaque(user).takeUnretainedValue().seek(
+            offset: offset, whence: whence)
     }
 }
