@@ -92,7 +92,6 @@ static struct {
                                  void (*)(void *));
     int (*open_handle)(mpg123_handle *, void *);
     int (*getformat)(mpg123_handle *, long *, int *, int *);
-    int (*scan)(mpg123_handle *);
     off_t (*length)(mpg123_handle *);
     int (*read)(mpg123_handle *, void *, size_t, size_t *);
     off_t (*seek)(mpg123_handle *, off_t, int);
@@ -120,7 +119,6 @@ static void load_mpg123(void) {
     FIND(replace_reader_handle, "mpg123_replace_reader_handle");
     FIND(open_handle, "mpg123_open_handle");
     FIND(getformat, "mpg123_getformat");
-    FIND(scan, "mpg123_scan");
     FIND(length, "mpg123_length");
     FIND(read, "mpg123_read");
     FIND(seek, "mpg123_seek");
@@ -200,7 +198,8 @@ ssq_mp3 *ssq_mp3_open(void *user, ssq_read_fn read, ssq_seek_fn seek, long *rate
     }
     mp.format_none(d->handle);
     mp.format(d->handle, r, c, MP_ENC_FLOAT_32);
-    mp.scan(d->handle);
+    /* The length the stream declares (its Xing/LAME header, else an estimate), not a scan: a file cut
+       short then decodes fewer frames than declared, which the decoder reports. */
     off_t length = mp.length(d->handle);
     d->channels = c;
     *rate = r;
