@@ -190,7 +190,8 @@ public final class VoiceNotePlayer: Sendable {
     public func seek(to time: Duration) {
         let (voice, rate) = state.withLock { ($0.voice, $0.sampleRate) }
         guard let voice else { return }
-        engine.seek(voice, toFrame: Int((time.inSeconds * Double(rate)).rounded()))
+        // A time before the note's start is its start.
+        try? engine.seek(voice, toFrame: max(0, Int((time.inSeconds * Double(rate)).rounded())))
     }
 
     private func voiceFinished(_ voice: VoiceHandle, reason: SoundEvent.FinishReason) {

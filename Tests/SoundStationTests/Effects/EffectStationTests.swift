@@ -95,7 +95,7 @@ import Testing
         let system = try await assets.system()
         let voice = try #require(try system.effects.play("hum"))
         _ = try system.engine.render(frames: 4_800)
-        system.engine.setVolume(0.5, for: voice)
+        try system.engine.setVolume(0.5, for: voice)
         let half = try system.engine.render(frames: 4_800)
         #expect(
             abs(
