@@ -169,6 +169,8 @@ final class CEngine: Sendable {
                 reason: Self.code(of: reason))
         case .refused(_, let sound, let time):
             record = .init(type: SS_EVENT_REFUSED, soundID: id(sound), name: sound, time: time.inSeconds)
+        case .coalesced(_, let sound, _, let time):
+            record = .init(type: SS_EVENT_COALESCED, soundID: id(sound), name: sound, time: time.inSeconds)
         case .deviceLost(let reason, let time):
             record = .init(type: SS_EVENT_DEVICE_LOST, soundID: -1, name: reason, time: time.inSeconds)
         case .deviceRestored(let device, let time):

@@ -110,6 +110,24 @@ int main(int argc, char **argv) {
     check(grew < 8 * 1024, "the peak grows by less than 8 MB (an internal copy would be 32 MB)");
     free(buffer);
 
+    /* Triggers of one catalogue sound at once are folded together: each is accounted for. */
+    static float bit[2 * 4410];
+    ss_render(engine, bit, 4410);
+    while (ss_poll_event(engine, &event) == 1) {}
+    int reward_id = ss_sound_id(engine, "reward"), sent = 0;
+    for (int i = 0; i < 10; i++) sent += ss_play(engine, reward_id, 0.1f, 1, 0) == SS_OK;
+    static float after[2 * 44100];
+    ss_render(engine, after, 44100);
+    int began = 0, folded = 0, turned_down = 0;
+    while (ss_poll_event(engine, &event) == 1) {
+        began += event.type == SS_EVENT_STARTED;
+        folded += event.type == SS_EVENT_COALESCED && strcmp(event.name, "reward") == 0;
+        turned_down += event.type == SS_EVENT_REFUSED;
+    }
+    printf("honest_test: 10 triggers at once: %d started, %d coalesced, %d refused\n", began, folded, turned_down);
+    check(sent == 10 && folded > 0 && began + folded + turned_down == sent,
+          "every trigger is started, coalesced or refused: none is silent");
+
     /* An offline flood: every event of 4000 plays, made by one render, is kept (a file loaded with
        ss_load_file is never coalesced, so each accepted play comes back as started or refused). */
     int click = cut_id;

@@ -64,7 +64,7 @@ class ClosedError(SoundStationError):
 _ERRORS = {-1: InvalidArgumentError, -2: UnknownNameError, -3: NotLoadedError, -7: NotOfflineError, -8: ClosedError}
 _EVENT_TYPES = {
     1: "started", 2: "finished", 3: "refused", 4: "device-lost", 5: "device-restored", 6: "notice",
-    7: "overflow",
+    7: "overflow", 8: "coalesced",
 }
 _REASONS = {1: "ended", 2: "stopped", 3: "stolen", 4: "device-lost"}
 
@@ -123,7 +123,8 @@ class Event(NamedTuple):
     Attributes:
         type: "started", "finished", "refused", "device-lost", "device-restored", "notice" (something
             to show or log, which the library never prints: why "auto" fell back to silence, a file
-            that loads only in part, what ALSA said) or "overflow" (events were dropped on a device).
+            that loads only in part, what ALSA said), "overflow" (events were dropped on a device) or
+            "coalesced" (a trigger folded into another start of the same sound within its "coalesceMs").
         sound: The sound's name (the device or reason for device events; a notice's first 63 bytes).
         sound_id: The sound's id, or -1.
         time: Seconds on the engine clock.

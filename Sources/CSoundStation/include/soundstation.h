@@ -87,7 +87,12 @@ enum {
     /* Events were lost: a thread did not poll for a while on a device, and the queue (4096 events)
        filled. `reason` holds how many were dropped since the last such event. Offline engines never
        drop events (their queue grows until polled). */
-    SS_EVENT_OVERFLOW = 7
+    SS_EVENT_OVERFLOW = 7,
+    /* A trigger of `name` arrived within the sound's "coalesceMs" (5 ms by default) of another start
+       of the same sound and was folded into that voice (which plays louder): no SS_EVENT_STARTED or
+       SS_EVENT_FINISHED follows for it. Every accepted trigger thus comes back as exactly one of
+       SS_EVENT_STARTED, SS_EVENT_REFUSED or SS_EVENT_COALESCED. */
+    SS_EVENT_COALESCED = 8
 };
 
 /* Why a voice finished (ss_event.reason for SS_EVENT_FINISHED; 0 otherwise). */
@@ -176,10 +181,7 @@ int ss_sound_id(ss_engine *engine, const char *name);
  * call into the Swift runtime; written in C), also while another thread is inside any ss_ call. */
 int ss_play(ss_engine *engine, int sound_id, float volume, float pitch, float pan);
 /* (ss_play on the id of streamed music returns SS_ERR_INVALID_ARGUMENT: play it with ss_music.)
- * Coalescing: a catalogue sound's trigger that arrives within its "coalesceMs" (5 ms by default) of
- * another of the same sound is folded into it (the first plays louder) and, today, sends no event of
- * its own: count SS_OK returns, not SS_EVENT_STARTED events, for such sounds. Sounds loaded with
- * ss_load_file are never coalesced. */
+ * A trigger folded into another by the sound's "coalesceMs" comes back as SS_EVENT_COALESCED. */
 
 /* Plays a loaded sound at `seconds` on the engine clock (see ss_time); offline it starts at frame
  * round(seconds * rate) exactly, and a past time starts at once. Otherwise as ss_play, at pitch 1.

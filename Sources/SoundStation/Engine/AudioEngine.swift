@@ -139,6 +139,9 @@ public final class AudioEngine: Sendable {
         }
         driver?.stop(wait: true, ring: ring)
         stopAll()
+        // No mixing side runs any more (offline, none ever did between renders): carry out what is
+        // queued, so that no command's closure keeps the engine alive after it is let go of.
+        drainCommands()
         hub.finish()
         notices.finish()
     }
@@ -264,7 +267,9 @@ public final class AudioEngine: Sendable {
     }
 
     /// Frames since the engine opened, by the wall clock.
-    private var wallFrame: Int64 { Int64((ContinuousClock.now - startInstant).inSeconds * Double(sampleRate)) }
+    private var wallFrame: Int64 {
+        Int64((ContinuousClock.now - startInstant).inSeconds * Double(sampleRate))
+    }
 
     /// The render-clock frame for `time`, rounded (`round(seconds * sampleRate)`), clamped to what the
     /// clock can hold (a negative time is frame 0).
