@@ -90,12 +90,44 @@ func cCall(_ body: () throws(CError) -> Int32) -> Int32 {
 /// A C string argument as a Swift string.
 /// - Parameters:
 ///   - pointer: The argument.
-///   - what: Its name in the message when it is NULL.
+///   - what: Its name in the message when it is NULL or not UTF-8.
 /// - Returns: The string.
-/// - Throws: ``CError`` (invalid argument) for NULL.
+/// - Throws: ``CError`` (invalid argument) for NULL, or for bytes that are not UTF-8 (which would
+///   otherwise become U+FFFD, so that "\xff" and "\xfe" named the same sound).
 func string(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(CError) -> String {
     guard let pointer else { throw .invalid("\(what) is NULL") }
-    return String(cString: pointer)
+    guard let text = String(validatingCString: pointer) else {
+        throw .invalid(
+            "\(what) \"\(escaped(pointer))\" is not UTF-8: names and other strings must be UTF-8 text")
+    }
+    return text
+}
+
+/// A C string's bytes with everything outside printable ASCII written as `\xHH`, cut at 64 bytes:
+/// for naming a value that is not UTF-8 in a message.
+func escaped(_ pointer: UnsafePointer<CChar>) -> String {
+    var out = ""
+    var index = 0
+    while pointer[index] != 0 {
+        if index == 64 {
+            out += "..."
+            break
+        }
+        let byte = UInt8(bitPattern: pointer[index])
+        if byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\\") {
+            out.unicodeScalars.append(Unicode.Scalar(byte))
+        } else {
+            out += "\\x" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+        }
+        index += 1
+    }
+    return out
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
 }
 
 /// Checks that a number is finite and in range.

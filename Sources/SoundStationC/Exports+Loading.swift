@@ -1,5 +1,6 @@
 import CSoundStation
 import Dispatch
+import Glibc
 import SoundStation
 
 // The C API's loading functions: preload, load_file, sound_id. Each is documented in soundstation.h.
@@ -112,7 +113,7 @@ public func ssLoadFile(
         let engine = try handle(engine)
         let system = try engine.system
         let name = try string(name, "name")
-        let path = try string(path, "path")
+        guard let path else { throw .invalid("path is NULL") }
         guard !name.isEmpty else {
             throw .invalid("the sound name is empty: give the file a name to play it by")
         }
@@ -123,7 +124,13 @@ public func ssLoadFile(
         // Warnings (a file cut short) become this engine's notices, at once.
         let (options, warnings) = DecodingOptions().collectingWarnings()
         do throws(AudioDecodingError) {
-            audio = try AudioDecoder.decode(fileAt: path, options: options)
+            if let text = String(validatingCString: path) {
+                audio = try AudioDecoder.decode(fileAt: text, options: options)
+            } else {
+                // A Linux path is bytes: one that is not UTF-8 is read as it is, and named escaped.
+                let shown = escaped(path)
+                audio = try AudioDecoder.decode(bytes: try readFile(path, shown: shown), name: shown, options: options)
+            }
         } catch {
             throw CError(code: Int32(SS_ERR_DECODE), message: error.description)
         }
@@ -152,5 +159,27 @@ public func ssSoundID(_ engine: OpaquePointer?, _ name: UnsafePointer<CChar>?) -
             throw CError(error)
         }
         throw CError(SoundLoadError.notLoaded(name: name))
+    }
+}
+
+/// The whole file at a path given as bytes (not UTF-8, so it cannot become a Swift path string).
+/// - Throws: ``AudioDecodingError`` naming the path when it cannot be read.
+private func readFile(_ path: UnsafePointer<CChar>, shown: String) throws(AudioDecodingError) -> [UInt8] {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+        throw .unreadable(path: shown, reason: String(cString: strerror(errno)))
+    }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let got = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if got < 0 {
+            if errno == EINTR { continue }
+            throw .unreadable(path: shown, reason: String(cString: strerror(errno)))
+        }
+        if got == 0 { return bytes }
+        bytes.append(contentsOf: chunk[..<got])
+        guard bytes.count <= 1 << 30 else { throw .unreadable(path: shown, reason: "larger than 1 GiB") }
     }
 }

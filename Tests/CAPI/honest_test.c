@@ -66,6 +66,24 @@ int main(int argc, char **argv) {
         if (event.type == SS_EVENT_NOTICE && strstr(event.text, "cut short") && strstr(event.text, cut)) notice = 1;
     }
     check(notice, "its warning is an SS_EVENT_NOTICE naming the file");
+
+    /* One id space: an ss_load_file id plays with ss_play like any other. */
+    check(ss_play(engine, cut_id, 0.1f, 1, 0) == SS_OK, "ss_play plays an ss_load_file id");
+
+    /* Names are UTF-8 or refused, naming the bytes; paths are bytes and are found as they are. */
+    check(ss_load_file(engine, "\xff", cut) == SS_ERR_INVALID_ARGUMENT && strstr(ss_last_error(), "\\xFF") &&
+              strstr(ss_last_error(), "UTF-8"),
+          "a name that is not UTF-8 is refused, naming its bytes");
+    check(ss_sound_id(engine, "\xfe") == SS_ERR_INVALID_ARGUMENT, "\\xfe is refused too, not taken for \\xff");
+    char raw[] = "/tmp/honest-\xff-XXXXXX";
+    int raw_fd = mkstemp(raw);
+    FILE *raw_file = raw_fd >= 0 ? fdopen(raw_fd, "wb") : NULL;
+    if (raw_file) {
+        fwrite(bytes, 1, size, raw_file);
+        fclose(raw_file);
+    }
+    check(ss_load_file(engine, "raw path", raw) >= 0, "a path that is not UTF-8 (valid on Linux) is found");
+    remove(raw);
     remove(cut);
 
     /* Messages in C terms; "an effect". */
