@@ -21,6 +21,7 @@ struct ss_engine {
     _Atomic int inflight;  /* ss_play calls between their closed check and their return */
     _Atomic(_Atomic int32_t *) ids; /* C id -> the engine's sound id, or -1; freed by ss_close */
     _Atomic(char *) output; /* what ss_output returns; freed by ss_close */
+    _Atomic unsigned cancels; /* ss_cancel_preload calls so far */
 };
 
 ss_engine *ss_internal_engine_create(void *core) {
@@ -38,6 +39,7 @@ ss_engine *ss_internal_engine_create(void *core) {
     atomic_init(&engine->inflight, 0);
     atomic_init(&engine->ids, ids);
     atomic_init(&engine->output, NULL);
+    atomic_init(&engine->cancels, 0);
     return engine;
 }
 
@@ -72,6 +74,21 @@ void ss_internal_engine_close(ss_engine *engine) {
     free(atomic_exchange(&engine->ids, NULL));
     free(atomic_exchange(&engine->output, NULL));
     engine->core = NULL;
+}
+
+unsigned ss_internal_engine_cancels(ss_engine *engine) { return atomic_load(&engine->cancels); }
+
+int ss_cancel_preload(ss_engine *engine) {
+    if (engine == NULL) {
+        ss_internal_set_error("ss_cancel_preload: engine is NULL: open one with ss_open");
+        return SS_ERR_INVALID_ARGUMENT;
+    }
+    if (atomic_load(&engine->closed)) {
+        ss_internal_set_error("ss_cancel_preload: the engine is closed");
+        return SS_ERR_CLOSED;
+    }
+    atomic_fetch_add(&engine->cancels, 1);
+    return SS_OK;
 }
 
 void ss_internal_engine_map(ss_engine *engine, int32_t c_id, int32_t engine_id) {

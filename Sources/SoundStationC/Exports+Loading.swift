@@ -35,7 +35,15 @@ public func ssPreload(
         } else {
             wanted = system.catalogue.entries.map(\.name)
         }
-        let loaded = preloadBlocking(system.bank, wanted) { progress?($0, user) }
+        let cancels = ss_internal_engine_cancels(engine.cHandle)
+        let result = preloadBlocking(system.bank, wanted, progress: { progress?($0, user) }) {
+            ss_internal_engine_cancels(engine.cHandle) != cancels
+        }
+        guard let loaded = result else {
+            throw CError(
+                code: Int32(SS_ERR_CANCELLED),
+                message: "ss_preload was cancelled by ss_cancel_preload: what it had loaded is let go of")
+        }
         engine.hold(loaded)
         for warning in loaded.warnings { engine.notice(warning.description) }
         let done = Set(loaded.names)
@@ -49,26 +57,36 @@ public func ssPreload(
     }
 }
 
-/// Runs a preload to its end, calling `progress` on the calling thread after each sound.
+/// Runs a preload to its end, calling `progress` on the calling thread after each sound, unless
+/// `cancelled` says to stop (asked every 20 ms).
 /// - Parameters:
 ///   - bank: Where to load.
 ///   - names: Catalogue names.
 ///   - progress: Receives the fraction done.
-/// - Returns: What was loaded, with the failures.
+///   - cancelled: Whether `ss_cancel_preload` was called since the preload began.
+/// - Returns: What was loaded, with the failures; `nil` when cancelled (the preload's task lets go
+///   of what it had loaded when it ends).
 private func preloadBlocking(
-    _ bank: SoundBank, _ names: [String], progress: (Double) -> Void
-) -> PreloadedSounds {
+    _ bank: SoundBank, _ names: [String], progress: (Double) -> Void, cancelled: () -> Bool
+) -> PreloadedSounds? {
     let mailbox = PreloadMailbox()
-    Task.detached {
-        // Never cancelled, so the preload returns normally.
+    let task = Task.detached {
         let loaded = try? await bank.preload(names) { mailbox.post(fraction: $0.fraction) }
         mailbox.finish(loaded)
     }
     while true {
-        mailbox.signal.wait()
-        let (fractions, result) = mailbox.take()
+        let woken = mailbox.signal.wait(timeout: .now() + .milliseconds(20)) == .success
+        if cancelled() {
+            // Decodes stop between chunks once cancelled: wait that long, so nothing the preload
+            // started outlives the call (a game that exits at once must not race OpenAL's teardown).
+            task.cancel()
+            while !mailbox.isDone { _ = mailbox.signal.wait(timeout: .now() + .milliseconds(5)) }
+            return nil
+        }
+        guard woken else { continue }
+        let (fractions, result, done) = mailbox.take()
         for fraction in fractions { progress(fraction) }
-        if let result { return result }
+        if done { return result }
     }
 }
 
@@ -90,11 +108,15 @@ private final class PreloadMailbox: Sendable {
         signal.signal()
     }
 
-    /// The fractions posted since the last call, and the result once finished.
-    func take() -> (fractions: [Double], result: PreloadedSounds?) {
+    /// Whether the preload ended (with a result, or cancelled without one).
+    var isDone: Bool { box.withLock { $0.done } }
+
+    /// The fractions posted since the last call, the result once finished, and whether it has, read
+    /// together (a result read apart from its flag could be missed).
+    func take() -> (fractions: [Double], result: PreloadedSounds?, done: Bool) {
         box.withLock { box in
             defer { box.fractions = [] }
-            return (box.fractions, box.result)
+            return (box.fractions, box.result, box.done)
         }
     }
 }
@@ -129,7 +151,8 @@ public func ssLoadFile(
             } else {
                 // A Linux path is bytes: one that is not UTF-8 is read as it is, and named escaped.
                 let shown = escaped(path)
-                audio = try AudioDecoder.decode(bytes: try readFile(path, shown: shown), name: shown, options: options)
+                audio = try AudioDecoder.decode(
+                    bytes: try readFile(path, shown: shown), name: shown, options: options)
             }
         } catch {
             throw CError(code: Int32(SS_ERR_DECODE), message: error.description)

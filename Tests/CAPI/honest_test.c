@@ -172,6 +172,8 @@ int main(int argc, char **argv) {
     ss_close(engine);
     check(strcmp(ss_output(engine), "") == 0, "ss_output after ss_close is \"\"");
     check(ss_play(engine, 0, 1, 1, 0) == SS_ERR_CLOSED, "ss_play after close");
+    check(ss_cancel_preload(engine) == SS_ERR_CLOSED && ss_cancel_preload(NULL) == SS_ERR_INVALID_ARGUMENT,
+          "ss_cancel_preload: closed and NULL");
 
     /* 200 open/close cycles: only a tombstone of each stays. */
     for (int i = 0; i < 20; i++) {

@@ -92,6 +92,7 @@ def _declare(lib: ctypes.CDLL) -> None:
         "ss_open": (ctypes.c_int, [ctypes.POINTER(engine), c_str, c_str]),
         "ss_close": (None, [engine]),
         "ss_preload": (ctypes.c_int, [engine, ctypes.POINTER(c_str), ctypes.c_int, PROGRESS, ctypes.c_void_p]),
+        "ss_cancel_preload": (ctypes.c_int, [engine]),
         "ss_load_file": (ctypes.c_int, [engine, c_str, c_str]),
         "ss_sound_id": (ctypes.c_int, [engine, c_str]),
         "ss_play": (ctypes.c_int, [engine, ctypes.c_int, ctypes.c_float, ctypes.c_float, ctypes.c_float]),

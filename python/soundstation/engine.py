@@ -5,7 +5,9 @@ from __future__ import annotations
 import array
 import ctypes
 import os
+import queue
 import re
+import threading
 from typing import Any, Callable, Dict, Iterator, NamedTuple, Optional, Sequence, Union
 
 from . import _library
@@ -61,7 +63,14 @@ class ClosedError(SoundStationError):
     """The engine was closed."""
 
 
-_ERRORS = {-1: InvalidArgumentError, -2: UnknownNameError, -3: NotLoadedError, -7: NotOfflineError, -8: ClosedError}
+class CancelledError(SoundStationError):
+    """A preload was cancelled (what it had loaded is let go of)."""
+
+
+_ERRORS = {
+    -1: InvalidArgumentError, -2: UnknownNameError, -3: NotLoadedError, -7: NotOfflineError, -8: ClosedError,
+    -9: CancelledError,
+}
 _EVENT_TYPES = {
     1: "started", 2: "finished", 3: "refused", 4: "device-lost", 5: "device-restored", 6: "notice",
     7: "overflow", 8: "coalesced",
@@ -87,9 +96,13 @@ def _python_terms(message: str) -> str:
 def _check(result: int) -> int:
     """Returns a non-negative result; raises the matching error for a negative one."""
     if result < 0:
-        message = _python_terms(_c().ss_last_error().decode("utf-8", "replace"))
-        raise _ERRORS.get(result, SoundStationError)(result, message)
+        _raise(result, _c().ss_last_error())
     return result
+
+
+def _raise(result: int, message: bytes) -> None:
+    """Raises the error class of a negative result with the library's message in Python's terms."""
+    raise _ERRORS.get(result, SoundStationError)(result, _python_terms(message.decode("utf-8", "replace")))
 
 
 def _number(value: Any, name: str) -> float:
@@ -163,6 +176,7 @@ class Engine:
         _check(_c().ss_open(ctypes.byref(handle), output_bytes, assets_bytes))
         self._handle: Optional[ctypes.c_void_p] = handle
         self._ids: Dict[str, int] = {}
+        self._preloading: Optional[threading.Thread] = None
 
     def __enter__(self) -> "Engine":
         return self
@@ -182,8 +196,13 @@ class Engine:
         return self._handle is None
 
     def close(self) -> None:
-        """Stops every sound and closes the output (again does nothing)."""
+        """Stops every sound and closes the output (again does nothing). Safe in a signal handler that
+        interrupts :meth:`preload`: the preload is cancelled first, and then raises ClosedError."""
         if self._handle is not None:
+            worker = getattr(self, "_preloading", None)
+            if worker is not None and worker.is_alive():
+                _c().ss_cancel_preload(self._handle)
+                worker.join()
             _c().ss_close(self._handle)
             self._handle = None
 
@@ -204,18 +223,50 @@ class Engine:
         Raises:
             UnknownNameError: for a name the catalogue lacks (nothing is loaded).
             SoundStationError: when some files do not decode (the others are loaded).
+            KeyboardInterrupt: Ctrl-C stops the preload within about 20 ms (what it had loaded is let
+                go of) and arrives here.
         """
         if isinstance(names, (str, bytes)):
             raise TypeError(f"names must be a list of catalogue names, not a single {type(names).__name__} "
                             f"({names!r}): write preload([{names!r}])")
-        callback = PROGRESS_NONE if progress is None else _library.PROGRESS(lambda f, _user: progress(f))
+        engine = self._engine()
         if names is None:
-            _check(_c().ss_preload(self._engine(), None, 0, callback, None))
+            encoded, count = None, 0
         else:
             encoded = (ctypes.c_char_p * len(names))(*[_text(name, "names[]") for name in names])
-            _check(_c().ss_preload(self._engine(), encoded, len(names), callback, None))
+            count = len(names)
+        # The C call runs on a helper thread so that this one stays free for signals: Ctrl-C (or an
+        # exception from `progress`, which is called here) cancels the preload within 20 ms.
+        fractions: "queue.SimpleQueue[float]" = queue.SimpleQueue()
+        callback = _library.PROGRESS(lambda fraction, _user: fractions.put(fraction))
+        outcome: Dict[str, Any] = {}
+
+        def run() -> None:
+            outcome["result"] = _c().ss_preload(engine, encoded, count, callback, None)
+            outcome["message"] = _c().ss_last_error()  # per thread: read it on this one
+
+        def report() -> None:
+            while progress is not None and not fractions.empty():
+                progress(fractions.get())
+
+        worker = threading.Thread(target=run, name="soundstation-preload", daemon=True)
+        self._preloading = worker
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(0.02)
+                report()
+        except BaseException:
+            _c().ss_cancel_preload(engine)
+            worker.join()
+            raise
+        finally:
+            self._preloading = None
+        report()
         if self._handle is None:  # closed (e.g. by a signal handler) while it ran
             raise ClosedError(-8, "the engine was closed while preload ran: open a new Engine")
+        if outcome["result"] < 0:
+            _raise(outcome["result"], outcome["message"])
 
     def load_file(self, name: str, path: str) -> int:
         """Decodes a WAV or Ogg Vorbis file into a sound called ``name``; returns its id."""

@@ -295,3 +295,67 @@ def test_closed_engine_raises():
     engine.close()
     with pytest.raises(soundstation.ClosedError):
         engine.play("reward")
+
+
+def long_catalogue(folder):
+    """A catalogue whose whole preload takes a while: every music track of Assets/ four times over."""
+    import json
+    import shutil
+
+    shutil.copytree(os.path.join(ASSETS, "Music"), folder / "Music")  # symlinks out of the folder are refused
+    entries = json.load(open(os.path.join(ASSETS, "catalogue.json")))["sounds"]
+    music = [entry for entry in entries if entry["kind"] == "music"]
+    sounds = [dict(entry, name=f"{entry['name']}-{copy}", stream=False) for copy in range(4) for entry in music]
+    (folder / "catalogue.json").write_text(json.dumps({"sounds": sounds}))
+    return str(folder)
+
+
+def test_ctrl_c_stops_a_preload_quickly(tmp_path):
+    import signal
+    import threading
+    import time
+
+    with soundstation.Engine("offline:48000", assets=long_catalogue(tmp_path)) as engine:
+        sent = {}
+
+        def interrupt():
+            sent["at"] = time.monotonic()
+            os.kill(os.getpid(), signal.SIGINT)
+
+        timer = threading.Timer(0.05, interrupt)
+        timer.start()
+        try:
+            engine.preload()  # the whole catalogue: Ogg music to decode
+            timer.cancel()
+            timer.join()
+            if "at" in sent:  # the signal came just as it finished: let it arrive here
+                time.sleep(0.2)
+            pytest.skip("the preload finished before the signal")
+        except KeyboardInterrupt:
+            latency = time.monotonic() - sent["at"]
+        assert latency < 0.1, f"KeyboardInterrupt arrived {latency * 1000:.0f} ms after Ctrl-C"
+        engine.preload(["main-0"])  # the engine is still usable
+        engine.music("main-0")
+
+
+def test_close_in_a_signal_handler_during_preload_raises_closed(tmp_path):
+    import signal
+    import threading
+
+    engine = soundstation.Engine("offline:48000", assets=long_catalogue(tmp_path))
+    previous = signal.signal(signal.SIGUSR1, lambda *_: engine.close())
+    timer = threading.Timer(0.05, lambda: os.kill(os.getpid(), signal.SIGUSR1))
+    try:
+        timer.start()
+        try:
+            engine.preload()
+            finished_first = True
+        except soundstation.ClosedError:
+            finished_first = False
+    finally:
+        timer.cancel()
+        timer.join()
+        signal.signal(signal.SIGUSR1, previous)
+        engine.close()
+    if finished_first:
+        pytest.skip("the preload finished before the signal")

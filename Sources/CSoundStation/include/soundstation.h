@@ -64,7 +64,9 @@ enum {
     /* The operation needs an engine opened with "offline:RATE". */
     SS_ERR_NOT_OFFLINE = -7,
     /* The engine was closed with ss_close. */
-    SS_ERR_CLOSED = -8
+    SS_ERR_CLOSED = -8,
+    /* ss_preload was stopped by ss_cancel_preload (what it had loaded is let go of). */
+    SS_ERR_CANCELLED = -9
 };
 
 /* What an ss_event reports. */
@@ -155,9 +157,17 @@ void ss_close(ss_engine *engine);
  * progress: NULL, or called on the calling thread after each sound, with `user`.
  * Returns: SS_OK when every sound loaded; SS_ERR_UNKNOWN_NAME (nothing loaded) for a name the
  *   catalogue lacks; SS_ERR_DECODE when some files did not decode (the others are loaded and
- *   playable; the message names each file). Blocks until done. Threads: any. */
+ *   playable; the message names each file); SS_ERR_CANCELLED (ss_cancel_preload). Blocks until
+ *   done or cancelled. Threads: any. */
 int ss_preload(ss_engine *engine, const char *const *names, int count, ss_progress_fn progress,
                void *user);
+
+/* Stops every ss_preload running on this engine: each returns SS_ERR_CANCELLED within about 20 ms
+ * and lets go of what it had loaded (a sound being decoded finishes in the background first). For a
+ * game's Ctrl-C during a loading screen. Returns: SS_OK, SS_ERR_INVALID_ARGUMENT (NULL),
+ * SS_ERR_CLOSED. Threads: any; async-signal-safe (one atomic increment), so a SIGINT handler may
+ * call it. */
+int ss_cancel_preload(ss_engine *engine);
 
 /* Decodes one file (any format the engine reads) and makes it a sound called `name`, played on the effects bus
  * (no catalogue needed). Returns: the new sound's id (>= 0), or SS_ERR_INVALID_ARGUMENT (NULL or

@@ -22,6 +22,8 @@ void *ss_internal_engine_swift(ss_engine *engine);
 void ss_internal_engine_close(ss_engine *engine);
 /* Sets what ss_output returns (copied, cut at 255 bytes on a UTF-8 boundary). */
 void ss_internal_engine_set_output(ss_engine *engine, const char *output);
+/* How many times ss_cancel_preload was called on the handle. */
+unsigned ss_internal_engine_cancels(ss_engine *engine);
 /* Lets ss_play reach C id c_id as the engine's sound id engine_id (-2: streamed music, which
    ss_play refuses, naming ss_music). */
 void ss_internal_engine_map(ss_engine *engine, int32_t c_id, int32_t engine_id);

@@ -34,7 +34,7 @@ final class MPEGDecoder: StreamingDecoder {
                 &frames, &error, error.count)
         else {
             if let failure = source.failure { throw failure }
-            throw .corrupt(path: name, reason: String(cString: error))
+            throw .corrupt(path: name, reason: Self.text(error))
         }
         self.handle = handle
         self.source = source
@@ -61,7 +61,7 @@ final class MPEGDecoder: StreamingDecoder {
             ssq_mp3_read(handle, $0.baseAddress, frames, &error, error.count)
         }
         if let failure = source.failure { throw failure }
-        guard got >= 0 else { throw .corrupt(path: name, reason: String(cString: error)) }
+        guard got >= 0 else { throw .corrupt(path: name, reason: Self.text(error)) }
         buffer.removeLast((frames - got) * info.channels)
         for i in buffer.indices where !(buffer[i] >= -1 && buffer[i] <= 1) {
             buffer[i] = buffer[i].isNaN ? 0 : min(max(buffer[i], -1), 1)
@@ -76,7 +76,7 @@ final class MPEGDecoder: StreamingDecoder {
         var error = [CChar](repeating: 0, count: 256)
         let target = Int64(min(max(frame, 0), info.frameCount))
         guard ssq_mp3_seek(handle, target, &error, error.count) == 0 else {
-            throw .corrupt(path: name, reason: String(cString: error))
+            throw .corrupt(path: name, reason: Self.text(error))
         }
     }
 
@@ -87,6 +87,11 @@ final class MPEGDecoder: StreamingDecoder {
     func readAll() throws(AudioDecodingError) -> PCMAudio {
         try readRemaining(
             declaredFrames: info.frameCount, byteCount: source.byteCount, name: name, options: options)
+    }
+
+    /// A NUL-terminated C buffer's text.
+    private static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private static let readBytes: ssq_read_fn = { user, buffer, count in

@@ -153,6 +153,7 @@ public final class VorbisFileDecoder: StreamingDecoder {
         // The declared length comes from the file, so a forged one must not drive a huge allocation.
         samples.reserveCapacity(min(info.frameCount, source.byteCount * 16) * info.channels)
         while true {
+            try checkCancellation(name)
             let chunk = try read(maxFrames: 4096)
             if chunk.isEmpty { break }
             samples.append(contentsOf: chunk)
