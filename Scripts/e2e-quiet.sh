@@ -76,6 +76,7 @@ quiet_in_tmux() {
     sed '1,/^--- notices/d' "$record" | tee "$work/$session.notices"
     # What used to be written on the terminal now arrives as notices.
     grep -q "cut.wav' is cut short" "$work/$session.notices" || { echo "no notice for the cut-short WAV"; return 1; }
+    grep -q "bad.mp3' is cut short" "$work/$session.notices" || { echo "no notice for the damaged MP3"; return 1; }
     if grep -q 'output silent' "$work/$session.drawn"; then
         grep -q 'Continuing without sound' "$work/$session.notices" || { echo "no notice says why it is silent"; return 1; }
     fi

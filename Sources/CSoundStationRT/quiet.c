@@ -78,7 +78,7 @@ enum {
     MP_OK = 0, MP_ERR = -1, MP_DONE = -12, MP_NEW_FORMAT = -11, MP_NEED_MORE = -10,
     MP_VERBOSE = 0, MP_ADD_FLAGS = 2, MP_REMOVE_FLAGS = 13,
     MP_QUIET = 0x20, MP_GAPLESS = 0x40, MP_FORCE_FLOAT = 0x400, MP_AUTO_RESAMPLE = 0x8000,
-    MP_ENC_FLOAT_32 = 0x200
+    MP_ENC_FLOAT_32 = 0x200, MP_NO_FRANKENSTEIN = 0x1000000
 };
 typedef struct mpg123_handle_struct mpg123_handle;
 
@@ -180,11 +180,14 @@ ssq_mp3 *ssq_mp3_open(void *user, ssq_read_fn read, ssq_seek_fn seek, long *rate
         return NULL;
     }
     mp.param(d->handle, MP_VERBOSE, 0, 0);
-    mp.param(d->handle, MP_ADD_FLAGS, MP_QUIET | MP_GAPLESS | MP_FORCE_FLOAT, 0);
-    /* MPG123_AUTO_RESAMPLE stays on (libsndfile turns it off): a damaged header claiming another
-       rate is then resampled to the stream's rate instead of failing with a message that 1.31
-       prints even under MPG123_QUIET. A sound file never changes rate, so good files never
-       resample. */
+    mp.param(d->handle, MP_ADD_FLAGS, MP_QUIET | MP_GAPLESS | MP_FORCE_FLOAT | MP_NO_FRANKENSTEIN, 0);
+    /* MPG123_NO_FRANKENSTEIN: a damaged MP3 ends at the first frame whose header changes the layer,
+       rate or version. Garbage read as a layer II header would otherwise reach libmpg123's layer II
+       decoder, which prints "Truncating stereo boundary to sideband limit." with no check of
+       MPG123_QUIET and no hook. What was decoded plays, and the shortfall against the length the
+       stream declares is reported as a file cut short. MPG123_AUTO_RESAMPLE stays on (libsndfile
+       turns it off) so that no rate mismatch reaches the format message that 1.31 also prints
+       unconditionally. */
     long r = 0;
     int c = 0, encoding = 0;
     if (mp.replace_reader_handle(d->handle, reader, seeker, NULL) != MP_OK ||
