@@ -15,6 +15,8 @@ final class CEngine: Sendable {
         let system: SoundSystem
         /// Every preload's sounds, held until `ss_close`.
         var held: [PreloadedSounds] = []
+        /// The names ``held`` holds.
+        var heldNames: Set<String> = []
         /// The subscription that fills ``events``.
         var subscription: EventSubscription?
         /// The subscription that turns the engine's notices into `SS_EVENT_NOTICE`.
@@ -104,11 +106,16 @@ final class CEngine: Sendable {
     /// Keeps a preload's sounds until the engine closes.
     /// - Parameter sounds: What the preload loaded.
     func hold(_ sounds: PreloadedSounds) {
-        let stillOpen = live.withLock { live -> Bool in
+        let keep = live.withLock { live -> Bool in
+            guard live != nil else { return false }
+            // A preload of sounds already held adds nothing: let its hold go at once, so that a
+            // game preloading the same scene again and again does not grow.
+            if sounds.names.allSatisfy({ live?.heldNames.contains($0) == true }) { return false }
             live?.held.append(sounds)
-            return live != nil
+            live?.heldNames.formUnion(sounds.names)
+            return true
         }
-        if !stillOpen { sounds.unload() }
+        if !keep { sounds.unload() }
     }
 
     /// Lets go of everything, once: stops the sound, unloads it, closes the output.
