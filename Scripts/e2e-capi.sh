@@ -70,7 +70,8 @@ honest_tests() { # Tests/CAPI/honest_test.c: ss_output, notices, C-terms message
     "${game_env[@]}" sh -c "cc -Wall -Wextra -Werror -std=c99 -o '$work/honest_test' '$root/Tests/CAPI/honest_test.c' \
         \$(pkg-config --cflags --libs soundstation)" || return 1
     # One malloc arena, so that mallinfo2 sees what every thread allocates.
-    "${game_env[@]}" MALLOC_ARENA_MAX=1 timeout 300 "$work/honest_test" "$root/Assets"
+    "${game_env[@]}" MALLOC_ARENA_MAX=1 timeout 300 "$work/honest_test" "$root/Assets" || return 1
+    "${game_env[@]}" timeout 60 "$work/honest_test" "$root/Assets" device
 }
 
 readme_c_example() { # Examples/C/hello.c, the README's C example, built and run

@@ -4,7 +4,8 @@
  * with nothing lost; 20,000 music switches, 4,000 repeated preloads and 200 open/close cycles without
  * growth, counted with mallinfo2 (run it with MALLOC_ARENA_MAX=1 so that every thread's allocations
  * are counted; far faster than valgrind over the Swift runtime).
- * Usage: honest_test ASSETS_DIR. Exit 1 when a check fails. */
+ * With "device": only the event queue's overflow on a device (needs a sound server).
+ * Usage: honest_test ASSETS_DIR [device]. Exit 1 when a check fails. */
 #define _GNU_SOURCE
 #include <soundstation.h>
 
@@ -38,9 +39,47 @@ static long max_rss_kb(void) {
     return usage.ru_maxrss;
 }
 
+/* On a device, with nobody polling: more events than the queue keeps. The next poll returns
+   SS_EVENT_OVERFLOW with the count, then the newest 4096. */
+static int device_overflow(const char *assets) {
+    ss_engine *engine = NULL;
+    check(ss_open(&engine, "device", NULL) == SS_OK, "open the device");
+    if (engine == NULL) return 1;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/Effects/click.wav", assets);
+    int click = ss_load_file(engine, "click", path);
+    check(click >= 0, "load click.wav");
+    int accepted = 0;
+    for (int batch = 0; batch < 2; batch++) { /* the trigger ring holds 4096: two batches */
+        double now = ss_time(engine);
+        for (int i = 0; i < 3000; i++) accepted += ss_play_at(engine, click, now + 0.1 + 0.001 * i, 0.01f, 0) == SS_OK;
+        struct timespec wait = {4, 0};
+        nanosleep(&wait, NULL);
+    }
+    ss_event event;
+    int kept = 0, overflow = 0, dropped = 0, first_is_overflow = 0;
+    while (ss_poll_event(engine, &event) == 1) {
+        if (event.type == SS_EVENT_OVERFLOW) {
+            first_is_overflow = kept == 0;
+            overflow++;
+            dropped += event.reason;
+        } else {
+            kept++;
+        }
+    }
+    printf("honest_test: device: %d accepted, %d events kept, overflow event(s) %d saying %d dropped\n", accepted,
+           kept, overflow, dropped);
+    check(overflow == 1 && first_is_overflow && dropped > 0 && kept == 4096,
+          "on a device a full queue says how many events it dropped, first");
+    ss_close(engine);
+    printf("honest_test: %d checks, %d failed\n", checks, failures);
+    return failures == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) return 2;
     const char *assets = argv[1];
+    if (argc > 2 && strcmp(argv[2], "device") == 0) return device_overflow(assets);
     char path[4096];
     ss_engine *engine = NULL;
 
