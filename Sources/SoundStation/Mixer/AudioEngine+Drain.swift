@@ -12,7 +12,9 @@ extension AudioEngine {
         guard ring.hasPending else { return }
         drainLock.withLock { _ in
             let tap = commandTap.withLock { $0 }
-            while true {
+            // Until the ring is empty: a station's step and a scheduled call write more cells (the
+            // next beat, a switch's own call), which belong to this round too.
+            while ring.hasPending {
                 let batch = ring.nextBatch()
                 var index = 0
                 while index < batch.count {
@@ -28,7 +30,6 @@ extension AudioEngine {
                     hub.send(events)
                     outside?()
                 }
-                if batch.count < CommandRing.drainBatch { return }
             }
         }
     }
@@ -46,6 +47,24 @@ extension AudioEngine {
             return nil
         }
         let task = Unmanaged<MixerTaskBox>.fromOpaque(retained).takeRetainedValue().task
+        return carryOut(task, in: &state, events: &events, tap: tap)
+    }
+
+    /// Carries out a task written by the mixing side itself (a scheduled call, a station's step, an
+    /// event handler on the driver thread): at once, as the mixing side does everything, so what a
+    /// call at a frame asks for acts at that frame and in the order it was asked.
+    func carryOutOnMixingSide(_ task: MixerTask) {
+        let tap = commandTap.withLock { $0 }
+        var events: [SoundEvent] = []
+        let outside = state.withLock { state in carryOut(task, in: &state, events: &events, tap: tap) }
+        hub.send(events)
+        outside?()
+    }
+
+    /// Carries out one task under the state lock; returns the work that must run outside it.
+    private func carryOut(
+        _ task: MixerTask, in state: inout EngineState, events: inout [SoundEvent], tap: CommandTap?
+    ) -> (@Sendable () -> Void)? {
         let now = currentFrame(&state)
         switch task {
         case .command(let command):
@@ -75,18 +94,16 @@ extension AudioEngine {
         // trigger by id, which plays the id's installed buffer).
         let carried = command.retained.map { Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue() }
         let stream = carried as? StreamFeeder
-        let index = state.sounds.index(sound)
-        let buffer =
-            carried as? SoundBuffer
-            ?? (carried == nil ? index.flatMap { state.sounds.slots[$0].buffer } : nil)
+        let (slot, name) = sounds.withLock { table in
+            (table.index(sound).map { table.slots[$0] }, table.name(of: sound))
+        }
+        let buffer = carried as? SoundBuffer ?? (carried == nil ? slot?.buffer : nil)
         // A pan outside -1...1 from the trigger that cannot throw (TriggerPort, in signal handlers;
         // every other trigger checked it) is refused like a start the pool cannot take, so a bad value
         // is heard of, not moved.
-        guard (-1...1).contains(command.pan), let index, let name = buffer?.name ?? stream?.name else {
+        guard (-1...1).contains(command.pan), let slot, let name = buffer?.name ?? stream?.name else {
             let handle = VoiceHandle(ticket: command.ticket)
-            events.append(
-                .refused(
-                    handle, sound: state.sounds.name(of: sound), time: time(ofFrame: currentFrame(&state))))
+            events.append(.refused(handle, sound: name, time: time(ofFrame: currentFrame(&state))))
             return
         }
         var request = VoiceRequest(
@@ -98,7 +115,7 @@ extension AudioEngine {
                 duckMusic: command.duck_music_db)
         )
         if command.usesSoundDefaults {
-            let defaults = state.sounds.slots[index].defaults
+            let defaults = slot.defaults
             request.options.volume *= defaults.volume
             request.options.priority = defaults.priority
             request.options.bus = defaults.bus
@@ -109,7 +126,9 @@ extension AudioEngine {
         }
         let frame = command.frame == Int64(SSRT_NOW) ? nil : command.frame
         tap?(
-            .play(voice: VoiceHandle(ticket: command.ticket), sound: sound, options: request.options, frame: frame),
+            .play(
+                voice: VoiceHandle(ticket: command.ticket), sound: sound, options: request.options,
+                frame: frame),
             currentFrame(&state))
         _ = startVoice(request, ticket: command.ticket, atFrame: frame, in: &state, events: &events)
     }

@@ -6,15 +6,19 @@ extension AudioEngine {
         case .play(let voice, let sound, let options, let frame):
             // A trigger by id from another process (the player's side of a remote engine); this
             // process's own triggers come through the ring's play cells.
-            guard let index = state.sounds.index(sound), let buffer = state.sounds.slots[index].buffer else {
-                events.append(
-                    .refused(voice, sound: state.sounds.name(of: sound), time: time(ofFrame: currentFrame(&state))))
+            let (buffer, name) = sounds.withLock { table in
+                (table.index(sound).flatMap { table.slots[$0].buffer }, table.name(of: sound))
+            }
+            guard let buffer else {
+                events.append(.refused(voice, sound: name, time: time(ofFrame: currentFrame(&state))))
                 return
             }
-            let request = VoiceRequest(name: buffer.name, sound: sound, buffer: buffer, options: Self.clamp(options))
+            let request = VoiceRequest(
+                name: buffer.name, sound: sound, buffer: buffer, options: Self.clamp(options))
             _ = startVoice(request, ticket: voice.ticket, atFrame: frame, in: &state, events: &events)
         case .stop(let voice, let fade): stopVoice(voice, fade: fade.inSeconds, in: &state, events: &events)
-        case .stopAll(let bus, let fade): stopAllVoices(on: bus, fade: fade.inSeconds, in: &state, events: &events)
+        case .stopAll(let bus, let fade):
+            stopAllVoices(on: bus, fade: fade.inSeconds, in: &state, events: &events)
         case .pause(let voice): pauseVoice(voice, in: &state)
         case .resume(let voice): resumeVoice(voice, in: &state)
         case .pauseAll: pauseEverything(in: &state)
@@ -35,7 +39,8 @@ extension AudioEngine {
             }
         case .setPosition(let voice, let position, let glide):
             applyPosition(position, to: voice, glide: glide, in: &state)
-        case .setVoiceFilter(let voice, let filter, let glide): applyFilter(filter, to: voice, glide: glide, in: &state)
+        case .setVoiceFilter(let voice, let filter, let glide):
+            applyFilter(filter, to: voice, glide: glide, in: &state)
         case .seek(let voice, let frame): applySeek(voice, toFrame: frame, in: &state)
         case .setBusVolume(let bus, let volume, let tween):
             if let tween {
@@ -45,7 +50,8 @@ extension AudioEngine {
                 applyVolume(volume, to: bus, in: &state)
             }
         case .setBusMuted(let bus, let muted): applyMute(muted, to: bus, in: &state)
-        case .setBusFilter(let bus, let filter, let glide): applyFilter(filter, to: bus, glide: glide, in: &state)
+        case .setBusFilter(let bus, let filter, let glide):
+            applyFilter(filter, to: bus, glide: glide, in: &state)
         case .setBusReverb(let bus, let reverb): applyReverb(reverb, to: bus, in: &state)
         case .setDucking(let ducking): state.ducking = ducking
         case .setListener(let position, let glide): applyListener(position, glide: glide, in: &state)

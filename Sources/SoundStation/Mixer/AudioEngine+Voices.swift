@@ -17,7 +17,9 @@ extension AudioEngine {
     }
 
     /// Carries out a voice's stop (at once or by starting its fade-out).
-    func stopVoice(_ voice: VoiceHandle, fade: Double, in state: inout EngineState, events: inout [SoundEvent]) {
+    func stopVoice(
+        _ voice: VoiceHandle, fade: Double, in state: inout EngineState, events: inout [SoundEvent]
+    ) {
         guard let slot = state.pool.slot(of: voice) else { return }
         let now = currentFrame(&state)
         if fade > 0 {
@@ -31,7 +33,9 @@ extension AudioEngine {
     /// its events (the station sends them once its own lock is released).
     func stopCollectingEvents(_ voice: VoiceHandle, fade: Double) -> [SoundEvent] {
         var events: [SoundEvent] = []
-        withState(collecting: &events) { state, events in stopVoice(voice, fade: fade, in: &state, events: &events) }
+        withState(collecting: &events) { state, events in
+            stopVoice(voice, fade: fade, in: &state, events: &events)
+        }
         return events
     }
 

@@ -195,8 +195,11 @@ public final class MusicClock: MusicTimeline {
         do { spec = try TweenSpec(tween) } catch { throw MusicError(error) }
         let seconds = spec.duration.inSeconds
         let engine = state.withLock { $0.engine }
-        guard let start = spec.start, let engine else { return change(to: bpm, over: seconds, easing: tween.easing) }
-        engine.schedule(at: start) { [weak self] in self?.change(to: bpm, over: seconds, easing: tween.easing) }
+        guard let start = spec.start, let engine else {
+            return change(to: bpm, over: seconds, easing: tween.easing)
+        }
+        engine.schedule(at: start) { [weak self] in self?.change(to: bpm, over: seconds, easing: tween.easing)
+        }
     }
 
     private func change(to bpm: Double, over seconds: Double, easing: Easing) {

@@ -27,7 +27,9 @@ extension MusicStation {
                     return playing.stems.map { ($0.voice, playing.volume * $0.stem.gain(at: intensity)) }
                 }
                 engine.withState { state, _ in
-                    for (voice, volume) in stems { engine.addTween(.volume(voice), to: volume, spec, in: &state) }
+                    for (voice, volume) in stems {
+                        engine.addTween(.volume(voice), to: volume, spec, in: &state)
+                    }
                 }
             })
     }

@@ -242,7 +242,8 @@ public final class MusicStation: Sendable {
         if let voice {
             let anchor = GridAnchor(frame: now, position: offset, engineRate: Double(engine.sampleRate))
             var track = Playing(
-                name: entry.name, voice: voice, grid: grid, anchor: anchor, switchFrame: now, volume: entry.volume)
+                name: entry.name, voice: voice, grid: grid, anchor: anchor, switchFrame: now,
+                volume: entry.volume)
             // Stems start in the same round as the track, so on the same frame; a streamed track's
             // stream beside it, each from its own file.
             for (index, stem) in entry.stems.enumerated() {
@@ -258,7 +259,9 @@ public final class MusicStation: Sendable {
             playing = track
         }
         if paused, let playing {
-            engine.withState { state, _ in for voice in playing.voices { engine.pauseVoice(voice, in: &state) } }
+            engine.withState { state, _ in
+                for voice in playing.voices { engine.pauseVoice(voice, in: &state) }
+            }
         }
         state.withLock { state in
             state.playing = playing

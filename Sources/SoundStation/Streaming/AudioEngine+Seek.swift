@@ -12,7 +12,8 @@ extension AudioEngine {
     /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` for a negative frame.
     public func seek(_ voice: VoiceHandle, toFrame frame: Int) throws(AudioEngineError) {
         guard frame >= 0 else {
-            throw .invalidArgument(name: "seek frame", value: "\(frame)", expected: "a frame of the sound, 0 or more")
+            throw .invalidArgument(
+                name: "seek frame", value: "\(frame)", expected: "a frame of the sound, 0 or more")
         }
         submit(.seek(voice, frame: frame))
     }

@@ -60,7 +60,8 @@ extension AudioEngine {
     ) throws(TweenError) {
         guard range.contains(value) else {
             throw .invalidValue(
-                name: name, value: Double(value), expected: "\(expected), \(range.lowerBound)...\(range.upperBound)")
+                name: name, value: Double(value),
+                expected: "\(expected), \(range.lowerBound)...\(range.upperBound)")
         }
     }
 
@@ -73,7 +74,8 @@ extension AudioEngine {
         let start = tween.start.map(frame(for:)) ?? currentFrame(&state)
         state.tweens.removeAll { $0.target == target }
         state.tweens.append(
-            ParameterTween(target: target, to: value, start: start, end: start + length, easing: tween.easing))
+            ParameterTween(target: target, to: value, start: start, end: start + length, easing: tween.easing)
+        )
         state.nextWakeFrame = min(state.nextWakeFrame, start)
         state.fineSteps = true
     }

@@ -248,7 +248,9 @@ public final class GameAudio: Sendable {
     /// Glides the layered music's intensity, reporting it.
     private func setIntensity(_ intensity: Double, over seconds: Double, at time: Double?) -> [AudioCue] {
         let when = time ?? sound.engine.time.inSeconds
-        do throws(MusicError) { try sound.music.setIntensity(intensity, tween: Tween(.seconds(seconds))) } catch {
+        do throws(MusicError) {
+            try sound.music.setIntensity(intensity, tween: Tween(.seconds(seconds)))
+        } catch {
             report(
                 "intensity",
                 .engine(

@@ -93,7 +93,9 @@ import Testing
         let position = try #require(clock.position(at: .seconds(2)))
         #expect(position.bar == 1 && position.beat == 4 && abs(position.fraction - 0.75) < 1e-9)
         #expect(try clock.time(of: .nextBar)?.inSeconds == 2.1)
-        #expect(throws: MusicError.invalidGlide(.seconds(-1))) { try clock.setTempo(100, tween: Tween(.seconds(-1))) }
+        #expect(throws: MusicError.invalidGlide(.seconds(-1))) {
+            try clock.setTempo(100, tween: Tween(.seconds(-1)))
+        }
     }
 
     @Test func beatEventsFollowTheClockThroughPausesAndGlides() async throws {
