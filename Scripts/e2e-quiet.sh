@@ -88,4 +88,25 @@ check "C curses program: no sound server, broken files; the pane holds only what
     quiet_in_tmux c "'$work/quiet_test'"
 check "Python curses program: the same through soundstation.Engine" \
     quiet_in_tmux python "python3 '$root/Tests/CAPI/quiet_test.py'"
+
+# The device lost and regained under playing music (Tests/CAPI/loss_test.c): the music's position does
+# not run ahead by the outage, and the restore sends no second start.
+position_after_a_loss() {
+    . "$root/Scripts/pulse-lib.sh"
+    local dir="$work/loss"
+    cc -std=c99 -Wall -Wextra -Werror -o "$work/loss_test" "$root/Tests/CAPI/loss_test.c" \
+        -I"$root/Sources/CSoundStation/include" -L"$work/lib" -lsoundstation -Wl,-rpath,"$work/lib" || return 1
+    pulse_start "$dir" loss || return 1
+    env $(pulse_env "$dir") "$work/loss_test" "$root/Assets" &
+    local program=$!
+    sleep 3
+    pulse_stop "$dir"
+    sleep 2
+    pulse_start "$dir" loss || { kill "$program"; return 1; }
+    wait "$program"
+    local status=$?
+    pulse_stop "$dir"
+    return "$status"
+}
+check "a device lost and regained: the music's position holds, one start" position_after_a_loss
 e2e_summary e2e-quiet
