@@ -11,6 +11,9 @@ final class OpenALSource: @unchecked Sendable {
 
     let device: OpenALDevice
     let id: ALuint
+    /// Whether a filter or a reverb send is set on the source, so a start that needs neither can skip
+    /// clearing them (two AL calls per start). Touched only by the mixing side, under the state lock.
+    var effectsSet = false
 
     init(device: OpenALDevice) throws(AudioEngineError) {
         self.device = device
