@@ -117,6 +117,15 @@ no_screen_is_explained() {
 }
 
 window_dummy() { SDL_VIDEODRIVER=dummy timeout 60 "$game" --window --frames 120; }
+# SDL2 is loaded with dlopen when a window opens: the binary must not link it (every start would map
+# its ~35 libraries), and the autoplay must not load it.
+sdl_is_loaded_only_for_a_window() {
+    ! ldd "$game" | grep -q 'libSDL2' || { echo "starfall links SDL2"; return 1; }
+    LD_DEBUG=files "$game" --autoplay 0 --audio-out "$work/nosdl.wav" --assets "$(cd "$(dirname "$0")/.." && pwd)/Assets" >/dev/null 2>"$work/ld.txt" &&
+        ! grep -q 'file=libSDL2' "$work/ld.txt" || { echo "the autoplay loaded SDL2"; return 1; }
+    SDL_VIDEODRIVER=dummy LD_DEBUG=files timeout 60 "$game" --window --frames 2 >/dev/null 2>"$work/ld.txt" &&
+        grep -q 'file=libSDL2-2.0.so.0' "$work/ld.txt" || { echo "the window did not load SDL2"; return 1; }
+}
 
 window_dummy_plays() { SDL_VIDEODRIVER=dummy timeout 60 "$game" --window --autostart --bot --seed 4 --frames 300; }
 
@@ -305,6 +314,7 @@ check "autoplay with the same seed gives the same bytes" autoplay_is_repeatable
 check "autoplay WAV: the explosion is heard at its time" effects_are_heard
 check "usage errors exit 2, missing assets exit 1, naming them" usage_errors
 check "no display and no terminal is explained" no_screen_is_explained
+check "SDL2 is not linked, and loaded only when a window opens" sdl_is_loaded_only_for_a_window
 check "window runs headless with SDL_VIDEODRIVER=dummy" window_dummy
 check "window plays a bot game headless" window_dummy_plays
 check "window runs silent with a notice when there is no sound device" window_without_sound_device
