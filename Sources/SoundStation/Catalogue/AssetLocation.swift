@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Where a game's assets live.
 public enum AssetLocation: Sendable {
@@ -6,8 +6,9 @@ public enum AssetLocation: Sendable {
     case directory(String)
     /// A folder inside a bundle's resources, such as SwiftPM's `Bundle.module` for a target
     /// that declares `resources: [.copy("Assets")]`; an empty subdirectory means the resources
-    /// folder itself.
-    case bundle(Bundle, subdirectory: String)
+    /// folder itself. Foundation's `Bundle` is a ``ResourceBundle`` once the game declares
+    /// `extension Bundle: @retroactive ResourceBundle {}` (see ``ResourceBundle`` for why).
+    case bundle(any ResourceBundle, subdirectory: String)
 
     /// The environment variable that overrides where `locateDefault` looks.
     public static let environmentVariable = "SOUNDSTATION_ASSETS"
@@ -49,7 +50,7 @@ public enum AssetLocation: Sendable {
     /// - Throws: ``CatalogueError/assetsNotFound(searched:)`` listing every folder tried, in order;
     ///   when `SOUNDSTATION_ASSETS` is set, only that folder, which holds no `catalogue.json`.
     public static func locateDefault(
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environment: [String: String] = ProcessEnvironment.variables,
         currentDirectory: String? = nil,
         executablePath: String? = nil
     ) throws(CatalogueError) -> String {
@@ -59,7 +60,7 @@ public enum AssetLocation: Sendable {
             return found
         }
         var searched: [String] = []
-        let cwd = currentDirectory ?? FileManager.default.currentDirectoryPath
+        let cwd = currentDirectory ?? ProcessEnvironment.currentDirectory
         let folders = [cwd] + executableAncestors(executablePath)
         for candidate in folders.map({ join($0, "Assets") }) where !searched.contains(candidate) {
             if let found = assetsRoot(at: candidate) { return found }
@@ -94,6 +95,20 @@ public enum AssetLocation: Sendable {
     private static func join(_ folder: String, _ name: String) -> String {
         folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
+}
+
+/// What ``AssetLocation/bundle(_:subdirectory:)`` reads of a bundle: its two paths, which
+/// Foundation's `Bundle` has under these names.
+///
+/// A protocol rather than `Bundle` itself because the package imports only `FoundationEssentials`
+/// (no `Bundle` there), so that libsoundstation.so and the CLIs do not carry all of Foundation and
+/// its internationalisation data. A game that uses SwiftPM resources imports Foundation anyway and
+/// conforms `Bundle` in one line: `extension Bundle: @retroactive ResourceBundle {}`.
+public protocol ResourceBundle: Sendable {
+    /// The folder holding the bundle's resources, or nil when it has none.
+    var resourcePath: String? { get }
+    /// The bundle's own folder, named in the error when it has no resources.
+    var bundlePath: String { get }
 }
 
 /// The default assets root (see `AssetLocation.locateDefault`), or nil when none is found.

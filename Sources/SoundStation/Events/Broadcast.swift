@@ -1,11 +1,11 @@
-import Foundation
+import Glibc
 
 /// Fans values out to every stream and closure that asked for them: the music station's beats, a
 /// voice-note player's ends. Values are sent outside the lock, so a handler may call back in.
 package final class Broadcast<Value: Sendable>: Sendable {
     private struct Subscribers {
-        var streams: [UUID: AsyncStream<Value>.Continuation] = [:]
-        var handlers: [UUID: @Sendable (Value) -> Void] = [:]
+        var streams: [SubscriptionID: AsyncStream<Value>.Continuation] = [:]
+        var handlers: [SubscriptionID: @Sendable (Value) -> Void] = [:]
     }
 
     private let subscribers = Locked(Subscribers())
@@ -17,7 +17,7 @@ package final class Broadcast<Value: Sendable>: Sendable {
     package func stream() -> AsyncStream<Value> {
         let (stream, continuation) = AsyncStream.makeStream(
             of: Value.self, bufferingPolicy: .bufferingNewest(4096))
-        let id = UUID()
+        let id = SubscriptionID()
         subscribers.withLock { $0.streams[id] = continuation }
         continuation.onTermination = { [weak self] _ in
             _ = self?.subscribers.withLock { $0.streams.removeValue(forKey: id) }
@@ -27,7 +27,7 @@ package final class Broadcast<Value: Sendable>: Sendable {
 
     /// Calls `handler` with every value sent from now on, until the subscription is cancelled.
     package func add(_ handler: @escaping @Sendable (Value) -> Void) -> EventSubscription {
-        let id = UUID()
+        let id = SubscriptionID()
         subscribers.withLock { $0.handlers[id] = handler }
         return EventSubscription { [weak self] in
             _ = self?.subscribers.withLock { $0.handlers.removeValue(forKey: id) }
