@@ -20,6 +20,12 @@ let cLibraryLinkFlags =
         "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/SoundStationC/exports.map",
     ] + (sanitizing ? [] : ["-Xlinker", "--no-undefined"])
 
+/// How the CLIs are linked: lld with packed relative relocations, as the C library (see above), which
+/// keeps each a few megabytes smaller when `make install-bin` links the Swift runtime into it.
+let cliLinkerSettings: [LinkerSetting] = [
+    .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])
+]
+
 let package = Package(
     name: "SoundStation",
     products: [
@@ -72,11 +78,13 @@ let package = Package(
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
         .executableTarget(
             name: "soundstation",
-            dependencies: ["SoundStation", "CommandLineKit"]
+            dependencies: ["SoundStation", "CommandLineKit"],
+            linkerSettings: cliLinkerSettings
         ),
         .executableTarget(
             name: "soundstation-assets",
-            dependencies: ["SoundStation"]
+            dependencies: ["SoundStation", "CommandLineKit"],
+            linkerSettings: cliLinkerSettings
         ),
         .executableTarget(
             name: "soundstation-example",
@@ -95,7 +103,8 @@ let package = Package(
             name: "starfall",
             dependencies: [
                 "StarfallCore", "SoundStation", "VoiceNotes", "CSDL2", "TerminalKit", "CommandLineKit",
-            ]
+            ],
+            linkerSettings: cliLinkerSettings
         ),
         .testTarget(
             name: "StarfallTests",
@@ -103,7 +112,8 @@ let package = Package(
         ),
         .target(name: "VoiceNotes", dependencies: ["SoundStation", "TerminalKit"]),
         .executableTarget(
-            name: "voicenote", dependencies: ["VoiceNotes", "SoundStation", "TerminalKit", "CommandLineKit"]),
+            name: "voicenote", dependencies: ["VoiceNotes", "SoundStation", "TerminalKit", "CommandLineKit"],
+            linkerSettings: cliLinkerSettings),
         .testTarget(
             name: "VoiceNotesTests", dependencies: ["VoiceNotes", "SoundStation", "SoundStationTesting"]),
         // The C API: the public header and the thread-local error message, in C.

@@ -1,7 +1,12 @@
 import CommandLineKit
-import Foundation
 import SoundStation
 import VoiceNotes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Dispatches the subcommands and holds what several of them share.
 enum Command {

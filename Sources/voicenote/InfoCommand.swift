@@ -1,7 +1,12 @@
 import CommandLineKit
-import Foundation
 import SoundStation
 import VoiceNotes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `voicenote info FILE|NAME`: format, rate, channels, duration, size and level of a note.
 enum InfoCommand {
@@ -23,12 +28,12 @@ enum InfoCommand {
         Console.out("rate:      \(note.sampleRate) Hz")
         Console.out("channels:  \(note.channels)")
         Console.out(
-            "duration:  \(String(format: "%.3f", note.duration.inSeconds)) s (\(audio.frameCount) frames)")
+            "duration:  \(String(cFormat: "%.3f", note.duration.inSeconds)) s (\(audio.frameCount) frames)")
         Console.out(
-            "size:      \(Console.size(note.byteCount)) (\(note.byteCount) bytes, \(String(format: "%.1f", bitrate)) kbit/s)"
+            "size:      \(Console.size(note.byteCount)) (\(note.byteCount) bytes, \(String(cFormat: "%.1f", bitrate)) kbit/s)"
         )
         Console.out(
-            "level:     peak \(String(format: "%.1f", level.peak)) dBFS, RMS \(String(format: "%.1f", level.rms)) dBFS"
+            "level:     peak \(String(cFormat: "%.1f", level.peak)) dBFS, RMS \(String(cFormat: "%.1f", level.rms)) dBFS"
         )
         Console.out("date:      \(note.date)")
     }

@@ -1,9 +1,15 @@
 import CommandLineKit
-import Foundation
 import Glibc
+import SoundStation
 import Synchronization
 import TerminalKit
 import VoiceNotes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `voicenote play FILE|NAME`: plays a note on the voice bus and returns when it has finished;
 /// Space pauses and resumes, q stops.
@@ -26,7 +32,7 @@ enum PlayCommand {
         defer { keyboard?.restore() }
         let duration = player.duration
         Console.out(
-            "playing \((path as NSString).lastPathComponent) (\(duration.clockText))"
+            "playing \(PathText.lastComponent(path)) (\(duration.clockText))"
                 + (keyboard == nil ? "" : "; Space pauses and resumes, q stops"))
 
         while finished.withLock({ $0 }) == nil {

@@ -37,9 +37,11 @@ public enum AssetLocation: Sendable {
 
     /// Finds the assets folder of a game run from anywhere in its repository.
     ///
-    /// Looks, in order, at `$SOUNDSTATION_ASSETS`, `./Assets`, then `Assets` beside the
-    /// executable and in each folder above it, so `swift run` works from any subfolder and an
-    /// installed binary finds assets shipped next to it. A candidate counts only if it holds
+    /// Looks, in order, at `$SOUNDSTATION_ASSETS`, `./Assets`, then `share/soundstation/Assets` and
+    /// `Assets` beside the executable and in each folder above it, so `swift run` works from any
+    /// subfolder, a binary finds assets shipped next to it, and an installed one (`/usr/bin/starfall`
+    /// from `make install-bin` or soundstation-tools) finds `PREFIX/share/soundstation/Assets`.
+    /// A candidate counts only if it holds
     /// `catalogue.json`. A set variable is final: if it points nowhere that is an error
     /// rather than a silent fallback to some other game's assets.
     /// - Parameters:
@@ -61,8 +63,12 @@ public enum AssetLocation: Sendable {
         }
         var searched: [String] = []
         let cwd = currentDirectory ?? ProcessEnvironment.currentDirectory
-        let folders = [cwd] + executableAncestors(executablePath)
-        for candidate in folders.map({ join($0, "Assets") }) where !searched.contains(candidate) {
+        let candidates =
+            [join(cwd, "Assets")]
+            + executableAncestors(executablePath).flatMap {
+                [join($0, "share/soundstation/Assets"), join($0, "Assets")]
+            }
+        for candidate in candidates where !searched.contains(candidate) {
             if let found = assetsRoot(at: candidate) { return found }
             searched.append(candidate)
         }

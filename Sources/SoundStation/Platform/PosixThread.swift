@@ -9,19 +9,19 @@ import Glibc
 ///
 /// `@unchecked Sendable`: `name` and `qualityOfService` are set before ``start()`` on the creating
 /// thread only; the closure is `@Sendable`.
-final class PosixThread: @unchecked Sendable {
+package final class PosixThread: @unchecked Sendable {
     /// Foundation's quality-of-service classes. Linux has no such classes (Foundation's `Thread`
     /// stores the value there without effect too); kept so callers state their intent.
-    enum QualityOfService { case userInteractive, userInitiated, utility, background, `default` }
+    package enum QualityOfService { case userInteractive, userInitiated, utility, background, `default` }
 
     private let body: @Sendable () -> Void
     /// The thread's name as `top` and debuggers show it (cut to the kernel's 15 bytes).
-    var name: String?
+    package var name: String?
     /// Stored, without effect on Linux (see ``QualityOfService``).
-    var qualityOfService: QualityOfService = .default
+    package var qualityOfService: QualityOfService = .default
 
     /// A thread that runs `block` once ``start()`` is called.
-    init(block: @escaping @Sendable () -> Void) {
+    package init(block: @escaping @Sendable () -> Void) {
         body = block
     }
 
@@ -29,7 +29,7 @@ final class PosixThread: @unchecked Sendable {
     ///
     /// A thread that cannot be created (the process is out of threads or memory) is a fatal error,
     /// as it is for Foundation's `Thread`: the engine cannot mix without it.
-    func start() {
+    package func start() {
         let context = Unmanaged.passRetained(Box(body: body, name: name)).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(

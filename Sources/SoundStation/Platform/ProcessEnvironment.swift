@@ -7,12 +7,12 @@ import Glibc
 /// libsoundstation.so and the CLIs carry only the Swift runtime (see Docs/Performance.md, "Size");
 /// these four were all it used of Foundation's `ProcessInfo` and `FileManager`.
 @usableFromInline
-enum ProcessEnvironment {
+package enum ProcessEnvironment {
     /// The process environment as it is at the call (later `setenv` calls show), as
     /// `ProcessEnvironment.variables` gives it: a variable without `=` is left out, and a name
     /// set twice keeps its first value, as `getenv` finds.
     @usableFromInline
-    static var variables: [String: String] {
+    package static var variables: [String: String] {
         var result: [String: String] = [:]
         var entry = environ
         while let pointer = entry.pointee {
@@ -27,19 +27,19 @@ enum ProcessEnvironment {
     }
 
     /// The processors online (at least 1): how many sounds a preload decodes at once.
-    static var processorCount: Int {
+    package static var processorCount: Int {
         max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
     }
 
     /// The working directory's absolute path, or "." when it cannot be read (it was removed).
-    static var currentDirectory: String {
+    package static var currentDirectory: String {
         guard let path = getcwd(nil, 0) else { return "." }
         defer { free(path) }
         return String(cString: path)
     }
 
     /// The size in bytes of the file at `path` (following symlinks), or nil when it cannot be read.
-    static func fileSize(atPath path: String) -> Int? {
+    package static func fileSize(atPath path: String) -> Int? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return Int(info.st_size)

@@ -1,5 +1,11 @@
-import Foundation
+import Glibc
 import SoundStation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Turns an unfinished recording (`NAME.ogg.part`, `NAME.wav.part`) into a complete note in place.
 ///
@@ -9,7 +15,7 @@ enum NoteRepair {
     /// Repairs `partPath` and renames it to `finalPath`; never throws, every outcome is a report.
     /// The caller holds the file's lock.
     static func repair(partPath: String, finalPath: String, format: VoiceNoteFormat) -> RepairReport {
-        let file = (partPath as NSString).lastPathComponent
+        let file = PathText.lastComponent(partPath)
         do throws(RepairFailure) {
             switch format {
             case .oggVorbis: try closeOggStream(at: partPath)
@@ -29,7 +35,7 @@ enum NoteRepair {
             }
             try move(partPath, to: finalPath)
             return RepairReport(
-                file: file, keptAs: (finalPath as NSString).lastPathComponent,
+                file: file, keptAs: PathText.lastComponent(finalPath),
                 kept: info.duration,
                 outcome: .recovered)
         } catch {
@@ -105,7 +111,7 @@ enum NoteRepair {
     /// every open, and nothing is deleted that a person might still rescue.
     private static func setAside(_ path: String, file: String, reason: String) -> RepairReport {
         let damaged = path.replacingSuffix(".part", with: ".damaged")
-        let keptAs = rename(path, damaged) == 0 ? (damaged as NSString).lastPathComponent : file
+        let keptAs = rename(path, damaged) == 0 ? PathText.lastComponent(damaged) : file
         return RepairReport(
             file: file, keptAs: keptAs, kept: .zero, outcome: .unrecoverable(reason: reason))
     }

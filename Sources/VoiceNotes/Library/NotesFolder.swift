@@ -1,13 +1,19 @@
-import Foundation
 import Glibc
+import SoundStation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Creating and checking a notes folder.
 enum NotesFolder {
     /// Creates the folder private to its owner, or checks that an existing one is usable.
     static func prepare(_ directory: String) throws(VoiceNoteError) {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
+            guard isDirectory else {
                 throw .folderUnavailable(path: directory, reason: "a file of that name is in the way")
             }
         } else {
@@ -28,13 +34,12 @@ enum NotesFolder {
 
     /// Names the ancestor that stopped the folder being created, which is rarely the folder itself.
     private static func creationFailure(_ directory: String) -> String {
-        var ancestor = (directory as NSString).deletingLastPathComponent
+        var ancestor = PathText.deletingLastComponent(directory)
         while !ancestor.isEmpty, ancestor != "/", !FileManager.default.fileExists(atPath: ancestor) {
-            ancestor = (ancestor as NSString).deletingLastPathComponent
+            ancestor = PathText.deletingLastComponent(ancestor)
         }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: ancestor, isDirectory: &isDirectory), !isDirectory.boolValue
-        {
+        var isDirectory = false
+        if FileManager.default.fileExists(atPath: ancestor, isDirectory: &isDirectory), !isDirectory {
             return "'\(ancestor)' is a file, not a folder"
         }
         return "it could not be created inside '\(ancestor)'"

@@ -1,5 +1,10 @@
-import Foundation
 import SoundStation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One finished note in a ``VoiceNoteLibrary``: its file and what the list shows about it.
 public struct VoiceNote: Sendable, Equatable, Hashable, Identifiable {
@@ -48,7 +53,7 @@ public struct VoiceNote: Sendable, Equatable, Hashable, Identifiable {
         format = info.format == .wav ? .wav : .oggVorbis
         date = attributes[.modificationDate] as? Date ?? Date(timeIntervalSince1970: 0)
         duration = info.duration
-        byteCount = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        byteCount = attributes[.size] as? Int ?? 0
         sampleRate = info.sampleRate
         channels = info.channels
     }

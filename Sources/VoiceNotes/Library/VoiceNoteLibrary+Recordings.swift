@@ -1,5 +1,10 @@
-import Foundation
 import Glibc
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What the recorder and the repair need from a library: new files, finished notes, salvaged ones.
 extension VoiceNoteLibrary {

@@ -1,7 +1,12 @@
-import Foundation
 import Glibc
 import Observation
 import SoundStation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The voice notes in one folder, newest first, kept on disk.
 ///
@@ -34,7 +39,7 @@ public final class VoiceNoteLibrary: Sendable {
     ) throws(VoiceNoteError) {
         var path = directory ?? ""
         if directory == nil { path = try Self.defaultDirectory(environment: environment) }
-        self.directory = (path as NSString).standardizingPath
+        self.directory = PathText.standardized(path)
         try NotesFolder.prepare(self.directory)
         waveforms = WaveformCache(directory: self.directory)
         try refresh()
@@ -191,7 +196,7 @@ public final class VoiceNoteLibrary: Sendable {
             throw .fileOperationFailed(path: note.path, operation: "rename", reason: RawFile.systemError())
         }
         unlink(note.path)
-        waveforms.renamed(note.fileName, to: (target as NSString).lastPathComponent)
+        waveforms.renamed(note.fileName, to: PathText.lastComponent(target))
         try refresh()
         return try VoiceNote(path: target)
     }

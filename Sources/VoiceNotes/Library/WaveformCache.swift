@@ -1,6 +1,11 @@
 import Dispatch
-import Foundation
 import SoundStation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The notes folder's waveforms: measured once per note on a background queue, kept in memory and in
 /// the folder's hidden `.waveforms` file, so a long list shows them at once the next time it opens.

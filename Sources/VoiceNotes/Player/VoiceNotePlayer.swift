@@ -1,6 +1,11 @@
-import Foundation
 import Observation
 import SoundStation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Plays voice notes through an ``AudioEngine``'s voice bus: play, pause, resume, stop and seek,
 /// and one finished event per playback.

@@ -1,4 +1,10 @@
-import Foundation
+import Glibc
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The loudness of the latest block of input, for a level meter.
 public struct InputLevel: Sendable, Equatable {

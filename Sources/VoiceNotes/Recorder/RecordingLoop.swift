@@ -1,5 +1,11 @@
-import Foundation
+import Glibc
 import SoundStation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The body of a recorder's thread: opens the device and the file, moves samples to the encoder as
 /// they arrive, flushes regularly, and finishes the note.
@@ -106,7 +112,7 @@ private struct Session {
         var flushedFrames = 0
         let flushFrames = Int(RecordingLoop.flushSeconds * Double(loop.settings.sampleRate))
         while !loop.control.isStopRequested, loop.remaining(after: frames) > 0 {
-            Thread.sleep(forTimeInterval: RecordingLoop.pollInterval)
+            usleep(useconds_t(RecordingLoop.pollInterval * 1_000_000))
             guard take(capture.read(maxFrames: loop.remaining(after: frames))) else { return }
             if frames == 0, ContinuousClock.now - started > RecordingLoop.startTimeout {
                 failure = .noAudio(device: capture.name, waited: RecordingLoop.startTimeout.inSeconds)

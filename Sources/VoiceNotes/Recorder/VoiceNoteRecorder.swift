@@ -1,7 +1,12 @@
-import Foundation
 import Observation
 import SoundStation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Records voice notes from a capture device into a ``VoiceNoteLibrary``, crash-safe: what was
 /// recorded survives a crash, a kill or a full disk.
@@ -115,7 +120,7 @@ public final class VoiceNoteRecorder: Sendable {
         let loop = RecordingLoop(
             settings: settings, device: device, frameLimit: frameLimit, library: library,
             control: session.control, opened: opened, recorder: self)
-        let thread = Thread { loop.run() }
+        let thread = PosixThread { loop.run() }
         thread.name = "voice-note-recorder"
         thread.start()
 

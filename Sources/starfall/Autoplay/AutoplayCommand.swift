@@ -1,6 +1,12 @@
-import Foundation
+import CommandLineKit
 import SoundStation
 import StarfallCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `starfall --autoplay SECONDS --audio-out FILE.wav`: no window, no terminal. Only the JSON summary
 /// goes to stdout, so it can be piped; everything else goes to stderr.
@@ -25,7 +31,7 @@ enum AutoplayCommand {
         } catch {
             return fail("\(error.description) (choose a writable --audio-out path)")
         }
-        FileHandle.standardOutput.write(Data(result.summary.json.utf8))
+        StandardStream.output.write(result.summary.json)
         let summary = result.summary
         Console.report(
             "autoplay \(seconds) s, seed \(seed): \(summary.scenes.count) scenes, "

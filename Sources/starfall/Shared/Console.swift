@@ -1,10 +1,16 @@
-import Foundation
+import CommandLineKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Messages for the person running `starfall`, always on stderr so stdout stays clean for the
 /// autoplay summary.
 enum Console {
     /// Prints `message` prefixed with the program's name.
     static func report(_ message: String) {
-        FileHandle.standardError.write(Data("starfall: \(message)\n".utf8))
+        StandardStream.error.write("starfall: \(message)\n")
     }
 }

@@ -1,5 +1,11 @@
-import Foundation
+import Glibc
 import StarfallCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Chooses and runs the front end the command line asks for.
 @MainActor

@@ -1,5 +1,11 @@
-import Foundation
+import CommandLineKit
 import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Messages for the player (no sound device, a sound that failed to load) that must survive a
 /// full-screen display: front ends show the latest one, and every one reaches stderr, at once or,
@@ -42,6 +48,6 @@ final class NoticeBoard: Sendable {
     }
 
     private static func printToStandardError(_ line: String) {
-        FileHandle.standardError.write(Data("starfall: notice: \(line)\n".utf8))
+        StandardStream.error.write("starfall: notice: \(line)\n")
     }
 }

@@ -3,6 +3,9 @@ import Testing
 
 @testable import SoundStation
 
+/// A game using SwiftPM resources declares this one line (AssetLocation.bundle takes any ResourceBundle).
+extension Bundle: @retroactive ResourceBundle {}
+
 /// Finding the assets folder: explicit folders, bundles and the default search.
 @Suite struct CatalogueAssetLocationTests {
     let assets: CatalogueTempAssets
@@ -93,6 +96,18 @@ import Testing
         let executable = repository + "/.build/debug/game"
         let found = try AssetLocation.locateDefault(
             environment: [:], currentDirectory: assets.outside, executablePath: executable)
+        #expect(found == assets.realRoot)
+    }
+
+    @Test func anInstalledBinaryFindsTheSharedAssets() throws {
+        // PREFIX/bin/game finds PREFIX/share/soundstation/Assets (make install-bin, the .deb).
+        let prefix = assets.outside + "/prefix"
+        let shared = prefix + "/share/soundstation"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: shared + "/Assets", withDestinationPath: assets.root)
+        let found = try AssetLocation.locateDefault(
+            environment: [:], currentDirectory: "/nonexistent", executablePath: prefix + "/bin/game")
         #expect(found == assets.realRoot)
     }
 

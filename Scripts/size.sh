@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# make size: the release library and CLIs as they are installed (stripped; the CLIs with the Swift
+# runtime linked in, --static-swift-stdlib), their sizes against the budgets of issue 22, and what
+# each needs at run time. Fails when one is over its budget.
+# Usage: Scripts/size.sh [--no-build]   (sizes in MiB: 1 MiB = 1,048,576 bytes, as `ls -lh` shows)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+lib_budget=$((8 * 1024 * 1024))
+cli_budget=$((12 * 1024 * 1024))
+clis=(soundstation soundstation-assets voicenote starfall)
+if [ "${1:-}" != --no-build ]; then
+    swift build -c release --product SoundStationC >/dev/null
+    for p in "${clis[@]}"; do swift build -c release --static-swift-stdlib --product "$p" >/dev/null; done
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+status=0
+mib() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
+report() { # NAME FILE BUDGET
+    cp "$2" "$work/$1"
+    strip --strip-unneeded "$work/$1"
+    local bytes verdict
+    bytes=$(stat -c %s "$work/$1")
+    verdict=ok
+    [ "$bytes" -le "$3" ] || { verdict="OVER BUDGET"; status=1; }
+    printf '%-22s %6s MiB  (%9d bytes; budget %s MiB)  %s\n' "$1" "$(mib "$bytes")" "$bytes" "$(mib "$3")" "$verdict"
+    # What it needs from the system: the sonames, nothing from the Swift toolchain.
+    if ldd "$2" | grep -q '/opt/swift\|libswift\|libFoundation'; then
+        echo "  needs the Swift toolchain: $(ldd "$2" | grep -o 'lib\(swift\|Foundation\)[^ ]*' | tr '\n' ' ')"
+        status=1
+    fi
+}
+report libsoundstation.so .build/release/libSoundStationC.so "$lib_budget"
+for p in "${clis[@]}"; do report "$p" ".build/release/$p" "$cli_budget"; done
+echo "libsoundstation.so needs: $(readelf -d .build/release/libSoundStationC.so | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
+exit $status
