@@ -6,8 +6,8 @@ public enum AssetLocation: Sendable {
     case directory(String)
     /// A folder inside a bundle's resources, such as SwiftPM's `Bundle.module` for a target
     /// that declares `resources: [.copy("Assets")]`; an empty subdirectory means the resources
-    /// folder itself. Foundation's `Bundle` is a ``ResourceBundle`` once the game declares
-    /// `extension Bundle: @retroactive ResourceBundle {}` (see ``ResourceBundle`` for why).
+    /// folder itself. Pass Foundation's `Bundle` through a ``ResourceBundle`` (see there for how and
+    /// why).
     case bundle(any ResourceBundle, subdirectory: String)
 
     /// The environment variable that overrides where `locateDefault` looks.
@@ -109,7 +109,16 @@ public enum AssetLocation: Sendable {
 /// A protocol rather than `Bundle` itself because the package imports only `FoundationEssentials`
 /// (no `Bundle` there), so that libsoundstation.so and the CLIs do not carry all of Foundation and
 /// its internationalisation data. A game that uses SwiftPM resources imports Foundation anyway and
-/// conforms `Bundle` in one line: `extension Bundle: @retroactive ResourceBundle {}`.
+/// wraps `Bundle` in three lines:
+///
+/// ```swift
+/// struct GameBundle: ResourceBundle {
+///     let bundle: Bundle
+///     var resourcePath: String? { bundle.resourcePath }
+///     var bundlePath: String { bundle.bundlePath }
+/// }
+/// let assets = AssetLocation.bundle(GameBundle(bundle: .module), subdirectory: "Assets")
+/// ```
 public protocol ResourceBundle: Sendable {
     /// The folder holding the bundle's resources, or nil when it has none.
     var resourcePath: String? { get }

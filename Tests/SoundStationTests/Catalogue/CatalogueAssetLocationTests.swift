@@ -3,8 +3,12 @@ import Testing
 
 @testable import SoundStation
 
-/// A game using SwiftPM resources declares this one line (AssetLocation.bundle takes any ResourceBundle).
-extension Bundle: @retroactive ResourceBundle {}
+/// Foundation's `Bundle` as a ``ResourceBundle``, as a game using SwiftPM resources passes it.
+private struct FoundationBundle: ResourceBundle {
+    let bundle: Bundle
+    var resourcePath: String? { bundle.resourcePath }
+    var bundlePath: String { bundle.bundlePath }
+}
 
 /// Finding the assets folder: explicit folders, bundles and the default search.
 @Suite struct CatalogueAssetLocationTests {
@@ -42,7 +46,7 @@ extension Bundle: @retroactive ResourceBundle {}
     }
 
     @Test func bundleSubdirectoryResolves() throws {
-        let bundle = try #require(Bundle(path: repository))
+        let bundle = FoundationBundle(bundle: try #require(Bundle(path: repository)))
         let resources = try #require(bundle.resourcePath)
         let location = AssetLocation.bundle(bundle, subdirectory: "Assets")
         #expect(try location.resolve() == CatalogueFiles.realPath(resources + "/Assets"))
