@@ -80,6 +80,7 @@ extension AudioEngine {
     func driverRound(
         since last: ContinuousClock.Instant, now: ContinuousClock.Instant, scratch: inout [Float]
     ) -> Duration {
+        if let hook = roundHook.withLock({ $0 }) { state.withLock { _ in hook() } }
         if case .silent = output {
             // Mix what wall time says has passed, in bounded pieces, and throw it away.
             let elapsed = now - last
@@ -94,9 +95,12 @@ extension AudioEngine {
             return RealtimeDriver.silentPeriod
         }
         reopenIfLost()
+        drainCommands()
         runDueCalls()
+        drainCommands()
         let (frame, next) = withState { state, events in
             housekeep(&state, events: &events)
+            publish(state)
             return (state.frame, state.nextWakeFrame)
         }
         guard next != .max else { return RealtimeDriver.longestSleep }

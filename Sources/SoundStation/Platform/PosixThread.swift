@@ -47,6 +47,16 @@ package final class PosixThread: @unchecked Sendable {
         pthread_detach(thread)
     }
 
+    /// Sleeps the calling thread for `interval` seconds (Foundation's `Thread.sleep(forTimeInterval:)`),
+    /// resuming the sleep after a signal.
+    package static func sleep(forTimeInterval interval: Double) {
+        guard interval > 0 else { return }
+        var request = timespec(
+            tv_sec: Int(interval), tv_nsec: Int((interval - interval.rounded(.down)) * 1e9))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
+    }
+
     /// Names the calling thread through `/proc/thread-self/comm` (`pthread_setname_np` needs
     /// `_GNU_SOURCE`, which Swift's Glibc module does not define); the kernel keeps 15 bytes.
     private static func setCurrentName(_ name: String) {
