@@ -31,7 +31,20 @@ export GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local GOCACHE="$root/.build/go-c
 step "cargo test (bindings/rust)" cargo test --offline --quiet --manifest-path "$root/bindings/rust/Cargo.toml"
 step "the Rust example game plays 120 frames unattended" sh -c "cargo build --offline --quiet --manifest-path '$root/bindings/rust/Cargo.toml' --example catch &&
     '$CARGO_TARGET_DIR/debug/examples/catch' --autoplay --frames 120 --output silent --assets '$root/Assets' </dev/null"
+step "the README's Rust program runs" sh -c "cargo build --offline --quiet --manifest-path '$root/bindings/rust/Cargo.toml' --example hello &&
+    cd '$root' && '$CARGO_TARGET_DIR/debug/examples/hello' | grep -q 'Started reward'"
 step "go vet, go test (bindings/go)" sh -c "cd '$root/bindings/go' && go vet ./... && go test -count=1 ./..."
 step "the Go example game plays 120 frames unattended" sh -c "cd '$root/bindings/go' &&
     go run ./examples/catch --autoplay --frames 120 --output silent --assets '$root/Assets' </dev/null"
+step "the README's Go program runs" sh -c "cd '$root/bindings/go' && go build -o '$root/.build/bindings/hello-go' ./examples/hello &&
+    cd '$root' && .build/bindings/hello-go | grep -q '^started reward'"
+step "the READMEs hold the Rust and Go programs as they are" python3 - "$root" <<'PY'
+import sys
+root = sys.argv[1]
+for readme, path in [("README.md", "bindings/rust/examples/hello.rs"), ("README.md", "bindings/go/examples/hello/main.go"),
+                     ("bindings/rust/README.md", "bindings/rust/examples/hello.rs"),
+                     ("bindings/go/README.md", "bindings/go/examples/hello/main.go")]:
+    text = open(f"{root}/{readme}").read()
+    assert open(f"{root}/{path}").read().rstrip() in text, f"{readme}'s copy of {path} differs"
+PY
 exit $status

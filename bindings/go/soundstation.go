@@ -247,6 +247,24 @@ const (
 	DeviceRestored EventType = C.SS_EVENT_DEVICE_RESTORED // the device is back; Name holds its name
 )
 
+// String names the type as the Python package does: "started", "finished", "refused",
+// "device-lost", "device-restored".
+func (t EventType) String() string {
+	switch t {
+	case Started:
+		return "started"
+	case Finished:
+		return "finished"
+	case Refused:
+		return "refused"
+	case DeviceLost:
+		return "device-lost"
+	case DeviceRestored:
+		return "device-restored"
+	}
+	return fmt.Sprintf("event-%d", int(t))
+}
+
 // Event is something that happened to a sound.
 type Event struct {
 	Type   EventType
