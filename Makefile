@@ -80,16 +80,19 @@ SS_CLIS = soundstation soundstation-assets voicenote starfall
 # so a game built with `pkg-config --libs soundstation` runs without LD_LIBRARY_PATH or ldconfig.
 SS_SYSTEM_LIBDIRS = /usr/lib /lib /usr/lib/x86_64-linux-gnu /lib/x86_64-linux-gnu
 SS_RPATH = $(if $(filter $(LIBDIR),$(SS_SYSTEM_LIBDIRS)),,-Wl,-rpath,$${libdir})
+# A release library is built with the CLIs' flags (its link flags put the runtime inside anyway), so
+# install-lib and install-bin share one build instead of rebuilding each other's modules.
+SS_STATIC = $(if $(filter release,$(CONFIG)),--static-swift-stdlib)
 
 install: install-lib install-bin
 
 ## install-lib: what a C, Python, Rust or Go game needs: libsoundstation.so.0 (7 MB, the Swift runtime
 ## inside), soundstation.h and soundstation.pc (with the rpath), into $(DESTDIR)$(PREFIX)
 install-lib:
-	$(SWIFT) build -c $(CONFIG) --product SoundStationC
+	$(SWIFT) build -c $(CONFIG) $(SS_STATIC) --product SoundStationC
 	install -d $(SS_LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/include
 	install -m 755 .build/$(CONFIG)/libSoundStationC.so $(SS_LIBDIR)/libsoundstation.so.$(SS_VERSION)
-	strip --strip-unneeded $(SS_LIBDIR)/libsoundstation.so.$(SS_VERSION)
+	strip --strip-unneeded -R .comment $(SS_LIBDIR)/libsoundstation.so.$(SS_VERSION)
 	ln -sf libsoundstation.so.$(SS_VERSION) $(SS_LIBDIR)/libsoundstation.so.0
 	ln -sf libsoundstation.so.0 $(SS_LIBDIR)/libsoundstation.so
 	install -m 644 Sources/CSoundStation/include/soundstation.h $(DESTDIR)$(PREFIX)/include/soundstation.h
@@ -103,7 +106,7 @@ install-bin:
 	for p in $(SS_CLIS); do $(SWIFT) build -c $(CONFIG) --static-swift-stdlib --product $$p || exit 1; done
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/soundstation
 	for p in $(SS_CLIS); do install -m 755 .build/$(CONFIG)/$$p $(DESTDIR)$(PREFIX)/bin/$$p && \
-		strip --strip-unneeded $(DESTDIR)$(PREFIX)/bin/$$p || exit 1; done
+		strip --strip-unneeded -R .comment $(DESTDIR)$(PREFIX)/bin/$$p || exit 1; done
 	rm -rf $(DESTDIR)$(PREFIX)/share/soundstation/Assets
 	cp -R Assets $(DESTDIR)$(PREFIX)/share/soundstation/Assets
 	chmod -R u=rwX,go=rX $(DESTDIR)$(PREFIX)/share/soundstation/Assets

@@ -12,18 +12,23 @@ let sanitizing = Context.environment["SOUNDSTATION_SANITIZE"] != nil
 /// Small (issue 22; `make size`): the package imports no Foundation (not even FoundationEssentials;
 /// Sources/SoundStation/Platform has the few things it used), so only the Swift runtime is inside.
 /// lld with packed relative relocations (DT_RELR, glibc >= 2.36) drops what gold keeps: 7.6 MB
-/// stripped against 8.2 MB with gold and 59 MB with Foundation.
+/// stripped against 8.2 MB with gold and 59 MB with Foundation. `-z now`: relocations resolved at
+/// load and then read-only (full RELRO), the hardening Debian expects.
 let cLibraryLinkFlags =
     [
         "-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+        "-Xlinker", "-z", "-Xlinker", "now",
         "-Xlinker", "-soname=libsoundstation.so.0",
         "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/SoundStationC/exports.map",
     ] + (sanitizing ? [] : ["-Xlinker", "--no-undefined"])
 
-/// How the CLIs are linked: lld with packed relative relocations, as the C library (see above), which
-/// keeps each a few megabytes smaller when `make install-bin` links the Swift runtime into it.
+/// How the CLIs are linked: lld with packed relative relocations and `-z now`, as the C library (see
+/// above), which keeps each a few megabytes smaller when `make install-bin` links the Swift runtime in.
 let cliLinkerSettings: [LinkerSetting] = [
-    .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])
+    .unsafeFlags([
+        "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "-z", "-Xlinker",
+        "now",
+    ])
 ]
 
 let package = Package(

@@ -9,7 +9,7 @@ lib_budget=$((8 * 1024 * 1024))
 cli_budget=$((12 * 1024 * 1024))
 clis=(soundstation soundstation-assets voicenote starfall)
 if [ "${1:-}" != --no-build ]; then
-    swift build -c release --product SoundStationC >/dev/null
+    swift build -c release --static-swift-stdlib --product SoundStationC >/dev/null
     for p in "${clis[@]}"; do swift build -c release --static-swift-stdlib --product "$p" >/dev/null; done
 fi
 work=$(mktemp -d)
