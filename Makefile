@@ -24,6 +24,7 @@ e2e:
 	Scripts/e2e-voicenote.sh .build/debug
 	Scripts/e2e-capi.sh .build/debug
 	Scripts/test-bindings.sh .build/debug
+	Scripts/size.sh --guard .build/debug
 
 ## bindings: cargo test and go test of bindings/rust and bindings/go on the installed library, and
 ## their example games

@@ -3,8 +3,33 @@
 # runtime linked in, --static-swift-stdlib), their sizes against the budgets of issue 22, and what
 # each needs at run time. Fails when one is over its budget.
 # Usage: Scripts/size.sh [--no-build]   (sizes in MiB: 1 MiB = 1,048,576 bytes, as `ls -lh` shows)
+#        Scripts/size.sh --guard BUILD_DIR   (make test: the debug builds link nothing that would make
+#        the release ones big again: no Foundation, no regex engine in the library; see below)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = --guard ]; then
+    # What made them big: Foundation (with its ICU data), FoundationEssentials where it is not needed,
+    # the regex engine (one String.contains(String) call links it). A debug library has the static
+    # archives' symbols; debug CLIs name the runtime's shared libraries they need.
+    build=${2:-.build/debug}
+    fail=0
+    if nm "$build/libSoundStationC.so" | grep -qE '\$s(10Foundation|20FoundationEssentials|17_StringProcessing)|_FoundationICU'; then
+        echo "size guard: libSoundStationC.so links Foundation or the regex engine:"
+        nm "$build/libSoundStationC.so" | grep -oE '\$s(10Foundation|20FoundationEssentials|17_StringProcessing)[A-Za-z0-9_]{0,30}' | sort -u | head -5
+        fail=1
+    fi
+    for p in soundstation soundstation-assets voicenote starfall; do
+        needed=$(readelf -d "$build/$p" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p')
+        forbidden='libFoundation.so|libFoundationInternationalization|lib_FoundationICU'
+        case $p in soundstation | soundstation-assets) forbidden="$forbidden|libFoundationEssentials" ;; esac
+        if printf '%s\n' "$needed" | grep -qE "$forbidden"; then
+            echo "size guard: $p needs $(printf '%s\n' "$needed" | grep -E "$forbidden" | tr '\n' ' ')(an import of Foundation?)"
+            fail=1
+        fi
+    done
+    [ "$fail" -eq 0 ] && echo "size guard: no Foundation in the library or the CLIs, no FoundationEssentials in soundstation(-assets)"
+    exit $fail
+fi
 lib_budget=$((8 * 1024 * 1024))
 cli_budget=$((12 * 1024 * 1024))
 clis=(soundstation soundstation-assets voicenote starfall)
