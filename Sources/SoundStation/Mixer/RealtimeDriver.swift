@@ -37,6 +37,7 @@ final class RealtimeDriver: Sendable {
                 OpenALDevice.releaseThreadContext()
                 flag.exited.signal()
             }
+            engine?.mixerThread.store(pthread_self(), ordering: .relaxed)
             var scratch = [Float]()
             var lastTick = ContinuousClock.now
             var lastCommand = ContinuousClock.now - RealtimeDriver.pollingWindow
