@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import Synchronization
 
 /// The thread that is the mixing side of a device or silent engine: it carries out triggers from
