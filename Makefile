@@ -136,7 +136,7 @@ dist-test:
 build: deps
 	$(SWIFT) build
 
-## bench: release-build benchmarks (see README, Performance)
+## bench: release-build benchmarks (see Docs/Performance.md)
 bench: test-deps
 	Scripts/install-deps.sh bench
 	Scripts/with-pulse.sh Scripts/bench.sh
