@@ -20,14 +20,13 @@ if [ "${1:-}" = --guard ]; then
     fi
     for p in soundstation soundstation-assets voicenote starfall; do
         needed=$(readelf -d "$build/$p" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p')
-        forbidden='libFoundation.so|libFoundationInternationalization|lib_FoundationICU'
-        case $p in soundstation | soundstation-assets) forbidden="$forbidden|libFoundationEssentials" ;; esac
+        forbidden='libFoundation.so|libFoundationInternationalization|lib_FoundationICU|libFoundationEssentials'
         if printf '%s\n' "$needed" | grep -qE "$forbidden"; then
             echo "size guard: $p needs $(printf '%s\n' "$needed" | grep -E "$forbidden" | tr '\n' ' ')(an import of Foundation?)"
             fail=1
         fi
     done
-    [ "$fail" -eq 0 ] && echo "size guard: no Foundation in the library or the CLIs, no FoundationEssentials in soundstation(-assets)"
+    [ "$fail" -eq 0 ] && echo "size guard: no Foundation (nor FoundationEssentials) in the library or the CLIs, no regex engine in the library"
     exit $fail
 fi
 lib_budget=$((8 * 1024 * 1024))

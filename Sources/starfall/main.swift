@@ -1,12 +1,7 @@
 import CommandLineKit
+import Glibc
 import SoundStation
 import VoiceNotes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 // Screens that other targets provide (see ExternalScreens.swift). The voice-notes screen gets an
 // engine of its own: the game's is paused while the screen is open, and notes must still play.

@@ -1,12 +1,7 @@
 import CommandLineKit
+import Glibc
 import SoundStation
 import VoiceNotes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// Dispatches the subcommands and holds what several of them share.
 enum Command {

@@ -1,12 +1,7 @@
 import CommandLineKit
+import Glibc
 import TerminalKit
 import VoiceNotes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// Unbuffered output: a script reading `voicenote record` through a pipe sees each line as it
 /// happens, not when the process exits (or never, after `kill -9`).

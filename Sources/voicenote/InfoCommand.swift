@@ -1,12 +1,7 @@
 import CommandLineKit
+import Glibc
 import SoundStation
 import VoiceNotes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// `voicenote info FILE|NAME`: format, rate, channels, duration, size and level of a note.
 enum InfoCommand {

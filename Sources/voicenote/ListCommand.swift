@@ -1,12 +1,7 @@
 import CommandLineKit
+import Glibc
 import SoundStation
 import VoiceNotes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// `voicenote list [--dir DIR]`: the notes, newest first.
 enum ListCommand {

@@ -5,12 +5,6 @@ import Synchronization
 import TerminalKit
 import VoiceNotes
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// `voicenote play FILE|NAME`: plays a note on the voice bus and returns when it has finished;
 /// Space pauses and resumes, q stops.
 enum PlayCommand {
@@ -63,8 +57,8 @@ enum PlayCommand {
     /// A file path as given, or a note name looked up in the library (opened only then, so playing
     /// a file never creates the default folder).
     static func resolve(_ target: String, directory: String?) throws -> String {
-        if target.contains("/") || FileManager.default.fileExists(atPath: target) {
-            guard FileManager.default.fileExists(atPath: target) else {
+        if target.contains("/") || FileSystem.exists(target) {
+            guard FileSystem.exists(target) else {
                 throw VoiceNoteError.unreadable(path: target, reason: "there is no such file")
             }
             return target

@@ -3,12 +3,6 @@ import Glibc
 import TerminalKit
 import VoiceNotes
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// `voicenote record [--seconds N] [--device NAME] [--dir DIR] [--rate HZ] [--quality Q]`: records
 /// until Enter (or q), N seconds of audio, or a signal, with a live level meter.
 enum RecordCommand {

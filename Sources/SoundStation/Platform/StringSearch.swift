@@ -6,7 +6,7 @@ extension String {
     /// single call links all of it (about 1 MB) into libsoundstation.so and every CLI. Being
     /// declared on `String` itself, this one is chosen for every `String.contains(String)` in the
     /// package, so a new call does not bring the regex engine back.
-    func contains(_ other: String) -> Bool {
+    package func contains(_ other: String) -> Bool {
         if other.isEmpty { return true }
         var start = startIndex
         while start != endIndex {

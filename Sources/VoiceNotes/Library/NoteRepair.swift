@@ -1,12 +1,6 @@
 import Glibc
 import SoundStation
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// Turns an unfinished recording (`NAME.ogg.part`, `NAME.wav.part`) into a complete note in place.
 ///
 /// In place because the usual reason a recording is unfinished may be a full disk: cutting the torn
@@ -30,7 +24,7 @@ enum NoteRepair {
                 throw RepairFailure(reason: error.description)
             }
             guard info.frameCount > 0 else {
-                try? FileManager.default.removeItem(atPath: partPath)
+                try? FileSystem.remove(partPath)
                 return RepairReport(file: file, keptAs: nil, kept: .zero, outcome: .removedEmpty)
             }
             try move(partPath, to: finalPath)
@@ -80,10 +74,10 @@ enum NoteRepair {
     }
 
     private static func read(_ path: String) throws(RepairFailure) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let bytes = FileSystem.read(path) else {
             throw RepairFailure(reason: "it cannot be read")
         }
-        return [UInt8](data)
+        return bytes
     }
 
     private static func update(_ path: String, _ body: (RawFile) throws(RawFileError) -> Void)

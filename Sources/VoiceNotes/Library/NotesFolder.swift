@@ -1,26 +1,17 @@
 import Glibc
 import SoundStation
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// Creating and checking a notes folder.
 enum NotesFolder {
     /// Creates the folder private to its owner, or checks that an existing one is usable.
     static func prepare(_ directory: String) throws(VoiceNoteError) {
-        var isDirectory = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+        if let isDirectory = FileSystem.isDirectory(directory) {
             guard isDirectory else {
                 throw .folderUnavailable(path: directory, reason: "a file of that name is in the way")
             }
         } else {
             do {
-                try FileManager.default.createDirectory(
-                    atPath: directory, withIntermediateDirectories: true,
-                    attributes: [.posixPermissions: 0o700])
+                try FileSystem.createDirectory(directory, mode: 0o700)
             } catch {
                 throw .folderUnavailable(path: directory, reason: Self.creationFailure(directory))
             }
@@ -35,11 +26,10 @@ enum NotesFolder {
     /// Names the ancestor that stopped the folder being created, which is rarely the folder itself.
     private static func creationFailure(_ directory: String) -> String {
         var ancestor = PathText.deletingLastComponent(directory)
-        while !ancestor.isEmpty, ancestor != "/", !FileManager.default.fileExists(atPath: ancestor) {
+        while !ancestor.isEmpty, ancestor != "/", !FileSystem.exists(ancestor) {
             ancestor = PathText.deletingLastComponent(ancestor)
         }
-        var isDirectory = false
-        if FileManager.default.fileExists(atPath: ancestor, isDirectory: &isDirectory), !isDirectory {
+        if FileSystem.isDirectory(ancestor) == false {
             return "'\(ancestor)' is a file, not a folder"
         }
         return "it could not be created inside '\(ancestor)'"

@@ -1,11 +1,6 @@
+import Glibc
 import Observation
 import SoundStation
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// Plays voice notes through an ``AudioEngine``'s voice bus: play, pause, resume, stop and seek,
 /// and one finished event per playback.

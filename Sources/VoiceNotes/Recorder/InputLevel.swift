@@ -1,11 +1,5 @@
 import Glibc
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The loudness of the latest block of input, for a level meter.
 public struct InputLevel: Sendable, Equatable {
     /// The largest sample magnitude, in dB relative to full scale (0 is the loudest possible).

@@ -1,12 +1,6 @@
 import Glibc
 import SoundStation
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The body of a recorder's thread: opens the device and the file, moves samples to the encoder as
 /// they arrive, flushes regularly, and finishes the note.
 ///
@@ -62,7 +56,7 @@ struct RecordingLoop: Sendable {
             writer = try NoteWriters.make(path: reservation.partPath, settings: settings)
         } catch {
             // The empty reserved file would otherwise be "repaired" (and set aside) at the next open.
-            try? FileManager.default.removeItem(atPath: reservation.partPath)
+            try? FileSystem.remove(reservation.partPath)
             opened.complete(.failure(error))
             return
         }
@@ -169,7 +163,7 @@ private struct Session {
         var failure = self.failure
         guard frames > 0 else {
             // An empty note is no note: nothing to play, only clutter in the list.
-            try? FileManager.default.removeItem(atPath: reservation.partPath)
+            try? FileSystem.remove(reservation.partPath)
             return .failure(
                 failure ?? .noAudio(device: capture.name, waited: (ContinuousClock.now - started).inSeconds))
         }

@@ -1,12 +1,7 @@
+import Glibc
 import Observation
 import SoundStation
 import Synchronization
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// Records voice notes from a capture device into a ``VoiceNoteLibrary``, crash-safe: what was
 /// recorded survives a crash, a kill or a full disk.

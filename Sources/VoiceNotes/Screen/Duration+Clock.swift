@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+import Glibc
 
 extension Duration {
     /// `m:ss.t` (tenths, rounded down), as the voice-notes screen and the `voicenote` CLI show times.

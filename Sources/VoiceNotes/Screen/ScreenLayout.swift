@@ -1,10 +1,5 @@
+import Glibc
 import SoundStation
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// Everything the voice notes screen shows, read once per frame so a frame is consistent.
 struct ScreenModel {
@@ -161,7 +156,7 @@ enum ScreenLayout {
     }
 
     /// `yyyy-MM-dd HH:mm` in local time.
-    static func date(_ date: Date) -> String {
+    static func date(_ date: VoiceNoteDate) -> String {
         LocalTime.text(secondsSince1970: date.timeIntervalSince1970, format: "%Y-%m-%d %H:%M")
     }
 }

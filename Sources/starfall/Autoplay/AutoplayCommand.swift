@@ -1,12 +1,7 @@
 import CommandLineKit
+import Glibc
 import SoundStation
 import StarfallCore
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// `starfall --autoplay SECONDS --audio-out FILE.wav`: no window, no terminal. Only the JSON summary
 /// goes to stdout, so it can be piped; everything else goes to stderr.

@@ -1,10 +1,5 @@
 import CommandLineKit
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+import Glibc
 
 /// Messages for the person running `starfall`, always on stderr so stdout stays clean for the
 /// autoplay summary.

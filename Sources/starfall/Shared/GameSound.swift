@@ -1,11 +1,6 @@
+import Glibc
 import SoundStation
 import StarfallCore
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// The game's sound for an interactive front end: the real device when there is one, silent output
 /// with a notice when there is not, the catalogue, and the event mapping.

@@ -1,11 +1,6 @@
 import CommandLineKit
+import Glibc
 import Synchronization
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// Messages for the player (no sound device, a sound that failed to load) that must survive a
 /// full-screen display: front ends show the latest one, and every one reaches stderr, at once or,
