@@ -11,9 +11,9 @@ let sanitizing = Context.environment["SOUNDSTATION_SANITIZE"] != nil
 ///
 /// Small (issue 22; `make size`): the package imports no Foundation (not even FoundationEssentials;
 /// Sources/SoundStation/Platform has the few things it used), so only the Swift runtime is inside.
-/// lld with packed relative relocations (DT_RELR, glibc >= 2.36) drops what gold keeps: 7.6 MB
-/// stripped against 8.2 MB with gold and 59 MB with Foundation. `-z now`: relocations resolved at
-/// load and then read-only (full RELRO), the hardening Debian expects.
+/// lld with packed relative relocations (DT_RELR, glibc >= 2.36) drops what gold keeps: 7.4 MiB
+/// stripped against 7.8 MiB with gold and 56 MiB with Foundation (Docs/Packages.md, "Sizes").
+/// `-z now`: relocations resolved at load and then read-only (full RELRO), as Debian expects.
 let cLibraryLinkFlags =
     [
         "-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",

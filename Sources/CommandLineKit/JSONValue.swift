@@ -2,7 +2,7 @@
 /// `JSONEncoder` with `[.prettyPrinted, .sortedKeys]` writes it: two-space indent, keys sorted.
 ///
 /// Why not `JSONEncoder`: the CLIs import no Foundation, not even FoundationEssentials, so each
-/// carries only the Swift runtime (see Docs/Performance.md, "Size").
+/// carries only the Swift runtime (see Docs/Packages.md, "Sizes").
 public enum JSONValue: Sendable, Equatable {
     case string(String)
     case number(Double)

@@ -3,8 +3,8 @@ import Glibc
 /// Standard output or standard error, written with `write(2)`: what the CLIs used Foundation's
 /// `FileHandle.standardOutput` and `.standardError` for.
 ///
-/// Why not Foundation's: the CLIs import no Foundation (at most FoundationEssentials), so each is a
-/// few megabytes rather than 75 (see Docs/Performance.md, "Size").
+/// Why not Foundation's: the CLIs import no Foundation, so each is a few megabytes rather
+/// than 75 (see Docs/Packages.md, "Sizes").
 public struct StandardStream: Sendable {
     /// Standard output (file descriptor 1).
     public static let output = StandardStream(fileDescriptor: 1)

@@ -4,8 +4,8 @@ import Glibc
 /// engine uses: the mixing driver, the asset watch).
 ///
 /// Why not Foundation's: the package does not import Foundation, so that libsoundstation.so and the
-/// CLIs do not carry it and its internationalisation data (about 45 MB; see Docs/Performance.md,
-/// "Size"). Named apart from Foundation's so code that imports both (the tests) is not ambiguous.
+/// CLIs do not carry it and its internationalisation data (about 45 MB; see Docs/Packages.md,
+/// "Sizes"). Named apart from Foundation's so code that imports both (the tests) is not ambiguous.
 ///
 /// `@unchecked Sendable`: `name` and `qualityOfService` are set before ``start()`` on the creating
 /// thread only; the closure is `@Sendable`.

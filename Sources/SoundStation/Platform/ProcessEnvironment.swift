@@ -4,7 +4,7 @@ import Glibc
 /// the processor count, the working directory, a file's size.
 ///
 /// Why: the package does not import Foundation (nor FoundationEssentials), so that
-/// libsoundstation.so and the CLIs carry only the Swift runtime (see Docs/Performance.md, "Size");
+/// libsoundstation.so and the CLIs carry only the Swift runtime (see Docs/Packages.md, "Sizes");
 /// these four were all it used of Foundation's `ProcessInfo` and `FileManager`.
 @usableFromInline
 package enum ProcessEnvironment {
