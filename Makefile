@@ -126,11 +126,13 @@ size: deps
 ## dist: into dist/: the Python wheel (the library inside), the Debian packages libsoundstation0,
 ## libsoundstation-dev and soundstation-tools (checked with lintian), and the source tarball
 dist: deps
+	Scripts/install-deps.sh dist
 	Scripts/dist.sh
 
 ## dist-test: install dist/'s packages into a clean Debian 12 root (debootstrap, cached in
 ## ~/.cache/soundstation) where no Swift toolchain has been: a C game and a Python game render a sound
 dist-test:
+	Scripts/install-deps.sh dist
 	Scripts/dist-test.sh
 
 build: deps

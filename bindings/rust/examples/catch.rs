@@ -4,13 +4,23 @@
 //!
 //!     cargo run --example catch -- [--autoplay] [--frames N] [--output OUT] [--assets DIR]
 use soundstation::{Engine, Error};
-use std::io::{IsTerminal, Read, Write};
+use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
 const WIDTH: i32 = 40;
+
+extern "C" {
+    fn isatty(fd: i32) -> i32;
+}
+
+/// Whether standard input is a terminal (std's IsTerminal needs Rust 1.70; Debian 12 has 1.63).
+fn stdin_is_terminal() -> bool {
+    // SAFETY: isatty only reads the descriptor's state.
+    unsafe { isatty(0) == 1 }
+}
 const HEIGHT: i32 = 16;
 
 struct Options {
@@ -49,7 +59,7 @@ struct RawTerminal(Option<String>);
 
 impl RawTerminal {
     fn enter() -> RawTerminal {
-        if !std::io::stdin().is_terminal() {
+        if !stdin_is_terminal() {
             return RawTerminal(None);
         }
         let saved = Command::new("stty").arg("-g").stdin(Stdio::inherit()).output().ok();
@@ -76,7 +86,7 @@ fn play(options: Options) -> Result<(u32, u32), Error> {
     engine.music("game", 0.0)?;
 
     let (keys, input) = mpsc::channel();
-    if std::io::stdin().is_terminal() {
+    if stdin_is_terminal() {
         std::thread::spawn(move || {
             for byte in std::io::stdin().bytes().map_while(Result::ok) {
                 if keys.send(byte).is_err() {
@@ -137,7 +147,7 @@ fn play(options: Options) -> Result<(u32, u32), Error> {
         print!("{screen}");
         let _ = std::io::stdout().flush();
         frame += 1;
-        if options.frames.is_some_and(|limit| frame >= limit) {
+        if options.frames.map_or(false, |limit| frame >= limit) {
             return Ok((score, missed));
         }
         std::thread::sleep(Duration::from_millis(50));

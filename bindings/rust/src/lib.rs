@@ -22,13 +22,14 @@
 //! `Copy + Send + Sync` and its [`Trigger::play`] is async-signal-safe: call it from a signal handler
 //! or a real-time thread.
 
-use std::ffi::{c_char, c_int, c_void, CStr, CString};
+use std::ffi::{CStr, CString};
+use std::os::raw::{c_char, c_int, c_void};
 use std::fmt;
 use std::path::Path;
 use std::ptr;
 
 mod sys {
-    use std::ffi::{c_char, c_double, c_float, c_int, c_void};
+    use std::os::raw::{c_char, c_double, c_float, c_int, c_void};
 
     #[repr(C)]
     pub struct Event {

@@ -2,8 +2,7 @@
 //! their samples, the errors naming their values, and a trigger from a SIGALRM handler.
 use soundstation::{Engine, ErrorCode, EventKind, SoundId, Trigger};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicI32, AtomicPtr, Ordering};
 use std::time::{Duration, Instant};
 
 const RATE: usize = 48_000;
@@ -110,12 +109,15 @@ extern "C" {
     fn alarm(seconds: u32) -> u32;
 }
 const SIGALRM: i32 = 14;
-static ARMED: OnceLock<(Trigger, SoundId)> = OnceLock::new();
+/// The trigger and sound the handler plays, set before the alarm (a leaked box: an atomic load is
+/// all the handler does to reach it; OnceLock would need Rust 1.70).
+static ARMED: AtomicPtr<(Trigger, SoundId)> = AtomicPtr::new(std::ptr::null_mut());
 static HANDLED: AtomicI32 = AtomicI32::new(-100);
 
 extern "C" fn on_alarm(_: i32) {
-    // Async-signal-safe: an atomic load (the OnceLock is set before the alarm), ss_play, an atomic store.
-    if let Some((trigger, sound)) = ARMED.get() {
+    // Async-signal-safe: an atomic load (set before the alarm), ss_play, an atomic store.
+    // SAFETY: the pointer is null or a leaked Box that is never freed.
+    if let Some((trigger, sound)) = unsafe { ARMED.load(Ordering::SeqCst).as_ref() } {
         let code = match trigger.play(*sound, 1.0, 1.0, 0.0) {
             Ok(true) => 0,
             Ok(false) => 1,
@@ -129,7 +131,7 @@ extern "C" fn on_alarm(_: i32) {
 fn a_trigger_plays_from_a_sigalrm_handler() {
     let mut engine = offline();
     let reward = engine.sound_id("reward").unwrap();
-    ARMED.set((engine.trigger(), reward)).unwrap();
+    ARMED.store(Box::into_raw(Box::new((engine.trigger(), reward))), Ordering::SeqCst);
     // SAFETY: installing a handler that only does async-signal-safe work.
     unsafe {
         signal(SIGALRM, on_alarm);
