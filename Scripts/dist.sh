@@ -163,7 +163,10 @@ for deb in "$out"/*.deb; do
         :
     fi
     grep -q '^[EW]: ' "$stage/lintian.txt" && lintian_status=1
-    if [ -s "$stage/lintian.txt" ]; then sed "s|^|  |" "$stage/lintian.txt"; else echo "  $(basename "$deb"): clean"; fi
+    # Tags left are shown; overridden ones are counted (their reasons are in the override file).
+    grep -v '^[ON]: ' "$stage/lintian.txt" | sed "s|^|  |" || true
+    echo "  $(basename "$deb"): $(grep -c '^[EW]: ' "$stage/lintian.txt") errors or warnings," \
+        "$(grep -c '^O: ' "$stage/lintian.txt") tags overridden (usr/share/lintian/overrides: $(grep -o '^O: [^ ]* [^ ]*' "$stage/lintian.txt" | cut -d' ' -f3 | sort -u | tr '\n' ' '))"
 done
 
 echo "== source"
