@@ -9,6 +9,9 @@
 # folder; Depends come from dpkg-shlibdeps over the binaries; lintian checks each package and the
 # build fails on any tag not overridden (the overrides, each with its reason, ship in the package).
 # Usage: Scripts/dist.sh
+#   DIST_TOOLS=0    leaves out soundstation-tools (no release build of the four programs: CI's
+#                   make dist-test checks the library's packages and the wheel, in less time)
+#   DIST_LINTIAN=0  skips lintian (CI; make dist runs it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -27,7 +30,8 @@ mkdir -p "$stage" "$out"
 
 echo "== build and stage (make install-lib, make install-bin)"
 make -s install-lib PREFIX=/usr LIBDIR="/usr/lib/$multiarch" DESTDIR="$stage/lib" >/dev/null
-make -s install-bin PREFIX=/usr DESTDIR="$stage/tools" >/dev/null
+tools=${DIST_TOOLS:-1}
+[ "$tools" = 0 ] || make -s install-bin PREFIX=/usr DESTDIR="$stage/tools" >/dev/null
 library="$stage/lib/usr/lib/$multiarch/libsoundstation.so.$version"
 
 echo "== wheel"
@@ -141,6 +145,7 @@ build_deb libsoundstation-dev "$dev_tree" libdevel "libsoundstation0 (= $version
     "game sound engine for terminal games (development files)" \
     "SoundStation plays music and sound effects for games. This package holds what a C, C++, Rust or Go game builds against: soundstation.h, the pkg-config file soundstation.pc and the libsoundstation.so link."
 
+if [ "$tools" != 0 ]; then
 tools_tree="$stage/deb/soundstation-tools"
 install -d "$tools_tree/usr"
 cp -a "$stage/tools/usr/bin" "$stage/tools/usr/share" "$tools_tree/usr/"
@@ -154,10 +159,13 @@ $binary_overrides"
 build_deb soundstation-tools "$tools_tree" sound "$(shlibs_depends "$tools_tree"/usr/bin/*)" "" \
     "game sound engine for terminal games (command-line tools and demo)" \
     "SoundStation plays music and sound effects for games. This package holds its command-line tools: soundstation (play, render and check a catalogue of sounds), soundstation-assets (synthesise the demo's sounds from code), voicenote (record and play voice notes) and starfall, the demo game, with its sounds. Each carries the Swift runtime: no Swift toolchain is needed."
+fi
 
 echo "== lintian"
 lintian_status=0
+[ "${DIST_LINTIAN:-1}" = 0 ] && echo "  skipped (DIST_LINTIAN=0)"
 for deb in "$out"/*.deb; do
+    [ "${DIST_LINTIAN:-1}" = 0 ] && break
     # Info tags shown too (-I); overridden tags listed with their reasons (--show-overrides).
     if ! lintian -I --show-overrides --fail-on error,warning "$deb" 2>&1 | grep -v 'running with root privileges' >"$stage/lintian.txt"; then
         :
