@@ -89,7 +89,7 @@ shlibs_depends() {
 common_overrides="initial-upload-closes-no-bugs # built by make dist for installing by hand, not uploaded to Debian: there is no ITP bug to close"
 # Every package with binaries: what lintian reads in the Swift runtime linked into them.
 binary_overrides="spelling-error-in-binary # words of the Swift runtime linked in (its Unicode scalar-name tables store names cut into word pieces, such as THROUG and ADDRES), not text of ours
-hardening-no-fortify-functions # the Swift runtime's static archives, linked in, are built without _FORTIFY_SOURCE; the package's own C files are small and bounded (ssrt.c, errors.c, play.c)"
+hardening-no-fortify-functions # the Swift runtime's static archives, linked in, are built without _FORTIFY_SOURCE; the package's own C files (Sources/CSoundStationRT, Sources/CSoundStation) are small and bounded"
 
 # build_deb PACKAGE TREE SECTION DEPENDS DESCRIPTION...: writes DEBIAN/control and md5sums, builds.
 build_deb() {

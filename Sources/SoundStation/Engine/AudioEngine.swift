@@ -31,7 +31,7 @@ public final class AudioEngine: Sendable {
 
     /// Whether the device has EFX, so filters and reverb are heard. Without it they are accepted
     /// and do nothing, and the notice handler is told once.
-    public let effectsAvailable: Bool
+    public let colourAvailable: Bool
 
     /// The name of the opened device ("loopback" for offline and silent output).
     public var deviceName: String { device.name }
@@ -93,7 +93,7 @@ public final class AudioEngine: Sendable {
         case .silent: device = try OpenALDevice(loopbackSampleRate: 48_000, channels: 2)
         }
         currentDevice = Locked(device)
-        effectsAvailable = device.hasExtension("ALC_EXT_EFX")
+        colourAvailable = device.hasExtension("ALC_EXT_EFX")
         ring = try CommandRing()
         sampleRate = device.sampleRate
         channels = device.channels
