@@ -22,7 +22,7 @@ if [ "${1:-}" = --guard ]; then
         needed=$(readelf -d "$build/$p" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p')
         forbidden='libFoundation.so|libFoundationInternationalization|lib_FoundationICU|libFoundationEssentials'
         if printf '%s\n' "$needed" | grep -qE "$forbidden"; then
-            echo "size guard: $p needs $(printf '%s\n' "$needed" | grep -E "$forbidden" | tr '\n' ' ')(an import of Foundation?)"
+            echo "size guard: $p needs $(printf '%s\n' "$needed" | grep -E "$forbidden" | tr '\n' ' ')(an import of Foundation? After removing one, an incremental build may keep it until the module recompiles)"
             fail=1
         fi
     done

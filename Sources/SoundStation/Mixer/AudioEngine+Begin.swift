@@ -97,8 +97,9 @@ extension AudioEngine {
                 $0.appliedGain = gain
                 $0.startFrame = frame
                 $0.endEstimate = endEstimate
+                $0.resuming = false
             }
-            if hub.isListening, !state.isPaused {
+            if hub.isListening, !state.isPaused, !voice.resuming {
                 events.append(
                     .started(state.pool.handle(slot), sound: voice.name, time: time(ofFrame: frame)))
             }
