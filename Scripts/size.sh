@@ -33,8 +33,10 @@ lib_budget=$((8 * 1024 * 1024))
 cli_budget=$((12 * 1024 * 1024))
 clis=(soundstation soundstation-assets voicenote starfall)
 if [ "${1:-}" != --no-build ]; then
-    swift build -c release --static-swift-stdlib --product SoundStationC >/dev/null
-    for p in "${clis[@]}"; do swift build -c release --static-swift-stdlib --product "$p" >/dev/null; done
+    for p in SoundStationC "${clis[@]}"; do
+        swift build -c release --static-swift-stdlib --product "$p" >.build/size-build.log 2>&1 ||
+            { grep -E 'error' .build/size-build.log | sort -u | head -20; echo "size: swift build --product $p failed" >&2; exit 1; }
+    done
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
