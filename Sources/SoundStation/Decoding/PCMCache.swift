@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 
 /// Decoded sounds kept on disk, so that a game's second start reads its Ogg, FLAC, MP3 and module
@@ -40,7 +39,7 @@ public struct PCMCache: Sendable, Equatable {
 
     /// The cache the environment asks for (see ``fromEnvironment(_:)``): what a ``SoundBank`` uses
     /// unless the game passes another or `nil`.
-    public static var standard: PCMCache? { fromEnvironment(ProcessInfo.processInfo.environment) }
+    public static var standard: PCMCache? { fromEnvironment(ProcessEnvironment.variables) }
 
     /// The cache `environment` asks for: none when `SOUNDSTATION_PCM_CACHE` is `off` (or `0`, `no`,
     /// `false`); that variable's folder when it holds an absolute path; otherwise
@@ -181,10 +180,7 @@ public struct PCMCache: Sendable, Equatable {
         guard payload + Self.headerBytes <= byteLimit, audio.channels == 1 || audio.channels == 2 else {
             return
         }
-        guard
-            (try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true))
-                != nil
-        else { return }
+        guard (try? FileSystem.createDirectory(directory)) != nil else { return }
         let temporary = directory + "/.tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return }
@@ -228,7 +224,7 @@ public struct PCMCache: Sendable, Equatable {
     }
 
     private func entryNames(includingTemporary: Bool = false) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let names = (try? FileSystem.contentsOfDirectory(directory)) ?? []
         return names.filter { $0.hasSuffix(".pcm") || (includingTemporary && $0.hasPrefix(".tmp-")) }
     }
 
