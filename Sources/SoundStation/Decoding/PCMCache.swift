@@ -80,6 +80,8 @@ public struct PCMCache: Sendable, Equatable {
         let key = Key(
             source: contents.withUnsafeBytes { ContentHash.xxh64($0) }, size: UInt64(contents.count),
             options: Self.tag(options))
+        // A cancelled preload stops here rather than after reading a long entry back.
+        try checkCancellation(path)
         if let cached = read(key) { return cached }
         let warned = Locked(false)
         var watched = options
