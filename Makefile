@@ -10,8 +10,12 @@ run: deps
 	.build/release/starfall
 
 ## test: unit tests and CLI end-to-end checks, with a private PulseAudio server
+# The decoded-sound cache goes to a fresh folder for each run, so a decoder changed since the last run
+# is always heard (the cache's key is the file's bytes and the library's version, not its code).
 test: test-deps
-	Scripts/with-pulse.sh $(MAKE) --no-print-directory unit e2e
+	cache=$$(mktemp -d /tmp/soundstation-pcm.XXXXXX) && \
+		SOUNDSTATION_PCM_CACHE=$$cache Scripts/with-pulse.sh $(MAKE) --no-print-directory unit e2e; \
+		status=$$?; rm -rf "$$cache"; exit $$status
 
 unit:
 	$(SWIFT) build --build-tests
