@@ -136,6 +136,12 @@ extension AudioEngine {
         }
         let frame = command.frame == Int64(SSRT_NOW) ? nil : command.frame
         _ = startVoice(request, ticket: command.ticket, atFrame: frame, in: &state, events: &events)
+        // The remote tap, until every command passes one place on the mixing side.
+        if let link = remoteLink.withLock({ $0 }) {
+            let play = EngineCommand.play(
+                voice: VoiceHandle(ticket: command.ticket), sound: sound, options: request.options, frame: frame)
+            link.forward(play, frame: currentFrame(&state)) { [sounds = state.sounds] in sounds.name(of: $0) }
+        }
     }
 
     /// Runs `action` when the engine clock reaches `time`: exactly at that frame while rendering offline,

@@ -49,6 +49,8 @@ public final class AudioEngine: Sendable {
     let notices = Broadcast<String>()
     let startInstant = ContinuousClock.now
     private let driver: Locked<RealtimeDriver?> = Locked(nil)
+    /// The session to the player's side, for ``AudioOutput/remote``.
+    let remoteLink: Locked<RemoteLink?> = Locked(nil)
 
     /// Opens an output.
     /// - Parameters:
@@ -63,7 +65,7 @@ public final class AudioEngine: Sendable {
         case .device(let name, let latency): device = try OpenALDevice(playback: name, latency: latency)
         case .offline(let rate, let channels):
             device = try OpenALDevice(loopbackSampleRate: rate, channels: channels)
-        case .silent: device = try OpenALDevice(loopbackSampleRate: 48_000, channels: 2)
+        case .silent, .remote: device = try OpenALDevice(loopbackSampleRate: 48_000, channels: 2)
         }
         currentDevice = Locked(device)
         ring = try CommandRing()
@@ -72,6 +74,14 @@ public final class AudioEngine: Sendable {
         voiceLimit = max(1, min(device.sourceLimit, maxVoices ?? .max))
         state = Locked(EngineState(pool: VoicePool(limit: voiceLimit)))
         if case .offline = output { return }
+        if case .remote = output {
+            let announcement =
+                RemoteAnnouncement.from(environment: ProcessInfo.processInfo.environment) ?? RemoteAnnouncement()
+            let link = try RemoteLink(announcement: announcement, sampleRate: sampleRate) { [weak self] in
+                self?.frameNow ?? 0
+            }
+            remoteLink.withLock { $0 = link }
+        }
         driver.withLock { $0 = RealtimeDriver(engine: self) }
     }
 
@@ -115,12 +125,14 @@ public final class AudioEngine: Sendable {
         }
         driver?.stop(wait: true, ring: ring)
         stopAll()
+        remoteLink.withLock { $0 }?.close()
         hub.finish()
         notices.finish()
     }
 
     deinit {
         driver.withLock { $0?.stop(ring: ring) }
+        remoteLink.withLock { $0 }?.close(timeout: .milliseconds(200))
         hub.finish()
         notices.finish()
         // Sources go before the device; buffers held by voices go with them, and so do those held
