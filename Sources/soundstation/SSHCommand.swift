@@ -10,7 +10,7 @@ import SoundStation
 enum SSHCommand {
     struct Options {
         var output: AudioOutput?
-        var delay: Duration = .milliseconds(120)
+        var delay: Duration = .milliseconds(80)
         var cacheDirectory: String?
         var cacheBytes = 256 << 20
         var stats: String?
@@ -84,13 +84,29 @@ enum SSHCommand {
         // The player's own output: never remote (this may itself run in an SSH session).
         var environment = ProcessInfo.processInfo.environment
         environment[RemoteAnnouncement.variable] = nil
-        let preferred =
-            options.output ?? ((try? AudioOutput.fromEnvironment(default: .device(latency: .low), environment: environment)) ?? .device(latency: .low))
-        let engine = try AudioEngine.openWithFallback(preferred == .remote ? .device(latency: .low) : preferred, environment: environment) {
-            notices.append($0)
+        var output = options.output ?? .device(latency: .low)
+        if options.output == nil {
+            do {
+                output = try AudioOutput.fromEnvironment(default: .device(latency: .low), environment: environment)
+            } catch {
+                notices.append(error.description)
+            }
         }
-        let player = RemotePlayer(engine: engine, cache: cache, delay: options.delay)
+        if output == .remote { output = .device(latency: .low) }
+        // The mix is rendered offline, sample-exact, and played on the device by the speaker, which
+        // renders ahead: a sound server buffer of 100 ms costs no precision and rides out a busy
+        // machine (the player's own PULSE_LATENCY_MSEC wins).
+        setenv("PULSE_LATENCY_MSEC", "100", 0)
+        let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
+        let speaker: RemoteSpeaker
+        do {
+            speaker = try RemoteSpeaker(engine: engine, output: output)
+        } catch {
+            notices.append("\(error.description) Continuing without sound.")
+            speaker = try RemoteSpeaker(engine: engine, output: .silent)
+        }
         let held = cache.verify()
+        let player = RemotePlayer(engine: engine, cache: cache, delay: options.delay, verified: held.sound)
         var announcement = RemoteAnnouncement()
         for hash in held.sound.prefix(RemoteAnnouncement.maxListed) { announcement.cached.insert(hash.shortHex) }
 
@@ -110,6 +126,15 @@ enum SSHCommand {
             return extractor.holdsBytes
         }
         player.finish()
+        // Let what is buffered be heard: up to the last command's time and the end of its sounds
+        // (at most 5 s more: music may loop forever).
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline,
+            engine.time.inSeconds < player.report.lastPlacedTime + 0.1 || engine.activeVoiceCount > 0
+        {
+            usleep(20_000)
+        }
+        usleep(UInt32(RemoteSpeaker.aheadFrames * 1_000_000 / engine.sampleRate) + 50_000)
         let report = player.report
         let counts = extractor.counts
         if let path = options.stats {
@@ -120,15 +145,17 @@ enum SSHCommand {
                 "unsupported": \(report.unsupported), "filesReceived": \(report.filesReceived), \
                 "filesFromCache": \(report.filesFromCache), "refused": \(report.refused), "fileBytes": \(report.fileBytes), \
                 "delayMs": \(report.delay * 1000), "jitterMs": \((report.maxLag ?? 0) * 1000), "ready": \(report.ready), \
-                "output": "\(engine.output)", "cacheRemoved": \(held.removed)}
+                "output": "\(speaker.deviceName ?? "silent")", "underruns": \(speaker.underruns), "resyncs": \(report.resyncs), "cacheRemoved": \(held.removed), \
+                "firstPlays": [\(report.firstPlays.map { "[\($0.frame), \($0.arrival), \($0.start)]" }.joined(separator: ", "))]}
 
                 """
             FileManager.default.createFile(atPath: path, contents: Data(json.utf8))
         }
+        speaker.stop()
         engine.shutdown()
         if !options.quiet, counts.accepted + counts.dropped > 0 {
             var line =
-                "soundstation ssh: \(report.commands) sound commands on \(engine.output), delay \(Int(report.delay * 1000)) ms "
+                "soundstation ssh: \(report.commands) sound commands on \(speaker.deviceName ?? "silent"), delay \(Int(report.delay * 1000)) ms "
                 + String(format: "(link jitter up to %.0f ms)", (report.maxLag ?? 0) * 1000)
                 + "; files \(report.filesReceived) received, \(report.filesFromCache) from the cache"
             if report.late > 0 { line += "; \(report.late) late" }

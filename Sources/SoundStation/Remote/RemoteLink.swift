@@ -88,28 +88,31 @@ final class RemoteLink: Sendable {
     }
 
     /// Sends `catalogue` (once per link): its manifest with every path replaced by the file's hash,
-    /// then the files the player's announcement does not list. Hashing happens on the writer thread.
+    /// then the files the player's announcement does not list, smallest first.
+    ///
+    /// The files are hashed here, on the caller's thread (when the game makes its sound system), so
+    /// the catalogue goes out before any command that plays from it: SHA-256 runs at several hundred
+    /// megabytes a second, a few milliseconds for a typical terminal game's sounds.
     func offer(_ catalogue: Catalogue) {
         let first = outbox.withLock { box in
             defer { box.catalogueOffered = true }
             return !box.catalogueOffered
         }
-        guard first else { return }
-        let root = catalogue.root
-        let entries = catalogue.entries
-        Thread.detachNewThread { [self] in
-            guard let (manifest, files) = Self.rewrite(root: root, entries: entries) else { return }
-            let message = RemoteMessage.catalogue(
-                manifest: manifest, files: files.map { RemoteFile(hash: $0.hash, size: $0.size) })
-            guard let frame = RemoteFraming.frame(message.encoded()) else { return }
-            outbox.withLock { box in
-                box.frames.insert(frame, at: min(1, box.frames.count))
-                for file in files where !announcement.cached.contains(file.hash.shortHex) {
-                    box.files.append((file.hash, file.path, file.size, 0))
-                }
-            }
-            wake.signal()
+        guard first, let (manifest, files) = Self.rewrite(root: catalogue.root, entries: catalogue.entries) else {
+            return
         }
+        let message = RemoteMessage.catalogue(
+            manifest: manifest, files: files.map { RemoteFile(hash: $0.hash, size: $0.size) })
+        guard let frame = RemoteFraming.frame(message.encoded()) else { return }
+        outbox.withLock { box in
+            box.frames.append(frame)
+            // Smallest first: effects are playable within moments, music follows.
+            for file in files.sorted(by: { $0.size < $1.size })
+            where !announcement.cached.contains(file.hash.shortHex) {
+                box.files.append((file.hash, file.path, file.size, 0))
+            }
+        }
+        wake.signal()
     }
 
     /// The manifest at `root` with each `path` (and each stem's) replaced by `<sha256>.<ext>`, and the

@@ -5,15 +5,17 @@ import Foundation
 /// command on a local engine a fixed ``delay`` after its time on the server's clock (a jitter buffer),
 /// so sounds keep their spacing whatever the link does.
 ///
-/// The server's clock is mapped onto the local one by the smallest lag seen so far (arrival time
-/// minus server time, over every message), so the delay absorbs the link's variation above its best
-/// case. A command that arrives later than its time plus the delay plays at once and is counted late.
+/// The server's clock is mapped onto the local one by the lag of the first message (arrival time
+/// minus server time), kept for the session so every command moves by the same amount; the delay
+/// absorbs the link's variation. A command that arrives later than its time plus the delay plays at
+/// once and is counted late. With an offline engine played by ``RemoteSpeaker``, each sound starts at
+/// its exact frame.
 /// Trust: only sounds of the catalogue received are played, from files in the cache named by the hash
 /// of their bytes; every message is decoded by a decoder that refuses what no server writes; each
 /// problem is counted in ``report``, never printed.
 public final class RemotePlayer: Sendable {
     /// What the session did, for the player's summary.
-    public struct Report: Sendable, Equatable {
+    public struct Report: Sendable {
         /// Messages decoded and handled.
         public var messages = 0
         /// Messages whose bytes no server writes (dropped).
@@ -34,14 +36,23 @@ public final class RemotePlayer: Sendable {
         public var refused = 0
         /// Bytes of files received.
         public var fileBytes = 0
-        /// The smallest lag seen from the server's clock to arrival here, in seconds.
-        public var lag: Double?
-        /// The largest lag seen, in seconds: the link's delay plus its jitter.
+        /// The smallest lag seen from the server's clock to arrival here (the local clock's origin
+        /// included), in seconds.
+        public var bestLag: Double?
+        /// The largest lag seen beyond the anchor, in seconds: the link's jitter.
         public var maxLag: Double?
+        /// Times the clock mapping was moved (drift, or a message later than the delay).
+        public var resyncs = 0
         /// The fixed delay added to every command, in seconds.
         public var delay: Double = 0
-        /// Whether the catalogue's sounds are loaded and playable.
+        /// Whether every sound of the catalogue is loaded and playable.
         public var ready = false
+        /// How many of the catalogue's sounds are loaded.
+        public var loaded = 0
+        /// The latest local time a command was placed at (seconds of the engine clock).
+        public var lastPlacedTime: Double = 0
+        /// The first plays: server frame, local arrival and start time (seconds), for diagnosis.
+        public var firstPlays: [(frame: Int64, arrival: Double, start: Double)] = []
         /// The last refusal's reason, for the summary.
         public var lastRefusal: String?
     }
@@ -53,12 +64,17 @@ public final class RemotePlayer: Sendable {
         var files: [ContentHash: RemoteFile] = [:]
         var extensions: [ContentHash: String] = [:]
         var incoming: [ContentHash: [UInt8]] = [:]
+        /// Files hashed and found sound in this session (at the start or when stored).
+        var verified: Set<ContentHash> = []
         var names: [Int32: String] = [:]
-        var system: SoundSystem?
+        /// The sound system each loaded sound is in.
+        var systems: [String: SoundSystem] = [:]
         var voices: [UInt64: VoiceHandle] = [:]
         var voiceOrder: [UInt64] = []
-        /// Local engine time minus server time, the smallest seen (seconds).
+        /// Local engine time minus server time: the anchor commands are placed by (seconds).
         var offset: Double?
+        var windowStart = 0.0
+        var windowMin = 0.0
     }
 
     /// The engine that plays.
@@ -78,12 +94,17 @@ public final class RemotePlayer: Sendable {
     ///   - engine: A local engine (a device, usually).
     ///   - cache: Where files are kept.
     ///   - delay: The jitter buffer.
-    public init(engine: AudioEngine, cache: AssetCache, delay: Duration = .milliseconds(120)) {
+    ///   - verified: Cached files already hashed and found sound (``AssetCache/verify()``), which
+    ///     need not be hashed again before they are loaded.
+    public init(
+        engine: AudioEngine, cache: AssetCache, delay: Duration = .milliseconds(120), verified: [ContentHash] = []
+    ) {
         self.engine = engine
         self.cache = cache
         self.delay = delay
         var initial = State()
         initial.report.delay = delay.inSeconds
+        initial.verified = Set(verified)
         state = Locked(initial)
         let thread = Thread { [self] in work() }
         thread.name = "SoundStation remote player"
@@ -140,7 +161,7 @@ public final class RemotePlayer: Sendable {
         case .clock(let frame): observe(frame: frame, arrival: arrival)
         case .command(let command, let frame):
             observe(frame: frame, arrival: arrival)
-            play(command, frame: frame)
+            play(command, frame: frame, arrival: arrival)
         case .soundName(let id, let name): state.withLock { $0.names[id.rawValue] = name }
         case .catalogue(let manifest, let files): receiveCatalogue(manifest, files: files)
         case .fileChunk(let hash, let size, let offset, let data): receivePiece(hash, size: size, offset: offset, data: data)
@@ -149,17 +170,42 @@ public final class RemotePlayer: Sendable {
     }
 
     /// Updates the clock mapping with a message sent at server `frame` that arrived at `arrival`.
+    ///
+    /// The mapping is anchored on the first message and then kept, so every command moves by the
+    /// same amount and sounds keep their spacing exactly; it is moved (a resync, counted) only when the
+    /// link has become faster than the anchor by more than ``resyncMargin`` for a whole
+    /// ``resyncWindow`` (the clocks drift, or the first message was held up), or when a message comes
+    /// later than the delay can absorb.
     private func observe(frame: Int64, arrival: Double) {
         state.withLock { state in
             let lag = arrival - Double(frame) / Double(state.serverRate)
-            state.offset = min(state.offset ?? lag, lag)
-            if let offset = state.offset {
-                // Lags relative to the best one seen: the link's jitter.
-                state.report.lag = 0
-                state.report.maxLag = max(state.report.maxLag ?? 0, lag - offset)
+            state.report.bestLag = min(state.report.bestLag ?? lag, lag)
+            guard let offset = state.offset else {
+                state.offset = lag
+                state.windowStart = arrival
+                state.windowMin = lag
+                return
+            }
+            state.report.maxLag = max(state.report.maxLag ?? 0, lag - offset)
+            state.windowMin = min(state.windowMin, lag)
+            if lag > offset + delay.inSeconds {
+                state.offset = lag
+                state.report.resyncs += 1
+            } else if arrival - state.windowStart >= Self.resyncWindow {
+                if state.windowMin < offset - Self.resyncMargin {
+                    state.offset = state.windowMin
+                    state.report.resyncs += 1
+                }
+                state.windowStart = arrival
+                state.windowMin = lag
             }
         }
     }
+
+    /// How much faster than the anchor the link must have been, throughout a window, to move it.
+    static let resyncMargin = 0.015
+    /// The window over which the fastest lag is watched (seconds).
+    static let resyncWindow = 10.0
 
     /// The local engine time for server `frame`, and whether that time has passed already.
     private func localTime(ofServer frame: Int64) -> (Duration, late: Bool) {
@@ -199,7 +245,7 @@ public final class RemotePlayer: Sendable {
             state.extensions = extensions
             state.files = Dictionary(files.map { ($0.hash, $0) }, uniquingKeysWith: { a, _ in a })
         }
-        for (hash, ext) in extensions where cache.verifiedPath(of: hash, ext: ext) != nil { fromCache += 1 }
+        for (hash, ext) in extensions where isPresent(hash, ext: ext) { fromCache += 1 }
         state.withLock { $0.report.filesFromCache = fromCache }
         loadIfComplete()
     }
@@ -224,25 +270,58 @@ public final class RemotePlayer: Sendable {
         guard let complete = result.complete else { return }
         do {
             try cache.store(complete, hash: hash, ext: result.ext)
-            state.withLock { $0.report.filesReceived += 1 }
+            state.withLock {
+                $0.report.filesReceived += 1
+                $0.verified.insert(hash)
+            }
             loadIfComplete()
         } catch {
             refuse(error.description)
         }
     }
 
-    /// Loads the catalogue once every file it names is in the cache.
+    /// Whether the cache holds a sound copy of a file: one verified this session, else hashed now.
+    private func isPresent(_ hash: ContentHash, ext: String) -> Bool {
+        if state.withLock({ $0.verified.contains(hash) }) {
+            return access(cache.directory + "/" + (ext.isEmpty ? hash.hex : hash.hex + "." + ext), R_OK) == 0
+        }
+        guard cache.verifiedPath(of: hash, ext: ext) != nil else { return false }
+        state.withLock { _ = $0.verified.insert(hash) }
+        return true
+    }
+
+    /// Loads every sound of the catalogue whose files are all in the cache and that is not loaded yet,
+    /// into a sound system of its own (the catalogue a bank is made with must name files that exist).
     private func loadIfComplete() {
-        let (manifest, extensions, loaded) = state.withLock { ($0.manifest, $0.extensions, $0.system != nil) }
-        guard !loaded, let manifest else { return }
-        for (hash, ext) in extensions where cache.verifiedPath(of: hash, ext: ext) == nil { return }
+        let (manifest, loaded) = state.withLock { ($0.manifest, Set($0.systems.keys)) }
+        guard let manifest, let json = try? JSONSerialization.jsonObject(with: Data(manifest)) as? [String: Any],
+            let sounds = json["sounds"] as? [[String: Any]]
+        else { return }
+        var ready: [[String: Any]] = []
+        for sound in sounds {
+            guard let name = sound["name"] as? String, !loaded.contains(name) else { continue }
+            var paths = [sound["path"] as? String]
+            for stem in sound["stems"] as? [[String: Any]] ?? [] { paths.append(stem["path"] as? String) }
+            let present = paths.allSatisfy { path in
+                guard let path, let (hash, ext) = AssetCache.parse(fileName: path) else { return false }
+                return isPresent(hash, ext: ext)
+            }
+            if present { ready.append(sound) }
+        }
+        guard !ready.isEmpty else { return }
+        var partial = json
+        partial["sounds"] = ready
         do {
-            let catalogue = try Catalogue(json: manifest, root: cache.directory, manifestName: "the server's catalogue")
+            guard let bytes = try? JSONSerialization.data(withJSONObject: partial) else { return }
+            let catalogue = try Catalogue(
+                json: Array(bytes), root: cache.directory, manifestName: "the server's catalogue")
             let system = SoundSystem(engine: engine, catalogue: catalogue)
-            for entry in catalogue.entries { _ = try? system.bank.load(entry.name) }
-            state.withLock {
-                $0.system = system
-                $0.report.ready = true
+            var names: [String] = []
+            for entry in catalogue.entries where (try? system.bank.load(entry.name)) != nil { names.append(entry.name) }
+            state.withLock { state in
+                for name in names { state.systems[name] = system }
+                state.report.ready = state.systems.count == sounds.count
+                state.report.loaded = state.systems.count
             }
         } catch {
             refuse("\(error)")
@@ -252,7 +331,7 @@ public final class RemotePlayer: Sendable {
     /// The local sound id for a server id, when its sound is loaded here.
     private func localSound(_ id: SoundID) -> (SoundSystem, SoundID, String)? {
         state.withLock { state in
-            guard let system = state.system, let name = state.names[id.rawValue],
+            guard let name = state.names[id.rawValue], let system = state.systems[name],
                 let local = try? system.bank.id(of: name)
             else { return nil }
             return (system, local, name)
@@ -271,7 +350,7 @@ public final class RemotePlayer: Sendable {
         }
     }
 
-    private func play(_ command: EngineCommand, frame: Int64) {
+    private func play(_ command: EngineCommand, frame: Int64, arrival: Double) {
         let at: Int64 =
             switch command {
             case .play(_, _, _, let scheduled?), .playMusic(_, _, _, let scheduled?), .stopMusic(_, let scheduled?): scheduled
@@ -281,6 +360,10 @@ public final class RemotePlayer: Sendable {
         state.withLock {
             $0.report.commands += 1
             if late { $0.report.late += 1 }
+            $0.report.lastPlacedTime = max($0.report.lastPlacedTime, time.inSeconds)
+            if case .play = command, $0.report.firstPlays.count < 16 {
+                $0.report.firstPlays.append((at, arrival, time.inSeconds))
+            }
         }
         let engine = self.engine
         switch command {
@@ -334,8 +417,11 @@ public final class RemotePlayer: Sendable {
             }
             try? system.music.play(name, transition: transition, from: from, at: time)
         case .stopMusic(let fade, _):
-            let system = state.withLock { $0.system }
-            system?.music.stop(fade: fade, at: time)
+            let systems = state.withLock { Set($0.systems.values.map(ObjectIdentifier.init)).count > 0 ? Array($0.systems.values) : [] }
+            var stopped = Set<ObjectIdentifier>()
+            for system in systems where stopped.insert(ObjectIdentifier(system)).inserted {
+                system.music.stop(fade: fade, at: time)
+            }
         default:
             state.withLock { $0.report.unsupported += 1 }
         }
