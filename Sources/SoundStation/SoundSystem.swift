@@ -85,10 +85,9 @@ public final class SoundSystem: Sendable {
     /// The intensity and tempo cues: the music's layers, and the cue clock (started by the first).
     private func perform(tempo bpm: Double, over seconds: Double, easing: Easing) throws(SoundLoadError) {
         let tween = Tween(.seconds(seconds), easing: easing)
-        do throws(TweenError) {
+        do throws(MusicError) {
             if let running = cueClock { return try running.setTempo(bpm, tween: tween) }
-            let started: MusicClock
-            do { started = try MusicClock(bpm: bpm, name: "cues") } catch { throw .music(error) }
+            let started = try MusicClock(bpm: bpm, name: "cues")
             clock.withLock { $0 = started }
             started.start(on: engine)
         } catch {
@@ -107,7 +106,10 @@ public final class SoundSystem: Sendable {
         case .stopMusic(let fade): music.stop(fade: fade)
         case .pause: engine.pauseAll()
         case .resume: engine.resumeAll()
-        case .volume(let bus, let gain): engine.setVolume(gain, for: bus)
+        case .volume(let bus, let gain):
+            do throws(AudioEngineError) { try engine.setVolume(gain, for: bus) } catch {
+                throw .engine(name: "\(bus.rawValue) volume", error)
+            }
         case .placedEffect(let name, .pan(let pan)): try effects.play(name, pan: pan)
         case .placedEffect(let name, .position(let position)): try effects.play(name, position: position)
         case .listener(let position):
@@ -129,7 +131,7 @@ public final class SoundSystem: Sendable {
                 throw .engine(name: "\(bus.rawValue) reverb", error)
             }
         case .intensity(let value, let seconds, let easing):
-            do throws(TweenError) {
+            do throws(MusicError) {
                 try music.setIntensity(value, tween: Tween(.seconds(seconds), easing: easing))
             } catch {
                 throw .engine(

@@ -68,7 +68,9 @@ public func ssMusicIntensity(_ engine: OpaquePointer?, _ intensity: Double, _ se
         let system = try handle(engine).system
         try checked(intensity, "intensity", in: 0...1)
         try checked(seconds, "glide", in: 0...3600)
-        do throws(MusicError) { try system.music.setIntensity(intensity, over: .seconds(seconds)) } catch {
+        do throws(MusicError) {
+            try system.music.setIntensity(intensity, tween: Tween(.seconds(seconds)))
+        } catch {
             throw .invalid(error.description)
         }
         return Int32(SS_OK)

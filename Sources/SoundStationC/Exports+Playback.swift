@@ -89,7 +89,10 @@ public func ssSetVolume(_ engine: OpaquePointer?, _ bus: UnsafePointer<CChar>?, 
     cCall { () throws(CError) -> Int32 in
         let system = try handle(engine).system
         let bus = try namedBus(bus)
-        system.engine.setVolume(try checked(gain, "gain", in: 0...16), for: bus)
+        let gain = try checked(gain, "gain", in: 0...16)
+        do throws(AudioEngineError) { try system.engine.setVolume(gain, for: bus) } catch {
+            throw .invalid(error.description)
+        }
         return Int32(SS_OK)
     }
 }

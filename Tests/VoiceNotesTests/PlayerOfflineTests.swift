@@ -65,6 +65,7 @@ struct PlayerOfflineTests {
         #expect(AudioAnalysis.amplitude(of: 1_000, in: resumed, frames: 0..<4_800) > 0.2)
 
         player.seek(to: .seconds(0.9))
+        engine.waitForMixer()  // a seek is a command: the position follows once it is carried out
         #expect(abs(player.currentTime.inSeconds - 0.9) < 0.01)
         _ = try render(engine, seconds: 0.5)
         // The end is reported during the render that reaches it, before render() returns.

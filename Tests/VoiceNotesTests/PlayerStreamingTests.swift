@@ -74,6 +74,7 @@ struct PlayerStreamingTests {
         #expect(player.currentTime == .seconds(1), "at \(player.currentTime) s")
 
         player.seek(to: .seconds(300))
+        engine.waitForMixer()  // a seek is a command: the position follows once it is carried out
         #expect(player.currentTime == .seconds(300), "after the seek: \(player.currentTime) s")
         let middle = try render(seconds: 1)
         expectHolds(middle, reference, from: 300 * Self.rate, frames: Self.rate, "after a seek to 5:00")
@@ -82,6 +83,7 @@ struct PlayerStreamingTests {
         // Sought while paused: silent until resumed, then exactly from the new place.
         player.pause()
         player.seek(to: .seconds(450.25))
+        engine.waitForMixer()
         #expect(player.currentTime == .seconds(450.25))
         let paused = try render(seconds: 0.5)
         #expect(AudioAnalysis.peak(paused) < 1e-6)

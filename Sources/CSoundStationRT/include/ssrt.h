@@ -34,7 +34,10 @@ extern "C" {
 /** What a command asks for. */
 enum ssrt_op {
     /** Start a sound (see ssrt_command's fields). */
-    SSRT_OP_PLAY = 1
+    SSRT_OP_PLAY = 1,
+    /** Carry out any other command of the engine: `retained` holds it (the Swift engine boxes its
+        EngineCommand there); only the engine writes these, never ssrt_trigger. */
+    SSRT_OP_TASK = 2
 };
 
 /** Flags of a play command. */

@@ -4,8 +4,9 @@ import CSoundStationRT
 /// triggers from game threads and signal handlers to the mixing side, the per-sound ready flags,
 /// the ticket counter, and the semaphore that wakes the driver thread.
 ///
-/// Producers (``push(_:)``, ``trigger(_:volume:pitch:pan:frame:)``) may run on any thread at once;
-/// the consumer side (``drain(_:)``) runs only under the engine's state lock, which makes it single.
+/// Producers (``push(_:)`` from the engine, `ssrt_trigger` from ``TriggerPort``) may run on any thread
+/// at once; the consumer side (``nextBatch()``, ``drain(_:)``) runs only on the mixing side, under the
+/// engine's drain lock, which makes it single.
 /// `@unchecked Sendable`: the C core is built for exactly this sharing (atomics per cell), and the
 /// drain scratch buffer is touched only by the single consumer.
 final class CommandRing: @unchecked Sendable {
@@ -45,7 +46,13 @@ final class CommandRing: @unchecked Sendable {
     /// Whether a sound id is marked playable.
     func isReady(_ id: SoundID) -> Bool { ssrt_is_ready(core, id.rawValue) != 0 }
 
-    /// Calls `body` with every waiting command, oldest first. Consumer only (under the state lock).
+    /// Takes up to ``drainBatch`` waiting commands, oldest first, into the consumer's scratch space
+    /// (valid until the next call). Consumer only.
+    func nextBatch() -> UnsafeBufferPointer<ssrt_command> {
+        UnsafeBufferPointer(start: scratch, count: Int(ssrt_drain(core, scratch, Int32(Self.drainBatch))))
+    }
+
+    /// Calls `body` with every waiting command, oldest first. Consumer only.
     func drain(_ body: (ssrt_command) -> Void) {
         while true {
             let count = Int(ssrt_drain(core, scratch, Int32(Self.drainBatch)))

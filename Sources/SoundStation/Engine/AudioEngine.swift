@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The sound engine: one OpenAL output, a pool of voices, buses, and the clock that drives them.
 ///
@@ -26,6 +27,10 @@ public final class AudioEngine: Sendable {
         return refresh > 0 ? .microseconds(1_000_000 / refresh) : nil
     }
 
+    /// Whether the device has EFX, so filters and reverb are heard. Without it they are accepted
+    /// and do nothing, and the notice handler is told once.
+    public let effectsAvailable: Bool
+
     /// The name of the opened device ("loopback" for offline and silent output).
     public var deviceName: String { device.name }
 
@@ -44,6 +49,17 @@ public final class AudioEngine: Sendable {
     let state: Locked<EngineState>
     /// Carries triggers to the mixing side without a lock (see ``TriggerPort``).
     let ring: CommandRing
+    /// What the mixing side published after its last round: the queries' only source.
+    let published = Locked(EngineSnapshot())
+    /// What the game last asked of the buses, the space and the pause: the settings' getters read it
+    /// (the mixing side never takes this lock).
+    let settings = Locked(ControlSettings())
+    /// Held by the one mixing side while it drains the ring (the driver thread, or a render).
+    let drainLock = Locked(())
+    /// Sees every command carried out (a remote output forwards them); nil for a local engine.
+    let commandTap = Locked<CommandTap?>(nil)
+    /// The render clock as the mixing side last moved it, for the caller's side to read without a lock.
+    let renderedFrame = Atomic<Int64>(0)
     let hub = EventHub()
     /// One-line notices for ``onNotice(_:)``.
     let notices = Broadcast<String>()
@@ -68,6 +84,7 @@ public final class AudioEngine: Sendable {
         case .silent, .remote: device = try OpenALDevice(loopbackSampleRate: 48_000, channels: 2)
         }
         currentDevice = Locked(device)
+        effectsAvailable = device.hasExtension("ALC_EXT_EFX")
         ring = try CommandRing()
         sampleRate = device.sampleRate
         channels = device.channels
@@ -77,10 +94,13 @@ public final class AudioEngine: Sendable {
         if case .remote = output {
             let announcement =
                 RemoteAnnouncement.from(environment: ProcessInfo.processInfo.environment) ?? RemoteAnnouncement()
-            let link = try RemoteLink(announcement: announcement, sampleRate: sampleRate) { [weak self] in
-                self?.frameNow ?? 0
-            }
+            let link = try RemoteLink(
+                announcement: announcement, sampleRate: sampleRate,
+                clock: { [weak self] in self?.frameNow ?? 0 },
+                name: { [weak self] id in self?.state.withLock { $0.sounds.name(of: id) } ?? "\(id)" })
             remoteLink.withLock { $0 = link }
+            // Every command the mixing side carries out goes to the player, with its frame.
+            commandTap.withLock { $0 = { [weak link] command, frame in link?.forward(command, frame: frame) } }
         }
         driver.withLock { $0 = RealtimeDriver(engine: self) }
     }
@@ -243,8 +263,18 @@ public final class AudioEngine: Sendable {
     /// for a device. Every `at:` in the API is a time on this clock.
     public var time: Duration { .frames(frameNow, rate: sampleRate) }
 
-    /// The engine clock as a frame.
-    var frameNow: Int64 { state.withLock { currentFrame(&$0) } }
+    /// The engine clock as a frame, read without a lock: the wall clock on a device, what the mixing
+    /// side has rendered otherwise.
+    var frameNow: Int64 {
+        let rendered = renderedFrame.load(ordering: .relaxed)
+        guard case .device = output else { return rendered }
+        return max(rendered, wallFrame)
+    }
+
+    /// Frames since the engine opened, by the wall clock.
+    private var wallFrame: Int64 {
+        Int64((ContinuousClock.now - startInstant).inSeconds * Double(sampleRate))
+    }
 
     /// The render-clock frame for `time`, rounded (`round(seconds * sampleRate)`), clamped to what the
     /// clock can hold (a negative time is frame 0).
@@ -276,25 +306,23 @@ public final class AudioEngine: Sendable {
         return EventSubscription { [weak hub] in hub?.remove(id) }
     }
 
-    /// How many OpenAL sources the engine has created; never more than ``voiceLimit``.
-    public var sourceCount: Int { withState { state, _ in state.pool.sourceCount } }
-
     /// How many sound buffers are alive (loaded and not yet freed).
     public var bufferCount: Int { buffers.live.count }
-
-    /// How many times a streamed track's queue ran dry since the engine opened (0 under normal load).
-    public var underrunCount: Int { withState { state, _ in state.underruns } }
-
-    /// How many voices are playing, paused or waiting for their start time.
-    public var activeVoiceCount: Int { withState { state, _ in state.pool.busySlots.count } }
 
     /// The clock's frame: the device clock advances with wall time, the others with rendering.
     func currentFrame(_ state: inout EngineState) -> Int64 {
         if case .device = output {
-            let elapsed = ContinuousClock.now - startInstant
-            let seconds = elapsed.inSeconds
-            state.frame = max(state.frame, Int64(seconds * Double(sampleRate)))
+            state.frame = max(state.frame, wallFrame)
+            renderedFrame.store(state.frame, ordering: .relaxed)
         }
         return state.frame
     }
+
+    var isOffline: Bool {
+        if case .offline = output { return true }
+        return false
+    }
+
+    /// The engine-clock time of `frame`, for events.
+    func time(ofFrame frame: Int64) -> Duration { .frames(frame, rate: sampleRate) }
 }

@@ -3,6 +3,9 @@ struct EngineState {
     var pool: VoicePool
     /// What each sound id plays, for commands from the ring.
     var sounds = SoundTable()
+    /// The highest ticket taken from the ring (published, so a query knows which handles are still
+    /// on their way).
+    var lastTicket: UInt64 = 0
     /// The render clock: frames mixed so far (offline and silent) or elapsed on the wall clock (device).
     var frame: Int64 = 0
     /// Closures to run on the engine clock, ordered by frame then by when they were scheduled.

@@ -1,6 +1,10 @@
 extension AudioEngine {
     /// Mixes the next `frames` frames of an offline engine and advances its clock.
     ///
+    /// The caller is the offline engine's mixing side: the render first carries out every command
+    /// written before it (at the render's first frame, or at the frame a command names), and the
+    /// queries answer as of its end. A render of zero frames does just that.
+    ///
     /// Scheduled starts happen at their exact frame; finished voices are reclaimed every
     /// 256 frames of the render clock, so the same calls always give the same samples. A sound
     /// played between two renders starts at the first frame of the next. Peaks above 0.8 are
@@ -24,8 +28,12 @@ extension AudioEngine {
     func mixChunks(into buffer: UnsafeMutableBufferPointer<Float>, frames: Int) {
         guard let base = buffer.baseAddress else { return }
         var done = 0
+        drainCommands()
+        defer { state.withLock { publish($0) } }
         while done < frames {
             runDueCalls()
+            // What the calls wrote (a scheduled switch, a trigger) is carried out at this frame.
+            drainCommands()
             var events: [SoundEvent] = []
             let length = withState(collecting: &events) { state, events -> Int in
                 housekeep(&state, events: &events)
@@ -38,7 +46,10 @@ extension AudioEngine {
             }
             hub.send(events)
             device.render(into: base + done * channels, frames: length)
-            state.withLock { $0.frame += Int64(length) }
+            state.withLock {
+                $0.frame += Int64(length)
+                renderedFrame.store($0.frame, ordering: .relaxed)
+            }
             done += length
         }
     }

@@ -94,9 +94,12 @@ extension AudioEngine {
             return RealtimeDriver.silentPeriod
         }
         reopenIfLost()
+        drainCommands()
         runDueCalls()
+        drainCommands()
         let (frame, next) = withState { state, events in
             housekeep(&state, events: &events)
+            publish(state)
             return (state.frame, state.nextWakeFrame)
         }
         guard next != .max else { return RealtimeDriver.longestSleep }

@@ -179,35 +179,25 @@ public final class MusicClock: MusicTimeline {
         scheduleNextBeat(after: nil)
     }
 
-    /// Changes the tempo from now on, at once or gliding there (linearly in beats per minute); the
-    /// beats already gone stay where they were, and points asked for later fall on the glided grid.
+    /// Changes the tempo, at once or along a tween: from its start on, the tempo follows the easing
+    /// from what it is there to `bpm` (a linear tween glides linearly in beats per minute), and the
+    /// beats are the tempo's integral: the beats already gone stay where they were, and points asked
+    /// for later fall on the new grid.
     /// - Parameters:
     ///   - bpm: Beats per minute, above 0.
-    ///   - duration: How long the glide takes; `.zero` changes at once.
-    /// - Throws: ``MusicError/invalidTempo(_:)``, or ``MusicError/invalidGlide(_:)`` for a negative
-    ///   duration.
-    public func setTempo(_ bpm: Double, over duration: Duration = .zero) throws(MusicError) {
+    ///   - tween: Duration, easing and start (a start on this clock's own grid is allowed); at once by
+    ///     default.
+    /// - Throws: ``MusicError/invalidTempo(_:)``, ``MusicError/invalidGlide(_:)`` for a negative
+    ///   duration, or the grid's error for a start it cannot name.
+    public func setTempo(_ bpm: Double, tween: Tween = Tween(.zero)) throws(MusicError) {
         guard bpm > 0, bpm.isFinite else { throw .invalidTempo(bpm) }
-        guard duration >= .zero else { throw .invalidGlide(duration) }
-        change(to: bpm, over: duration.inSeconds, easing: .linear)
-    }
-
-    /// Changes the tempo along a tween: from its start on, the tempo follows the easing from what it
-    /// is there to `bpm`, and the beats are the tempo's integral (points asked for later fall on the
-    /// eased grid).
-    /// - Parameters:
-    ///   - bpm: Beats per minute, above 0.
-    ///   - tween: Duration, easing and start (a start on this clock's own grid is allowed).
-    /// - Throws: ``TweenError/invalidValue(name:value:expected:)`` for a tempo not above 0, or the
-    ///   tween's errors.
-    public func setTempo(_ bpm: Double, tween: Tween) throws(TweenError) {
-        guard bpm > 0, bpm.isFinite else {
-            throw .invalidValue(name: "tempo", value: bpm, expected: "above 0 beats per minute")
-        }
-        let seconds = try tween.seconds()
-        let start = try tween.startTime()
+        let spec: TweenSpec
+        do { spec = try TweenSpec(tween) } catch { throw MusicError(error) }
+        let seconds = spec.duration.inSeconds
         let engine = state.withLock { $0.engine }
-        guard let start, let engine else { return change(to: bpm, over: seconds, easing: tween.easing) }
+        guard let start = spec.start, let engine else {
+            return change(to: bpm, over: seconds, easing: tween.easing)
+        }
         engine.schedule(at: start) { [weak self] in self?.change(to: bpm, over: seconds, easing: tween.easing)
         }
     }

@@ -147,3 +147,16 @@ public protocol MusicTimeline: Sendable {
     /// - Throws: ``MusicError`` when the grid has no such point (no tempo, unknown marker).
     func time(of point: MusicQuantize) throws(MusicError) -> Duration?
 }
+
+extension MusicError {
+    /// A tween's error as a music call reports it: a negative length is a glide's, a grid start's
+    /// error is the grid's own.
+    init(_ error: TweenError) {
+        switch error {
+        case .music(let error): self = error
+        case .invalidDuration(let duration): self = .invalidGlide(duration)
+        // A resolved tween (TweenSpec) throws neither: the easing is a value and no target is checked.
+        case .unknownEasing, .invalidValue: self = .invalidGlide(.zero)
+        }
+    }
+}

@@ -52,9 +52,8 @@ public final class MusicStation: Sendable {
         var lastBeatFrame: Int64 = -1
         /// Frames scheduled switches are due on, where the old track's beat is left to the new one.
         var switchFrames: Set<Int64> = []
-        /// The layered tracks' intensity, 0...1, and the step of its glide (a new glide ends the old).
+        /// The layered tracks' intensity, 0...1.
         var intensity = 1.0
-        var intensityGlide: UInt64 = 0
         /// The last voice group a layered track started with (its voices start in one call).
         var group: UInt64 = 0
     }
@@ -93,16 +92,20 @@ public final class MusicStation: Sendable {
         if case .marker(let marker) = position, entry.markers[marker] == nil {
             throw .catalogue(.unknownMarker(name: name, marker: marker, known: Array(entry.markers.keys)))
         }
-        if let time {
-            let frame = engine.frame(for: time)
-            state.withLock { _ = $0.switchFrames.insert(frame) }
-            engine.schedule(at: time) { [self] in
-                state.withLock { _ = $0.switchFrames.remove(frame) }
-                switchTo(entry, id: id, buffer: buffer, transition, position)
-            }
-        } else {
-            switchTo(entry, id: id, buffer: buffer, transition, position)
-        }
+        let frame = time.map(engine.frame(for:))
+        let command = EngineCommand.playMusic(sound: id, transition: transition, from: position, frame: frame)
+        engine.submit(
+            .station(command) { [self] in
+                guard let frame else {
+                    switchTo(entry, id: id, buffer: buffer, transition, position)
+                    return
+                }
+                state.withLock { _ = $0.switchFrames.insert(frame) }
+                engine.schedule(atFrame: frame) { [self] in
+                    state.withLock { _ = $0.switchFrames.remove(frame) }
+                    switchTo(entry, id: id, buffer: buffer, transition, position)
+                }
+            })
     }
 
     /// The loaded entry, id and buffer (`nil` when streamed) of `name`, checked: in the catalogue, a
@@ -137,57 +140,73 @@ public final class MusicStation: Sendable {
     ///   - fade: How long to fade out; `.zero` stops at once.
     ///   - time: When, on the engine clock; `nil` for now.
     public func stop(fade: Duration = .zero, at time: Duration? = nil) {
-        if let time {
-            engine.schedule(at: time) { [self] in stop(fade: fade) }
-            return
+        let frame = time.map(engine.frame(for:))
+        engine.submit(
+            .station(.stopMusic(fade: fade, frame: frame)) { [self] in
+                guard let frame else {
+                    stopNow(fade: fade.inSeconds)
+                    return
+                }
+                engine.schedule(atFrame: frame) { [self] in stopNow(fade: fade.inSeconds) }
+            })
+    }
+
+    /// Carries out a stop on the mixing side.
+    private func stopNow(fade: Double) {
+        let playing = state.withLock { state -> Playing? in
+            defer {
+                state.playing = nil
+                state.generation &+= 1
+            }
+            return state.playing
         }
-        let fade = fade.inSeconds
-        // The whole switch holds the station's lock (then the engine's), so two threads switching at
-        // once cannot leave an orphaned track looping.
-        let events = state.withLock { state -> [SoundEvent] in
-            guard let playing = state.playing else { return [] }
-            remember(playing, in: &state)
-            state.playing = nil
-            state.generation &+= 1
-            return playing.voices.flatMap { engine.stopCollectingEvents($0, fade: fade) }
-        }
-        engine.hub.send(events)
+        guard let playing else { return }
+        remember(playing)
+        engine.hub.send(playing.voices.flatMap { engine.stopCollectingEvents($0, fade: fade) })
     }
 
     /// Pauses the music alone (effects go on).
     public func pause() {
-        let voices = state.withLock { state -> [VoiceHandle] in
-            if !state.paused, state.playing != nil {
-                state.pausedAt = currentFrame
-                state.generation &+= 1
-            }
-            state.paused = true
-            return state.playing?.voices ?? []
-        }
-        for voice in voices { engine.pause(voice) }
+        engine.submit(
+            .station(.pauseMusic) { [self] in
+                let voices = state.withLock { state -> [VoiceHandle] in
+                    if !state.paused, state.playing != nil {
+                        state.pausedAt = currentFrame
+                        state.generation &+= 1
+                    }
+                    state.paused = true
+                    return state.playing?.voices ?? []
+                }
+                engine.withState { state, _ in for voice in voices { engine.pauseVoice(voice, in: &state) } }
+            })
     }
 
     /// Resumes music paused by ``pause()``.
     public func resume() {
-        let voices = state.withLock { state -> [VoiceHandle] in
-            if let pausedAt = state.pausedAt, state.playing != nil {
-                // The track holds still while paused: its grid moves on by the time it was.
-                state.playing?.anchor.frame += currentFrame - pausedAt
-                state.generation &+= 1
-            }
-            state.pausedAt = nil
-            state.paused = false
-            return state.playing?.voices ?? []
-        }
-        for voice in voices { engine.resume(voice) }
-        if !voices.isEmpty { scheduleNextBeat(after: nil) }
+        engine.submit(
+            .station(.resumeMusic) { [self] in
+                let voices = state.withLock { state -> [VoiceHandle] in
+                    if let pausedAt = state.pausedAt, state.playing != nil {
+                        // The track holds still while paused: its grid moves on by the time it was.
+                        state.playing?.anchor.frame += currentFrame - pausedAt
+                        state.generation &+= 1
+                    }
+                    state.pausedAt = nil
+                    state.paused = false
+                    return state.playing?.voices ?? []
+                }
+                engine.withState { state, _ in for voice in voices { engine.resumeVoice(voice, in: &state) } }
+                if !voices.isEmpty { scheduleNextBeat(after: nil) }
+            })
     }
 
+    /// Carries out a switch on the mixing side: the old track's voices stop (or fade), the new one's
+    /// start on one frame. The station's lock is held only to read and write its state, never while
+    /// the engine works, so a query of the station never waits for a switch.
     private func switchTo(
         _ entry: SoundEntry, id: SoundID, buffer: SoundBuffer?, _ transition: MusicTransition,
         _ position: StartPosition
     ) {
-        // Events are sent once the station's lock is released: a handler may switch the music.
         // A track unloaded since the lookup still plays from the buffer the switch holds.
         let grid =
             bank.grid(of: entry.name)
@@ -195,58 +214,58 @@ public final class MusicStation: Sendable {
                 entry: entry, sampleRate: buffer?.sampleRate ?? engine.sampleRate,
                 frameCount: buffer?.frameCount ?? 0)
         let stemBuffers = bank.stems(of: entry.name)
-        let events = state.withLock { state -> [SoundEvent] in
-            var events: [SoundEvent] = []
+        let (old, intensity, paused, group) = state.withLock { state in
             state.generation &+= 1
-            if let old = state.playing {
-                remember(old, in: &state)
-                let fade = if case .crossfade = transition { transition.fadeSeconds } else { 0.0 }
-                for voice in old.voices { events += engine.stopCollectingEvents(voice, fade: fade) }
+            if !entry.stems.isEmpty { state.group &+= 1 }
+            return (state.playing, state.intensity, state.paused, entry.stems.isEmpty ? 0 : state.group)
+        }
+        // Events are sent at the end, outside every lock: a handler may switch the music.
+        var events: [SoundEvent] = []
+        if let old {
+            remember(old)
+            let fade = if case .crossfade = transition { transition.fadeSeconds } else { 0.0 }
+            for voice in old.voices { events += engine.stopCollectingEvents(voice, fade: fade) }
+        }
+        let offset: Int
+        switch position {
+        case .restart: offset = 0
+        case .resume: offset = state.withLock { $0.positions[entry.name] } ?? 0
+        case .downbeat: offset = grid.frame(ofSeconds: entry.tempo?.downbeat ?? 0)
+        case .marker(let marker): offset = grid.frame(ofSeconds: entry.markers[marker] ?? 0)
+        }
+        let now = currentFrame
+        // A layered track and its stems start as one group: one alSourcePlayv, one frame.
+        let (voice, started) = startVoice(
+            entry, id: id, buffer: buffer, transition: transition, offset: offset, group: group)
+        events += started
+        var playing: Playing?
+        if let voice {
+            let anchor = GridAnchor(frame: now, position: offset, engineRate: Double(engine.sampleRate))
+            var track = Playing(
+                name: entry.name, voice: voice, grid: grid, anchor: anchor, switchFrame: now,
+                volume: entry.volume)
+            // Stems start in the same round as the track, so on the same frame; a streamed track's
+            // stream beside it, each from its own file.
+            for (index, stem) in entry.stems.enumerated() {
+                let stemBuffer = index < stemBuffers.count ? stemBuffers[index] : nil
+                guard stemBuffer != nil || buffer == nil else { continue }
+                let (stemVoice, started) = startVoice(
+                    stemBuffer == nil ? entry.stemEntry(index) : entry, id: stemBuffer?.id ?? id,
+                    buffer: stemBuffer, transition: transition, offset: offset,
+                    volume: entry.volume * stem.gain(at: intensity), group: group)
+                events += started
+                if let stemVoice { track.stems.append((stemVoice, stem)) }
             }
-            let offset: Int
-            switch position {
-            case .restart: offset = 0
-            case .resume: offset = state.positions[entry.name] ?? 0
-            case .downbeat: offset = grid.frame(ofSeconds: entry.tempo?.downbeat ?? 0)
-            case .marker(let marker): offset = grid.frame(ofSeconds: entry.markers[marker] ?? 0)
+            playing = track
+        }
+        if paused, let playing {
+            engine.withState { state, _ in
+                for voice in playing.voices { engine.pauseVoice(voice, in: &state) }
             }
-            let now = currentFrame
-            // A layered track and its stems start as one group: one alSourcePlayv, one frame.
-            var group: UInt64 = 0
-            if !entry.stems.isEmpty {
-                state.group &+= 1
-                group = state.group
-            }
-            let (voice, started) = startVoice(
-                entry, id: id, buffer: buffer, transition: transition, offset: offset, group: group)
-            events += started
-            state.playing = nil
-            let trackBuffer = buffer
-            if let voice {
-                let anchor = GridAnchor(frame: now, position: offset, engineRate: Double(engine.sampleRate))
-                var playing = Playing(
-                    name: entry.name, voice: voice, grid: grid, anchor: anchor, switchFrame: now,
-                    volume: entry.volume)
-                // Stems start in the same round as the track, so on the same frame; a streamed track's
-                // stream beside it, each from its own file.
-                for (index, stem) in entry.stems.enumerated() {
-                    let buffer = index < stemBuffers.count ? stemBuffers[index] : nil
-                    guard buffer != nil || trackBuffer == nil else { continue }
-                    let (stemVoice, started) = startVoice(
-                        buffer == nil ? entry.stemEntry(index) : entry, id: buffer?.id ?? id, buffer: buffer,
-                        transition: transition, offset: offset,
-                        volume: entry.volume * stem.gain(at: state.intensity), group: group)
-                    events += started
-                    if let stemVoice { playing.stems.append((stemVoice, stem)) }
-                }
-                state.playing = playing
-            }
-            state.pausedAt = nil
-            if state.paused, let playing = state.playing {
-                for voice in playing.voices { engine.pause(voice) }
-                state.pausedAt = now
-            }
-            return events
+        }
+        state.withLock { state in
+            state.playing = playing
+            state.pausedAt = paused && playing != nil ? now : nil
         }
         engine.hub.send(events)
         scheduleNextBeat(after: nil)
@@ -276,7 +295,9 @@ public final class MusicStation: Sendable {
         return engine.startCollectingEvents(request, at: nil)
     }
 
-    private func remember(_ playing: Playing, in state: inout State) {
-        if let frame = engine.position(of: playing.voice) { state.positions[playing.name] = frame }
+    /// Keeps where a track was, for a later ``StartPosition/resume``. Mixing side.
+    private func remember(_ playing: Playing) {
+        guard let frame = engine.livePosition(of: playing.voice) else { return }
+        state.withLock { $0.positions[playing.name] = frame }
     }
 }

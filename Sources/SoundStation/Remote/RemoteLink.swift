@@ -22,8 +22,8 @@ final class RemoteLink: Sendable {
     static let clockInterval: Duration = .milliseconds(200)
 
     private struct Outbox: Sendable {
-        var frames: [[UInt8]] = []
-        var named: Set<Int32> = []
+        /// Frames to write, with the sound id each plays (named first if it is new).
+        var frames: [(bytes: [UInt8], sound: SoundID?)] = []
         var dropped = 0
         /// Files still to send: (hash, path, size, next offset).
         var files: [(hash: ContentHash, path: String, size: Int, offset: Int)] = []
@@ -38,6 +38,8 @@ final class RemoteLink: Sendable {
     private let announcement: RemoteAnnouncement
     /// The engine's clock, for the clock messages the writer sends.
     private let clock: @Sendable () -> Int64
+    /// A sound id's catalogue name (takes the engine's state lock: the writer thread calls it).
+    private let name: @Sendable (SoundID) -> String
     /// Written bytes so far (a bench reports them).
     let bytesWritten = Atomic<Int>(0)
 
@@ -46,43 +48,40 @@ final class RemoteLink: Sendable {
     ///   no terminal to write to.
     init(
         announcement: RemoteAnnouncement, sampleRate: Int, terminal: String = "/dev/tty",
-        clock: @escaping @Sendable () -> Int64
+        clock: @escaping @Sendable () -> Int64, name: @escaping @Sendable (SoundID) -> String
     ) throws(AudioEngineError) {
         let fd = open(terminal, O_WRONLY | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { throw .noPlaybackDevice(name: "remote (\(terminal): \(String(cString: strerror(errno))))") }
         self.fd = fd
         self.announcement = announcement
         self.clock = clock
+        self.name = name
         let hello = RemoteMessage.hello(
             sampleRate: sampleRate, frame: clock(), session: UInt64.random(in: 1...UInt64.max))
-        outbox.withLock { $0.frames.append(RemoteFraming.frame(hello.encoded())!) }
+        outbox.withLock { $0.frames.append((RemoteFraming.frame(hello.encoded())!, nil)) }
         let thread = Thread { [self] in run() }
         thread.name = "SoundStation remote"
         thread.start()
     }
 
-    /// Queues one command the mixing side carried out at `frame`; `name` gives the catalogue name of
-    /// a sound id the first time one is used. Never waits.
-    func forward(_ command: EngineCommand, frame: Int64, name: (SoundID) -> String) {
-        var soundName: [UInt8]?
+    /// Queues one command the mixing side carried out at `frame`. Called under the engine's state
+    /// lock: it only encodes and appends; the writer names a sound id before its first use.
+    func forward(_ command: EngineCommand, frame: Int64) {
         let sound: SoundID? =
             switch command {
             case .play(_, let sound, _, _), .playMusic(let sound, _, _, _): sound
             default: nil
             }
-        let message = RemoteFraming.frame(RemoteMessage.command(command, frame: frame).encoded())
+        guard let message = RemoteFraming.frame(RemoteMessage.command(command, frame: frame).encoded()) else {
+            return
+        }
         outbox.withLock { box in
             guard box.open else { return }
-            if let sound, !box.named.contains(sound.rawValue) {
-                box.named.insert(sound.rawValue)
-                soundName = RemoteFraming.frame(RemoteMessage.soundName(sound, name: name(sound)).encoded())
-            }
             guard box.frames.count < Self.maxQueued else {
                 box.dropped += 1
                 return
             }
-            if let soundName { box.frames.append(soundName) }
-            if let message { box.frames.append(message) }
+            box.frames.append((message, sound))
         }
         wake.signal()
     }
@@ -105,7 +104,7 @@ final class RemoteLink: Sendable {
             manifest: manifest, files: files.map { RemoteFile(hash: $0.hash, size: $0.size) })
         guard let frame = RemoteFraming.frame(message.encoded()) else { return }
         outbox.withLock { box in
-            box.frames.append(frame)
+            box.frames.append((frame, nil))
             // Smallest first: effects are playable within moments, music follows.
             for file in files.sorted(by: { $0.size < $1.size })
             where !announcement.cached.contains(file.hash.shortHex) {
@@ -158,7 +157,7 @@ final class RemoteLink: Sendable {
     func close(timeout: Duration = .seconds(2)) {
         let wasOpen = outbox.withLock { box in
             defer { box.open = false }
-            if box.open, let bye = RemoteFraming.frame(RemoteMessage.bye.encoded()) { box.frames.append(bye) }
+            if box.open, let bye = RemoteFraming.frame(RemoteMessage.bye.encoded()) { box.frames.append((bye, nil)) }
             return box.open
         }
         guard wasOpen else { return }
@@ -174,12 +173,20 @@ final class RemoteLink: Sendable {
         var budget = Double(Self.pieceSize)
         var lastBudget = ContinuousClock.now
         var lastSent = ContinuousClock.now
+        var named: Set<Int32> = []
         while true {
             let (frames, open) = outbox.withLock { box in
                 defer { box.frames.removeAll(keepingCapacity: true) }
                 return (box.frames, box.open)
             }
-            for frame in frames { write(frame) }
+            for frame in frames {
+                if let sound = frame.sound, named.insert(sound.rawValue).inserted,
+                    let naming = RemoteFraming.frame(RemoteMessage.soundName(sound, name: name(sound)).encoded())
+                {
+                    write(naming)
+                }
+                write(frame.bytes)
+            }
             if !frames.isEmpty { lastSent = .now }
             if !open { return }
             // One piece of a file when the budget allows.

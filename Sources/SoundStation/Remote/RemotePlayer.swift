@@ -391,12 +391,12 @@ public final class RemotePlayer: Sendable {
             engine.schedule(at: time) { [self] in
                 guard let local = voice(remote) else { return }
                 switch parameter {
-                case .volume: engine.setVolume(value, for: local)
-                case .pitch: engine.setPitch(value, for: local)
+                case .volume: try? engine.setVolume(value, for: local)
+                case .pitch: try? engine.setPitch(value, for: local)
                 case .pan: try? engine.setPan(value, for: local)
                 }
             }
-        case .setBusVolume(let bus, let volume, nil): engine.schedule(at: time) { engine.setVolume(volume, for: bus) }
+        case .setBusVolume(let bus, let volume, nil): engine.schedule(at: time) { try? engine.setVolume(volume, for: bus) }
         case .setBusMuted(let bus, let muted): engine.schedule(at: time) { engine.setMuted(muted, for: bus) }
         case .setBusFilter(let bus, let filter, let glide):
             engine.schedule(at: time) { try? engine.setFilter(filter, for: bus, glide: glide) }
@@ -409,7 +409,7 @@ public final class RemotePlayer: Sendable {
                 if let local = voice(remote) { try? engine.setFilter(filter, for: local, glide: glide) }
             }
         case .seek(let remote, let frame):
-            engine.schedule(at: time) { [self] in if let local = voice(remote) { _ = engine.seek(local, toFrame: frame) } }
+            engine.schedule(at: time) { [self] in if let local = voice(remote) { try? engine.seek(local, toFrame: frame) } }
         case .playMusic(let sound, let transition, let from, _):
             guard let (system, _, name) = localSound(sound) else {
                 state.withLock { $0.report.notArrived += 1 }

@@ -5,14 +5,24 @@ extension AudioEngine {
     /// A streamed voice (``play(_:options:at:)-(SoundStream,_,_)``, streamed music) empties its queue
     /// and decodes from the new frame; it is silent until the first chunk there is ready (offline: not
     /// at all, the next render begins exactly at the frame), and ``position(of:)`` reports the new
-    /// frame at once.
+    /// frame once the mixing side has carried the seek out. A stale handle does nothing.
     /// - Parameters:
     ///   - voice: The handle ``play(_:options:at:)-(SoundBuffer,_,_)`` returned.
-    ///   - frame: The frame to play next, clamped to the sound.
-    /// - Returns: False for a stale handle.
+    ///   - frame: The frame to play next, 0 or more (past the sound's end: its last frame).
+    /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` for a negative frame.
+    public func seek(_ voice: VoiceHandle, toFrame frame: Int) throws(AudioEngineError) {
+        guard frame >= 0 else {
+            throw .invalidArgument(
+                name: "seek frame", value: "\(frame)", expected: "a frame of the sound, 0 or more")
+        }
+        submit(.seek(voice, frame: frame))
+    }
+
+    /// Carries out ``EngineCommand/seek(_:frame:)``.
+    /// - Returns: False for a stale handle or a voice that could not be moved.
     @discardableResult
-    public func seek(_ voice: VoiceHandle, toFrame frame: Int) -> Bool {
-        withState { state, _ in
+    func applySeek(_ voice: VoiceHandle, toFrame frame: Int, in state: inout EngineState) -> Bool {
+        do {
             guard let slot = state.pool.slot(of: voice) else { return false }
             let current = state.pool.voices[Int(slot)]
             let frameCount = current.buffer?.frameCount ?? current.stream?.format?.frameCount ?? .max

@@ -14,10 +14,8 @@ extension AudioEngine {
     ///   - tween: Duration, easing and start.
     /// - Throws: ``TweenError`` for a negative volume or duration, or a musical start with no point.
     public func setVolume(_ volume: Float, for voice: VoiceHandle, tween: Tween) throws(TweenError) {
-        guard volume >= 0, volume.isFinite else {
-            throw .invalidValue(name: "volume", value: Double(volume), expected: "a gain of 0 or more")
-        }
-        try add(.volume(voice), to: volume, tween)
+        try Self.check(volume, "volume", in: PlayOptions.volumeRange, "a gain of 0 or more")
+        submit(.setVoice(voice, .volume, volume, tween: try TweenSpec(tween)))
     }
 
     /// Glides a playing voice's pitch along a tween (in steps of one quantum).
@@ -27,10 +25,8 @@ extension AudioEngine {
     ///   - tween: Duration, easing and start.
     /// - Throws: ``TweenError`` for a pitch out of range or a bad duration or start.
     public func setPitch(_ pitch: Float, for voice: VoiceHandle, tween: Tween) throws(TweenError) {
-        guard pitch.isFinite, Self.clampPitch(pitch) == pitch else {
-            throw .invalidValue(name: "pitch", value: Double(pitch), expected: "a speed from 0.01 to 8")
-        }
-        try add(.pitch(voice), to: pitch, tween)
+        try Self.check(pitch, "pitch", in: PlayOptions.pitchRange, "a speed, 1 as recorded")
+        submit(.setVoice(voice, .pitch, pitch, tween: try TweenSpec(tween)))
     }
 
     /// Glides a playing voice's pan along a tween; a positioned voice stops following its position.
@@ -40,10 +36,8 @@ extension AudioEngine {
     ///   - tween: Duration, easing and start.
     /// - Throws: ``TweenError`` for a pan outside -1...1 or a bad duration or start.
     public func setPan(_ pan: Float, for voice: VoiceHandle, tween: Tween) throws(TweenError) {
-        guard (-1...1).contains(pan) else {
-            throw .invalidValue(name: "pan", value: Double(pan), expected: "-1 (left) to 1 (right)")
-        }
-        try add(.pan(voice), to: pan, tween)
+        try Self.check(pan, "pan", in: PlayOptions.panRange, "-1 (left) to 1 (right)")
+        submit(.setVoice(voice, .pan, pan, tween: try TweenSpec(tween)))
     }
 
     /// Glides a bus's volume along a tween.
@@ -53,25 +47,37 @@ extension AudioEngine {
     ///   - tween: Duration, easing and start.
     /// - Throws: ``TweenError`` for a negative volume or a bad duration or start.
     public func setVolume(_ volume: Float, for bus: Bus, tween: Tween) throws(TweenError) {
-        guard volume >= 0, volume.isFinite else {
-            throw .invalidValue(name: "volume", value: Double(volume), expected: "a gain of 0 or more")
-        }
-        try add(.bus(bus), to: volume, tween)
+        try Self.check(volume, "volume", in: PlayOptions.volumeRange, "a gain of 0 or more")
+        let spec = try TweenSpec(tween)
+        settings.withLock { $0.busVolumes[bus] = volume }
+        submit(.setBusVolume(bus, volume, tween: spec))
     }
 
-    private func add(_ target: ParameterTween.Target, to value: Float, _ tween: Tween) throws(TweenError) {
-        let seconds = try tween.seconds()
-        let startTime = try tween.startTime()
-        let length = Int64((seconds * Double(sampleRate)).rounded())
-        withState { state, _ in
-            let start = startTime.map(frame(for:)) ?? currentFrame(&state)
-            state.tweens.removeAll { $0.target == target }
-            state.tweens.append(
-                ParameterTween(
-                    target: target, to: value, start: start, end: start + length, easing: tween.easing))
-            state.nextWakeFrame = min(state.nextWakeFrame, start)
-            state.fineSteps = true
+    /// Throws unless `value` lies in `range`: a tween's target follows the same ranges as the call
+    /// without one.
+    private static func check(
+        _ value: Float, _ name: String, in range: ClosedRange<Float>, _ expected: String
+    ) throws(TweenError) {
+        guard range.contains(value) else {
+            throw .invalidValue(
+                name: name, value: Double(value),
+                expected: "\(expected), \(range.lowerBound)...\(range.upperBound)")
         }
+    }
+
+    /// Carries out a command's tween: it replaces any tween of the same target, and starts at its
+    /// start time (the frame the command is carried out at when it has none).
+    func addTween(
+        _ target: ParameterTween.Target, to value: Float, _ tween: TweenSpec, in state: inout EngineState
+    ) {
+        let length = frame(for: tween.duration)
+        let start = tween.start.map(frame(for:)) ?? currentFrame(&state)
+        state.tweens.removeAll { $0.target == target }
+        state.tweens.append(
+            ParameterTween(target: target, to: value, start: start, end: start + length, easing: tween.easing)
+        )
+        state.nextWakeFrame = min(state.nextWakeFrame, start)
+        state.fineSteps = true
     }
 
     /// Moves every tween that has begun to its value at the end of this quantum (pitch: the middle)

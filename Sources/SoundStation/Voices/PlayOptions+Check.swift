@@ -10,8 +10,8 @@ extension PlayOptions {
     /// error, reported rather than quietly clamped.
     /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` naming the value.
     public func check() throws(AudioEngineError) {
-        try Self.check(volume, "volume", in: Self.volumeRange, "a linear gain, 0 silent, 1 as recorded")
-        try Self.check(pitch, "pitch", in: Self.pitchRange, "a speed, 1 as recorded, 2 an octave up")
+        try Self.check(volume: volume)
+        try Self.check(pitch: pitch)
         try Self.check(pan: pan)
         try Self.check(reverbSend, "reverb send", in: 0...1, "0 dry to 1 full")
         guard (0...255).contains(priority) else {
@@ -23,9 +23,23 @@ extension PlayOptions {
             duckMusic, "duckMusic", in: Self.deepestDuck...0, "decibels the music dips to, 0 for none")
     }
 
-    /// Throws unless `pan` is in ``panRange``.
-    /// - Parameter pan: A pan.
-    /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` naming it.
+    /// Throws unless `volume` is within ``volumeRange``.
+    /// - Parameter volume: A linear gain.
+    /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` naming the value.
+    public static func check(volume: Float) throws(AudioEngineError) {
+        try check(volume, "volume", in: volumeRange, "a linear gain, 0 silent, 1 as recorded")
+    }
+
+    /// Throws unless `pitch` is within ``pitchRange``.
+    /// - Parameter pitch: A playback speed.
+    /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` naming the value.
+    public static func check(pitch: Float) throws(AudioEngineError) {
+        try check(pitch, "pitch", in: pitchRange, "a speed, 1 as recorded, 2 an octave up")
+    }
+
+    /// Throws unless `pan` is within ``panRange``.
+    /// - Parameter pan: -1 left to 1 right.
+    /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` naming the value.
     public static func check(pan: Float) throws(AudioEngineError) {
         try check(pan, "pan", in: panRange, "-1 left, 0 centre, 1 right")
     }

@@ -25,6 +25,9 @@ struct VoicePool {
         self.limit = limit
     }
 
+    /// The slot each live ticket names, for the snapshot queries read.
+    var tickets: [UInt64: Int32] { slotsByTicket }
+
     /// The number of sources created so far.
     var sourceCount: Int { voices.count { $0.source != nil } }
 

@@ -248,7 +248,9 @@ public final class GameAudio: Sendable {
     /// Glides the layered music's intensity, reporting it.
     private func setIntensity(_ intensity: Double, over seconds: Double, at time: Double?) -> [AudioCue] {
         let when = time ?? sound.engine.time.inSeconds
-        do { try sound.music.setIntensity(intensity, over: .seconds(seconds)) } catch {
+        do throws(MusicError) {
+            try sound.music.setIntensity(intensity, tween: Tween(.seconds(seconds)))
+        } catch {
             report(
                 "intensity",
                 .engine(
@@ -309,7 +311,9 @@ public final class GameAudio: Sendable {
         } catch {
             report("music filter", .engine(name: "music", error))
         }
-        sound.engine.setVolume(muffled ? Self.pausedMusic.volume : 1, for: .music)
+        do { try sound.engine.setVolume(muffled ? Self.pausedMusic.volume : 1, for: .music) } catch {
+            report("music volume", .engine(name: "music", error))
+        }
     }
 
     private func setEcho(_ on: Bool) {

@@ -9,7 +9,9 @@ import SoundStation
 /// A note up to ``streamingThreshold`` long is decoded whole into one engine buffer (a minute of
 /// 12 kHz mono is under 3 MB); a longer one streams from its file through the engine's streaming
 /// queue (``SoundStream``), so an hour-long note holds a few hundred kilobytes, not hundreds of
-/// megabytes. Pausing, seeking and ``currentTime`` are exact to the frame either way. Safe to use
+/// megabytes. Pausing, seeking and ``currentTime`` are exact to the frame either way (``currentTime``
+/// is read from the engine's last mixing round, so it follows a seek once the mixer has carried it
+/// out: at the next render offline, within a millisecond on a device). Safe to use
 /// from any thread.
 ///
 /// ```swift
@@ -190,7 +192,8 @@ public final class VoiceNotePlayer: Sendable {
     public func seek(to time: Duration) {
         let (voice, rate) = state.withLock { ($0.voice, $0.sampleRate) }
         guard let voice else { return }
-        engine.seek(voice, toFrame: Int((time.inSeconds * Double(rate)).rounded()))
+        // A time before the note's start is its start.
+        try? engine.seek(voice, toFrame: max(0, Int((time.inSeconds * Double(rate)).rounded())))
     }
 
     private func voiceFinished(_ voice: VoiceHandle, reason: SoundEvent.FinishReason) {

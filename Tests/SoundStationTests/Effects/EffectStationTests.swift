@@ -37,10 +37,12 @@ import Testing
         let events = system.engine.events()
         let lows = try (0..<4).map { _ in try #require(try system.effects.play("low")) }
         let high = try #require(try system.effects.play("high"))
+        _ = try system.engine.render(frames: 0)  // queries answer as of the last render
         #expect(!system.engine.isActive(lows[0]), "the oldest low-priority voice is stolen")
         #expect(lows[1...].allSatisfy { system.engine.isActive($0) })
         #expect(system.engine.isActive(high))
         let lowest = try #require(try system.effects.play("lowest"))
+        _ = try system.engine.render(frames: 0)
         #expect(!system.engine.isActive(lowest), "nothing of lower priority may be stolen for it")
         #expect(system.engine.sourceCount == 4)
         let seen = try await events.collect(within: .seconds(10)) { seen in
@@ -64,12 +66,15 @@ import Testing
         let system = try await assets.system()
         let effects = system.effects
         let oldest = try (0..<5).map { _ in try effects.play("oldest") }
+        _ = try system.engine.render(frames: 0)  // queries answer as of the last render
         #expect(oldest.map { $0.map(system.engine.isActive) } == [false, false, true, true, true])
         let refused = try (0..<4).map { _ in try effects.play("refuse") }
+        _ = try system.engine.render(frames: 0)
         #expect(refused.map { $0.map(system.engine.isActive) } == [true, true, false, false])
         let loud = try effects.play("quietest", volume: 1)
         let quiet = try effects.play("quietest", volume: 0.2)
         let third = try effects.play("quietest", volume: 0.5)
+        _ = try system.engine.render(frames: 0)
         #expect([loud, quiet, third].map { $0.map(system.engine.isActive) } == [true, false, true])
         #expect(system.engine.activeVoiceCount == 3 + 2 + 2)
     }
@@ -82,9 +87,11 @@ import Testing
         let repeated = try system.effects.play("coin", at: .seconds(0.105))
         let later = try system.effects.play("coin", at: .seconds(0.2))
         #expect(first != nil && repeated != nil && later != nil)
+        _ = try system.engine.render(frames: 0)  // queries answer as of the last render
         #expect(system.engine.activeVoiceCount == 2, "the repeat is folded into the first start")
         // The repeat's handle names the voice it was folded into.
         system.engine.stop(try #require(repeated))
+        _ = try system.engine.render(frames: 0)
         #expect(!system.engine.isActive(try #require(first)))
         #expect(system.engine.isActive(try #require(later)))
     }
@@ -95,7 +102,7 @@ import Testing
         let system = try await assets.system()
         let voice = try #require(try system.effects.play("hum"))
         _ = try system.engine.render(frames: 4_800)
-        system.engine.setVolume(0.5, for: voice)
+        try system.engine.setVolume(0.5, for: voice)
         let half = try system.engine.render(frames: 4_800)
         #expect(
             abs(

@@ -32,7 +32,7 @@ import Testing
         let system = try await assets.system()
         try system.music.play("song")
         let full = AudioAnalysis.rms(try system.engine.render(frames: 4_800))
-        system.engine.setVolume(0.5, for: .music)
+        try system.engine.setVolume(0.5, for: .music)
         let gliding = try system.engine.render(frames: 4_800)
         let half = AudioAnalysis.rms(try system.engine.render(frames: 4_800))
         #expect(abs(AudioAnalysis.decibels(half / full) + 6.02) < 0.1)
@@ -40,7 +40,7 @@ import Testing
         #expect(
             AudioAnalysis.largestJump(gliding, frames: 0..<4_800) <= AudioAnalysis.largestJump(
                 Signals.stereoTones(left: 200, right: 200, seconds: 0.1), frames: 0..<4_800) * 1.01)
-        system.engine.setVolume(2, for: .master)
+        try system.engine.setVolume(2, for: .master)
         #expect(
             abs(
                 AudioAnalysis.decibels(

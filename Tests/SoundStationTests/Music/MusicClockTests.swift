@@ -74,7 +74,7 @@ import Testing
         clock.start(on: system.engine)
         // 120 -> 60 bpm over 2 s: beats(t) = 2t - t²/4, so beat 1 at 4 - √12 s, beat 3 where the glide
         // ends at 2 s, and beat 4 (the next bar) one second of 60 bpm later.
-        try clock.setTempo(60, over: .seconds(2))
+        try clock.setTempo(60, tween: Tween(.seconds(2)))
         _ = try system.engine.render(frames: 4_800)
         #expect(
             try clock.time(of: .nextBeat)
@@ -89,11 +89,13 @@ import Testing
                 == .frames(Int64(((4 - 8.0.squareRoot()) * 48_000).rounded()), rate: 48_000))
         // A new glide from where the old one got to: 90 -> 150 over 1 s adds 2 beats (3.75 at 2 s),
         // then a quarter beat at 150 bpm (0.1 s) reaches the bar.
-        try clock.setTempo(150, over: .seconds(1))
+        try clock.setTempo(150, tween: Tween(.seconds(1)))
         let position = try #require(clock.position(at: .seconds(2)))
         #expect(position.bar == 1 && position.beat == 4 && abs(position.fraction - 0.75) < 1e-9)
         #expect(try clock.time(of: .nextBar)?.inSeconds == 2.1)
-        #expect(throws: MusicError.invalidGlide(.seconds(-1))) { try clock.setTempo(100, over: .seconds(-1)) }
+        #expect(throws: MusicError.invalidGlide(.seconds(-1))) {
+            try clock.setTempo(100, tween: Tween(.seconds(-1)))
+        }
     }
 
     @Test func beatEventsFollowTheClockThroughPausesAndGlides() async throws {

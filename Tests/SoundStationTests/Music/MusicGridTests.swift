@@ -208,6 +208,7 @@ import Testing
         let grid = Grid(bpm: 120, beatsPerBar: 4, downbeat: 0.25, rate: 48_000)
         let (system, _, _, _) = try await system(grid)
         try system.music.play("main")
+        _ = try system.engine.render(frames: 0)  // the switch is carried out: the grid is the track's
         #expect(
             system.music.musicalPosition(at: .seconds(1.5)) == MusicPosition(bar: 1, beat: 3, fraction: 0.5))
         #expect(system.music.musicalPosition(at: .zero) == MusicPosition(bar: 0, beat: 4, fraction: 0.5))
@@ -216,12 +217,14 @@ import Testing
             system.music.musicalPosition(at: .seconds(6.5)) == MusicPosition(bar: 4, beat: 1, fraction: 0.5))
         _ = try system.engine.render(frames: 48_000)
         system.music.pause()
+        _ = try system.engine.render(frames: 0)
         let held = system.music.musicalPosition()
         _ = try system.engine.render(frames: 48_000)
         #expect(system.music.musicalPosition() == held)
         // Paused, the next bar is reckoned as if the music went on from now.
         #expect(try system.music.time(of: .nextBar)?.inSeconds == 2.25 + 1)
         system.music.resume()
+        _ = try system.engine.render(frames: 0)
         #expect(try system.music.time(of: .nextBar)?.inSeconds == 3.25)
         #expect(
             system.music.musicalPosition(at: .seconds(3.25)) == MusicPosition(bar: 2, beat: 1, fraction: 0))
@@ -236,6 +239,7 @@ import Testing
         // Nothing playing: there is no grid to wait for, so the switch is at once.
         #expect(try system.music.time(of: .nextBar) == nil)
         try system.music.play("plain")
+        _ = try system.engine.render(frames: 0)
         #expect(throws: MusicError.noTempo(track: "plain")) { try system.music.play("game", at: .nextBar) }
         #expect(throws: MusicError.noTempo(track: "plain")) {
             try system.effects.play("click", at: .nextBeat)

@@ -143,6 +143,7 @@ import Testing
         try music.play("main")
         _ = try system.engine.render(frames: 4_800)
         music.stop()
+        _ = try system.engine.render(frames: 0)  // the stop, then the handler's switch, are carried out
         #expect(music.current == "game")
         _ = try system.engine.render(frames: 4_800)
         #expect(system.engine.activeVoiceCount == 1)
@@ -156,6 +157,7 @@ import Testing
         let system = SoundSystem(engine: engine, catalogue: try assets.catalogue())
         _ = try await system.bank.preload(["main"])
         try system.music.play("main")
+        _ = try engine.render(frames: 0)
         #expect(throws: SoundLoadError.notLoaded(name: "later")) { try system.music.play("later") }
         #expect(system.music.current == "main")
         #expect(AudioAnalysis.rms(try engine.render(frames: 4_800)) > 0.1)

@@ -53,7 +53,7 @@ import Testing
                     try? system.music.play(
                         step % 2 == 0 ? "song-a" : "song-b", transition: .crossfade(.seconds(0.05)))
                 } else if step % 41 == 0 {
-                    engine.setVolume(Float(step % 10) / 10, for: .effects)
+                    try? engine.setVolume(Float(step % 10) / 10, for: .effects)
                 } else if let voice = try? system.effects.play("fx\(step % 6)", pan: Float(step % 3) - 1) {
                     count += 1
                     if step % 5 == 0 { engine.stop(voice) }

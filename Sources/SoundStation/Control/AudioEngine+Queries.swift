@@ -1,0 +1,59 @@
+import Foundation
+
+/// Queries: each reads what the mixing side published after its last round (``EngineSnapshot``),
+/// so it returns at once, takes no lock the mixing side holds while it works and never calls
+/// OpenAL. A query right after a command may see the state before it; offline, ``render(frames:)``
+/// (even of zero frames) carries every written command out first, and on a device
+/// ``waitForMixer(timeout:)`` waits for a round.
+extension AudioEngine {
+    /// Whether `voice` still holds its sound (playing, paused or waiting to start).
+    ///
+    /// A handle whose command the mixing side has not taken yet counts as waiting to start.
+    /// - Parameter voice: The handle.
+    /// - Returns: False once the sound ended, was stopped, lost its voice or was refused.
+    public func isActive(_ voice: VoiceHandle) -> Bool {
+        published.withLock { $0.voices[voice.ticket] != nil || voice.ticket > $0.lastTicket }
+    }
+
+    /// Where `voice` is in its sound, in frames from its start, as of the last mixing round.
+    /// - Parameter voice: The handle.
+    /// - Returns: The frame being played, or `nil` for a stale handle or one not started yet.
+    public func position(of voice: VoiceHandle) -> Int? {
+        published.withLock { $0.voices[voice.ticket]?.position }
+    }
+
+    /// How many voices are playing, paused or waiting for their start time.
+    public var activeVoiceCount: Int { published.withLock { $0.busyCount } }
+
+    /// How many OpenAL sources the engine has created; never more than ``voiceLimit``.
+    public var sourceCount: Int { published.withLock { $0.sourceCount } }
+
+    /// How many times a streamed track's queue ran dry since the engine opened (0 under normal load).
+    public var underrunCount: Int { published.withLock { $0.underruns } }
+
+    /// The render-clock frame `voice` began on, or nil while it waits (or for a stale handle).
+    func startedFrame(of voice: VoiceHandle) -> Int64? {
+        published.withLock { $0.voices[voice.ticket]?.startFrame }
+    }
+
+    /// Waits until the mixing side has carried out every command written before this call and
+    /// published what followed: for tests and tools that need a command's effect. Offline it is one
+    /// ``render(frames:)`` of zero frames.
+    /// - Parameter timeout: The longest wait (a device's driver thread takes well under a millisecond).
+    /// - Returns: False when the wait timed out.
+    @discardableResult
+    public func waitForMixer(timeout: Duration = .seconds(1)) -> Bool {
+        if isOffline {
+            _ = try? render(frames: 0)
+            return true
+        }
+        let target = ring.nextTicket()
+        guard submit(.mark, ticket: target) else { return false }
+        let deadline = ContinuousClock.now + timeout
+        while published.withLock({ $0.lastTicket < target }) {
+            if ContinuousClock.now >= deadline { return false }
+            Thread.sleep(forTimeInterval: 0.0002)
+        }
+        return true
+    }
+}

@@ -1,0 +1,14 @@
+/// What the game last asked of the engine's settings, kept on the caller's side so the getters
+/// (``AudioEngine/volume(of:)``, ``AudioEngine/isMuted(_:)``, ``AudioEngine/listener``...) return what
+/// was set at once, without waiting for the mixing side to carry the command out. The mixing side
+/// never takes its lock.
+struct ControlSettings: Sendable {
+    var busVolumes: [Bus: Float] = Dictionary(uniqueKeysWithValues: Bus.allCases.map { ($0, 1) })
+    var mutedBuses: Set<Bus> = []
+    var ducking = Ducking()
+    var isPaused = false
+    var listener = SoundPosition(x: 0, y: 0)
+    var layout = SpatialLayout()
+    var busFilters: [Bus: SoundFilter] = [:]
+    var busReverbs: [Bus: Reverb] = [:]
+}

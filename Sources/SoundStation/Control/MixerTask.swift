@@ -1,0 +1,54 @@
+import CSoundStationRT
+
+/// What one cell of the command ring carries besides a plain trigger: a command of the vocabulary
+/// and, where it cannot cross a process boundary, the in-process work that goes with it.
+///
+/// The caller's side builds one after checking its arguments and writes it in the ring
+/// (``AudioEngine/submit(_:)``); the mixing side takes it in the order it was written and carries it
+/// out (Mixer/AudioEngine+Drain.swift).
+enum MixerTask: Sendable {
+    /// An engine command, carried out under the engine's state lock.
+    case command(EngineCommand)
+    /// A music station's command: `work` is the station's own step, run by the mixing side outside the
+    /// engine's state lock (it takes the station's and then the engine's, as the station always has).
+    case station(EngineCommand, work: @Sendable () -> Void)
+    /// A closure for ``AudioEngine/schedule(at:_:)``, to run when the clock reaches `frame`.
+    case call(frame: Int64, @Sendable () -> Void)
+    /// A voice the engine starts for one of its own (music, voice notes): its request is resolved
+    /// already; `ticket` names it.
+    case start(VoiceRequest, ticket: UInt64, frame: Int64?)
+    /// Nothing: its ticket tells ``AudioEngine/waitForMixer(timeout:)`` that the cells before it are done.
+    case mark
+}
+
+/// The reference a ring cell holds for a ``MixerTask`` (a cell has room for one pointer).
+final class MixerTaskBox: Sendable {
+    let task: MixerTask
+    init(_ task: MixerTask) { self.task = task }
+}
+
+extension AudioEngine {
+    /// Writes `task` into the ring for the mixing side and returns: the one way every call but a
+    /// trigger reaches the mixer. Never waits and takes no lock (a box is allocated).
+    /// - Returns: False when the engine has fallen 4,096 commands behind and the task was dropped
+    ///   (a notice says so).
+    @discardableResult
+    func submit(_ task: MixerTask, ticket: UInt64 = 0) -> Bool {
+        let box = Unmanaged.passRetained(MixerTaskBox(task))
+        var cell = ssrt_command()
+        cell.op = UInt8(SSRT_OP_TASK.rawValue)
+        cell.frame = Int64(SSRT_NOW)
+        cell.retained = box.toOpaque()
+        cell.ticket = ticket
+        guard ring.push(cell) else {
+            box.release()
+            notices.send("a command was dropped: the engine is 4096 commands behind its mixing side")
+            return false
+        }
+        return true
+    }
+
+    /// ``submit(_:)`` for a command of the vocabulary.
+    @discardableResult
+    func submit(_ command: EngineCommand) -> Bool { submit(.command(command)) }
+}

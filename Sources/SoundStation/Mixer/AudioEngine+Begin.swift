@@ -1,0 +1,113 @@
+extension AudioEngine {
+    /// Starts the source of an occupied slot with its options.
+    /// Begins the voices due now: alone, or with the rest of their group.
+    func beginDue(_ slots: [Int32], in state: inout EngineState, at frame: Int64, events: inout [SoundEvent])
+    {
+        var groups: [UInt64: [Int32]] = [:]
+        for slot in slots {
+            let group = state.pool.voices[Int(slot)].group
+            if group == 0 {
+                begin(slot, in: &state, at: frame, events: &events)
+            } else {
+                groups[group, default: []].append(slot)
+            }
+        }
+        for group in groups.keys.sorted() {
+            beginTogether(groups[group] ?? [], in: &state, at: frame, events: &events)
+        }
+    }
+
+    /// Begins a group's voices on one frame: each is set up, then all start in one `alSourcePlayv`.
+    /// While any of their streams is still decoding its first chunks, all of them wait.
+    private func beginTogether(
+        _ slots: [Int32], in state: inout EngineState, at frame: Int64, events: inout [SoundEvent]
+    ) {
+        let waiting = slots.contains { state.pool.voices[Int($0)].stream.map { !$0.isReadyToBegin } ?? false }
+        if waiting {
+            for slot in slots { state.pool.reschedule(slot, at: frame + Self.quantum) }
+            return
+        }
+        var started: [(slot: Int32, source: OpenALSource)] = []
+        for slot in slots {
+            if let source = begin(slot, in: &state, at: frame, events: &events, holdingPlay: true) {
+                started.append((slot, source))
+            }
+        }
+        do {
+            try OpenALSource.playAll(started.map(\.source))
+        } catch {
+            // One by one, then: the stems may start a mixing period apart, but they are heard.
+            for (_, source) in started { try? source.play() }
+        }
+        for (slot, source) in started {
+            let voice = state.pool.voices[Int(slot)]
+            if voice.stream == nil, voice.filtered == nil, voice.startOffset > 0 {
+                source.sampleOffset = voice.startOffset
+            }
+            if state.isPaused { source.pause() }
+        }
+    }
+
+    /// Sets up a voice's source and starts it (or, `holdingPlay`, leaves the start to its group).
+    /// - Returns: The source, or nil when the voice was refused.
+    @discardableResult
+    func begin(
+        _ slot: Int32, in state: inout EngineState, at frame: Int64, events: inout [SoundEvent],
+        holdingPlay: Bool = false
+    ) -> OpenALSource? {
+        var voice = state.pool.voices[Int(slot)]
+        if let stream = voice.stream, !stream.isReadyToBegin {
+            // The worker is still opening or decoding: look again next round (it wakes the driver).
+            state.pool.reschedule(slot, at: frame + Self.quantum)
+            return nil
+        }
+        placeVoice(slot, in: &state, at: frame)
+        voice = state.pool.voices[Int(slot)]
+        let gain = state.gain(of: voice, at: frame)
+        do {
+            let source = try state.pool.sourceFor(slot, device: device)
+            let channels = voice.buffer?.channels ?? voice.stream?.format?.channels ?? 1
+            // A voice under a cutoff filter is fed as a queue of filtered blocks (Filtering/).
+            let filtered = needsCutoff(voice, in: state, at: frame)
+            // A plain one-shot is set up and started in one batch; streams queue first, resumed
+            // sounds seek after starting.
+            let atOnce = voice.stream == nil && voice.startOffset == 0 && !filtered
+            try source.prepare(
+                buffer: filtered ? nil : voice.buffer?.storage, channels: channels, gain: gain,
+                pitch: voice.options.pitch, pan: voice.options.pan, spatialize: voice.options.spatialize,
+                loop: voice.options.loop && voice.stream == nil && !filtered, play: atOnce && !holdingPlay)
+            applyEffects(to: source, options: voice.options, in: &state)
+            if filtered {
+                try startFiltered(slot, source: source, from: voice.startOffset, in: &state, at: frame)
+            } else if let stream = voice.stream {
+                try stream.prime(source: source)
+            }
+            if !holdingPlay {
+                if !atOnce { try source.play() }
+                if voice.stream == nil, voice.startOffset > 0, !filtered {
+                    source.sampleOffset = voice.startOffset
+                }
+                if state.isPaused { source.pause() }
+            }
+            let endEstimate =
+                filtered ? .max : Self.endEstimate(of: voice, from: frame, engineRate: sampleRate)
+            state.pool.update(slot) {
+                $0.phase = state.isPaused ? .paused : .playing
+                $0.announced = !state.isPaused
+                $0.appliedGain = gain
+                $0.startFrame = frame
+                $0.endEstimate = endEstimate
+            }
+            if hub.isListening, !state.isPaused {
+                events.append(
+                    .started(state.pool.handle(slot), sound: voice.name, time: time(ofFrame: frame)))
+            }
+            return source
+        } catch {
+            state.pool.release(slot)
+            events.append(
+                .refused(VoiceHandle(ticket: voice.ticket), sound: voice.name, time: time(ofFrame: frame)))
+            return nil
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import CSoundStationRT
+
+extension AudioEngine {
+    /// The mixing side's first step of every round: carries out the commands the ring holds, in the
+    /// order they were written.
+    ///
+    /// Engine commands run under the state lock, a batch at a time; a music station's step runs
+    /// between them with the lock released (the station takes its own lock, then the engine's), so
+    /// the order of writing is the order of effect. Only the mixing side calls this (the driver
+    /// thread; ``render(frames:)`` offline); the drain lock keeps it to one caller at a time.
+    func drainCommands() {
+        guard ring.hasPending else { return }
+        drainLock.withLock { _ in
+            let tap = commandTap.withLock { $0 }
+            // Until the ring is empty: a station's step and a scheduled call write more cells (the
+            // next beat, a switch's own call), which belong to this round too.
+            while ring.hasPending {
+                let batch = ring.nextBatch()
+                var index = 0
+                while index < batch.count {
+                    var events: [SoundEvent] = []
+                    var outside: (@Sendable () -> Void)?
+                    state.withLock { state in
+                        while index < batch.count, outside == nil {
+                            let cell = batch[index]
+                            index += 1
+                            outside = carryOut(cell, in: &state, events: &events, tap: tap)
+                        }
+                    }
+                    hub.send(events)
+                    outside?()
+                }
+            }
+        }
+    }
+
+    /// Carries out one cell of the ring under the state lock.
+    /// - Returns: Work that must run outside the lock (a music station's step), to run before the
+    ///   next cell.
+    private func carryOut(
+        _ cell: ssrt_command, in state: inout EngineState, events: inout [SoundEvent],
+        tap: CommandTap?
+    ) -> (@Sendable () -> Void)? {
+        state.lastTicket = max(state.lastTicket, cell.ticket)
+        guard cell.op == UInt8(SSRT_OP_TASK.rawValue), let retained = cell.retained else {
+            executeTrigger(cell, in: &state, events: &events, tap: tap)
+            return nil
+        }
+        let task = Unmanaged<MixerTaskBox>.fromOpaque(retained).takeRetainedValue().task
+        let now = currentFrame(&state)
+        switch task {
+        case .command(let command):
+            tap?(command, now)
+            perform(command, in: &state, events: &events)
+        case .station(let command, let work):
+            tap?(command, now)
+            return work
+        case .call(let frame, let call):
+            let index = state.calls.firstIndex { $0.frame > frame } ?? state.calls.endIndex
+            state.calls.insert((frame, call), at: index)
+            state.nextWakeFrame = min(state.nextWakeFrame, frame)
+        case .start(let request, let ticket, let frame):
+            state.lastTicket = max(state.lastTicket, ticket)
+            _ = startVoice(request, ticket: ticket, atFrame: frame, in: &state, events: &events)
+        case .mark: break
+        }
+        return nil
+    }
+
+    /// Starts (or schedules) the voice one play command asks for.
+    private func executeTrigger(
+        _ command: ssrt_command, in state: inout EngineState, events: inout [SoundEvent], tap: CommandTap?
+    ) {
+        let sound = SoundID(rawValue: command.sound)
+        // A command carries a buffer (play(buffer)), a stream's feeder (play(stream)) or nothing (a
+        // trigger by id, which plays the id's installed buffer).
+        let carried = command.retained.map { Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue() }
+        let stream = carried as? StreamFeeder
+        let index = state.sounds.index(sound)
+        let buffer =
+            carried as? SoundBuffer
+            ?? (carried == nil ? index.flatMap { state.sounds.slots[$0].buffer } : nil)
+        // A pan outside -1...1 from the trigger that cannot throw (TriggerPort, in signal handlers;
+        // every other trigger checked it) is refused like a start the pool cannot take, so a bad value
+        // is heard of, not moved.
+        guard (-1...1).contains(command.pan), let index, let name = buffer?.name ?? stream?.name else {
+            let handle = VoiceHandle(ticket: command.ticket)
+            events.append(
+                .refused(
+                    handle, sound: state.sounds.name(of: sound), time: time(ofFrame: currentFrame(&state))))
+            return
+        }
+        var request = VoiceRequest(
+            name: name, sound: sound, buffer: buffer, stream: stream,
+            options: PlayOptions(
+                volume: command.volume, pitch: command.pitch, pan: command.pan, loop: command.loops,
+                priority: Int(command.priority), bus: Bus(index: command.bus), position: command.position,
+                spatialize: command.spatializes, filter: command.voiceFilter, reverbSend: command.reverb_send,
+                duckMusic: command.duck_music_db)
+        )
+        if command.usesSoundDefaults {
+            let defaults = state.sounds.slots[index].defaults
+            request.options.volume *= defaults.volume
+            request.options.priority = defaults.priority
+            request.options.bus = defaults.bus
+            // The deeper of the caller's dip and the catalogue's.
+            request.options.duckMusic = min(request.options.duckMusic, defaults.duckMusic)
+            request.limit = defaults.limit
+            request.options = Self.clamp(request.options)
+        }
+        let frame = command.frame == Int64(SSRT_NOW) ? nil : command.frame
+        tap?(
+            .play(
+                voice: VoiceHandle(ticket: command.ticket), sound: sound, options: request.options,
+                frame: frame),
+            currentFrame(&state))
+        _ = startVoice(request, ticket: command.ticket, atFrame: frame, in: &state, events: &events)
+    }
+}
+
+/// Sees every command the mixing side carries out, with the engine-clock frame it is carried out at
+/// (a remote output forwards them to the player's side).
+typealias CommandTap = @Sendable (EngineCommand, Int64) -> Void
