@@ -60,6 +60,7 @@ public final class RemotePlayer: Sendable {
     private struct State: Sendable {
         var report = Report()
         var serverRate = 48_000
+        var catalogueSize = 0
         var manifest: [UInt8]?
         var files: [ContentHash: RemoteFile] = [:]
         var extensions: [ContentHash: String] = [:]
@@ -69,6 +70,12 @@ public final class RemotePlayer: Sendable {
         var names: [Int32: String] = [:]
         /// The sound system each loaded sound is in.
         var systems: [String: SoundSystem] = [:]
+        /// Sounds whose files are here, waiting for the loader, with the system they load into.
+        var loading: [String: SoundSystem] = [:]
+        /// The loader's order (a sound a command waits for moves to the front).
+        var loadOrder: [String] = []
+        /// Commands waiting for their sound's load: (command, server frame, arrival).
+        var waiting: [String: [(EngineCommand, Int64, Double)]] = [:]
         var voices: [UInt64: VoiceHandle] = [:]
         var voiceOrder: [UInt64] = []
         /// Local engine time minus server time: the anchor commands are placed by (seconds).
@@ -88,6 +95,7 @@ public final class RemotePlayer: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
     private let running = Locked(true)
+    private let loadWake = DispatchSemaphore(value: 0)
 
     /// Starts a player on `engine`.
     /// - Parameters:
@@ -109,6 +117,9 @@ public final class RemotePlayer: Sendable {
         let thread = Thread { [self] in work() }
         thread.name = "SoundStation remote player"
         thread.start()
+        let loader = Thread { [self] in loadLoop() }
+        loader.name = "SoundStation remote loader"
+        loader.start()
     }
 
     /// What the session did so far.
@@ -127,7 +138,38 @@ public final class RemotePlayer: Sendable {
     public func finish() {
         running.withLock { $0 = false }
         wake.signal()
+        loadWake.signal()
         done.wait()
+        done.wait()
+    }
+
+    /// Loads sounds in the order ``State/loadOrder`` says, then places the commands that waited.
+    private func loadLoop() {
+        defer { done.signal() }
+        while running.withLock({ $0 }) {
+            let next = state.withLock { state -> (String, SoundSystem)? in
+                while !state.loadOrder.isEmpty {
+                    let name = state.loadOrder.removeFirst()
+                    if let system = state.loading[name] { return (name, system) }
+                }
+                return nil
+            }
+            guard let (name, system) = next else {
+                loadWake.wait()
+                continue
+            }
+            let loaded = (try? system.bank.load(name)) != nil
+            let waiting = state.withLock { state in
+                state.loading[name] = nil
+                if loaded {
+                    state.systems[name] = system
+                    state.report.loaded = state.systems.count
+                    state.report.ready = state.systems.count == state.catalogueSize
+                }
+                return state.waiting.removeValue(forKey: name) ?? []
+            }
+            for (command, frame, arrival) in waiting { play(command, frame: frame, arrival: arrival) }
+        }
     }
 
     private func work() {
@@ -293,11 +335,12 @@ public final class RemotePlayer: Sendable {
     /// Loads every sound of the catalogue whose files are all in the cache and that is not loaded yet,
     /// into a sound system of its own (the catalogue a bank is made with must name files that exist).
     private func loadIfComplete() {
-        let (manifest, loaded) = state.withLock { ($0.manifest, Set($0.systems.keys)) }
+        let (manifest, loaded) = state.withLock { ($0.manifest, Set($0.systems.keys).union($0.loading.keys)) }
         guard let manifest, let json = try? JSONSerialization.jsonObject(with: Data(manifest)) as? [String: Any],
             let sounds = json["sounds"] as? [[String: Any]]
         else { return }
         var ready: [[String: Any]] = []
+        state.withLock { $0.catalogueSize = sounds.count }
         for sound in sounds {
             guard let name = sound["name"] as? String, !loaded.contains(name) else { continue }
             var paths = [sound["path"] as? String]
@@ -316,15 +359,37 @@ public final class RemotePlayer: Sendable {
             let catalogue = try Catalogue(
                 json: Array(bytes), root: cache.directory, manifestName: "the server's catalogue")
             let system = SoundSystem(engine: engine, catalogue: catalogue)
-            var names: [String] = []
-            for entry in catalogue.entries where (try? system.bank.load(entry.name)) != nil { names.append(entry.name) }
-            state.withLock { state in
-                for name in names { state.systems[name] = system }
-                state.report.ready = state.systems.count == sounds.count
-                state.report.loaded = state.systems.count
+            // Effects before music, smallest first: what a game plays most is ready soonest.
+            let order = catalogue.entries.sorted { a, b in
+                (a.kind == .music ? 1 : 0, Self.fileSize(a.resolvedPath)) < (b.kind == .music ? 1 : 0, Self.fileSize(b.resolvedPath))
             }
+            state.withLock { state in
+                for entry in order {
+                    state.loading[entry.name] = system
+                    state.loadOrder.append(entry.name)
+                }
+            }
+            loadWake.signal()
         } catch {
             refuse("\(error)")
+        }
+    }
+
+    private static func fileSize(_ path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : .max
+    }
+
+    /// Whether a play of `sound` must wait for its load (then it is kept and its load moved first).
+    private func deferUntilLoaded(_ command: EngineCommand, sound: SoundID, frame: Int64, arrival: Double) -> Bool {
+        state.withLock { state in
+            guard let name = state.names[sound.rawValue], state.systems[name] == nil, state.loading[name] != nil else {
+                return false
+            }
+            state.waiting[name, default: []].append((command, frame, arrival))
+            state.loadOrder.removeAll { $0 == name }
+            state.loadOrder.insert(name, at: 0)
+            return true
         }
     }
 
@@ -351,6 +416,14 @@ public final class RemotePlayer: Sendable {
     }
 
     private func play(_ command: EngineCommand, frame: Int64, arrival: Double) {
+        switch command {
+        case .play(_, let sound, _, _), .playMusic(let sound, _, _, _):
+            if deferUntilLoaded(command, sound: sound, frame: frame, arrival: arrival) {
+                loadWake.signal()
+                return
+            }
+        default: break
+        }
         let at: Int64 =
             switch command {
             case .play(_, _, _, let scheduled?), .playMusic(_, _, _, let scheduled?), .stopMusic(_, let scheduled?): scheduled
