@@ -23,7 +23,9 @@ final class PTYSession {
                 openpty(&master, &slave, &name, isTerminal ? modePointer : nil, hasSize ? sizePointer : nil)
             }
         }
-        guard opened == 0 else { throw CLIError("cannot open a pseudo-terminal: \(String(cString: strerror(errno)))") }
+        guard opened == 0 else {
+            throw CLIError("cannot open a pseudo-terminal: \(String(cString: strerror(errno)))")
+        }
         _ = fcntl(master, F_SETFD, FD_CLOEXEC)
         _ = fcntl(slave, F_SETFD, FD_CLOEXEC)
         var actions = posix_spawn_file_actions_t()
@@ -38,7 +40,9 @@ final class PTYSession {
         defer { posix_spawnattr_destroy(&attributes) }
         var defaults = sigset_t()
         sigemptyset(&defaults)
-        for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGWINCH, SIGCHLD] { sigaddset(&defaults, signal) }
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGWINCH, SIGCHLD] {
+            sigaddset(&defaults, signal)
+        }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         var empty = sigset_t()
         sigemptyset(&empty)
@@ -50,8 +54,7 @@ final class PTYSession {
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for pointer in argv + envp { free(pointer) }
         }
         var pid: pid_t = 0
         let spawned = posix_spawnp(&pid, program, &actions, &attributes, argv, envp)

@@ -87,7 +87,8 @@ enum SSHCommand {
         var output = options.output ?? .device(latency: .low)
         if options.output == nil {
             do {
-                output = try AudioOutput.fromEnvironment(default: .device(latency: .low), environment: environment)
+                output = try AudioOutput.fromEnvironment(
+                    default: .device(latency: .low), environment: environment)
             } catch {
                 notices.append(error.description)
             }
@@ -108,7 +109,9 @@ enum SSHCommand {
         let held = cache.verify()
         let player = RemotePlayer(engine: engine, cache: cache, delay: options.delay, verified: held.sound)
         var announcement = RemoteAnnouncement()
-        for hash in held.sound.prefix(RemoteAnnouncement.maxListed) { announcement.cached.insert(hash.shortHex) }
+        for hash in held.sound.prefix(RemoteAnnouncement.maxListed) {
+            announcement.cached.insert(hash.shortHex)
+        }
 
         let session = try PTYSession(
             program: options.sshProgram,
@@ -165,7 +168,9 @@ enum SSHCommand {
                 if let reason = report.lastRefusal { line += " (last: \(reason))" }
             }
             FileHandle.standardError.write(Data((line + "\n").utf8))
-            for notice in notices { FileHandle.standardError.write(Data("soundstation ssh: notice: \(notice)\n".utf8)) }
+            for notice in notices {
+                FileHandle.standardError.write(Data("soundstation ssh: notice: \(notice)\n".utf8))
+            }
         }
         exit(status)
     }

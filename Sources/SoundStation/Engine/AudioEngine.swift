@@ -91,17 +91,7 @@ public final class AudioEngine: Sendable {
         voiceLimit = max(1, min(device.sourceLimit, maxVoices ?? .max))
         state = Locked(EngineState(pool: VoicePool(limit: voiceLimit)))
         if case .offline = output { return }
-        if case .remote = output {
-            let announcement =
-                RemoteAnnouncement.from(environment: ProcessInfo.processInfo.environment) ?? RemoteAnnouncement()
-            let link = try RemoteLink(
-                announcement: announcement, sampleRate: sampleRate,
-                clock: { [weak self] in self?.frameNow ?? 0 },
-                name: { [weak self] id in self?.state.withLock { $0.sounds.name(of: id) } ?? "\(id)" })
-            remoteLink.withLock { $0 = link }
-            // Every command the mixing side carries out goes to the player, with its frame.
-            commandTap.withLock { $0 = { [weak link] command, frame in link?.forward(command, frame: frame) } }
-        }
+        if case .remote = output { try openRemoteLink() }
         driver.withLock { $0 = RealtimeDriver(engine: self) }
     }
 

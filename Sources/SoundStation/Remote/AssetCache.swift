@@ -46,7 +46,9 @@ public struct AssetCache: Sendable {
     ///   - maxBytes: The cache's cap.
     ///   - maxFileBytes: One file's cap.
     /// - Throws: ``RemoteError/cache(path:reason:)`` when the folder cannot be made.
-    public init(directory: String? = nil, maxBytes: Int = 256 << 20, maxFileBytes: Int = 64 << 20) throws(RemoteError) {
+    public init(directory: String? = nil, maxBytes: Int = 256 << 20, maxFileBytes: Int = 64 << 20)
+        throws(RemoteError)
+    {
         let directory = directory ?? Self.defaultDirectory()
         do {
             try FileManager.default.createDirectory(
@@ -61,7 +63,8 @@ public struct AssetCache: Sendable {
 
     /// Whether `ext` may end a cached file's name: 1 to 5 lowercase letters or digits.
     public static func isSafeExtension(_ ext: String) -> Bool {
-        (1...5).contains(ext.utf8.count) && ext.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
+        (1...5).contains(ext.utf8.count)
+            && ext.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
     }
 
     /// Reads a cached file's name: `<hash>` or `<hash>.<ext>`; anything else is not the cache's.
@@ -81,8 +84,11 @@ public struct AssetCache: Sendable {
         for name in names {
             guard let (hash, ext) = Self.parse(fileName: name) else { continue }
             var info = stat()
-            guard lstat(directory + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
-            let used = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+            guard lstat(directory + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+                continue
+            }
+            let used = Date(
+                timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
             entries.append(Entry(hash: hash, ext: ext, size: Int(info.st_size), used: used))
         }
         return entries.sorted { $0.used > $1.used }
@@ -133,11 +139,16 @@ public struct AssetCache: Sendable {
     /// - Throws: ``RemoteError`` when the bytes do not match, the file is too long, the extension is
     ///   not safe, or the file cannot be written.
     public func store(_ data: [UInt8], hash: ContentHash, ext: String) throws(RemoteError) {
-        guard ext.isEmpty || Self.isSafeExtension(ext) else { throw .refused("extension \"\(ext)\" is not a plain one") }
-        guard data.count <= maxFileBytes else {
-            throw .refused("a file of \(data.count) bytes is above the cache's \(maxFileBytes)-byte limit per file")
+        guard ext.isEmpty || Self.isSafeExtension(ext) else {
+            throw .refused("extension \"\(ext)\" is not a plain one")
         }
-        guard ContentHash.of(data) == hash else { throw .refused("the file's bytes do not match its hash \(hash.shortHex)") }
+        guard data.count <= maxFileBytes else {
+            throw .refused(
+                "a file of \(data.count) bytes is above the cache's \(maxFileBytes)-byte limit per file")
+        }
+        guard ContentHash.of(data) == hash else {
+            throw .refused("the file's bytes do not match its hash \(hash.shortHex)")
+        }
         let name = ext.isEmpty ? hash.hex : hash.hex + "." + ext
         let temporary = directory + "/.incoming-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -155,7 +166,8 @@ public struct AssetCache: Sendable {
         close(fd)
         guard written, rename(temporary, directory + "/" + name) == 0 else {
             unlink(temporary)
-            throw .cache(path: directory + "/" + name, reason: "cannot write (\(String(cString: strerror(errno))))")
+            throw .cache(
+                path: directory + "/" + name, reason: "cannot write (\(String(cString: strerror(errno))))")
         }
         trim(keeping: hash)
     }

@@ -51,7 +51,9 @@ final class RemoteLink: Sendable {
         clock: @escaping @Sendable () -> Int64, name: @escaping @Sendable (SoundID) -> String
     ) throws(AudioEngineError) {
         let fd = open(terminal, O_WRONLY | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else { throw .noPlaybackDevice(name: "remote (\(terminal): \(String(cString: strerror(errno))))") }
+        guard fd >= 0 else {
+            throw .noPlaybackDevice(name: "remote (\(terminal): \(String(cString: strerror(errno))))")
+        }
         self.fd = fd
         self.announcement = announcement
         self.clock = clock
@@ -97,7 +99,8 @@ final class RemoteLink: Sendable {
             defer { box.catalogueOffered = true }
             return !box.catalogueOffered
         }
-        guard first, let (manifest, files) = Self.rewrite(root: catalogue.root, entries: catalogue.entries) else {
+        guard first, let (manifest, files) = Self.rewrite(root: catalogue.root, entries: catalogue.entries)
+        else {
             return
         }
         let message = RemoteMessage.catalogue(
@@ -149,7 +152,9 @@ final class RemoteLink: Sendable {
             }
         }
         json["sounds"] = sounds
-        guard let out = try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]) else { return nil }
+        guard let out = try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]) else {
+            return nil
+        }
         return (Array(out), files)
     }
 
@@ -157,7 +162,9 @@ final class RemoteLink: Sendable {
     func close(timeout: Duration = .seconds(2)) {
         let wasOpen = outbox.withLock { box in
             defer { box.open = false }
-            if box.open, let bye = RemoteFraming.frame(RemoteMessage.bye.encoded()) { box.frames.append((bye, nil)) }
+            if box.open, let bye = RemoteFraming.frame(RemoteMessage.bye.encoded()) {
+                box.frames.append((bye, nil))
+            }
             return box.open
         }
         guard wasOpen else { return }
@@ -181,7 +188,8 @@ final class RemoteLink: Sendable {
             }
             for frame in frames {
                 if let sound = frame.sound, named.insert(sound.rawValue).inserted,
-                    let naming = RemoteFraming.frame(RemoteMessage.soundName(sound, name: name(sound)).encoded())
+                    let naming = RemoteFraming.frame(
+                        RemoteMessage.soundName(sound, name: name(sound)).encoded())
                 {
                     write(naming)
                 }
@@ -192,7 +200,8 @@ final class RemoteLink: Sendable {
             // One piece of a file when the budget allows.
             let now = ContinuousClock.now
             budget = min(
-                Double(Self.pieceSize) * 2, budget + (now - lastBudget).inSeconds * Double(Self.assetBytesPerSecond))
+                Double(Self.pieceSize) * 2,
+                budget + (now - lastBudget).inSeconds * Double(Self.assetBytesPerSecond))
             lastBudget = now
             var waitFor: Duration = Self.clockInterval
             if let piece = nextPiece(budget: budget) {
@@ -221,7 +230,9 @@ final class RemoteLink: Sendable {
         guard budget >= Double(count) else { return .some(nil) }
         var data = [UInt8](repeating: 0, count: count)
         let readFD = open(file.path, O_RDONLY | O_CLOEXEC)
-        let got = readFD < 0 ? -1 : data.withUnsafeMutableBytes { pread(readFD, $0.baseAddress, count, off_t(file.offset)) }
+        let got =
+            readFD < 0
+            ? -1 : data.withUnsafeMutableBytes { pread(readFD, $0.baseAddress, count, off_t(file.offset)) }
         if readFD >= 0 { Foundation.close(readFD) }
         outbox.withLock { box in
             guard !box.files.isEmpty else { return }

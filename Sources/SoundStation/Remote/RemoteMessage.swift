@@ -92,11 +92,14 @@ public enum RemoteMessage: Sendable, Equatable {
         switch r.kind {
         case 100:
             let rate = try r.i32()
-            guard (8000...192_000).contains(rate) else { throw .invalidValue(field: "sample rate", value: "\(rate)") }
+            guard (8000...192_000).contains(rate) else {
+                throw .invalidValue(field: "sample rate", value: "\(rate)")
+            }
             self = .hello(sampleRate: Int(rate), frame: try Self.frame(&r), session: try r.u64())
         case 101:
             let frame = try Self.frame(&r)
-            self = .command(try EngineCommand(decoding: try r.blob(max: RemoteFraming.maxPayload)), frame: frame)
+            self = .command(
+                try EngineCommand(decoding: try r.blob(max: RemoteFraming.maxPayload)), frame: frame)
         case 102: self = .clock(frame: try Self.frame(&r))
         case 103:
             let manifest = try r.blob(max: RemoteFraming.maxPayload)
@@ -137,7 +140,9 @@ public enum RemoteMessage: Sendable, Equatable {
 
     private static func size(_ r: inout WireReader) throws(WireError) -> Int {
         let size = try r.i64()
-        guard (0...Int64(maxFileSize)).contains(size) else { throw .invalidValue(field: "size", value: "\(size)") }
+        guard (0...Int64(maxFileSize)).contains(size) else {
+            throw .invalidValue(field: "size", value: "\(size)")
+        }
         return Int(size)
     }
 }

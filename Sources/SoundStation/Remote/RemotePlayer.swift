@@ -105,7 +105,8 @@ public final class RemotePlayer: Sendable {
     ///   - verified: Cached files already hashed and found sound (``AssetCache/verify()``), which
     ///     need not be hashed again before they are loaded.
     public init(
-        engine: AudioEngine, cache: AssetCache, delay: Duration = .milliseconds(120), verified: [ContentHash] = []
+        engine: AudioEngine, cache: AssetCache, delay: Duration = .milliseconds(120),
+        verified: [ContentHash] = []
     ) {
         self.engine = engine
         self.cache = cache
@@ -206,7 +207,8 @@ public final class RemotePlayer: Sendable {
             play(command, frame: frame, arrival: arrival)
         case .soundName(let id, let name): state.withLock { $0.names[id.rawValue] = name }
         case .catalogue(let manifest, let files): receiveCatalogue(manifest, files: files)
-        case .fileChunk(let hash, let size, let offset, let data): receivePiece(hash, size: size, offset: offset, data: data)
+        case .fileChunk(let hash, let size, let offset, let data):
+            receivePiece(hash, size: size, offset: offset, data: data)
         case .bye: break
         }
     }
@@ -277,7 +279,8 @@ public final class RemotePlayer: Sendable {
             for stem in sound["stems"] as? [[String: Any]] ?? [] { paths.append(stem["path"]) }
         }
         for path in paths {
-            guard let path = path as? String, let (hash, ext) = AssetCache.parse(fileName: path), listed.contains(hash)
+            guard let path = path as? String, let (hash, ext) = AssetCache.parse(fileName: path),
+                listed.contains(hash)
             else { return refuse("a catalogue path that is not a listed hash") }
             extensions[hash] = ext
         }
@@ -294,7 +297,9 @@ public final class RemotePlayer: Sendable {
 
     private func receivePiece(_ hash: ContentHash, size: Int, offset: Int, data: [UInt8]) {
         let result: (complete: [UInt8]?, ext: String)? = state.withLock { state in
-            guard let file = state.files[hash], file.size == size, let ext = state.extensions[hash] else { return nil }
+            guard let file = state.files[hash], file.size == size, let ext = state.extensions[hash] else {
+                return nil
+            }
             guard size <= cache.maxFileBytes else { return nil }
             var buffer = state.incoming[hash] ?? []
             // Pieces come in order; a gap or a repeat means the stream was cut or tampered with.
@@ -336,7 +341,8 @@ public final class RemotePlayer: Sendable {
     /// into a sound system of its own (the catalogue a bank is made with must name files that exist).
     private func loadIfComplete() {
         let (manifest, loaded) = state.withLock { ($0.manifest, Set($0.systems.keys).union($0.loading.keys)) }
-        guard let manifest, let json = try? JSONSerialization.jsonObject(with: Data(manifest)) as? [String: Any],
+        guard let manifest,
+            let json = try? JSONSerialization.jsonObject(with: Data(manifest)) as? [String: Any],
             let sounds = json["sounds"] as? [[String: Any]]
         else { return }
         var ready: [[String: Any]] = []
@@ -361,7 +367,9 @@ public final class RemotePlayer: Sendable {
             let system = SoundSystem(engine: engine, catalogue: catalogue)
             // Effects before music, smallest first: what a game plays most is ready soonest.
             let order = catalogue.entries.sorted { a, b in
-                (a.kind == .music ? 1 : 0, Self.fileSize(a.resolvedPath)) < (b.kind == .music ? 1 : 0, Self.fileSize(b.resolvedPath))
+                (a.kind == .music ? 1 : 0, Self.fileSize(a.resolvedPath)) < (
+                    b.kind == .music ? 1 : 0, Self.fileSize(b.resolvedPath)
+                )
             }
             state.withLock { state in
                 for entry in order {
@@ -381,9 +389,13 @@ public final class RemotePlayer: Sendable {
     }
 
     /// Whether a play of `sound` must wait for its load (then it is kept and its load moved first).
-    private func deferUntilLoaded(_ command: EngineCommand, sound: SoundID, frame: Int64, arrival: Double) -> Bool {
+    private func deferUntilLoaded(_ command: EngineCommand, sound: SoundID, frame: Int64, arrival: Double)
+        -> Bool
+    {
         state.withLock { state in
-            guard let name = state.names[sound.rawValue], state.systems[name] == nil, state.loading[name] != nil else {
+            guard let name = state.names[sound.rawValue], state.systems[name] == nil,
+                state.loading[name] != nil
+            else {
                 return false
             }
             state.waiting[name, default: []].append((command, frame, arrival))
@@ -400,6 +412,17 @@ public final class RemotePlayer: Sendable {
                 let local = try? system.bank.id(of: name)
             else { return nil }
             return (system, local, name)
+        }
+    }
+
+    /// Each sound system that loaded a music track (each has its own music station).
+    private func musicSystems() -> [SoundSystem] {
+        state.withLock { state in
+            var seen = Set<ObjectIdentifier>()
+            return state.systems.values.filter { system in
+                seen.insert(ObjectIdentifier(system)).inserted
+                    && !system.catalogue.entries(ofKind: .music).isEmpty
+            }
         }
     }
 
@@ -426,7 +449,9 @@ public final class RemotePlayer: Sendable {
         }
         let at: Int64 =
             switch command {
-            case .play(_, _, _, let scheduled?), .playMusic(_, _, _, let scheduled?), .stopMusic(_, let scheduled?): scheduled
+            case .play(_, _, _, let scheduled?), .playMusic(_, _, _, let scheduled?),
+                .stopMusic(_, let scheduled?):
+                scheduled
             default: frame
             }
         let (time, late) = localTime(ofServer: at)
@@ -450,14 +475,20 @@ public final class RemotePlayer: Sendable {
                 try? system.music.play(name, at: time)
                 return
             }
-            if let handle = engine.trigger(local, options: AudioEngine.clamp(options), at: time, soundDefaults: false) {
+            if let handle = engine.trigger(
+                local, options: AudioEngine.clamp(options), at: time, soundDefaults: false)
+            {
                 remember(voice, as: handle)
             }
         case .stop(let remote, let fade):
-            engine.schedule(at: time) { [self] in if let local = voice(remote) { engine.stop(local, fade: fade) } }
+            engine.schedule(at: time) { [self] in
+                if let local = voice(remote) { engine.stop(local, fade: fade) }
+            }
         case .stopAll(let bus, let fade): engine.schedule(at: time) { engine.stopAll(on: bus, fade: fade) }
-        case .pause(let remote): engine.schedule(at: time) { [self] in if let local = voice(remote) { engine.pause(local) } }
-        case .resume(let remote): engine.schedule(at: time) { [self] in if let local = voice(remote) { engine.resume(local) } }
+        case .pause(let remote):
+            engine.schedule(at: time) { [self] in if let local = voice(remote) { engine.pause(local) } }
+        case .resume(let remote):
+            engine.schedule(at: time) { [self] in if let local = voice(remote) { engine.resume(local) } }
         case .pauseAll: engine.schedule(at: time) { engine.pauseAll() }
         case .resumeAll: engine.schedule(at: time) { engine.resumeAll() }
         case .setVoice(let remote, let parameter, let value, nil):
@@ -469,11 +500,39 @@ public final class RemotePlayer: Sendable {
                 case .pan: try? engine.setPan(value, for: local)
                 }
             }
-        case .setBusVolume(let bus, let volume, nil): engine.schedule(at: time) { try? engine.setVolume(volume, for: bus) }
+        case .setVoice(let remote, let parameter, let value, let tween?):
+            let local = Tween(tween.duration, easing: tween.easing)
+            engine.schedule(at: time) { [self] in
+                guard let voice = voice(remote) else { return }
+                switch parameter {
+                case .volume: try? engine.setVolume(value, for: voice, tween: local)
+                case .pitch: try? engine.setPitch(value, for: voice, tween: local)
+                case .pan: try? engine.setPan(value, for: voice, tween: local)
+                }
+            }
+        case .setBusVolume(let bus, let volume, nil):
+            engine.schedule(at: time) { try? engine.setVolume(volume, for: bus) }
+        case .setBusVolume(let bus, let volume, let tween?):
+            let local = Tween(tween.duration, easing: tween.easing)
+            engine.schedule(at: time) { try? engine.setVolume(volume, for: bus, tween: local) }
+        case .setPosition(let remote, let position, let glide):
+            engine.schedule(at: time) { [self] in
+                if let local = voice(remote) { try? engine.setPosition(position, for: local, glide: glide) }
+            }
+        case .setDucking(let ducking): engine.schedule(at: time) { engine.ducking = ducking }
+        case .setIntensity(let intensity, let tween):
+            let local = Tween(tween.duration, easing: tween.easing)
+            for system in musicSystems() {
+                engine.schedule(at: time) { try? system.music.setIntensity(intensity, tween: local) }
+            }
+        case .pauseMusic: for system in musicSystems() { engine.schedule(at: time) { system.music.pause() } }
+        case .resumeMusic:
+            for system in musicSystems() { engine.schedule(at: time) { system.music.resume() } }
         case .setBusMuted(let bus, let muted): engine.schedule(at: time) { engine.setMuted(muted, for: bus) }
         case .setBusFilter(let bus, let filter, let glide):
             engine.schedule(at: time) { try? engine.setFilter(filter, for: bus, glide: glide) }
-        case .setBusReverb(let bus, let reverb): engine.schedule(at: time) { try? engine.setReverb(reverb, for: bus) }
+        case .setBusReverb(let bus, let reverb):
+            engine.schedule(at: time) { try? engine.setReverb(reverb, for: bus) }
         case .setListener(let position, let glide):
             engine.schedule(at: time) { try? engine.setListener(position, glide: glide) }
         case .setSpatialLayout(let layout): engine.schedule(at: time) { try? engine.setSpatialLayout(layout) }
@@ -482,7 +541,9 @@ public final class RemotePlayer: Sendable {
                 if let local = voice(remote) { try? engine.setFilter(filter, for: local, glide: glide) }
             }
         case .seek(let remote, let frame):
-            engine.schedule(at: time) { [self] in if let local = voice(remote) { try? engine.seek(local, toFrame: frame) } }
+            engine.schedule(at: time) { [self] in
+                if let local = voice(remote) { try? engine.seek(local, toFrame: frame) }
+            }
         case .playMusic(let sound, let transition, let from, _):
             guard let (system, _, name) = localSound(sound) else {
                 state.withLock { $0.report.notArrived += 1 }
@@ -490,11 +551,7 @@ public final class RemotePlayer: Sendable {
             }
             try? system.music.play(name, transition: transition, from: from, at: time)
         case .stopMusic(let fade, _):
-            let systems = state.withLock { Set($0.systems.values.map(ObjectIdentifier.init)).count > 0 ? Array($0.systems.values) : [] }
-            var stopped = Set<ObjectIdentifier>()
-            for system in systems where stopped.insert(ObjectIdentifier(system)).inserted {
-                system.music.stop(fade: fade, at: time)
-            }
+            for system in musicSystems() { system.music.stop(fade: fade, at: time) }
         default:
             state.withLock { $0.report.unsupported += 1 }
         }

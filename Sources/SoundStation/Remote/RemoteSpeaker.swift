@@ -86,7 +86,9 @@ public final class RemoteSpeaker: Sendable {
         var free: [OpenALBuffer] = []
         var queued: [ALuint: OpenALBuffer] = [:]
         for _ in 0..<Self.queuedPieces {
-            guard let audio = piece(), let buffer = try? OpenALBuffer(device: device, audio: audio) else { return }
+            guard let audio = piece(), let buffer = try? OpenALBuffer(device: device, audio: audio) else {
+                return
+            }
             free.append(buffer)
         }
         try? source.queue(free)

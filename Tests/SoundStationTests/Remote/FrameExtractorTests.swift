@@ -21,7 +21,8 @@ import Testing
         return (text, messages, extractor.counts)
     }
 
-    static let screen = Array("\u{1B}[2J\u{1B}[1;1Hscore: 10\u{1B}[0m\r\n\u{1B}]0;title\u{07}\u{1B}_own apc\u{1B}\\ok".utf8)
+    static let screen = Array(
+        "\u{1B}[2J\u{1B}[1;1Hscore: 10\u{1B}[0m\r\n\u{1B}]0;title\u{07}\u{1B}_own apc\u{1B}\\ok".utf8)
 
     @Test func passesAStreamWithoutFramesUntouched() {
         let result = Self.extract([Self.screen])
@@ -76,7 +77,10 @@ import Testing
         let flood = Self.extract([Array(repeating: frame, count: 100).flatMap { $0 }])
         #expect(flood.messages.count == 100)
         let limited = Self.extract(
-            [Array(repeating: frame, count: 100).flatMap { $0 }, Array(repeating: frame, count: 100).flatMap { $0 }],
+            [
+                Array(repeating: frame, count: 100).flatMap { $0 },
+                Array(repeating: frame, count: 100).flatMap { $0 },
+            ],
             limits: limits, now: { Double($0) })
         #expect(limited.messages.count == 30)
         #expect(limited.counts.rateLimited == 170)
@@ -102,7 +106,8 @@ import Testing
             let alphabet: [UInt8] = RemoteFraming.introducer + [0x5C, 0x41, 0x3D, 0x00, 0x0A, 0xFF]
             let stream = (0..<Int.random(in: 0..<400, using: &generator)).map { _ in
                 Bool.random(using: &generator)
-                    ? alphabet.randomElement(using: &generator)! : UInt8.random(in: 0...255, using: &generator)
+                    ? alphabet.randomElement(using: &generator)!
+                    : UInt8.random(in: 0...255, using: &generator)
             }
             var extractor = FrameExtractor(limits: .init(maxEncodedPayload: 32))
             var text: [UInt8] = []
@@ -116,7 +121,9 @@ import Testing
             extractor.flushHeld(into: &text)
             #expect(text.count <= stream.count)
             // What passes never holds a whole introducer: no frame reaches the terminal.
-            #expect(!Self.contains(text, RemoteFraming.introducer) || Self.contains(stream, RemoteFraming.introducer))
+            #expect(
+                !Self.contains(text, RemoteFraming.introducer)
+                    || Self.contains(stream, RemoteFraming.introducer))
         }
     }
 

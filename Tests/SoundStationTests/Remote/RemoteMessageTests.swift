@@ -7,7 +7,10 @@ import Testing
     static let hash = ContentHash.of(Array("beep".utf8))
     static let messages: [RemoteMessage] = [
         .hello(sampleRate: 48_000, frame: 1234, session: 0xDEAD_BEEF),
-        .command(.play(voice: VoiceHandle(ticket: 9), sound: SoundID(rawValue: 3), options: PlayOptions(), frame: 96_000), frame: 48_000),
+        .command(
+            .play(
+                voice: VoiceHandle(ticket: 9), sound: SoundID(rawValue: 3), options: PlayOptions(),
+                frame: 96_000), frame: 48_000),
         .command(.stopAll(bus: .music, fade: .seconds(1)), frame: 0),
         .clock(frame: 1 << 40),
         .catalogue(manifest: Array("{\"sounds\":[]}".utf8), files: [RemoteFile(hash: hash, size: 77)]),
@@ -44,10 +47,15 @@ import Testing
     }
 
     @Test func hashesMatchKnownDigests() {
-        #expect(ContentHash.of([UInt8]()).hex == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(ContentHash.of(Array("abc".utf8)).hex == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            ContentHash.of([UInt8]()).hex
+                == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(
+            ContentHash.of(Array("abc".utf8)).hex
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         let long = [UInt8](repeating: 0x61, count: 1_000_000)
-        #expect(ContentHash.of(long).hex == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        #expect(
+            ContentHash.of(long).hex == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
         #expect(ContentHash(hex: Self.hash.hex) == Self.hash)
         #expect(ContentHash(hex: Self.hash.hex.uppercased()) == nil)
         #expect(ContentHash(hex: "../../etc/passwd") == nil)
