@@ -61,7 +61,8 @@ enum FilterCase {
         var plain: [Double] = []
         for _ in 0..<runs {
             for (filter, into) in [(SoundFilter.lowpass(cutoff: 1_000), 0), (nil, 1)] {
-                guard let voice = try? engine.play(tone, options: PlayOptions(loop: true, filter: filter)) else {
+                guard let voice = try? engine.play(tone, options: PlayOptions(loop: true, filter: filter))
+                else {
                     fail("filter-latency-device: the tone was refused")
                 }
                 var ahead: [Double] = []

@@ -14,6 +14,10 @@ import Synchronization
 ///   getrusage(RUSAGE_THREAD) around each call), and `-blocked`, the calls per run that slept (a
 ///   voluntary context switch: waiting on a lock), which tell a stall of the engine's from the
 ///   shared machine's scheduler.
+/// - `control-under-load`: under the same load, every fourth period the trigger thread also makes one
+///   of the other calls a game makes (in turn `activeVoiceCount`, `isActive(handle)`, a bus volume
+///   change), and the music thread times its `music.play` crossfade: `control-under-load-<call>-p999`
+///   and `-max` per run, beside the trigger's own figures as the peer (`soundstation-trigger`).
 /// - `idle-music`: CPU time (getrusage, user + system, every thread) of 20 s of one streamed looping
 ///   track on the device and nothing else.
 enum LoadCases {
@@ -66,6 +70,7 @@ enum LoadCases {
         try music.play("trackA")
 
         let shared = Shared()
+        let switchTimes = Mutex<[Double]>([])
         // `--load-parts` (diagnostics; default "music,scene"): which load runs beside the triggers;
         // "scene1" loads the scene one sound after another on one thread (bank.load), as the C peer.
         let parts = (option("load-parts") ?? "music,scene").split(separator: ",").map(String.init)
@@ -78,8 +83,11 @@ enum LoadCases {
                 LoadCases.sleep(until: deadline)
                 deadline += switchEvery
                 do {
+                    let start = BenchClock.wall()
                     try music.play(
                         next == 0 ? "trackA" : "trackB", transition: .crossfade(.milliseconds(250)))
+                    let time = (BenchClock.wall() - start) * 1e6
+                    switchTimes.withLock { $0.append(time) }
                 } catch {
                     fail("trigger-under-load: music.play failed: \(error)")
                 }
@@ -120,6 +128,11 @@ enum LoadCases {
         var running = 0.0
         var unpreempted: [Double] = []
         var blockedPerRun: [Double] = []
+        // The other calls, timed in turn every fourth period (names as in the case names).
+        let controls = ["voices", "isactive", "busvolume"]
+        var controlTimes: [[Double]] = Array(repeating: [], count: controls.count)
+        var controlStats: [String: [Double]] = [:]
+        var lastHandle: VoiceHandle?
         let startSwitches = shared.switches.load(ordering: .relaxed)
         var total = 0
         for run in -1..<runs {
@@ -138,6 +151,17 @@ enum LoadCases {
                 let start = BenchClock.wall()
                 let handle = try effects.play(blip, volume: 0.8, pitch: pitch, pan: pan)
                 let time = (BenchClock.wall() - start) * 1e6
+                if i % 4 == 0, run >= 0 {
+                    let which = (i / 4) % controls.count
+                    let begin = BenchClock.wall()
+                    switch which {
+                    case 0: _ = engine.activeVoiceCount
+                    case 1: _ = lastHandle.map(engine.isActive)
+                    default: try engine.setVolume(0.9 + 0.01 * Float(i % 7), for: .effects)
+                    }
+                    controlTimes[which].append((BenchClock.wall() - begin) * 1e6)
+                }
+                lastHandle = handle ?? lastHandle
                 let after = threadSwitches()
                 times[i] = time
                 if handle == nil { refused += 1 }
@@ -157,6 +181,18 @@ enum LoadCases {
             blockedPerRun.append(Double(blocked))
             blocked = 0
             running = 0
+            for (which, name) in controls.enumerated() {
+                let sorted = controlTimes[which].sorted()
+                controlTimes[which].removeAll(keepingCapacity: true)
+                controlStats["\(name)-p999", default: []].append(Self.quantile(0.999, of: sorted))
+                controlStats["\(name)-max", default: []].append(sorted.last ?? 0)
+            }
+            let switches = switchTimes.withLock { times in
+                defer { times.removeAll() }
+                return times.sorted()
+            }
+            controlStats["music-p999", default: []].append(Self.quantile(0.999, of: switches))
+            controlStats["music-max", default: []].append(switches.last ?? 0)
             let sorted = times[0..<count].sorted()
             for (k, quantile) in quantiles.enumerated() {
                 // Nearest rank: the smallest figure with at least q of the calls at or below it.
@@ -184,6 +220,24 @@ enum LoadCases {
                 samples: stats[k], note: note, extra: extra
             ).emit()
         }
+        // The other calls, each beside the trigger's own figure of the same statistic.
+        for name in controls + ["music"] {
+            for (suffix, k) in [("p999", 2), ("max", 3)] {
+                let call =
+                    name == "music"
+                    ? "music.play(crossfade) on the music thread" : "\(name) on the trigger thread"
+                CaseReport(
+                    case: "control-under-load-\(name)-\(suffix)", unit: "us",
+                    label: "\(call), \(suffix), " + what, samples: controlStats["\(name)-\(suffix)"] ?? [],
+                    note: note, extra: extra
+                ).emit()
+                CaseReport(
+                    case: "control-under-load-\(name)-\(suffix)", side: "engine-variant",
+                    peer: "soundstation-trigger", unit: "us",
+                    label: "the trigger's own call time, \(suffix), " + what, samples: stats[k], note: note
+                ).emit()
+            }
+        }
         CaseReport(
             case: "\(underLoad)-max-unpreempted", unit: "us",
             label: "the longest play call the thread was not preempted in (no involuntary context switch), "
@@ -196,6 +250,13 @@ enum LoadCases {
                 + what,
             samples: blockedPerRun, note: note, extra: extra
         ).emit()
+    }
+
+    /// Nearest rank: the smallest figure with at least `q` of the sorted figures at or below it.
+    static func quantile(_ q: Double, of sorted: [Double]) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        let rank = Int((q * Double(sorted.count)).rounded(.up))
+        return sorted[min(sorted.count, max(1, rank)) - 1]
     }
 
     /// What the trigger thread shares with the music thread and the scene task.

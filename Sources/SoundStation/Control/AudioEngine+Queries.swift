@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// Queries: each reads what the mixing side published after its last round (``EngineSnapshot``),
 /// so it returns at once, takes no lock the mixing side holds while it works and never calls
@@ -32,9 +33,20 @@ extension AudioEngine {
     public var underrunCount: Int { published.withLock { $0.underruns } }
 
     /// The render-clock frame `voice` began on, or nil while it waits (or for a stale handle).
+    ///
+    /// On the mixing side (a scheduled call, a station's step) it is read live, so a grid computed
+    /// there sees the voice begun in this round; elsewhere it comes from the snapshot.
     func startedFrame(of voice: VoiceHandle) -> Int64? {
-        published.withLock { $0.voices[voice.ticket]?.startFrame }
+        guard onMixingSide else { return published.withLock { $0.voices[voice.ticket]?.startFrame } }
+        return withState { state, _ in
+            guard let current = state.pool.voice(voice), current.phase == .playing || current.phase == .paused
+            else { return nil }
+            return current.startFrame
+        }
     }
+
+    /// Whether the calling thread is the mixing side now.
+    var onMixingSide: Bool { mixerThread.load(ordering: .relaxed) == pthread_self() }
 
     /// Waits until the mixing side has carried out every command written before this call and
     /// published what followed: for tests and tools that need a command's effect. Offline it is one

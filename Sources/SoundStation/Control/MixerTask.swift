@@ -29,11 +29,16 @@ final class MixerTaskBox: Sendable {
 
 extension AudioEngine {
     /// Writes `task` into the ring for the mixing side and returns: the one way every call but a
-    /// trigger reaches the mixer. Never waits and takes no lock (a box is allocated).
+    /// trigger reaches the mixer. Never waits and takes no lock (a box is allocated). Called on the
+    /// mixing side itself (a scheduled call, a station's step), the task is carried out at once.
     /// - Returns: False when the engine has fallen 4,096 commands behind and the task was dropped
     ///   (a notice says so).
     @discardableResult
     func submit(_ task: MixerTask, ticket: UInt64 = 0) -> Bool {
+        if onMixingSide, ticket == 0 {
+            carryOutOnMixingSide(task)
+            return true
+        }
         let box = Unmanaged.passRetained(MixerTaskBox(task))
         var cell = ssrt_command()
         cell.op = UInt8(SSRT_OP_TASK.rawValue)

@@ -3,16 +3,18 @@ import Synchronization
 
 /// The sound engine: one OpenAL output, a pool of voices, buses, and the clock that drives them.
 ///
-/// Every method may be called from any thread. Triggering a sound (``play(_:options:at:)-(SoundBuffer,_,_)``, the
-/// stations' `play`, ``TriggerPort``) never waits: it writes one command into a lock-free ring and
-/// returns; the mixing side (the driver thread on a device, ``render(frames:)`` offline) starts the
-/// voice. The article "Threads and the real-time contract" says which thread runs what.
+/// Every method may be called from any thread, and every call returns at once: a mutation (a
+/// trigger, a stop, a volume, a filter) is checked and written as one ``EngineCommand`` into a
+/// lock-free ring, which the mixing side (the driver thread on a device, ``render(frames:)``
+/// offline) carries out in order; a query reads what the mixing side published after its last
+/// round. The article "Threads and the real-time contract" says which thread runs what.
 ///
 /// ```swift
 /// let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
+/// let tone = (0..<4_800).map { Float(sin(Double($0) * 0.06)) * 0.5 }
 /// let beep = try engine.makeBuffer(PCMAudio(sampleRate: 48_000, channels: 1, samples: tone), name: "beep")
-/// engine.play(beep, at: 0.5)
-/// let mix = try engine.render(frames: 48_000)
+/// try engine.play(beep, at: .milliseconds(500))
+/// let mix = try engine.render(frames: 48_000)  // the beep starts at frame 24,000
 /// ```
 public final class AudioEngine: Sendable {
     /// Where this engine's mix goes.
@@ -58,6 +60,12 @@ public final class AudioEngine: Sendable {
     let drainLock = Locked(())
     /// Sees every command carried out (a remote output forwards them); nil for a local engine.
     let commandTap = Locked<CommandTap?>(nil)
+    /// Called by the driver thread inside each round, under the state lock: tests hold the mixing
+    /// side there to show that no call waits for it.
+    let roundHook = Locked<(@Sendable () -> Void)?>(nil)
+    /// The thread that is the mixing side now (the driver thread; a render's caller while it
+    /// renders), so code both sides run (a music station's grid) can read live state on it.
+    let mixerThread = Atomic<UInt>(0)
     /// The render clock as the mixing side last moved it, for the caller's side to read without a lock.
     let renderedFrame = Atomic<Int64>(0)
     let hub = EventHub()

@@ -7,7 +7,8 @@ import Glibc
 /// the kernel (futex), where ThreadSanitizer cannot see it, so `make tsan` reported every contended
 /// access as a race (shown with a ten-line program: four threads appending under one `Mutex`).
 /// ThreadSanitizer intercepts `pthread_mutex_lock`, so races it reports are real again. Never held on
-/// the trigger path, which takes no lock at all.
+/// the trigger path, which takes no lock at all; the locks a game's other calls take (the snapshot,
+/// the settings) are held by the mixing side only to swap a value in, never while it works.
 ///
 /// `@unchecked Sendable`: every access to `value` happens between lock and unlock.
 package final class Locked<Value>: @unchecked Sendable {

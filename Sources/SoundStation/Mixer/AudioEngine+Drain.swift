@@ -47,6 +47,24 @@ extension AudioEngine {
             return nil
         }
         let task = Unmanaged<MixerTaskBox>.fromOpaque(retained).takeRetainedValue().task
+        return carryOut(task, in: &state, events: &events, tap: tap)
+    }
+
+    /// Carries out a task written by the mixing side itself (a scheduled call, a station's step, an
+    /// event handler on the driver thread): at once, as the mixing side does everything, so what a
+    /// call at a frame asks for acts at that frame and in the order it was asked.
+    func carryOutOnMixingSide(_ task: MixerTask) {
+        let tap = commandTap.withLock { $0 }
+        var events: [SoundEvent] = []
+        let outside = state.withLock { state in carryOut(task, in: &state, events: &events, tap: tap) }
+        hub.send(events)
+        outside?()
+    }
+
+    /// Carries out one task under the state lock; returns the work that must run outside it.
+    private func carryOut(
+        _ task: MixerTask, in state: inout EngineState, events: inout [SoundEvent], tap: CommandTap?
+    ) -> (@Sendable () -> Void)? {
         let now = currentFrame(&state)
         switch task {
         case .command(let command):

@@ -1,3 +1,5 @@
+import Glibc
+
 extension AudioEngine {
     /// Mixes the next `frames` frames of an offline engine and advances its clock.
     ///
@@ -28,6 +30,10 @@ extension AudioEngine {
     func mixChunks(into buffer: UnsafeMutableBufferPointer<Float>, frames: Int) {
         guard let base = buffer.baseAddress else { return }
         var done = 0
+        // Offline, the render's caller is the mixing side while it renders (silent output's driver
+        // thread is already).
+        let previous = mixerThread.exchange(pthread_self(), ordering: .relaxed)
+        defer { mixerThread.store(previous, ordering: .relaxed) }
         drainCommands()
         defer { state.withLock { publish($0) } }
         while done < frames {

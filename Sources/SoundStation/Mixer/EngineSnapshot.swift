@@ -24,6 +24,8 @@ struct EngineSnapshot: Sendable {
     var busyCount = 0
     var sourceCount = 0
     var underruns = 0
+    /// Bytes the streamed voices hold (``AudioEngine/streamedBytes``).
+    var streamedBytes = 0
 }
 
 extension AudioEngine {
@@ -35,6 +37,9 @@ extension AudioEngine {
         snapshot.busyCount = state.pool.busySlots.count
         snapshot.sourceCount = state.pool.sourceCount
         snapshot.underruns = state.underruns
+        snapshot.streamedBytes = state.pool.busySlots.reduce(0) { total, slot in
+            total + (state.pool.voices[Int(slot)].stream?.residentBytes ?? 0)
+        }
         snapshot.voices.reserveCapacity(state.pool.busySlots.count)
         for (ticket, slot) in state.pool.tickets {
             let voice = state.pool.voices[Int(slot)]

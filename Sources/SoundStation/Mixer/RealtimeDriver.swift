@@ -37,6 +37,7 @@ final class RealtimeDriver: Sendable {
                 OpenALDevice.releaseThreadContext()
                 flag.exited.signal()
             }
+            engine?.mixerThread.store(pthread_self(), ordering: .relaxed)
             var scratch = [Float]()
             var lastTick = ContinuousClock.now
             var lastCommand = ContinuousClock.now - RealtimeDriver.pollingWindow
@@ -80,6 +81,7 @@ extension AudioEngine {
     func driverRound(
         since last: ContinuousClock.Instant, now: ContinuousClock.Instant, scratch: inout [Float]
     ) -> Duration {
+        if let hook = roundHook.withLock({ $0 }) { state.withLock { _ in hook() } }
         if output == .silent || output == .remote {
             // Mix what wall time says has passed, in bounded pieces, and throw it away.
             let elapsed = now - last

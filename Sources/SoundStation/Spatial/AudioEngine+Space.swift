@@ -34,8 +34,11 @@ extension AudioEngine {
         let frames = frame(for: glide)
         state.pool.update(slot) { voice in
             voice.options.position = position
+            // A voice placed for the first time is placed at the next housekeeping (a ramp that
+            // ended at frame 0 would count as long settled).
             voice.positionRamp =
-                voice.positionRamp?.retargeted(to: position, at: now, over: frames) ?? .constant(position)
+                voice.positionRamp?.retargeted(to: position, at: now, over: frames)
+                ?? PositionRamp(from: position, to: position, start: now, end: now)
         }
         wakeSoon(&state)
     }

@@ -54,7 +54,9 @@ extension AudioEngine {
     }
 
     /// Turns HRTF (for headphones) on or off; it is off by default. OpenAL resets the device and
-    /// keeps every sound; a device reopened after a loss gets the same setting.
+    /// keeps every sound; a device reopened after a loss gets the same setting. It waits for the
+    /// reset (under the engine's state lock, so for the mixing side's round too): a settings-menu
+    /// call, not one for the frame loop.
     /// - Parameter enabled: True for HRTF.
     /// - Returns: What OpenAL reports afterwards (on, denied, unsupported format...).
     @discardableResult

@@ -43,11 +43,6 @@ extension AudioEngine {
     /// Bytes of decoded audio the engine holds for its streamed voices: the OpenAL buffers of their
     /// queues and the chunks decoded ahead of them. Bounded by a few chunks per voice whatever the
     /// files' lengths (about 260 KB for a mono voice, twice that for stereo).
-    public var streamedBytes: Int {
-        withState { state, _ in
-            state.pool.busySlots.reduce(0) { total, slot in
-                total + (state.pool.voices[Int(slot)].stream?.residentBytes ?? 0)
-            }
-        }
-    }
+    /// As of the last mixing round.
+    public var streamedBytes: Int { published.withLock { $0.streamedBytes } }
 }
