@@ -54,8 +54,9 @@ import Testing
         let badEnd = RemoteFraming.introducer + Array("QUJD\u{1B}x".utf8)
         let badBase64 = RemoteFraming.introducer + Array("QUJ\u{1B}\\".utf8)
         let result = Self.extract([Array("a".utf8), badByte, Array("b".utf8), badEnd, badBase64, good])
-        // The byte that ended a frame is the stream's again; nothing of a frame is printed.
-        #expect(result.text == Array("a\u{01}bx".utf8))
+        // The byte that ended a frame (and an ESC that did not terminate it, which may begin the
+        // next frame) is the stream's again; nothing else of a frame is printed.
+        #expect(result.text == Array("a\u{01}b\u{1B}x".utf8))
         #expect(result.messages == [[1, 2, 3]])
         #expect(result.counts.malformed == 3)
     }
