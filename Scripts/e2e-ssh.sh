@@ -74,11 +74,11 @@ in_pane() {
     printf '%s\n' "$command; echo \$? > $work/$name.status.tmp; mv $work/$name.status.tmp $work/$name.status; sleep 60" >"$work/$name.sh"
     tmux -L "$socket" kill-session -t "$name" 2>/dev/null
     tmux -L "$socket" new-session -d -s "$name" -x 100 -y 30 "env LANG=C.UTF-8 sh $work/$name.sh"
-    for _ in $(seq 300); do [ -f "$work/$name.status" ] && break; sleep 0.1; done
+    for _ in $(seq 900); do [ -f "$work/$name.status" ] && break; sleep 0.1; done
     sleep 0.2
     tmux -L "$socket" capture-pane -t "$name" -p >"$work/$name.pane"
     tmux -L "$socket" kill-session -t "$name" 2>/dev/null
-    [ -f "$work/$name.status" ]
+    [ -f "$work/$name.status" ] || { echo "$name did not finish in 90 s; its pane:"; cat "$work/$name.pane"; return 1; }
 }
 
 # player NAME [EXTRA SSH OPTIONS...] -- REMOTE COMMAND: soundstation ssh into the test server in a pane.
@@ -120,7 +120,7 @@ assert all(abs(g - 500) <= 2 for g in gaps), f"gaps {gaps} ms, wanted 500 +- 2"'
 
 first_session_fills_cache() { # the game plays long enough for every file to arrive
     player first "" "soundstation play --seconds 5 0:effect:hit 0.5:music:main" || return 1
-    cat "$work/first.pane" "$work/first.json"
+    cat "$work/first.pane" "$work/first.json" || return 1
     [ "$(cat "$work/first.status")" = 0 ] || return 1
     [ "$(stat_of first filesReceived)" -ge 1 ] && [ "$(stat_of first filesFromCache)" = 0 ] || return 1
     # Every cached file is one of the game's, named by its SHA-256.
@@ -227,6 +227,15 @@ session_passes_keys_size_and_status() {
     [ "$(cat "$work/keys.status")" = 7 ]
 }
 
+starfall_is_heard() { # the terminal front end with its bot, over SSH: the player's sink hears it
+    heard starfall "" "starfall --terminal --autostart --bot --seed 3 --frames 600" || return 1
+    cat "$work/starfall.json"
+    grep -q "SCORE" "$work/starfall.pane" || true
+    [ "$(stat_of starfall commands)" -ge 10 ] && [ "$(stat_of starfall notArrived)" = 0 ] || return 1
+    echo "recorded peak $(peak "$work/starfall.wav"), RMS $(rms "$work/starfall.wav")"
+    above "$(rms "$work/starfall.wav")" 0.02
+}
+
 cache_command() {
     "$cli" cache list --cache "$cache" | tail -1 | grep -q "files" || return 1
     "$cli" cache clear --cache "$cache" | grep -q "removed" || return 1
@@ -240,5 +249,6 @@ check "a corrupted cache entry is found by its hash and fetched again" corrupted
 check "plain ssh: no frame in the stream; the pane is the same as through soundstation ssh" plain_ssh_is_clean
 check "a hostile server: the player stays up, drops and counts, the screen stays clean" hostile_server
 check "keys, window size and exit status pass through" session_passes_keys_size_and_status
+check "Starfall's terminal front end with its bot over SSH is heard on the player's side" starfall_is_heard
 check "soundstation cache lists and clears" cache_command
 e2e_summary e2e-ssh
