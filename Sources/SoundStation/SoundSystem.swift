@@ -83,8 +83,8 @@ public final class SoundSystem: Sendable {
     }
 
     /// The intensity and tempo cues: the music's layers, and the cue clock (started by the first).
-    private func perform(tempo bpm: Double, over seconds: Double, easing: Easing) throws(SoundLoadError) {
-        let tween = Tween(.seconds(seconds), easing: easing)
+    private func perform(tempo bpm: Double, over length: Duration, easing: Easing) throws(SoundLoadError) {
+        let tween = Tween(length, easing: easing)
         do throws(MusicError) {
             if let running = cueClock { return try running.setTempo(bpm, tween: tween) }
             let started = try MusicClock(bpm: bpm, name: "cues")
@@ -130,16 +130,16 @@ public final class SoundSystem: Sendable {
             do throws(AudioEngineError) { try engine.setReverb(preset, for: bus) } catch {
                 throw .engine(name: "\(bus.rawValue) reverb", error)
             }
-        case .intensity(let value, let seconds, let easing):
+        case .intensity(let value, let length, let easing):
             do throws(MusicError) {
-                try music.setIntensity(value, tween: Tween(.seconds(seconds), easing: easing))
+                try music.setIntensity(value, tween: Tween(length, easing: easing))
             } catch {
                 throw .engine(
                     name: "intensity",
                     .invalidArgument(name: "intensity", value: "\(value)", expected: error.description))
             }
-        case .tempo(let bpm, let seconds, let easing):
-            try perform(tempo: bpm, over: seconds, easing: easing)
+        case .tempo(let bpm, let length, let easing):
+            try perform(tempo: bpm, over: length, easing: easing)
         }
     }
 }

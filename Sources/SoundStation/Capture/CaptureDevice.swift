@@ -19,9 +19,11 @@ public final class CaptureDevice {
     ///   - name: A name from ``AudioEngine/captureDevices()``, or `nil` for the default.
     ///   - sampleRate: Frames per second to record at.
     ///   - channels: 1 (mono) or 2 (stereo).
-    ///   - bufferSeconds: How much OpenAL may hold between reads before it drops samples.
+    ///   - buffer: How much OpenAL may hold between reads before it drops samples (at least a second).
     /// - Throws: ``CaptureError/cannotOpen(name:reason:)`` with what to check.
-    public init(name: String? = nil, sampleRate: Int = 48_000, channels: Int = 1, bufferSeconds: Double = 2)
+    public init(
+        name: String? = nil, sampleRate: Int = 48_000, channels: Int = 1, buffer: Duration = .seconds(2)
+    )
         throws(CaptureError)
     {
         guard (8_000...192_000).contains(sampleRate), channels == 1 || channels == 2 else {
@@ -30,7 +32,7 @@ public final class CaptureDevice {
         }
         OpenALDevice.quietLibraryLog
         let format = channels == 1 ? AL_FORMAT_MONO16 : AL_FORMAT_STEREO16
-        let frames = ALCsizei(max(1, bufferSeconds) * Double(sampleRate))
+        let frames = ALCsizei(max(1, buffer.inSeconds) * Double(sampleRate))
         guard let device = alcCaptureOpenDevice(name, ALCuint(sampleRate), format, frames) else {
             throw .cannotOpen(name: name, reason: "alcCaptureOpenDevice failed")
         }

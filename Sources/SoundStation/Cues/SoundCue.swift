@@ -29,11 +29,11 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
         case filter(bus: Bus, filter: CueFilter)
         /// Give a bus a reverb from the EFX presets, or take it away (`nil`).
         case reverb(bus: Bus, preset: ReverbPreset?)
-        /// Move the layered music's intensity (0...1) along a tween of `over` seconds.
-        case intensity(Double, over: Double, easing: Easing)
+        /// Move the layered music's intensity (0...1) along a tween lasting `over`.
+        case intensity(Double, over: Duration, easing: Easing)
         /// Set the tempo of the cue list's clock: the first starts it (bar 1 there), later ones glide
-        /// it along a tween of `over` seconds.
-        case tempo(bpm: Double, over: Double, easing: Easing)
+        /// it along a tween lasting `over`.
+        case tempo(bpm: Double, over: Duration, easing: Easing)
     }
 
     /// Where a placed effect is heard.
@@ -214,8 +214,8 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
             }
             action =
                 tempo
-                ? .tempo(bpm: value, over: over, easing: easing)
-                : .intensity(value, over: over, easing: easing)
+                ? .tempo(bpm: value, over: .seconds(over), easing: easing)
+                : .intensity(value, over: .seconds(over), easing: easing)
         case "volume":
             guard arguments.count == 2 else { throw .badArguments(cue: text, usage: "T:volume:BUS:GAIN") }
             guard let bus = Bus(rawValue: arguments[0]) else {
@@ -268,9 +268,9 @@ public struct SoundCue: Sendable, Equatable, CustomStringConvertible {
         case .reverb(let bus, let preset):
             return "\(time):reverb:\(bus.rawValue):\(preset?.rawValue ?? "off")"
         case .intensity(let value, let over, let easing):
-            return "\(time):intensity:\(value.formatted)" + Self.tweenDescription(over, easing)
+            return "\(time):intensity:\(value.formatted)" + Self.tweenDescription(over.inSeconds, easing)
         case .tempo(let bpm, let over, let easing):
-            return "\(time):tempo:\(bpm.formatted)" + Self.tweenDescription(over, easing)
+            return "\(time):tempo:\(bpm.formatted)" + Self.tweenDescription(over.inSeconds, easing)
         }
     }
 

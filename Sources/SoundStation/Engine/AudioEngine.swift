@@ -49,6 +49,9 @@ public final class AudioEngine: Sendable {
     /// Channels of the mix (2 for devices and silent output).
     public let channels: Int
     let state: Locked<EngineState>
+    /// What each sound id plays, under a lock of its own that is never held during OpenAL work: the
+    /// loaders (and the bank, under its own lock) point ids at buffers without waiting for a round.
+    let sounds = Locked(SoundTable())
     /// Carries triggers to the mixing side without a lock (see ``TriggerPort``).
     let ring: CommandRing
     /// What the mixing side published after its last round: the queries' only source.
@@ -240,13 +243,13 @@ public final class AudioEngine: Sendable {
 
     /// A new sound id for `name`, with nothing to play yet.
     func reserveSoundID(name: String) -> SoundID {
-        state.withLock { $0.sounds.reserve(name: name) }
+        sounds.withLock { $0.reserve(name: name) }
     }
 
     /// Points `id` at `buffer` (or at nothing) for triggers by id, and marks it playable or not.
     /// The previous buffer, if any, is let go of after the lock.
     func install(_ id: SoundID, buffer: SoundBuffer?, defaults: SoundDefaults) {
-        state.withLock { $0.sounds.install(id, buffer: buffer, defaults: defaults) }
+        sounds.withLock { $0.install(id, buffer: buffer, defaults: defaults) }
         ring.setReady(id, buffer != nil)
     }
 

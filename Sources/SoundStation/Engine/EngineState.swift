@@ -1,8 +1,6 @@
 /// Everything the engine's lock guards.
 struct EngineState {
     var pool: VoicePool
-    /// What each sound id plays, for commands from the ring.
-    var sounds = SoundTable()
     /// The highest ticket taken from the ring (published, so a query knows which handles are still
     /// on their way).
     var lastTicket: UInt64 = 0

@@ -94,18 +94,16 @@ extension AudioEngine {
         // trigger by id, which plays the id's installed buffer).
         let carried = command.retained.map { Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue() }
         let stream = carried as? StreamFeeder
-        let index = state.sounds.index(sound)
-        let buffer =
-            carried as? SoundBuffer
-            ?? (carried == nil ? index.flatMap { state.sounds.slots[$0].buffer } : nil)
+        let (slot, name) = sounds.withLock { table in
+            (table.index(sound).map { table.slots[$0] }, table.name(of: sound))
+        }
+        let buffer = carried as? SoundBuffer ?? (carried == nil ? slot?.buffer : nil)
         // A pan outside -1...1 from the trigger that cannot throw (TriggerPort, in signal handlers;
         // every other trigger checked it) is refused like a start the pool cannot take, so a bad value
         // is heard of, not moved.
-        guard (-1...1).contains(command.pan), let index, let name = buffer?.name ?? stream?.name else {
+        guard (-1...1).contains(command.pan), let slot, let name = buffer?.name ?? stream?.name else {
             let handle = VoiceHandle(ticket: command.ticket)
-            events.append(
-                .refused(
-                    handle, sound: state.sounds.name(of: sound), time: time(ofFrame: currentFrame(&state))))
+            events.append(.refused(handle, sound: name, time: time(ofFrame: currentFrame(&state))))
             return
         }
         var request = VoiceRequest(
@@ -117,7 +115,7 @@ extension AudioEngine {
                 duckMusic: command.duck_music_db)
         )
         if command.usesSoundDefaults {
-            let defaults = state.sounds.slots[index].defaults
+            let defaults = slot.defaults
             request.options.volume *= defaults.volume
             request.options.priority = defaults.priority
             request.options.bus = defaults.bus

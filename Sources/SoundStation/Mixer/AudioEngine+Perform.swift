@@ -6,11 +6,11 @@ extension AudioEngine {
         case .play(let voice, let sound, let options, let frame):
             // A trigger by id from another process (the player's side of a remote engine); this
             // process's own triggers come through the ring's play cells.
-            guard let index = state.sounds.index(sound), let buffer = state.sounds.slots[index].buffer else {
-                events.append(
-                    .refused(
-                        voice, sound: state.sounds.name(of: sound), time: time(ofFrame: currentFrame(&state)))
-                )
+            let (buffer, name) = sounds.withLock { table in
+                (table.index(sound).flatMap { table.slots[$0].buffer }, table.name(of: sound))
+            }
+            guard let buffer else {
+                events.append(.refused(voice, sound: name, time: time(ofFrame: currentFrame(&state))))
                 return
             }
             let request = VoiceRequest(

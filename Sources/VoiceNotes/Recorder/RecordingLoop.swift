@@ -30,7 +30,7 @@ struct RecordingLoop: Sendable {
     /// strict checkers (ogginfo) reject.
     static let flushSeconds = 0.5
     /// OpenAL's ring buffer; generous so a slow disk sync never drops input.
-    static let deviceBufferSeconds = 4.0
+    static let deviceBuffer: Duration = .seconds(4)
     /// How long a device may take to deliver its first samples before the recording gives up.
     static let startTimeout = Duration.seconds(10)
 
@@ -39,7 +39,7 @@ struct RecordingLoop: Sendable {
         do {
             capture = try CaptureDevice(
                 name: device, sampleRate: settings.sampleRate, channels: settings.channels,
-                bufferSeconds: Self.deviceBufferSeconds)
+                buffer: Self.deviceBuffer)
         } catch {
             opened.complete(.failure(Self.translate(error, device: device, settings: settings)))
             return
