@@ -11,7 +11,7 @@ extension AudioEngine {
         let link = try RemoteLink(
             announcement: announcement, sampleRate: sampleRate,
             clock: { [weak self] in self?.frameNow ?? 0 },
-            name: { [weak self] id in self?.state.withLock { $0.sounds.name(of: id) } ?? "\(id)" })
+            name: { [weak self] id in self?.sounds.withLock { $0.name(of: id) } ?? "\(id)" })
         remoteLink.withLock { $0 = link }
         commandTap.withLock { $0 = { [weak link] command, frame in link?.forward(command, frame: frame) } }
     }
