@@ -236,6 +236,21 @@ starfall_is_heard() { # the terminal front end with its bot, over SSH: the playe
     above "$(rms "$work/starfall.wav")" 0.02
 }
 
+c_and_python_games_are_heard() { # Catch (C, ss_open "auto") and Snake (Python, Engine("auto"))
+    mkdir -p "$work/lib"
+    ln -sf "$bindir/libSoundStationC.so" "$work/lib/libsoundstation.so.0"
+    ln -sf libsoundstation.so.0 "$work/lib/libsoundstation.so"
+    cc -std=c99 -O2 -o "$work/catch" "$repo/Examples/CursesC/catch.c" -I"$repo/Sources/CSoundStation/include" \
+        -L"$work/lib" -lsoundstation -Wl,-rpath,"$work/lib" -lncurses || return 1
+    heard catch "" "$work/catch --autoplay --frames 300" || return 1
+    heard snake "" "env PYTHONPATH=$repo/python SOUNDSTATION_LIBRARY=$bindir/libSoundStationC.so python3 $repo/Examples/CursesPython/snake.py --autoplay --frames 300" || return 1
+    for game in catch snake; do
+        echo "$game: $(stat_of $game commands) commands, recorded RMS $(rms "$work/$game.wav")"
+        [ "$(stat_of $game commands)" -ge 3 ] && [ "$(stat_of $game notArrived)" = 0 ] || return 1
+        above "$(rms "$work/$game.wav")" 0.02 || return 1
+    done
+}
+
 cache_command() {
     "$cli" cache list --cache "$cache" | tail -1 | grep -q "files" || return 1
     "$cli" cache clear --cache "$cache" | grep -q "removed" || return 1
@@ -250,5 +265,6 @@ check "plain ssh: no frame in the stream; the pane is the same as through sounds
 check "a hostile server: the player stays up, drops and counts, the screen stays clean" hostile_server
 check "keys, window size and exit status pass through" session_passes_keys_size_and_status
 check "Starfall's terminal front end with its bot over SSH is heard on the player's side" starfall_is_heard
+check "Catch (C) and Snake (Python) over SSH choose the remote output and are heard" c_and_python_games_are_heard
 check "soundstation cache lists and clears" cache_command
 e2e_summary e2e-ssh

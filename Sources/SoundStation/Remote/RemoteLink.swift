@@ -19,7 +19,7 @@ final class RemoteLink: Sendable {
     /// Frames waiting beyond this are dropped (counted): the link is far slower than the game.
     static let maxQueued = 8192
     /// How often the clock is sent while nothing else is.
-    static let clockInterval: Duration = .milliseconds(200)
+    static let clockInterval: Duration = .seconds(1)
 
     private struct Outbox: Sendable {
         /// Frames to write, with the sound id each plays (named first if it is new).
