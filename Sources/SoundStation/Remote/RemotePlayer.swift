@@ -302,6 +302,9 @@ public final class RemotePlayer: Sendable {
             }
             guard size <= cache.maxFileBytes else { return nil }
             var buffer = state.incoming[hash] ?? []
+            // Files in flight stay within two files' cap, however many a catalogue lists.
+            let inFlight = state.incoming.values.reduce(0) { $0 + $1.count }
+            guard inFlight + data.count <= 2 * cache.maxFileBytes else { return nil }
             // Pieces come in order; a gap or a repeat means the stream was cut or tampered with.
             guard buffer.count == offset else { return nil }
             buffer += data
