@@ -112,6 +112,7 @@ enum SSHCommand {
         for hash in held.sound.prefix(RemoteAnnouncement.maxListed) {
             announcement.cached.insert(hash.shortHex)
         }
+        for partial in cache.partials() { announcement.partial[partial.hash.shortHex] = partial.bytes }
 
         let session = try PTYSession(
             program: options.sshProgram,

@@ -172,6 +172,87 @@ public struct AssetCache: Sendable {
         trim(keeping: hash)
     }
 
+    /// The prefix of a file still arriving (`.partial-<hash>`), kept so a transfer cut off by the end of
+    /// a session resumes where it stopped in the next.
+    static let partialPrefix = ".partial-"
+
+    private func partialPath(_ hash: ContentHash) -> String {
+        directory + "/" + Self.partialPrefix + hash.hex
+    }
+
+    /// Files still arriving, and how many of their bytes are here.
+    /// - Returns: At most `limit` of them, the most recently written first.
+    public func partials(limit: Int = 16) -> [(hash: ContentHash, bytes: Int)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        var found: [(hash: ContentHash, bytes: Int, modified: Int)] = []
+        for name in names where name.hasPrefix(Self.partialPrefix) {
+            guard let hash = ContentHash(hex: name.dropFirst(Self.partialPrefix.count)) else { continue }
+            var info = stat()
+            guard lstat(directory + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+                continue
+            }
+            found.append((hash, Int(info.st_size), info.st_mtim.tv_sec))
+        }
+        return found.sorted { $0.modified > $1.modified }.prefix(limit).map { ($0.hash, $0.bytes) }
+    }
+
+    /// Appends a piece to a file still arriving; the piece must start where the bytes here end.
+    /// - Parameters:
+    ///   - data: The piece.
+    ///   - hash: The whole file's hash.
+    ///   - offset: Where the piece starts in the file.
+    ///   - size: The whole file's length.
+    /// - Returns: Whether the file is now whole.
+    /// - Throws: ``RemoteError`` for a piece out of order, a file above ``maxFileBytes``, or a write
+    ///   that fails.
+    public func appendPiece(_ data: [UInt8], of hash: ContentHash, at offset: Int, size: Int)
+        throws(RemoteError)
+        -> Bool
+    {
+        guard size <= maxFileBytes else {
+            throw .refused("a file of \(size) bytes is above the cache's \(maxFileBytes)-byte limit per file")
+        }
+        // Files arriving stay within two files' cap, however many a server starts.
+        let arriving = partials(limit: .max).reduce(0) { $0 + $1.bytes }
+        guard arriving + data.count <= 2 * maxFileBytes else {
+            throw .refused("more than \(2 * maxFileBytes) bytes of files arriving at once")
+        }
+        let path = partialPath(hash)
+        var info = stat()
+        let have = lstat(path, &info) == 0 ? Int(info.st_size) : 0
+        guard have == offset, offset + data.count <= size else {
+            throw .refused("a piece at \(offset) of a file with \(have) bytes here")
+        }
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .cache(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == data.count else { throw .cache(path: path, reason: "cannot write the piece") }
+        return offset + data.count == size
+    }
+
+    /// Moves a whole file that arrived in pieces into the cache, once its bytes match its hash (else it
+    /// is removed, to be sent again).
+    /// - Parameters:
+    ///   - hash: The file's hash.
+    ///   - ext: Its extension.
+    /// - Throws: ``RemoteError`` when the bytes do not match or the file cannot be moved.
+    public func completePieces(of hash: ContentHash, ext: String) throws(RemoteError) {
+        let path = partialPath(hash)
+        defer { unlink(path) }
+        guard ext.isEmpty || Self.isSafeExtension(ext) else {
+            throw .refused("extension \"\(ext)\" is not a plain one")
+        }
+        guard let (found, _) = ContentHash.ofFile(path, limit: maxFileBytes), found == hash else {
+            throw .refused("the file's bytes do not match its hash \(hash.shortHex)")
+        }
+        let name = ext.isEmpty ? hash.hex : hash.hex + "." + ext
+        guard rename(path, directory + "/" + name) == 0 else {
+            throw .cache(path: directory + "/" + name, reason: String(cString: strerror(errno)))
+        }
+        trim(keeping: hash)
+    }
+
     /// Removes the least recently used files until the cache is within ``maxBytes``.
     private func trim(keeping kept: ContentHash) {
         var total = 0
@@ -192,6 +273,10 @@ public struct AssetCache: Sendable {
         for entry in entries() where unlink(directory + "/" + entry.fileName) == 0 {
             removed.files += 1
             removed.bytes += entry.size
+        }
+        for partial in partials(limit: .max) where unlink(partialPath(partial.hash)) == 0 {
+            removed.files += 1
+            removed.bytes += partial.bytes
         }
         return removed
     }

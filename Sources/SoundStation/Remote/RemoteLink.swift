@@ -111,7 +111,9 @@ final class RemoteLink: Sendable {
             // Smallest first: effects are playable within moments, music follows.
             for file in files.sorted(by: { $0.size < $1.size })
             where !announcement.cached.contains(file.hash.shortHex) {
-                box.files.append((file.hash, file.path, file.size, 0))
+                // A file the player holds in part resumes where it stopped.
+                let have = announcement.partial[file.hash.shortHex] ?? 0
+                box.files.append((file.hash, file.path, file.size, have < file.size ? have : 0))
             }
         }
         wake.signal()

@@ -64,7 +64,6 @@ public final class RemotePlayer: Sendable {
         var manifest: [UInt8]?
         var files: [ContentHash: RemoteFile] = [:]
         var extensions: [ContentHash: String] = [:]
-        var incoming: [ContentHash: [UInt8]] = [:]
         /// Files hashed and found sound in this session (at the start or when stored).
         var verified: Set<ContentHash> = []
         var names: [Int32: String] = [:]
@@ -296,30 +295,17 @@ public final class RemotePlayer: Sendable {
     }
 
     private func receivePiece(_ hash: ContentHash, size: Int, offset: Int, data: [UInt8]) {
-        let result: (complete: [UInt8]?, ext: String)? = state.withLock { state in
-            guard let file = state.files[hash], file.size == size, let ext = state.extensions[hash] else {
-                return nil
-            }
-            guard size <= cache.maxFileBytes else { return nil }
-            var buffer = state.incoming[hash] ?? []
-            // Files in flight stay within two files' cap, however many a catalogue lists.
-            let inFlight = state.incoming.values.reduce(0) { $0 + $1.count }
-            guard inFlight + data.count <= 2 * cache.maxFileBytes else { return nil }
-            // Pieces come in order; a gap or a repeat means the stream was cut or tampered with.
-            guard buffer.count == offset else { return nil }
-            buffer += data
-            state.report.fileBytes += data.count
-            if buffer.count == size {
-                state.incoming[hash] = nil
-                return (buffer, ext)
-            }
-            state.incoming[hash] = buffer
-            return (nil, ext)
+        let ext: String? = state.withLock { state in
+            guard let file = state.files[hash], file.size == size else { return nil }
+            return state.extensions[hash]
         }
-        guard let result else { return refuse("a file piece that is unknown, too long or out of order") }
-        guard let complete = result.complete else { return }
+        guard let ext else { return refuse("a piece of a file the catalogue does not list") }
         do {
-            try cache.store(complete, hash: hash, ext: result.ext)
+            // Pieces go to a file in the cache folder, so a transfer cut off resumes next session.
+            let whole = try cache.appendPiece(data, of: hash, at: offset, size: size)
+            state.withLock { $0.report.fileBytes += data.count }
+            guard whole else { return }
+            try cache.completePieces(of: hash, ext: ext)
             state.withLock {
                 $0.report.filesReceived += 1
                 $0.verified.insert(hash)

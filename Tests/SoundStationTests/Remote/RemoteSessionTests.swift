@@ -29,7 +29,11 @@ import Testing
     }
 
     /// The catalogue message and the file pieces a remote link would send for `catalogue`.
-    static func assetMessages(_ catalogue: Catalogue) throws -> [RemoteMessage] {
+    static func assetMessages(
+        _ catalogue: Catalogue, from start: [ContentHash: Int] = [:], upTo limit: Int = .max
+    )
+        throws -> [RemoteMessage]
+    {
         let (manifest, files) = try #require(
             RemoteLink.rewrite(root: catalogue.root, entries: catalogue.entries))
         var messages: [RemoteMessage] = [
@@ -37,8 +41,8 @@ import Testing
         ]
         for file in files {
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file.path)))
-            var offset = 0
-            while offset < bytes.count {
+            var offset = start[file.hash] ?? 0
+            while offset < min(bytes.count, limit) {
                 let piece = Array(bytes[offset..<min(bytes.count, offset + 4096)])
                 messages.append(.fileChunk(file.hash, size: bytes.count, offset: offset, data: piece))
                 offset += piece.count
@@ -92,6 +96,36 @@ import Testing
         // Server frames 9600 and 33600, plus the 100 ms delay (the first message came at local 0).
         #expect(AudioAnalysis.onset(mix, threshold: 0.05) == 14_400)
         #expect(AudioAnalysis.onset(mix, threshold: 0.05, from: 20_000) == 38_400)
+    }
+
+    @Test func aTransferCutOffResumesInTheNextSession() async throws {
+        let assets = try TestAssets()
+        try assets.addWAV("beep", Self.beep)
+        let catalogue = try assets.catalogue()
+        let cacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent("ss-cache-\(UUID())")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: cacheFolder) }
+        let cache = try AssetCache(directory: cacheFolder)
+        let local = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
+        // The first session ends after 8 KiB of the file.
+        let first = RemotePlayer(engine: local, cache: cache)
+        Self.transport(try Self.assetMessages(catalogue, upTo: 8192), into: first)
+        try await Self.wait { first.report.fileBytes == 8192 }
+        first.finish()
+        let partials = cache.partials()
+        #expect(partials.count == 1 && partials.first?.bytes == 8192)
+        let announcement = try #require(
+            RemoteAnnouncement(
+                parsing: RemoteAnnouncement(partial: [partials[0].hash.shortHex: partials[0].bytes]).value))
+        #expect(announcement.partial == [partials[0].hash.shortHex: 8192])
+        // The next picks up where it stopped; the whole file is checked by its hash.
+        let second = RemotePlayer(engine: local, cache: cache)
+        defer { second.finish() }
+        Self.transport(try Self.assetMessages(catalogue, from: [partials[0].hash: 8192]), into: second)
+        try await Self.wait { second.report.loaded == 1 }
+        #expect(second.report.filesReceived == 1)
+        #expect(second.report.fileBytes == cache.entries()[0].size - 8192)
+        #expect(cache.partials().isEmpty && cache.verify().removed == 0)
     }
 
     @Test func aSoundThatHasNotArrivedIsRefusedAndCounted() async throws {
