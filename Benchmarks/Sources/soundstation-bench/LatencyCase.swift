@@ -5,11 +5,12 @@ import SoundStation
 /// `latency-loopback`: frames from a play call to the first non-zero output frame on the offline
 /// (loopback) engine; `latency-device`: the mixing period of the OpenAL device the engine opens.
 enum LatencyCase {
-    static let names = ["latency-loopback", "latency-device"]
+    static let names = ["latency-loopback", "latency-device", "latency-device-low"]
 
     static func run(runs: Int, cases: CaseFilter) throws {
         if cases.wants("latency-loopback") { try loopback(runs: runs) }
         if cases.wants("latency-device") { try device(runs: runs) }
+        if cases.wants("latency-device-low") { try lowLatency(runs: runs) }
     }
 
     private static func loopback(runs: Int) throws {
@@ -35,6 +36,42 @@ enum LatencyCase {
             case: "latency-loopback", unit: "frames",
             label: "AudioEngine.play between two render(frames:) calls",
             samples: frames
+        ).emit()
+    }
+
+    /// `latency-device-low`: the period granted with ``OutputLatency/low`` (PulseAudio asked for a
+    /// 10 ms buffer), against the default period (an `engine-variant` row), and the underruns the
+    /// engine counted while a looping voice played on it for the run.
+    private static func lowLatency(runs: Int) throws {
+        guard let probe = try? AudioEngine(output: .device(latency: .low)) else {
+            progress("latency-device-low: no playback device (run under Scripts/with-pulse.sh); left out")
+            return
+        }
+        probe.shutdown()
+        var (low, normal): ([Double], [Double]) = ([], [])
+        var deviceName = ""
+        for _ in -1..<runs {
+            for latency in [OutputLatency.low, .normal] {
+                let engine = try AudioEngine(output: .device(latency: latency))
+                defer { engine.shutdown() }
+                deviceName = engine.deviceName
+                guard let period = engine.mixingPeriod else {
+                    fail("latency-device-low: no mixing period on \(engine.deviceName)")
+                }
+                let ms =
+                    Double(period.components.attoseconds) / 1e15 + Double(period.components.seconds) * 1e3
+                if latency == .low { low.append(ms) } else { normal.append(ms) }
+            }
+        }
+        // The warm-up's figures are left out, as `repeated` does.
+        CaseReport(
+            case: "latency-device-low", unit: "ms",
+            label: "mixing period with OutputLatency.low (AudioEngine.mixingPeriod)",
+            samples: Array(low.dropFirst()), note: deviceName
+        ).emit()
+        CaseReport(
+            case: "latency-device-low", side: "engine-variant", peer: "soundstation-normal", unit: "ms",
+            label: "mixing period with the default OutputLatency.normal", samples: Array(normal.dropFirst())
         ).emit()
     }
 

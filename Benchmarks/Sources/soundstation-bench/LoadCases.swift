@@ -218,6 +218,7 @@ enum LoadCases {
         let cycles = try await sceneTask.value
         musicDone.wait()
         let switched = shared.switches.load(ordering: .relaxed) - startSwitches
+        engine.waitForMixer()
         guard engine.activeVoiceCount > 0 else { fail("trigger-under-load: nothing is playing at the end") }
         if refused > 0 { progress("trigger-under-load: \(refused) triggers refused (ring full)") }
         let note = "default device \(engine.deviceName); 1 trigger / 200 us for \(seconds) s per run"
@@ -296,6 +297,7 @@ enum LoadCases {
             sleep(until: BenchClock.wall() + span)
             return (rusageCPU() - start) * 1e3
         }
+        engine.waitForMixer()
         guard sound.music.current == "trackA", engine.activeVoiceCount == 1 else {
             fail("idle-music: the track is not playing at the end")
         }

@@ -29,6 +29,34 @@ extension AudioEngine {
         return false
     }
 
+    /// Refills every playing filtered voice's queue in one pass, their biquads side by side
+    /// (``FilteredFeeder/refillTogether(_:)``); housekeeping's per-voice refill that follows finds the
+    /// queues full and only settles them. Paused voices wait, as there.
+    func refillFilteredVoices(_ state: EngineState, at now: Int64) {
+        var voices: [(feeder: FilteredFeeder, source: OpenALSource, settings: FilteredFeeder.Settings)] = []
+        // Each bus's cutoff looked up once, not once per voice (a bus's hash is its name's).
+        var busRamps: [(bus: Bus, ramp: CutoffRamp?)] = []
+        for slot in state.pool.busySlots {
+            let index = Int(slot)
+            guard state.pool.voices[index].phase == .playing, let feeder = state.pool.voices[index].filtered,
+                let source = state.pool.voices[index].source
+            else { continue }
+            let bus = state.pool.voices[index].options.bus
+            let busRamp: CutoffRamp?
+            if let known = busRamps.first(where: { $0.bus == bus }) {
+                busRamp = known.ramp
+            } else {
+                busRamp = state.space.busCutoffs[bus]
+                busRamps.append((bus, busRamp))
+            }
+            let settings = FilteredFeeder.Settings(
+                own: state.pool.voices[index].cutoffRamp, bus: busRamp,
+                pitch: state.pool.voices[index].options.pitch, engineRate: sampleRate, now: now)
+            voices.append((feeder, source, settings))
+        }
+        if !voices.isEmpty { FilteredFeeder.refillTogether(voices) }
+    }
+
     /// What a filtered voice's next blocks are filtered with.
     func filterSettings(_ slot: Int32, in state: EngineState, at frame: Int64) -> FilteredFeeder.Settings {
         let index = Int(slot)

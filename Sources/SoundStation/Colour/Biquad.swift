@@ -97,23 +97,63 @@ struct FilterChain {
         var designed: CutoffFilter?
         var designedRate = 0.0
         var coefficients = BiquadCoefficients()
+        /// Whether the filter last prepared was open: the samples pass untouched.
+        var isOpen = false
         /// The dry samples of one step, while a filter comes on or goes off.
         var dry = [Float](repeating: 0, count: 2 * FilterChain.step)
+
+        /// The coefficients for `filter` at `rate`, designed when it changed; `nil` for no filter or
+        /// an open one (see ``isOpen(_:rate:)``). No filter forgets the memory, so turning it on again
+        /// starts clean; an open one keeps it (see ``passOpen(_:frames:channels:)``).
+        mutating func prepare(_ filter: CutoffFilter?, rate: Double) -> BiquadCoefficients? {
+            guard let filter else {
+                if designed != nil { self = Stage() }
+                return nil
+            }
+            isOpen = Stage.isOpen(filter, rate: rate)
+            if isOpen { return nil }
+            if filter != designed || rate != designedRate {
+                coefficients = BiquadCoefficients(filter, sampleRate: rate)
+                designed = filter
+                designedRate = rate
+            }
+            return coefficients
+        }
+
+        /// Whether `filter` passes everything at `rate`: a low-pass at or above the Nyquist frequency
+        /// with no resonance peak (Q at most Butterworth's) has nothing above its cutoff to remove, so
+        /// the samples pass untouched and the biquad is skipped (a game's "no muffle" setting).
+        static func isOpen(_ filter: CutoffFilter, rate: Double) -> Bool {
+            filter.kind == .lowpass && Double(filter.cutoff) >= rate / 2
+                && filter.q <= CutoffFilter.butterworthQ
+        }
+
+        /// After frames passed an open filter untouched: its memory holds them as its inputs and its
+        /// outputs (what a filter with nothing to remove would have), so a cutoff gliding down from
+        /// open goes on from the signal rather than from silence.
+        mutating func passOpen(_ base: UnsafeMutablePointer<Float>, frames: Int, channels: Int) {
+            guard isOpen, frames > 0 else { return }
+            let last = (frames - 1) * channels
+            let before = frames > 1 ? last - channels : -1
+            func at(_ i: Int, _ fallback: Double) -> Double { i >= 0 ? Double(base[i]) : fallback }
+            state.x2.0 = at(before, state.x1.0)
+            state.x1.0 = Double(base[last])
+            if channels == 2 {
+                state.x2.1 = at(before >= 0 ? before + 1 : -1, state.x1.1)
+                state.x1.1 = Double(base[last + 1])
+            }
+            (state.y1, state.y2) = (state.x1, state.x2)
+        }
 
         /// Filters one step's frames with `filter` (nothing when `nil`), `wet` of it heard.
         mutating func run(
             _ filter: CutoffFilter?, wet: Double, rate: Double, _ base: UnsafeMutablePointer<Float>,
             frames: Int, channels: Int
         ) {
-            guard let filter else {
-                // Off: forget the memory, so turning it on again starts clean.
-                if designed != nil { self = Stage() }
+            // Off or open: nothing to run.
+            guard let coefficients = prepare(filter, rate: rate) else {
+                passOpen(base, frames: frames, channels: channels)
                 return
-            }
-            if filter != designed || rate != designedRate {
-                coefficients = BiquadCoefficients(filter, sampleRate: rate)
-                designed = filter
-                designedRate = rate
             }
             let count = frames * channels
             if wet < 1 { for i in 0..<count { dry[i] = base[i] } }
@@ -128,6 +168,69 @@ struct FilterChain {
     private var own = Stage()
     private var bus = Stage()
 
+    /// A block whose filters hold still, ready for ``BiquadLanes``: each stage's coefficients, in
+    /// order (own, then bus), `nil` for a stage that is off or open.
+    typealias StillPlan = (own: BiquadCoefficients?, bus: BiquadCoefficients?)
+
+    /// Prepares a block heard from render-clock frame `clock` that neither filter glides or fades in:
+    /// designs the coefficients and forgets a stage switched off, exactly as ``process`` would before
+    /// filtering it in one step. `nil` while either filter glides or fades: ``process`` must run the
+    /// block step by step.
+    mutating func stillPlan(rate: Double, clock: Double, own ownRamp: CutoffRamp?, bus busRamp: CutoffRamp?)
+        -> StillPlan?
+    {
+        let start = Int64(clock)
+        guard ownRamp?.isDone(at: start) ?? true, busRamp?.isDone(at: start) ?? true else { return nil }
+        // A ramp that is done holds its target and is wholly wet.
+        return (
+            own.prepare(ownRamp?.value(at: start), rate: rate),
+            bus.prepare(busRamp?.value(at: start), rate: rate)
+        )
+    }
+
+    /// The lanes that run stage `bus` (else the voice's own) with `coefficients` over `frames`
+    /// interleaved frames at `base`: one per channel, starting from the stage's memory.
+    func lanes(
+        bus isBus: Bool, _ coefficients: BiquadCoefficients, _ base: UnsafeMutablePointer<Float>, frames: Int,
+        channels: Int
+    ) -> [BiquadLane] {
+        let state = isBus ? bus.state : own.state
+        var lanes = [
+            BiquadLane(
+                samples: base, stride: channels, frames: frames, x1: state.x1.0, x2: state.x2.0,
+                y1: state.y1.0,
+                y2: state.y2.0, c: coefficients)
+        ]
+        if channels == 2 {
+            lanes.append(
+                BiquadLane(
+                    samples: base + 1, stride: 2, frames: frames, x1: state.x1.1, x2: state.x2.1,
+                    y1: state.y1.1,
+                    y2: state.y2.1, c: coefficients))
+        }
+        return lanes
+    }
+
+    /// After a still block ran through ``BiquadLanes``: the memory of a stage that was open follows
+    /// the samples that passed it.
+    mutating func passOpen(bus isBus: Bool, _ base: UnsafeMutablePointer<Float>, frames: Int, channels: Int) {
+        if isBus {
+            bus.passOpen(base, frames: frames, channels: channels)
+        } else {
+            own.passOpen(base, frames: frames, channels: channels)
+        }
+    }
+
+    /// Keeps the memory `lanes` (from ``lanes(bus:_:_:frames:channels:)``) ended with.
+    mutating func keep(_ lanes: ArraySlice<BiquadLane>, bus isBus: Bool) {
+        guard let left = lanes.first else { return }
+        let right = lanes.count > 1 ? lanes[lanes.startIndex + 1] : left
+        let state = BiquadState(
+            x1: (left.x1, right.x1), x2: (left.x2, right.x2), y1: (left.y1, right.y1), y2: (left.y2, right.y2)
+        )
+        if isBus { bus.state = state } else { own.state = state }
+    }
+
     /// Filters interleaved `samples` heard from render-clock frame `clock` on, each frame lasting
     /// `framesPerSample` render-clock frames, for a voice heard since `origin`.
     /// - Parameters:
@@ -140,25 +243,36 @@ struct FilterChain {
         let frames = samples.count / max(channels, 1)
         samples.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
-            // While neither filter glides, the whole block runs in one step.
-            let start = Int64(clock)
-            let still = (ownRamp?.isDone(at: start) ?? true) && (busRamp?.isDone(at: start) ?? true)
-            let step = still ? frames : Self.step
-            var done = 0
-            while done < frames {
-                let length = min(step, frames - done)
-                let frame = Int64(clock + Double(done) * framesPerSample)
-                let pointer = base + done * channels
-                own.run(
-                    ownRamp?.value(at: frame), wet: ownRamp?.wet(at: frame, heardSince: origin) ?? 1,
-                    rate: rate, pointer,
-                    frames: length, channels: channels)
-                bus.run(
-                    busRamp?.value(at: frame), wet: busRamp?.wet(at: frame, heardSince: origin) ?? 1,
-                    rate: rate, pointer,
-                    frames: length, channels: channels)
-                done += length
-            }
+            process(
+                base, frames: frames, channels: channels, rate: rate, clock: clock,
+                framesPerSample: framesPerSample, own: ownRamp, bus: busRamp, heardSince: origin)
+        }
+    }
+
+    /// ``process(_:channels:rate:clock:framesPerSample:own:bus:heardSince:)`` on `frames` frames at
+    /// `base`.
+    mutating func process(
+        _ base: UnsafeMutablePointer<Float>, frames: Int, channels: Int, rate: Double, clock: Double,
+        framesPerSample: Double, own ownRamp: CutoffRamp?, bus busRamp: CutoffRamp?, heardSince origin: Int64
+    ) {
+        // While neither filter glides, the whole block runs in one step.
+        let start = Int64(clock)
+        let still = (ownRamp?.isDone(at: start) ?? true) && (busRamp?.isDone(at: start) ?? true)
+        let step = still ? frames : Self.step
+        var done = 0
+        while done < frames {
+            let length = min(step, frames - done)
+            let frame = Int64(clock + Double(done) * framesPerSample)
+            let pointer = base + done * channels
+            own.run(
+                ownRamp?.value(at: frame), wet: ownRamp?.wet(at: frame, heardSince: origin) ?? 1,
+                rate: rate, pointer,
+                frames: length, channels: channels)
+            bus.run(
+                busRamp?.value(at: frame), wet: busRamp?.wet(at: frame, heardSince: origin) ?? 1,
+                rate: rate, pointer,
+                frames: length, channels: channels)
+            done += length
         }
     }
 }

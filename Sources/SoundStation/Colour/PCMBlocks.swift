@@ -9,6 +9,22 @@ protocol PCMBlocks: AnyObject {
     func nextBlock(maxFrames: Int) -> (start: Int, samples: [Float])?
     /// Whether nothing more will come: the sound played to its end (never for a loop), or failed.
     var isFinished: Bool { get }
+    /// ``nextBlock(maxFrames:)`` written to `destination` (room for `maxFrames` frames): the sound
+    /// frame the block begins at and its frames.
+    func nextBlock(into destination: UnsafeMutablePointer<Float>, maxFrames: Int) -> (
+        start: Int, frames: Int
+    )?
+}
+
+extension PCMBlocks {
+    func nextBlock(into destination: UnsafeMutablePointer<Float>, maxFrames: Int) -> (
+        start: Int, frames: Int
+    )? {
+        guard let block = nextBlock(maxFrames: maxFrames) else { return nil }
+        let count = min(block.samples.count, maxFrames * channels)
+        block.samples.withUnsafeBufferPointer { destination.update(from: $0.baseAddress!, count: count) }
+        return (block.start, count / max(channels, 1))
+    }
 }
 
 /// A preloaded sound's samples, read from a frame on, wrapping at its loop points when it loops.
@@ -50,5 +66,29 @@ final class MemoryBlocks: PCMBlocks {
             cursor += frames
         }
         return block.isEmpty ? nil : (start, block)
+    }
+
+    /// Copies straight from the sound's samples, with no block array in between.
+    func nextBlock(into destination: UnsafeMutablePointer<Float>, maxFrames: Int) -> (
+        start: Int, frames: Int
+    )? {
+        let total = samples.count / max(channels, 1)
+        let start = cursor
+        var written = 0
+        samples.withUnsafeBufferPointer { source in
+            while written < maxFrames {
+                let end = loop?.upperBound ?? total
+                if cursor >= end {
+                    guard let loop, !loop.isEmpty else { break }
+                    cursor = loop.lowerBound
+                }
+                let frames = min(maxFrames - written, end - cursor)
+                (destination + written * channels).update(
+                    from: source.baseAddress! + cursor * channels, count: frames * channels)
+                cursor += frames
+                written += frames
+            }
+        }
+        return written == 0 ? nil : (start, written)
     }
 }

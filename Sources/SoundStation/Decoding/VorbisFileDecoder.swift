@@ -149,15 +149,62 @@ public final class VorbisFileDecoder: StreamingDecoder {
     /// - Returns: The rest of the stream; everything when called on a fresh decoder.
     /// - Throws: As ``read(maxFrames:)``.
     public func readAll() throws(AudioDecodingError) -> PCMAudio {
-        var samples: [Float] = []
         // The declared length comes from the file, so a forged one must not drive a huge allocation.
-        samples.reserveCapacity(min(info.frameCount, source.byteCount * 16) * info.channels)
+        let declared = min(info.frameCount, source.byteCount * 16)
+        var samples = mixer.isIdentity ? try decodeInPlace(frames: declared) : []
+        if !mixer.isIdentity { samples.reserveCapacity(declared * info.channels) }
+        // More than two channels to mix down, or more frames than declared: chunk by chunk.
         while true {
             let chunk = try read(maxFrames: 4096)
             if chunk.isEmpty { break }
             samples.append(contentsOf: chunk)
         }
         return PCMAudio(sampleRate: info.sampleRate, channels: info.channels, samples: samples)
+    }
+
+    /// Decodes up to `frames` frames of a mono or stereo stream straight into one array:
+    /// libvorbisfile's planar floats are interleaved in place, with no chunk arrays, zero fill or
+    /// second copy in between (what a preload's decode spent besides libvorbis itself).
+    private func decodeInPlace(frames capacity: Int) throws(AudioDecodingError) -> [Float] {
+        let channels = info.channels
+        var failure: AudioDecodingError?
+        let samples = [Float](unsafeUninitializedCapacity: capacity * channels) { buffer, initialized in
+            var frames = 0
+            while frames < capacity, let base = buffer.baseAddress {
+                var channelData: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>?
+                var link: Int32 = 0
+                let got = ov_read_float(
+                    file, &channelData, Int32(clamping: min(4096, capacity - frames)), &link)
+                // A gap from lost or damaged pages: the decoder resynchronises, so keep going.
+                if got == OV_HOLE { continue }
+                if got < 0 {
+                    failure = Self.streamError(got, name: name)
+                    break
+                }
+                if got == 0 { break }
+                do throws(AudioDecodingError) { try checkLink(link) } catch {
+                    failure = error
+                    break
+                }
+                guard let channelData, let left = channelData[0] else { break }
+                let count = Int(got)
+                let out = base + frames * channels
+                if channels == 1 {
+                    out.update(from: left, count: count)
+                } else if let right = channelData[1] {
+                    for i in 0..<count {
+                        out[2 * i] = left[i]
+                        out[2 * i + 1] = right[i]
+                    }
+                } else {
+                    break
+                }
+                frames += count
+            }
+            initialized = frames * channels
+        }
+        if let failure { throw failure }
+        return samples
     }
 
     private func append(

@@ -92,6 +92,8 @@ extension AudioEngine {
         // step.
         var nextWake = min(state.nextEventFrame ?? .max, tweens.wake ?? .max)
         var finishedAny = false
+        // Filtered voices refilled together, their filters in SIMD lanes (Colour/, issue 23).
+        refillFilteredVoices(state, at: now)
         for slot in state.pool.busySlots {
             // Fields are read one by one: copying the whole voice would retain and release its
             // buffer, stream, source and name for every voice on every quantum.

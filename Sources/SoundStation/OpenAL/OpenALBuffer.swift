@@ -31,6 +31,33 @@ final class OpenALBuffer: @unchecked Sendable {
         byteCount = try Self.fill(id, device: device, audio: audio, compact: false)
     }
 
+    /// Replaces the buffer's contents with float `samples` without copying them into an array first
+    /// (a filtered voice's block, from its feeder's slot).
+    func fill(_ samples: UnsafeBufferPointer<Float>, sampleRate: Int, channels: Int) throws(AudioEngineError)
+    {
+        let id = self.id
+        let format = channels == 1 ? AL_FORMAT_MONO_FLOAT32 : AL_FORMAT_STEREO_FLOAT32
+        try withOpenAL(device, "alBufferData(\(samples.count / max(channels, 1)) frames)") {
+            alBufferData(
+                id, format, samples.baseAddress, ALsizei(samples.count * MemoryLayout<Float>.size),
+                ALsizei(sampleRate))
+        }
+        byteCount = samples.count * MemoryLayout<Float>.size
+    }
+
+    /// ``fill(_:sampleRate:channels:)`` for a caller already inside `device.withContext` (a refill of
+    /// many voices under one lock).
+    /// - Returns: False when OpenAL refused the data.
+    func fillInContext(_ samples: UnsafeBufferPointer<Float>, sampleRate: Int, channels: Int) -> Bool {
+        let format = channels == 1 ? AL_FORMAT_MONO_FLOAT32 : AL_FORMAT_STEREO_FLOAT32
+        alBufferData(
+            id, format, samples.baseAddress, ALsizei(samples.count * MemoryLayout<Float>.size),
+            ALsizei(sampleRate))
+        guard alGetError() == AL_NO_ERROR else { return false }
+        byteCount = samples.count * MemoryLayout<Float>.size
+        return true
+    }
+
     /// Uploads `audio` and returns the bytes the device keeps.
     private static func fill(_ id: ALuint, device: OpenALDevice, audio: PCMAudio, compact: Bool)
         throws(AudioEngineError) -> Int

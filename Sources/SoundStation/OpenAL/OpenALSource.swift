@@ -11,6 +11,9 @@ final class OpenALSource: @unchecked Sendable {
 
     let device: OpenALDevice
     let id: ALuint
+    /// Whether a filter or a reverb send is set on the source, so a start that needs neither can skip
+    /// clearing them (two AL calls per start). Touched only by the mixing side, under the state lock.
+    var effectsSet = false
 
     init(device: OpenALDevice) throws(AudioEngineError) {
         self.device = device
@@ -183,6 +186,26 @@ final class OpenALSource: @unchecked Sendable {
         var ids = buffers.map(\.id)
         let id = self.id
         try withOpenAL(device, "alSourceQueueBuffers") { alSourceQueueBuffers(id, ALsizei(ids.count), &ids) }
+    }
+
+    /// Takes every buffer the mixer has finished with off the queue, for a caller already inside
+    /// `device.withContext` (a refill of many voices under one lock): their names in queue order,
+    /// none when the source refused.
+    func unqueueProcessedInContext() -> [ALuint] {
+        var processed: ALint = 0
+        alGetSourcei(id, AL_BUFFERS_PROCESSED, &processed)
+        guard alGetError() == AL_NO_ERROR, processed > 0 else { return [] }
+        var ids = [ALuint](repeating: 0, count: Int(processed))
+        alSourceUnqueueBuffers(id, processed, &ids)
+        return alGetError() == AL_NO_ERROR ? ids : []
+    }
+
+    /// Queues `buffers`, for a caller already inside `device.withContext`.
+    /// - Returns: False when the source refused them.
+    func queueInContext(_ buffers: [OpenALBuffer]) -> Bool {
+        var ids = buffers.map(\.id)
+        alSourceQueueBuffers(id, ALsizei(ids.count), &ids)
+        return alGetError() == AL_NO_ERROR
     }
 
     /// How many queued buffers the mixer has finished with.

@@ -156,7 +156,10 @@ extension AudioEngine {
         let busFilter = state.space.busFilters[options.bus]?.shelf
         let filter = options.filter?.shelf?.combined(with: busFilter) ?? busFilter
         let send = state.space.busReverbs[options.bus] == nil ? 0 : options.reverbSend
+        let clear = filter == nil && send == 0
+        if clear, !source.effectsSet { return }
         effects.apply(to: source.id, filter: filter, bus: options.bus.index, send: send)
+        source.effectsSet = !clear
     }
 
     /// Applies a bus's filter and reverb to every voice on it now.

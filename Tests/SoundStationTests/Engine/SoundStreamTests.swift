@@ -84,7 +84,9 @@ import Testing
         wait(until: 4_800)
         try engine.seek(voice, toFrame: 960_000)
         #expect(engine.waitForMixer())
-        #expect(engine.position(of: voice) == 960_000)
+        // As of the round that carried the seek out: the new frame, or a few frames past it when the
+        // worker's first chunk was already playing by the time the round published.
+        #expect(engine.position(of: voice).map { (960_000..<964_800).contains($0) } == true)
         wait(until: 964_800)
         let position = try #require(engine.position(of: voice))
         #expect(position >= 964_800 && position < 1_440_000, "at frame \(position)")

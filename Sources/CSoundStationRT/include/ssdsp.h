@@ -1,0 +1,38 @@
+/*
+ * ssdsp: the engine's cutoff filters (biquads) run several voices side by side.
+ *
+ * A biquad's output depends on its previous output, so one channel is a serial chain of a multiply
+ * and a subtract per sample; four channels in vector lanes (two pairs of doubles, SSE2 or NEON registers) share that chain's
+ * latency. Each lane computes exactly what the Swift loop in Colour/Biquad.swift computes, in
+ * doubles, in the same order, nothing fused (FP_CONTRACT OFF), so the samples are bit-identical.
+ * In C because Swift's SIMD types come out of LLVM reshuffled across lanes on every sample (1.7x
+ * slower than this, issue 23's measurement).
+ */
+#ifndef SSDSP_H
+#define SSDSP_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One channel of one voice's block, its biquad's memory and coefficients (a0 normalised to 1). */
+typedef struct ssdsp_biquad_lane {
+    /** The channel's first sample; the next ones are `stride` samples apart (1 mono, 2 stereo). */
+    float *samples;
+    long stride;
+    long frames;
+    double x1, x2, y1, y2;
+    double b0, b1, b2, a1, a2;
+} ssdsp_biquad_lane;
+
+/**
+ * Filters every lane's samples in place, four lanes at a time, and leaves each lane's memory where
+ * its block ended. Lanes must not share samples.
+ */
+void ssdsp_biquad_lanes(ssdsp_biquad_lane *lanes, long count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
