@@ -58,11 +58,9 @@ let package = Package(
         // (Scripts/install-deps.sh installs libsdl2-dev).
         .systemLibrary(name: "CSDL2"),
         .target(name: "CSoundStationRT"),
-        // SHA-256 for the files a remote session sends to the player's cache.
-        .target(name: "CSoundStationHash"),
         .target(
             name: "SoundStation",
-            dependencies: ["COpenAL", "CVorbis", "CSoundStationRT", "CSoundStationHash", "CSndFile", "CXMP"]
+            dependencies: ["COpenAL", "CVorbis", "CSoundStationRT", "CSndFile", "CXMP"]
         ),
         .target(name: "SoundStationTesting", dependencies: ["SoundStation"]),
         .target(name: "TerminalKit"),

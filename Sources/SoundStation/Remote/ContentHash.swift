@@ -1,4 +1,4 @@
-import CSoundStationHash
+import CSoundStationRT
 import Foundation
 
 /// A file's SHA-256: how a sound's file is known over SSH, and its name in the player's cache, so the
