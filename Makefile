@@ -23,6 +23,7 @@ e2e:
 	Scripts/e2e-starfall.sh .build/debug
 	Scripts/e2e-voicenote.sh .build/debug
 	Scripts/e2e-capi.sh .build/debug
+	Scripts/e2e-quiet.sh .build/debug
 	Scripts/e2e-ssh.sh .build/debug
 
 ## e2e-capi: the C library and the Python package, installed into a temporary prefix and used as a game would

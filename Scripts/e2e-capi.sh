@@ -66,6 +66,14 @@ nothing_from_the_toolchain() {
 
 c_tests() { "${game_env[@]}" "$work/capi_test" "$root/Assets"; }
 
+honest_tests() { # Tests/CAPI/honest_test.c: ss_output, notices, C-terms messages, bounded render, no loss, no growth
+    "${game_env[@]}" sh -c "cc -Wall -Wextra -Werror -std=c99 -o '$work/honest_test' '$root/Tests/CAPI/honest_test.c' \
+        \$(pkg-config --cflags --libs soundstation)" || return 1
+    # One malloc arena, so that mallinfo2 sees what every thread allocates.
+    "${game_env[@]}" MALLOC_ARENA_MAX=1 timeout 300 "$work/honest_test" "$root/Assets" || return 1
+    "${game_env[@]}" timeout 60 "$work/honest_test" "$root/Assets" device
+}
+
 readme_c_example() { # Examples/C/hello.c, the README's C example, built and run
     "${game_env[@]}" sh -c "cc -std=c99 -o '$work/hello' '$root/Examples/C/hello.c' \$(pkg-config --cflags --libs soundstation)" \
         || return 1
@@ -206,6 +214,7 @@ check "the library exports exactly the header's functions" exports_match_header
 check "a C game builds with pkg-config" build_game
 check "ldd: nothing from the Swift toolchain" nothing_from_the_toolchain
 check "C tests: offline onsets, music, identical renders, every error path" c_tests
+check "C: says what happened, renders in pieces, loses nothing offline, keeps only a tombstone" honest_tests
 check "README C example builds and runs" readme_c_example
 check "README holds the examples as they are" readme_holds_the_examples
 check "pip install ./python, pytest" python_package

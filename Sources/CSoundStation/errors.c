@@ -28,6 +28,7 @@ const char *ss_result_name(int code) {
     case SS_ERR_DECODE: return "SS_ERR_DECODE";
     case SS_ERR_NOT_OFFLINE: return "SS_ERR_NOT_OFFLINE";
     case SS_ERR_CLOSED: return "SS_ERR_CLOSED";
+    case SS_ERR_CANCELLED: return "SS_ERR_CANCELLED";
     default: return "SS_UNKNOWN_CODE";
     }
 }

@@ -15,21 +15,26 @@ final class CEngine: Sendable {
         let system: SoundSystem
         /// Every preload's sounds, held until `ss_close`.
         var held: [PreloadedSounds] = []
+        /// The names ``held`` holds.
+        var heldNames: Set<String> = []
         /// The subscription that fills ``events``.
         var subscription: EventSubscription?
+        /// The subscription that turns the engine's notices into `SS_EVENT_NOTICE`.
+        var notices: EventSubscription?
     }
 
     private let live: Locked<Live?>
     /// Sound ids in load order.
     let table = Locked(SoundTable())
-    /// Events waiting for `ss_poll_event`.
-    let events = EventQueue(capacity: 4096)
+    /// Events waiting for `ss_poll_event`: offline, every event is kept until polled (a render makes
+    /// them all at once); on a device the newest 4096, with a count of the dropped.
+    let events: EventQueue
     private let closed = Atomic<Bool>(false)
     /// The C handle (`ss_engine *`), whose `ss_play` triggers through the engine's ring without Swift.
     /// `nonisolated(unsafe)`: an immutable pointer to a C struct whose fields are atomics or set once.
     nonisolated(unsafe) let cHandle: OpaquePointer
-    /// Keeps the ring `cHandle` points into alive for the handle's life, past `ss_close`.
-    private let ringLifetime: any AnyObject & Sendable
+    /// Keeps the ring `cHandle` points into alive until `ss_close` has waited out every `ss_play`.
+    private let ringLifetime: Locked<(any AnyObject & Sendable)?>
 
     /// Opens the output and reads the catalogue.
     /// - Parameters:
@@ -48,10 +53,14 @@ final class CEngine: Sendable {
             throw CError(error)
         }
         let engine: AudioEngine
+        let fallback = Locked<[String]>([])
         do throws(AudioEngineError) {
             switch output {
             case .exactly(let output): engine = try AudioEngine(output: output)
-            case .deviceOrSilent: engine = try AudioEngine.openWithFallback(.device()) { _ in }
+            case .deviceOrSilent:
+                engine = try AudioEngine.openWithFallback(.device()) { line in
+                    fallback.withLock { $0.append(line) }
+                }
             }
         } catch {
             throw CError(error)
@@ -60,10 +69,29 @@ final class CEngine: Sendable {
             throw .invalid("out of memory for the engine's handle")
         }
         self.cHandle = cHandle
-        ringLifetime = engine.triggerLifetime
+        ss_internal_engine_set_output(cHandle, engine.outputName)
+        ringLifetime = Locked(engine.triggerLifetime)
+        if case .offline = engine.output {
+            events = EventQueue(capacity: nil)
+        } else {
+            events = EventQueue(capacity: 4096)
+        }
         live = Locked(Live(system: SoundSystem(engine: engine, catalogue: catalogue)))
+        // The fallback's reason first, then what the libraries said while the device opened.
+        for line in fallback.withLock({ $0 }) { notice(line) }
         let subscription = engine.onEvent { [self] event in receive(event) }
-        live.withLock { $0?.subscription = subscription }
+        let notices = engine.onNotice { [self] line in notice(line) }
+        live.withLock {
+            $0?.subscription = subscription
+            $0?.notices = notices
+        }
+    }
+
+    /// Queues a notice for `ss_poll_event`.
+    /// - Parameter line: One line for the game to show or log.
+    func notice(_ line: String) {
+        let time = live.withLock { $0?.system.engine.time.inSeconds } ?? 0
+        events.push(.init(type: SS_EVENT_NOTICE, soundID: -1, name: line, time: time))
     }
 
     /// The open engine's sound system.
@@ -78,17 +106,26 @@ final class CEngine: Sendable {
     /// Keeps a preload's sounds until the engine closes.
     /// - Parameter sounds: What the preload loaded.
     func hold(_ sounds: PreloadedSounds) {
-        let stillOpen = live.withLock { live -> Bool in
+        let keep = live.withLock { live -> Bool in
+            guard live != nil else { return false }
+            // A preload of sounds already held adds nothing: let its hold go at once, so that a
+            // game preloading the same scene again and again does not grow.
+            if sounds.names.allSatisfy({ live?.heldNames.contains($0) == true }) { return false }
             live?.held.append(sounds)
-            return live != nil
+            live?.heldNames.formUnion(sounds.names)
+            return true
         }
-        if !stillOpen { sounds.unload() }
+        if !keep { sounds.unload() }
     }
 
     /// Lets go of everything, once: stops the sound, unloads it, closes the output.
     func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        // After this no ss_play touches the ring or the id table; only a tombstone stays.
         ss_internal_engine_close(cHandle)
+        ringLifetime.withLock { $0 = nil }
+        table.withLock { $0 = SoundTable() }
+        events.clear()
         guard
             let live = live.withLock({ live -> Live? in
                 defer { live = nil }
@@ -96,16 +133,18 @@ final class CEngine: Sendable {
             })
         else { return }
         live.subscription?.cancel()
+        live.notices?.cancel()
         live.system.music.stop()
         live.system.engine.shutdown()
         for sounds in live.held { sounds.unload() }
     }
 
-    /// Gives `name` (loaded as `sound` in the engine) a C id, and lets `ss_play` reach it.
+    /// Gives `name` (loaded as `sound` in the engine) a C id, and lets `ss_play` reach it (or, for
+    /// streamed music, tell the caller to use `ss_music`).
     /// - Returns: The C id.
-    func publish(_ entry: SoundTable.Sound, as sound: SoundID) -> Int32 {
+    func publish(_ entry: SoundTable.Sound, as sound: SoundID, music: Bool = false) -> Int32 {
         let id = table.withLock { $0.add(entry) }
-        ss_internal_engine_map(cHandle, id, sound.rawValue)
+        ss_internal_engine_map(cHandle, id, music ? -2 : sound.rawValue)
         return id
     }
 
@@ -137,6 +176,8 @@ final class CEngine: Sendable {
                 reason: Self.code(of: reason))
         case .refused(_, let sound, let time):
             record = .init(type: SS_EVENT_REFUSED, soundID: id(sound), name: sound, time: time.inSeconds)
+        case .coalesced(_, let sound, _, let time):
+            record = .init(type: SS_EVENT_COALESCED, soundID: id(sound), name: sound, time: time.inSeconds)
         case .deviceLost(let reason, let time):
             record = .init(type: SS_EVENT_DEVICE_LOST, soundID: -1, name: reason, time: time.inSeconds)
         case .deviceRestored(let device, let time):

@@ -40,14 +40,29 @@ struct CError: Error {
         message = error.description
     }
 
-    /// The code and message for a load error.
+    /// The code and message for a load error, in the C interface's terms (never the Swift API's
+    /// names: a C or Python game has no `SoundBank.preload` or `effects.play`).
     init(_ error: SoundLoadError) {
         switch error {
         case .catalogue(let error): self.init(error)
         case .engine(_, let error): self.init(code: CError(error).code, message: error.description)
-        case .notLoaded: self.init(code: Int32(SS_ERR_NOT_LOADED), message: error.description)
-        case .someFailed: self.init(code: Int32(SS_ERR_DECODE), message: error.description)
-        case .wrongKind, .notSingleSound:
+        case .notLoaded(let name):
+            self.init(
+                code: Int32(SS_ERR_NOT_LOADED),
+                message: "sound \"\(name)\" is not loaded: preload it first with ss_preload")
+        case .someFailed(let failures):
+            self.init(
+                code: Int32(SS_ERR_DECODE),
+                message: "\(failures.count) sound(s) failed to load: "
+                    + failures.map { CError($0).message }.joined(separator: "; "))
+        case .wrongKind(let name, let kind, let expected):
+            self.init(
+                code: Int32(SS_ERR_INVALID_ARGUMENT),
+                message:
+                    "sound \"\(name)\" is \(kind.rawValue == "effect" ? "an effect" : "a \(kind.rawValue)") entry, "
+                    + "not \(expected.rawValue == "effect" ? "an effect" : "a \(expected.rawValue)"): play it with "
+                    + (kind == .music ? "ss_music" : "ss_play"))
+        case .notSingleSound:
             self.init(code: Int32(SS_ERR_INVALID_ARGUMENT), message: error.description)
         }
     }
@@ -75,12 +90,44 @@ func cCall(_ body: () throws(CError) -> Int32) -> Int32 {
 /// A C string argument as a Swift string.
 /// - Parameters:
 ///   - pointer: The argument.
-///   - what: Its name in the message when it is NULL.
+///   - what: Its name in the message when it is NULL or not UTF-8.
 /// - Returns: The string.
-/// - Throws: ``CError`` (invalid argument) for NULL.
+/// - Throws: ``CError`` (invalid argument) for NULL, or for bytes that are not UTF-8 (which would
+///   otherwise become U+FFFD, so that "\xff" and "\xfe" named the same sound).
 func string(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(CError) -> String {
     guard let pointer else { throw .invalid("\(what) is NULL") }
-    return String(cString: pointer)
+    guard let text = String(validatingCString: pointer) else {
+        throw .invalid(
+            "\(what) \"\(escaped(pointer))\" is not UTF-8: names and other strings must be UTF-8 text")
+    }
+    return text
+}
+
+/// A C string's bytes with everything outside printable ASCII written as `\xHH`, cut at 64 bytes:
+/// for naming a value that is not UTF-8 in a message.
+func escaped(_ pointer: UnsafePointer<CChar>) -> String {
+    var out = ""
+    var index = 0
+    while pointer[index] != 0 {
+        if index == 64 {
+            out += "..."
+            break
+        }
+        let byte = UInt8(bitPattern: pointer[index])
+        if byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\\") {
+            out.unicodeScalars.append(Unicode.Scalar(byte))
+        } else {
+            out += "\\x" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+        }
+        index += 1
+    }
+    return out
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
 }
 
 /// Checks that a number is finite and in range.

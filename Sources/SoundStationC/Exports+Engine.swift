@@ -35,7 +35,8 @@ public func ssOpen(
         guard let out else { throw .invalid("out is NULL: pass the address of an ss_engine pointer") }
         out.pointee = nil
         let spec = try OutputSpec(parsing: try string(output, "output"))
-        let engine = try CEngine(output: spec, assets: assetsDir.map { String(cString: $0) })
+        let assets = try assetsDir.map { pointer throws(CError) in try string(pointer, "assets_dir") }
+        let engine = try CEngine(output: spec, assets: assets)
         ss_internal_engine_attach(engine.cHandle, Unmanaged.passRetained(engine).toOpaque())
         out.pointee = engine.cHandle
         return Int32(SS_OK)

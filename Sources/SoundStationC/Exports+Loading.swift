@@ -1,5 +1,6 @@
 import CSoundStation
 import Dispatch
+import Glibc
 import SoundStation
 
 // The C API's loading functions: preload, load_file, sound_id. Each is documented in soundstation.h.
@@ -34,38 +35,58 @@ public func ssPreload(
         } else {
             wanted = system.catalogue.entries.map(\.name)
         }
-        let loaded = preloadBlocking(system.bank, wanted) { progress?($0, user) }
+        let cancels = ss_internal_engine_cancels(engine.cHandle)
+        let result = preloadBlocking(system.bank, wanted, progress: { progress?($0, user) }) {
+            ss_internal_engine_cancels(engine.cHandle) != cancels
+        }
+        guard let loaded = result else {
+            throw CError(
+                code: Int32(SS_ERR_CANCELLED),
+                message: "ss_preload was cancelled by ss_cancel_preload: what it had loaded is let go of")
+        }
         engine.hold(loaded)
+        for warning in loaded.warnings { engine.notice(warning.description) }
         let done = Set(loaded.names)
         for name in wanted where done.contains(name) {
             guard let sound = try? system.bank.id(of: name) else { continue }
-            _ = engine.publish(.init(name: name, file: nil), as: sound)
+            let music = system.catalogue[name].map { $0.kind == .music && $0.stream } ?? false
+            _ = engine.publish(.init(name: name, file: nil), as: sound, music: music)
         }
         if !loaded.failures.isEmpty { throw CError(SoundLoadError.someFailed(failures: loaded.failures)) }
         return Int32(SS_OK)
     }
 }
 
-/// Runs a preload to its end, calling `progress` on the calling thread after each sound.
+/// Runs a preload to its end, calling `progress` on the calling thread after each sound, unless
+/// `cancelled` says to stop (asked every 20 ms).
 /// - Parameters:
 ///   - bank: Where to load.
 ///   - names: Catalogue names.
 ///   - progress: Receives the fraction done.
-/// - Returns: What was loaded, with the failures.
+///   - cancelled: Whether `ss_cancel_preload` was called since the preload began.
+/// - Returns: What was loaded, with the failures; `nil` when cancelled (the preload's task lets go
+///   of what it had loaded when it ends).
 private func preloadBlocking(
-    _ bank: SoundBank, _ names: [String], progress: (Double) -> Void
-) -> PreloadedSounds {
+    _ bank: SoundBank, _ names: [String], progress: (Double) -> Void, cancelled: () -> Bool
+) -> PreloadedSounds? {
     let mailbox = PreloadMailbox()
-    Task.detached {
-        // Never cancelled, so the preload returns normally.
+    let task = Task.detached {
         let loaded = try? await bank.preload(names) { mailbox.post(fraction: $0.fraction) }
         mailbox.finish(loaded)
     }
     while true {
-        mailbox.signal.wait()
-        let (fractions, result) = mailbox.take()
+        let woken = mailbox.signal.wait(timeout: .now() + .milliseconds(20)) == .success
+        if cancelled() {
+            // Decodes stop between chunks once cancelled: wait that long, so nothing the preload
+            // started outlives the call (a game that exits at once must not race OpenAL's teardown).
+            task.cancel()
+            while !mailbox.isDone { _ = mailbox.signal.wait(timeout: .now() + .milliseconds(5)) }
+            return nil
+        }
+        guard woken else { continue }
+        let (fractions, result, done) = mailbox.take()
         for fraction in fractions { progress(fraction) }
-        if let result { return result }
+        if done { return result }
     }
 }
 
@@ -87,11 +108,15 @@ private final class PreloadMailbox: Sendable {
         signal.signal()
     }
 
-    /// The fractions posted since the last call, and the result once finished.
-    func take() -> (fractions: [Double], result: PreloadedSounds?) {
+    /// Whether the preload ended (with a result, or cancelled without one).
+    var isDone: Bool { box.withLock { $0.done } }
+
+    /// The fractions posted since the last call, the result once finished, and whether it has, read
+    /// together (a result read apart from its flag could be missed).
+    func take() -> (fractions: [Double], result: PreloadedSounds?, done: Bool) {
         box.withLock { box in
             defer { box.fractions = [] }
-            return (box.fractions, box.result)
+            return (box.fractions, box.result, box.done)
         }
     }
 }
@@ -110,7 +135,7 @@ public func ssLoadFile(
         let engine = try handle(engine)
         let system = try engine.system
         let name = try string(name, "name")
-        let path = try string(path, "path")
+        guard let path else { throw .invalid("path is NULL") }
         guard !name.isEmpty else {
             throw .invalid("the sound name is empty: give the file a name to play it by")
         }
@@ -118,9 +143,21 @@ public func ssLoadFile(
             throw .invalid("sound name \"\(name)\" is already in use in this engine: choose another name")
         }
         let audio: PCMAudio
-        do throws(AudioDecodingError) { audio = try AudioDecoder.decode(fileAt: path) } catch {
+        // Warnings (a file cut short) become this engine's notices, at once.
+        let (options, warnings) = DecodingOptions().collectingWarnings()
+        do throws(AudioDecodingError) {
+            if let text = String(validatingCString: path) {
+                audio = try AudioDecoder.decode(fileAt: text, options: options)
+            } else {
+                // A Linux path is bytes: one that is not UTF-8 is read as it is, and named escaped.
+                let shown = escaped(path)
+                audio = try AudioDecoder.decode(
+                    bytes: try readFile(path, shown: shown), name: shown, options: options)
+            }
+        } catch {
             throw CError(code: Int32(SS_ERR_DECODE), message: error.description)
         }
+        for warning in warnings() { engine.notice("\(name): \(warning.description)") }
         let buffer: SoundBuffer
         do throws(AudioEngineError) { buffer = try system.engine.makeBuffer(audio, name: name) } catch {
             throw CError(error)
@@ -145,5 +182,27 @@ public func ssSoundID(_ engine: OpaquePointer?, _ name: UnsafePointer<CChar>?) -
             throw CError(error)
         }
         throw CError(SoundLoadError.notLoaded(name: name))
+    }
+}
+
+/// The whole file at a path given as bytes (not UTF-8, so it cannot become a Swift path string).
+/// - Throws: ``AudioDecodingError`` naming the path when it cannot be read.
+private func readFile(_ path: UnsafePointer<CChar>, shown: String) throws(AudioDecodingError) -> [UInt8] {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+        throw .unreadable(path: shown, reason: String(cString: strerror(errno)))
+    }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let got = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if got < 0 {
+            if errno == EINTR { continue }
+            throw .unreadable(path: shown, reason: String(cString: strerror(errno)))
+        }
+        if got == 0 { return bytes }
+        bytes.append(contentsOf: chunk[..<got])
+        guard bytes.count <= 1 << 30 else { throw .unreadable(path: shown, reason: "larger than 1 GiB") }
     }
 }

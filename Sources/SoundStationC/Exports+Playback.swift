@@ -135,17 +135,24 @@ public func ssRender(
         let system = try handle(engine).system
         guard frames >= 0 else { throw .invalid("invalid frame count \(frames): expected 0 or more") }
         guard let interleavedStereo else { throw .invalid("the sample buffer is NULL") }
-        let audio: PCMAudio
-        do throws(AudioEngineError) { audio = try system.engine.render(frames: Int(frames)) } catch {
-            throw CError(
-                code: CError(error).code,
-                message:
-                    "ss_render needs an engine opened with \"offline:RATE\": this one is \(system.engine.output)"
-            )
-        }
-        audio.samples.withUnsafeBufferPointer { samples in
-            guard let base = samples.baseAddress else { return }
-            interleavedStereo.update(from: base, count: min(samples.count, Int(frames) * 2))
+        // In pieces straight into the caller's buffer: memory stays bounded whatever `frames` is.
+        let piece = 16_384
+        var done = 0
+        while done < Int(frames) {
+            let count = min(piece, Int(frames) - done)
+            let audio: PCMAudio
+            do throws(AudioEngineError) { audio = try system.engine.render(frames: count) } catch {
+                throw CError(
+                    code: CError(error).code,
+                    message:
+                        "ss_render needs an engine opened with \"offline:RATE\": this one is \(system.engine.outputName)"
+                )
+            }
+            audio.samples.withUnsafeBufferPointer { samples in
+                guard let base = samples.baseAddress else { return }
+                (interleavedStereo + done * 2).update(from: base, count: min(samples.count, count * 2))
+            }
+            done += count
         }
         return frames
     }

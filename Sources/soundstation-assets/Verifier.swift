@@ -37,7 +37,9 @@ enum Verifier {
         for entry in catalogue.entries {
             let audio: PCMAudio
             do {
-                audio = try AudioDecoder.decode(fileAt: entry.resolvedPath)
+                audio = try AudioDecoder.decode(
+                    fileAt: entry.resolvedPath,
+                    options: DecodingOptions(warn: DecodingOptions.standardErrorWarning))
             } catch {
                 problems.append("\(entry.name): \(error)")
                 continue

@@ -11,7 +11,9 @@ enum InfoCommand {
         let note = try VoiceNote(path: path)
         let audio: PCMAudio
         do {
-            audio = try AudioDecoder.decode(fileAt: path)
+            // A CLI owns its terminal: a file cut short is said on standard error.
+            audio = try AudioDecoder.decode(
+                fileAt: path, options: DecodingOptions(warn: DecodingOptions.standardErrorWarning))
         } catch {
             throw VoiceNoteError.unreadable(path: path, reason: error.description)
         }

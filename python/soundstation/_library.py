@@ -30,6 +30,7 @@ class Event(ctypes.Structure):
         ("reason", ctypes.c_int),
         ("time", ctypes.c_double),
         ("name", ctypes.c_char * 64),
+        ("text", ctypes.c_char * 256),
     ]
 
 
@@ -91,6 +92,7 @@ def _declare(lib: ctypes.CDLL) -> None:
         "ss_open": (ctypes.c_int, [ctypes.POINTER(engine), c_str, c_str]),
         "ss_close": (None, [engine]),
         "ss_preload": (ctypes.c_int, [engine, ctypes.POINTER(c_str), ctypes.c_int, PROGRESS, ctypes.c_void_p]),
+        "ss_cancel_preload": (ctypes.c_int, [engine]),
         "ss_load_file": (ctypes.c_int, [engine, c_str, c_str]),
         "ss_sound_id": (ctypes.c_int, [engine, c_str]),
         "ss_play": (ctypes.c_int, [engine, ctypes.c_int, ctypes.c_float, ctypes.c_float, ctypes.c_float]),
@@ -108,6 +110,7 @@ def _declare(lib: ctypes.CDLL) -> None:
         "ss_poll_event": (ctypes.c_int, [engine, ctypes.POINTER(Event)]),
         "ss_time": (ctypes.c_double, [engine]),
         "ss_sample_rate": (ctypes.c_int, [engine]),
+        "ss_output": (c_str, [engine]),
         "ss_play_position": (
             ctypes.c_int, [engine, ctypes.c_int, ctypes.c_float, ctypes.c_float, ctypes.c_float, ctypes.c_float]),
         "ss_set_listener": (ctypes.c_int, [engine, ctypes.c_float, ctypes.c_float, ctypes.c_double]),

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import array
 import ctypes
+import os
+import queue
+import re
+import threading
 from typing import Any, Callable, Dict, Iterator, NamedTuple, Optional, Sequence, Union
 
 from . import _library
@@ -59,17 +63,60 @@ class ClosedError(SoundStationError):
     """The engine was closed."""
 
 
-_ERRORS = {-1: InvalidArgumentError, -2: UnknownNameError, -3: NotLoadedError, -7: NotOfflineError, -8: ClosedError}
-_EVENT_TYPES = {1: "started", 2: "finished", 3: "refused", 4: "device-lost", 5: "device-restored"}
+class CancelledError(SoundStationError):
+    """A preload was cancelled (what it had loaded is let go of)."""
+
+
+_ERRORS = {
+    -1: InvalidArgumentError, -2: UnknownNameError, -3: NotLoadedError, -7: NotOfflineError, -8: ClosedError,
+    -9: CancelledError,
+}
+_EVENT_TYPES = {
+    1: "started", 2: "finished", 3: "refused", 4: "device-lost", 5: "device-restored", 6: "notice",
+    7: "overflow", 8: "coalesced",
+}
 _REASONS = {1: "ended", 2: "stopped", 3: "stolen", 4: "device-lost"}
+
+
+# The C names in the library's messages, as a Python game knows them.
+_PYTHON_NAMES = {
+    "ss_open": "Engine()", "ss_close": "Engine.close", "ss_preload": "Engine.preload",
+    "ss_load_file": "Engine.load_file", "ss_sound_id": "Engine.sound_id", "ss_play": "Engine.play",
+    "ss_play_at": "Engine.play_at", "ss_play_position": "Engine.play_position", "ss_music": "Engine.music",
+    "ss_music_at": "Engine.music", "ss_render": "Engine.render", "ss_poll_event": "Engine.events",
+}
+_C_NAME = re.compile(r"\bss_[a-z_]+\b")
+
+
+def _python_terms(message: str) -> str:
+    """The library's message with its C function names replaced by this package's."""
+    return _C_NAME.sub(lambda match: _PYTHON_NAMES.get(match.group(0), match.group(0)), message)
 
 
 def _check(result: int) -> int:
     """Returns a non-negative result; raises the matching error for a negative one."""
     if result < 0:
-        message = _c().ss_last_error().decode("utf-8", "replace")
-        raise _ERRORS.get(result, SoundStationError)(result, message)
+        _raise(result, _c().ss_last_error())
     return result
+
+
+def _raise(result: int, message: bytes) -> None:
+    """Raises the error class of a negative result with the library's message in Python's terms."""
+    raise _ERRORS.get(result, SoundStationError)(result, _python_terms(message.decode("utf-8", "replace")))
+
+
+def _number(value: Any, name: str) -> float:
+    """``value`` as a float, or a TypeError naming the argument and the type given."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a number, not {type(value).__name__} ({value!r})")
+    return float(value)
+
+
+def _text(value: Any, name: str) -> bytes:
+    """``value`` (a str, or an os.PathLike for paths) as bytes, or a TypeError naming the argument."""
+    if isinstance(value, (str, os.PathLike)):
+        return os.fsencode(value)
+    raise TypeError(f"{name} must be a str, not {type(value).__name__} ({value!r})")
 
 
 class MusicPosition(NamedTuple):
@@ -87,18 +134,24 @@ class Event(NamedTuple):
     """Something that happened to a sound.
 
     Attributes:
-        type: "started", "finished", "refused", "device-lost" or "device-restored".
-        sound: The sound's name (the device or reason for device events).
+        type: "started", "finished", "refused", "device-lost", "device-restored", "notice" (something
+            to show or log, which the library never prints: why "auto" fell back to silence, a file
+            that loads only in part, what ALSA said), "overflow" (events were dropped on a device) or
+            "coalesced" (a trigger folded into another start of the same sound within its "coalesceMs").
+        sound: The sound's name (the device or reason for device events; a notice's first 63 bytes).
         sound_id: The sound's id, or -1.
         time: Seconds on the engine clock.
-        reason: For "finished": "ended", "stopped", "stolen" or "device-lost"; else None.
+        reason: For "finished": "ended", "stopped", "stolen" or "device-lost"; for "overflow" how many
+            events were dropped; else None.
+        text: The whole line of a "notice" or "device-lost"; else the same as ``sound``.
     """
 
     type: str
     sound: str
     sound_id: int
     time: float
-    reason: Optional[str]
+    reason: Optional[Union[str, int]]
+    text: str = ""
 
 
 Sound = Union[str, int]
@@ -118,9 +171,12 @@ class Engine:
 
     def __init__(self, output: str = "auto", assets: Optional[str] = None) -> None:
         handle = ctypes.c_void_p()
-        _check(_c().ss_open(ctypes.byref(handle), output.encode(), None if assets is None else assets.encode()))
+        output_bytes = _text(output, "output")
+        assets_bytes = None if assets is None else _text(assets, "assets")
+        _check(_c().ss_open(ctypes.byref(handle), output_bytes, assets_bytes))
         self._handle: Optional[ctypes.c_void_p] = handle
         self._ids: Dict[str, int] = {}
+        self._preloading: Optional[threading.Thread] = None
 
     def __enter__(self) -> "Engine":
         return self
@@ -140,8 +196,13 @@ class Engine:
         return self._handle is None
 
     def close(self) -> None:
-        """Stops every sound and closes the output (again does nothing)."""
+        """Stops every sound and closes the output (again does nothing). Safe in a signal handler that
+        interrupts :meth:`preload`: the preload is cancelled first, and then raises ClosedError."""
         if self._handle is not None:
+            worker = getattr(self, "_preloading", None)
+            if worker is not None and worker.is_alive():
+                _c().ss_cancel_preload(self._handle)
+                worker.join()
             _c().ss_close(self._handle)
             self._handle = None
 
@@ -162,27 +223,66 @@ class Engine:
         Raises:
             UnknownNameError: for a name the catalogue lacks (nothing is loaded).
             SoundStationError: when some files do not decode (the others are loaded).
+            KeyboardInterrupt: Ctrl-C stops the preload within about 20 ms (what it had loaded is let
+                go of) and arrives here.
         """
-        callback = PROGRESS_NONE if progress is None else _library.PROGRESS(lambda f, _user: progress(f))
+        if isinstance(names, (str, bytes)):
+            raise TypeError(f"names must be a list of catalogue names, not a single {type(names).__name__} "
+                            f"({names!r}): write preload([{names!r}])")
+        engine = self._engine()
         if names is None:
-            _check(_c().ss_preload(self._engine(), None, 0, callback, None))
+            encoded, count = None, 0
         else:
-            encoded = (ctypes.c_char_p * len(names))(*[name.encode() for name in names])
-            _check(_c().ss_preload(self._engine(), encoded, len(names), callback, None))
+            encoded = (ctypes.c_char_p * len(names))(*[_text(name, "names[]") for name in names])
+            count = len(names)
+        # The C call runs on a helper thread so that this one stays free for signals: Ctrl-C (or an
+        # exception from `progress`, which is called here) cancels the preload within 20 ms.
+        fractions: "queue.SimpleQueue[float]" = queue.SimpleQueue()
+        callback = _library.PROGRESS(lambda fraction, _user: fractions.put(fraction))
+        outcome: Dict[str, Any] = {}
+
+        def run() -> None:
+            outcome["result"] = _c().ss_preload(engine, encoded, count, callback, None)
+            outcome["message"] = _c().ss_last_error()  # per thread: read it on this one
+
+        def report() -> None:
+            while progress is not None and not fractions.empty():
+                progress(fractions.get())
+
+        worker = threading.Thread(target=run, name="soundstation-preload", daemon=True)
+        self._preloading = worker
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(0.02)
+                report()
+        except BaseException:
+            _c().ss_cancel_preload(engine)
+            worker.join()
+            raise
+        finally:
+            self._preloading = None
+        report()
+        if self._handle is None:  # closed (e.g. by a signal handler) while it ran
+            raise ClosedError(-8, "the engine was closed while preload ran: open a new Engine")
+        if outcome["result"] < 0:
+            _raise(outcome["result"], outcome["message"])
 
     def load_file(self, name: str, path: str) -> int:
         """Decodes a WAV or Ogg Vorbis file into a sound called ``name``; returns its id."""
-        sound_id = _check(_c().ss_load_file(self._engine(), name.encode(), str(path).encode()))
+        sound_id = _check(_c().ss_load_file(self._engine(), _text(name, "name"), _text(path, "path")))
         self._ids[name] = sound_id
         return sound_id
 
     def sound_id(self, name: str) -> int:
         """The id of a loaded sound (ids are 0, 1, 2... in load order)."""
         if name not in self._ids:
-            self._ids[name] = _check(_c().ss_sound_id(self._engine(), name.encode()))
+            self._ids[name] = _check(_c().ss_sound_id(self._engine(), _text(name, "name")))
         return self._ids[name]
 
     def _id(self, sound: Sound) -> int:
+        if isinstance(sound, bool) or not isinstance(sound, (int, str)):
+            raise TypeError(f"sound must be a name (str) or an id (int), not {type(sound).__name__} ({sound!r})")
         return sound if isinstance(sound, int) else self.sound_id(sound)
 
     def play(self, sound: Sound, volume: float = 1.0, pitch: float = 1.0, pan: float = 0.0) -> bool:
@@ -195,10 +295,12 @@ class Engine:
             start that the sound's instance limit or the voice pool refuses is reported later as a
             "refused" event.
         """
+        volume, pitch, pan = _number(volume, "volume"), _number(pitch, "pitch"), _number(pan, "pan")
         return _check(_c().ss_play(self._engine(), self._id(sound), volume, pitch, pan)) == 0
 
     def play_at(self, sound: Sound, seconds: float, volume: float = 1.0, pan: float = 0.0) -> bool:
         """Plays a loaded sound at ``seconds`` on the engine clock (offline: at frame round(seconds * rate))."""
+        seconds, volume, pan = _number(seconds, "seconds"), _number(volume, "volume"), _number(pan, "pan")
         return _check(_c().ss_play_at(self._engine(), self._id(sound), seconds, volume, pan)) == 0
 
     def music(self, name: str, crossfade: float = 0.0, at: Optional[str] = None) -> None:
@@ -325,12 +427,14 @@ class Engine:
         """The events not yet taken, oldest first (the iterator ends when there are none left)."""
         event = _library.Event()
         while _check(_c().ss_poll_event(self._engine(), ctypes.byref(event))) == 1:
+            kind = _EVENT_TYPES.get(event.type, str(event.type))
             yield Event(
-                _EVENT_TYPES.get(event.type, str(event.type)),
+                kind,
                 event.name.decode("utf-8", "replace"),
                 event.sound_id,
                 event.time,
-                _REASONS.get(event.reason),
+                event.reason if kind == "overflow" else _REASONS.get(event.reason),
+                event.text.decode("utf-8", "replace"),
             )
 
     @property
@@ -340,6 +444,13 @@ class Engine:
         if value < 0:
             _check(int(value))
         return value
+
+    @property
+    def output(self) -> str:
+        """Where the sound goes, as opened: "device:NAME", "silent" (also when "auto" found no device;
+        a "notice" event says why), "remote" ("auto" in an SSH session of the player's
+        ``soundstation ssh``: the player's machine plays it) or "offline:RATE"."""
+        return _c().ss_output(self._engine()).decode("utf-8", "replace")
 
     @property
     def sample_rate(self) -> int:

@@ -250,3 +250,112 @@ def test_music_switches_on_the_next_bar_and_reports_its_position():
     assert max(abs(a - b) for a, b in zip(tail, alone)) < 1e-6
     assert rms(before[-9600:]) > 0.01
     assert rms(quiet[4800:]) < 0.8 * rms(alone)
+
+
+def test_output_says_what_was_opened():
+    with soundstation.Engine("offline:44100") as engine:
+        assert engine.output == "offline:44100"
+    with soundstation.Engine("silent") as engine:
+        assert engine.output == "silent"
+
+
+def test_cut_short_file_is_a_notice_event(tmp_path):
+    coin = pathlib.Path(ASSETS, "Effects", "coin.wav").read_bytes()
+    cut = tmp_path / "cut.wav"
+    cut.write_bytes(coin[: len(coin) * 4 // 10])  # made here from the project's own asset
+    with soundstation.Engine("offline:48000") as engine:
+        engine.load_file("cut", cut)
+        notices = [event for event in engine.events() if event.type == "notice"]
+        assert any("cut short" in event.text and str(cut) in event.text for event in notices)
+
+
+def test_messages_use_python_names():
+    with soundstation.Engine("offline:48000", assets=ASSETS) as engine:
+        with pytest.raises(soundstation.NotLoadedError) as raised:
+            engine.music("main")
+        assert "Engine.preload" in str(raised.value) and "ss_" not in str(raised.value)
+        with pytest.raises(soundstation.UnknownNameError) as raised:
+            engine.play(4242)
+        assert "Engine.sound_id" in str(raised.value) and "ss_" not in str(raised.value)
+
+
+def test_type_traps_name_the_argument():
+    with soundstation.Engine("offline:48000", assets=ASSETS) as engine:
+        with pytest.raises(TypeError, match="names must be a list"):
+            engine.preload("reward")
+        engine.preload(["reward"])
+        with pytest.raises(TypeError, match="volume must be a number, not str"):
+            engine.play("reward", volume="loud")
+    with pytest.raises(TypeError, match="assets must be a str, not int"):
+        soundstation.Engine("offline", assets=42)
+
+
+def test_closed_engine_raises():
+    engine = soundstation.Engine("offline:48000", assets=ASSETS)
+    engine.close()
+    with pytest.raises(soundstation.ClosedError):
+        engine.play("reward")
+
+
+def long_catalogue(folder):
+    """A catalogue whose whole preload takes a while: every music track of Assets/ four times over."""
+    import json
+    import shutil
+
+    shutil.copytree(os.path.join(ASSETS, "Music"), folder / "Music")  # symlinks out of the folder are refused
+    entries = json.load(open(os.path.join(ASSETS, "catalogue.json")))["sounds"]
+    music = [entry for entry in entries if entry["kind"] == "music"]
+    sounds = [dict(entry, name=f"{entry['name']}-{copy}", stream=False) for copy in range(4) for entry in music]
+    (folder / "catalogue.json").write_text(json.dumps({"sounds": sounds}))
+    return str(folder)
+
+
+def test_ctrl_c_stops_a_preload_quickly(tmp_path):
+    import signal
+    import threading
+    import time
+
+    with soundstation.Engine("offline:48000", assets=long_catalogue(tmp_path)) as engine:
+        sent = {}
+
+        def interrupt():
+            sent["at"] = time.monotonic()
+            os.kill(os.getpid(), signal.SIGINT)
+
+        timer = threading.Timer(0.05, interrupt)
+        timer.start()
+        try:
+            engine.preload()  # the whole catalogue: Ogg music to decode
+            timer.cancel()
+            timer.join()
+            if "at" in sent:  # the signal came just as it finished: let it arrive here
+                time.sleep(0.2)
+            pytest.skip("the preload finished before the signal")
+        except KeyboardInterrupt:
+            latency = time.monotonic() - sent["at"]
+        assert latency < 0.1, f"KeyboardInterrupt arrived {latency * 1000:.0f} ms after Ctrl-C"
+        engine.preload(["main-0"])  # the engine is still usable
+        engine.music("main-0")
+
+
+def test_close_in_a_signal_handler_during_preload_raises_closed(tmp_path):
+    import signal
+    import threading
+
+    engine = soundstation.Engine("offline:48000", assets=long_catalogue(tmp_path))
+    previous = signal.signal(signal.SIGUSR1, lambda *_: engine.close())
+    timer = threading.Timer(0.05, lambda: os.kill(os.getpid(), signal.SIGUSR1))
+    try:
+        timer.start()
+        try:
+            engine.preload()
+            finished_first = True
+        except soundstation.ClosedError:
+            finished_first = False
+    finally:
+        timer.cancel()
+        timer.join()
+        signal.signal(signal.SIGUSR1, previous)
+        engine.close()
+    if finished_first:
+        pytest.skip("the preload finished before the signal")

@@ -1,6 +1,7 @@
 /*
- * soundstation.h: the C interface of SoundStation, a game sound engine for Linux
- * (OpenAL Soft, Ogg Vorbis and WAV).
+ * soundstation.h: the C interface of SoundStation, a game sound engine for Linux (OpenAL Soft).
+ * Every format the engine decodes loads: WAV (every variant), Ogg Vorbis, Opus, FLAC, AIFF, MP3 and
+ * tracker modules (MOD, XM, S3M, IT).
  *
  *     #include <soundstation.h>
  *     cc game.c $(pkg-config --cflags --libs soundstation)
@@ -15,7 +16,13 @@
  * input: NULL pointers, unknown names, NaN, out-of-range values and closed engines are errors.
  *
  * Threads: unless a function says otherwise, it may be called from any thread, and several threads
- * may call functions on the same engine at once.
+ * may call functions on the same engine at once. A signal handler runs on whichever thread the kernel
+ * picks; only ss_play (and ss_version) may be called there. ss_last_error is per thread and safe to
+ * read in a handler; an ss_play failing in a handler replaces the interrupted thread's message.
+ *
+ * The terminal: the library never writes to file descriptors 1 or 2, never aborts on any input and
+ * reports anything it drops. What ALSA, OpenAL Soft, libmpg123 or the decoders would print arrives
+ * as SS_EVENT_NOTICE events (see Docs/terminal-safety.md).
  *
  * MIT licence; see LICENSE.
  */
@@ -57,7 +64,9 @@ enum {
     /* The operation needs an engine opened with "offline:RATE". */
     SS_ERR_NOT_OFFLINE = -7,
     /* The engine was closed with ss_close. */
-    SS_ERR_CLOSED = -8
+    SS_ERR_CLOSED = -8,
+    /* ss_preload was stopped by ss_cancel_preload (what it had loaded is let go of). */
+    SS_ERR_CANCELLED = -9
 };
 
 /* What an ss_event reports. */
@@ -71,7 +80,21 @@ enum {
     /* The output device went away; `name` holds the reason. The engine retries every second. */
     SS_EVENT_DEVICE_LOST = 4,
     /* The device is back; `name` holds its name. */
-    SS_EVENT_DEVICE_RESTORED = 5
+    SS_EVENT_DEVICE_RESTORED = 5,
+    /* Something the game may want to show or log, that the library never writes on the terminal:
+       why "auto" fell back to silence, a file that loads only in part (cut short, damaged frames),
+       what ALSA or OpenAL Soft said while a device opened. `text` holds the line (`name` its first
+       63 bytes); `sound_id` is -1. */
+    SS_EVENT_NOTICE = 6,
+    /* Events were lost: a thread did not poll for a while on a device, and the queue (4096 events)
+       filled. `reason` holds how many were dropped since the last such event. Offline engines never
+       drop events (their queue grows until polled). */
+    SS_EVENT_OVERFLOW = 7,
+    /* A trigger of `name` arrived within the sound's "coalesceMs" (5 ms by default) of another start
+       of the same sound and was folded into that voice (which plays louder): no SS_EVENT_STARTED or
+       SS_EVENT_FINISHED follows for it. Every accepted trigger thus comes back as exactly one of
+       SS_EVENT_STARTED, SS_EVENT_REFUSED or SS_EVENT_COALESCED. */
+    SS_EVENT_COALESCED = 8
 };
 
 /* Why a voice finished (ss_event.reason for SS_EVENT_FINISHED; 0 otherwise). */
@@ -86,9 +109,11 @@ enum {
 typedef struct ss_event {
     int type;      /* SS_EVENT_* */
     int sound_id;  /* the sound's id, or -1 when it has none (device events) */
-    int reason;    /* SS_FINISH_* for SS_EVENT_FINISHED, else 0 */
+    int reason;    /* SS_FINISH_* for SS_EVENT_FINISHED, the count for SS_EVENT_OVERFLOW, else 0 */
     double time;   /* seconds on the engine clock (frames rendered / rate when offline) */
     char name[64]; /* the sound's name (or the device or reason), NUL-terminated, cut at 63 bytes */
+    char text[256]; /* SS_EVENT_NOTICE and SS_EVENT_DEVICE_LOST: the whole line, cut at 255 bytes;
+                       otherwise the same as name */
 } ss_event;
 
 /* Called by ss_preload after each sound with the fraction done (0 < fraction <= 1) and `user`. */
@@ -110,7 +135,8 @@ const char *ss_result_name(int code);
 /* Opens an engine and reads its catalogue.
  * out: receives the engine (set to NULL on failure).
  * output: "device" (the default playback device), "device:NAME" (one of the names the `soundstation
- *   devices` command lists), "auto" (the default device, or silent output when there is none),
+ *   devices` command lists), "auto" (the default device, or silent output when there is none, or the
+ *   player's speakers in an SSH session of `soundstation ssh`: Docs/ssh.md),
  *   "silent" (mixes in real time and discards the sound) or "offline:RATE" (stereo at RATE Hz,
  *   8000...192000; nothing plays until ss_render is called; "offline" alone is 48000 Hz).
  * assets_dir: the folder holding catalogue.json, or NULL for an engine without a catalogue (sounds
@@ -121,8 +147,9 @@ int ss_open(ss_engine **out, const char *output, const char *assets_dir);
 
 /* Stops every sound, frees the engine's sounds and closes its output. Later calls with this handle
  * return SS_ERR_CLOSED (the handle itself, a few bytes, stays valid for that); ss_close(NULL) and a
- * second ss_close do nothing. Threads: any, but not while another thread is inside ss_preload or
- * ss_render on the same engine. */
+ * second ss_close do nothing. It waits for ss_play calls already running on other threads (they take
+ * nanoseconds), so it is not async-signal-safe. Threads: any, but not in a signal handler and not
+ * while another thread is inside ss_preload or ss_render on the same engine. */
 void ss_close(ss_engine *engine);
 
 /* Decodes sounds of the catalogue and uploads them, in parallel on all cores, so that playing them
@@ -131,11 +158,19 @@ void ss_close(ss_engine *engine);
  * progress: NULL, or called on the calling thread after each sound, with `user`.
  * Returns: SS_OK when every sound loaded; SS_ERR_UNKNOWN_NAME (nothing loaded) for a name the
  *   catalogue lacks; SS_ERR_DECODE when some files did not decode (the others are loaded and
- *   playable; the message names each file). Blocks until done. Threads: any. */
+ *   playable; the message names each file); SS_ERR_CANCELLED (ss_cancel_preload). Blocks until
+ *   done or cancelled. Threads: any. */
 int ss_preload(ss_engine *engine, const char *const *names, int count, ss_progress_fn progress,
                void *user);
 
-/* Decodes one WAV or Ogg Vorbis file and makes it a sound called `name`, played on the effects bus
+/* Stops every ss_preload running on this engine: each returns SS_ERR_CANCELLED within about 20 ms
+ * and lets go of what it had loaded (a sound being decoded finishes in the background first). For a
+ * game's Ctrl-C during a loading screen. Returns: SS_OK, SS_ERR_INVALID_ARGUMENT (NULL),
+ * SS_ERR_CLOSED. Threads: any; async-signal-safe (one atomic increment), so a SIGINT handler may
+ * call it. */
+int ss_cancel_preload(ss_engine *engine);
+
+/* Decodes one file (any format the engine reads) and makes it a sound called `name`, played on the effects bus
  * (no catalogue needed). Returns: the new sound's id (>= 0), or SS_ERR_INVALID_ARGUMENT (NULL or
  * empty name, a name already in use), SS_ERR_DECODE (missing or bad file), SS_ERR_DEVICE.
  * Blocks while decoding. Threads: any. */
@@ -156,6 +191,8 @@ int ss_sound_id(ss_engine *engine, const char *name);
  * Threads: any. Async-signal-safe: callable from a signal handler (no lock, no allocation, no
  * call into the Swift runtime; written in C), also while another thread is inside any ss_ call. */
 int ss_play(ss_engine *engine, int sound_id, float volume, float pitch, float pan);
+/* (ss_play on the id of streamed music returns SS_ERR_INVALID_ARGUMENT: play it with ss_music.)
+ * A trigger folded into another by the sound's "coalesceMs" comes back as SS_EVENT_COALESCED. */
 
 /* Plays a loaded sound at `seconds` on the engine clock (see ss_time); offline it starts at frame
  * round(seconds * rate) exactly, and a past time starts at once. Otherwise as ss_play, at pitch 1.
@@ -266,12 +303,15 @@ int ss_set_filter(ss_engine *engine, const char *bus, int type, float hertz, flo
 int ss_set_reverb(ss_engine *engine, const char *bus, const char *preset);
 
 /* Mixes the next `frames` frames of an "offline:RATE" engine into `interleaved_stereo` (2 * frames
- * floats, left then right, within -1...1) and advances its clock by frames / RATE seconds.
+ * floats, left then right, within -1...1) and advances its clock by frames / RATE seconds. Renders
+ * in pieces straight into the buffer: it allocates nothing in proportion to `frames`.
  * Returns: the number of frames written (`frames`), or SS_ERR_NOT_OFFLINE, SS_ERR_INVALID_ARGUMENT
  * (NULL buffer, negative frames), SS_ERR_CLOSED. Threads: any, one render at a time per engine. */
 int ss_render(ss_engine *engine, float *interleaved_stereo, int frames);
 
-/* Takes the oldest event not yet taken (the engine keeps the latest 4096).
+/* Takes the oldest event not yet taken. Offline, every event is kept until taken; on a device the
+ * newest 4096 are, and when older ones were dropped the next call returns SS_EVENT_OVERFLOW with
+ * the count in `reason`.
  * Returns: 1 and fills `out` when there was one, 0 when there is none, or SS_ERR_INVALID_ARGUMENT
  * (NULL out), SS_ERR_CLOSED. Threads: any. */
 int ss_poll_event(ss_engine *engine, ss_event *out);
@@ -282,6 +322,14 @@ double ss_time(ss_engine *engine);
 
 /* The engine's output rate in Hz. Returns: the rate, or a negative SS_ERR_* code. Threads: any. */
 int ss_sample_rate(ss_engine *engine);
+
+/* Where the engine's sound goes, as opened: "device:NAME" (NAME as `soundstation devices` lists
+ * it), "silent" (also when "auto" found no device: an SS_EVENT_NOTICE says why), "remote" ("auto"
+ * in an SSH session of the player's `soundstation ssh`: the player's machine plays it; Docs/ssh.md),
+ * or "offline:RATE".
+ * Returns: a string owned by the handle, valid as long as the handle (also after ss_close), or ""
+ * for NULL. Threads: any. */
+const char *ss_output(ss_engine *engine);
 
 #ifdef __cplusplus
 }

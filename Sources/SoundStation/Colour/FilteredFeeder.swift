@@ -45,7 +45,9 @@ final class FilteredFeeder: @unchecked Sendable {
         self.clock = Double(frame)
         self.heardSince = heardSince
         queue.next = startOffset
-        let count = Self.bufferCount * Self.blockFrames * blocks.channels
+        // Room for stereo whatever `blocks` says now: a stream knows its channels only once the
+        // worker has opened its file, after this feeder is made.
+        let count = Self.bufferCount * Self.slotSamples
         storage = .allocate(capacity: count)
         storage.initialize(repeating: 0, count: count)
     }
@@ -225,9 +227,13 @@ final class FilteredFeeder: @unchecked Sendable {
         Double(blocks.sampleRate) * Double(max(settings.pitch, 0.01))
     }
 
+    /// The samples one slot holds: a block of the most channels a sound has (decoders give mono or
+    /// stereo).
+    private static let slotSamples = blockFrames * 2
+
     /// The samples of buffer `slot`'s block.
     private func slot(_ slot: Int) -> UnsafeMutablePointer<Float> {
-        storage + slot * Self.blockFrames * blocks.channels
+        storage + slot * Self.slotSamples
     }
 
     /// Takes the blocks the mixer has finished with off the source.

@@ -4,7 +4,8 @@
 /// | Format | Decoder |
 /// | --- | --- |
 /// | WAV (RIFF, RIFX, RF64), PCM 8/16/24/32-bit and float 32/64-bit, plain or extensible | ``WAVDecoder``, ``WAVStreamDecoder`` (Swift) |
-/// | compressed WAV (mu-law, A-law, IMA/MS ADPCM, GSM), AIFF, FLAC, Opus, MP3 | ``SndFileDecoder`` (libsndfile) |
+/// | compressed WAV (mu-law, A-law, IMA/MS ADPCM, GSM), AIFF, FLAC, Opus | ``SndFileDecoder`` (libsndfile) |
+/// | MP3 (and MP2, MP1) | libmpg123, quiet (a damaged file never writes on the terminal) |
 /// | Ogg Vorbis | ``VorbisFileDecoder`` (libvorbisfile) |
 /// | MOD, XM, S3M, IT | ``ModuleDecoder`` (libxmp, 48 kHz stereo) |
 public enum AudioDecoder {
@@ -107,7 +108,9 @@ public enum AudioDecoder {
                 return try WAVStreamDecoder(file: file, layout: layout, options: options)
             }
             return try layout.libraryDecoder(source: file, name: file.path, options: options)
-        case .aiff, .oggOpus, .flac, .mp3:
+        case .mp3:
+            return try MPEGDecoder(source: file, name: file.path, options: options)
+        case .aiff, .oggOpus, .flac:
             return try libraryDecoder(format: format, source: file, name: file.path, options: options)
         }
     }
@@ -147,7 +150,9 @@ public enum AudioDecoder {
                 bytes: source.bytes(at: 0, count: source.byteCount), name: name, options: onePass
             )
             .readAll()
-        case .aiff, .oggOpus, .flac, .mp3:
+        case .mp3:
+            return try MPEGDecoder(source: source, name: name, options: options).readAll()
+        case .aiff, .oggOpus, .flac:
             return try libraryDecoder(format: format, source: source, name: name, options: options).readAll()
         }
     }

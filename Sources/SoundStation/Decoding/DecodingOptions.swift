@@ -41,7 +41,9 @@ public struct DecodingOptions: Sendable {
     /// For a streamed tracker module: go on by the song's own structure (its restart position,
     /// backward jumps) for ever instead of ending after one pass.
     public var loopModules: Bool
-    /// Receives warnings about files that load anyway; the default writes them to standard error.
+    /// Receives warnings about files that load anyway; the default (``noticeWarning``) hands them to
+    /// every open engine's notice handler (``AudioEngine/onNotice(_:)``): a library never writes on
+    /// the terminal.
     public var warn: @Sendable (AudioDecodingWarning) -> Void
 
     /// Creates decoding options.
@@ -49,10 +51,10 @@ public struct DecodingOptions: Sendable {
     ///   - channels: What to do with more than two channels.
     ///   - strict: Whether a file cut short is an error.
     ///   - loopModules: Whether a streamed module plays on by its own song structure.
-    ///   - warn: Receives warnings; the default writes one line to standard error.
+    ///   - warn: Receives warnings; the default hands them to the open engines' notice handlers.
     public init(
         channels: ChannelSelection = .downmix, strict: Bool = false, loopModules: Bool = false,
-        warn: @escaping @Sendable (AudioDecodingWarning) -> Void = DecodingOptions.standardErrorWarning
+        warn: @escaping @Sendable (AudioDecodingWarning) -> Void = DecodingOptions.noticeWarning
     ) {
         self.channels = channels
         self.strict = strict
@@ -60,7 +62,15 @@ public struct DecodingOptions: Sendable {
         self.warn = warn
     }
 
-    /// Writes `warning` as one line to standard error, prefixed with "SoundStation warning:".
+    /// Hands `warning` to every open engine's notice handler (``AudioEngine/onNotice(_:)``), as one
+    /// line: the default, so that decoding never writes on a game's terminal.
+    /// - Parameter warning: The warning.
+    public static let noticeWarning: @Sendable (AudioDecodingWarning) -> Void = { warning in
+        LibraryNotices.post(warning.description)
+    }
+
+    /// Writes `warning` as one line to standard error, prefixed with "SoundStation warning:": for a
+    /// command-line tool that owns its terminal, never the default.
     /// - Parameter warning: The warning to print.
     public static let standardErrorWarning: @Sendable (AudioDecodingWarning) -> Void = { warning in
         let line = Array("SoundStation warning: \(warning.description)\n".utf8)

@@ -173,6 +173,7 @@ public final class ModuleDecoder: StreamingDecoder {
         }
         var samples: [Float] = []
         while true {
+            try checkCancellation(name)
             let chunk = try read(maxFrames: 16_384)
             if chunk.isEmpty { break }
             samples.append(contentsOf: chunk)

@@ -37,6 +37,7 @@ extension StreamingDecoder {
         var samples: [Float] = []
         samples.reserveCapacity(min(max(declaredFrames, 0), byteCount) * channels)
         while true {
+            try checkCancellation(name)
             let chunk = try read(maxFrames: 16_384)
             if chunk.isEmpty { break }
             samples.append(contentsOf: chunk)
@@ -49,4 +50,12 @@ extension StreamingDecoder {
         }
         return PCMAudio(sampleRate: info.sampleRate, channels: channels, samples: samples)
     }
+}
+
+/// Stops a whole-file decode between chunks when its task is cancelled (a preload cancelled by Ctrl-C),
+/// so that no decode outlives the call that asked for it by more than one chunk.
+/// - Parameter name: The file, for the message.
+/// - Throws: ``AudioDecodingError/unreadable(path:reason:)`` saying the load was cancelled.
+func checkCancellation(_ name: String) throws(AudioDecodingError) {
+    if Task.isCancelled { throw .unreadable(path: name, reason: "the load was cancelled") }
 }

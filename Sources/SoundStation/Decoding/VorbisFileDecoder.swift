@@ -155,6 +155,7 @@ public final class VorbisFileDecoder: StreamingDecoder {
         if !mixer.isIdentity { samples.reserveCapacity(declared * info.channels) }
         // More than two channels to mix down, or more frames than declared: chunk by chunk.
         while true {
+            try checkCancellation(name)
             let chunk = try read(maxFrames: 4096)
             if chunk.isEmpty { break }
             samples.append(contentsOf: chunk)

@@ -46,7 +46,10 @@ extension AudioEngine {
                     stream.rebind()
                     stream.start(from: voice.lastOffset)
                 }
-                state.pool.update(slot) { $0.startOffset = voice.lastOffset }
+                state.pool.update(slot) {
+                    $0.startOffset = voice.lastOffset
+                    $0.resuming = true
+                }
                 begin(slot, in: &state, at: now, events: &events)
                 if wasPaused, !state.isPaused {
                     state.pool.voices[Int(slot)].source?.pause()

@@ -31,7 +31,7 @@ public final class AudioEngine: Sendable {
 
     /// Whether the device has EFX, so filters and reverb are heard. Without it they are accepted
     /// and do nothing, and the notice handler is told once.
-    public let effectsAvailable: Bool
+    public let colourAvailable: Bool
 
     /// The name of the opened device ("loopback" for offline and silent output).
     public var deviceName: String { device.name }
@@ -73,7 +73,7 @@ public final class AudioEngine: Sendable {
     let renderedFrame = Atomic<Int64>(0)
     let hub = EventHub()
     /// One-line notices for ``onNotice(_:)``.
-    let notices = Broadcast<String>()
+    let notices = Broadcast<String>(holding: 64)
     let startInstant = ContinuousClock.now
     private let driver: Locked<RealtimeDriver?> = Locked(nil)
     /// The session to the player's side, for ``AudioOutput/remote``.
@@ -86,6 +86,7 @@ public final class AudioEngine: Sendable {
     /// - Throws: ``AudioEngineError/noPlaybackDevice(name:)`` when the device cannot be opened, or
     ///   ``AudioEngineError/unsupportedRenderFormat(sampleRate:channels:)`` for a bad offline format.
     public init(output: AudioOutput = .device(), maxVoices: Int? = nil) throws(AudioEngineError) {
+        let noticesSince = LibraryNotices.mark()
         self.output = output
         let device: OpenALDevice
         switch output {
@@ -95,12 +96,13 @@ public final class AudioEngine: Sendable {
         case .silent, .remote: device = try OpenALDevice(loopbackSampleRate: 48_000, channels: 2)
         }
         currentDevice = Locked(device)
-        effectsAvailable = device.hasExtension("ALC_EXT_EFX")
+        colourAvailable = device.hasExtension("ALC_EXT_EFX")
         ring = try CommandRing()
         sampleRate = device.sampleRate
         channels = device.channels
         voiceLimit = max(1, min(device.sourceLimit, maxVoices ?? .max))
         state = Locked(EngineState(pool: VoicePool(limit: voiceLimit)))
+        LibraryNotices.attach(notices, since: noticesSince)
         if case .offline = output { return }
         if case .remote = output { try openRemoteLink() }
         driver.withLock { $0 = RealtimeDriver(engine: self) }
@@ -128,13 +130,18 @@ public final class AudioEngine: Sendable {
         } catch {
             notice(error.description)
         }
-        do {
-            return try AudioEngine(output: preferred)
-        } catch {
-            if preferred == .silent { throw error }
-            notice("\(error.description) Continuing without sound.")
-            return try AudioEngine(output: .silent)
+        // The fallback engine also hears what the libraries said while the device failed to open.
+        let opened = LibraryNotices.$openingSince.withValue(LibraryNotices.mark()) {
+            () -> Result<AudioEngine, AudioEngineError> in
+            do throws(AudioEngineError) {
+                return .success(try AudioEngine(output: preferred))
+            } catch {
+                if preferred == .silent { return .failure(error) }
+                notice("\(error.description) Continuing without sound.")
+                return Result { () throws(AudioEngineError) in try AudioEngine(output: .silent) }
+            }
         }
+        return try opened.get()
     }
 
     /// Stops every sound and the engine's driver thread, waiting for it, so the process can exit
@@ -146,6 +153,10 @@ public final class AudioEngine: Sendable {
         }
         driver?.stop(wait: true, ring: ring)
         stopAll()
+        // No mixing side runs any more (offline, none ever did between renders): carry out what is
+        // queued, so that no command's closure keeps the engine alive after it is let go of.
+        drainCommands()
+        // A remote session's last commands go out, then its goodbye.
         remoteLink.withLock { $0 }?.close()
         hub.finish()
         notices.finish()

@@ -19,6 +19,11 @@ extension SoundEvent {
             var w = WireWriter(kind: 66)
             w.voiceEvent(voice, sound, time)
             return w.bytes
+        case .coalesced(let voice, let sound, let into, let time):
+            var w = WireWriter(kind: 69)
+            w.voiceEvent(voice, sound, time)
+            w.u64(into.ticket)
+            return w.bytes
         case .deviceLost(let reason, let time):
             var w = WireWriter(kind: 67)
             w.string(reason)
@@ -52,6 +57,9 @@ extension SoundEvent {
             self = .refused(VoiceHandle(ticket: try r.u64()), sound: try r.string(), time: try r.duration())
         case 67: self = .deviceLost(reason: try r.string(), time: try r.duration())
         case 68: self = .deviceRestored(device: try r.string(), time: try r.duration())
+        case 69:
+            let (voice, sound, time) = (VoiceHandle(ticket: try r.u64()), try r.string(), try r.duration())
+            self = .coalesced(voice, sound: sound, into: VoiceHandle(ticket: try r.u64()), time: time)
         default: throw .unknownKind(r.kind)
         }
         try r.finish()

@@ -9,6 +9,10 @@ public enum SoundEvent: Sendable, Equatable {
     /// with sounds that matter more, or the sound was unloaded before the mixer reached it. The
     /// handle is the one the trigger returned; it is never active.
     case refused(VoiceHandle, sound: String, time: Duration)
+    /// A trigger arrived within its sound's `coalesceMs` of another start of the same sound and was
+    /// folded into that voice (`into`) instead of starting one of its own: no `started` or
+    /// `finished` follows for its handle, which plays and ends as `into` does.
+    case coalesced(VoiceHandle, sound: String, into: VoiceHandle, time: Duration)
     /// The output device went away (unplugged, or its sound server stopped). The game goes on; the
     /// engine tries to reopen it every second.
     case deviceLost(reason: String, time: Duration)

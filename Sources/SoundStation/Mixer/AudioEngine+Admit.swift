@@ -12,6 +12,10 @@ extension AudioEngine {
             switch admit(request.sound, limit: limit, at: frame, in: &state, events: &events) {
             case .coalesced(let slot):
                 state.pool.alias(ticket, to: slot)
+                events.append(
+                    .coalesced(
+                        VoiceHandle(ticket: ticket), sound: request.name, into: state.pool.handle(slot),
+                        time: time(ofFrame: now)))
                 return true
             case .refused:
                 events.append(

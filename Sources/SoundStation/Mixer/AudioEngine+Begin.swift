@@ -76,7 +76,7 @@ extension AudioEngine {
                 buffer: filtered ? nil : voice.buffer?.storage, channels: channels, gain: gain,
                 pitch: voice.options.pitch, pan: voice.options.pan, spatialize: voice.options.spatialize,
                 loop: voice.options.loop && voice.stream == nil && !filtered, play: atOnce && !holdingPlay)
-            applyEffects(to: source, options: voice.options, in: &state)
+            applyColour(to: source, options: voice.options, in: &state)
             if filtered {
                 try startFiltered(slot, source: source, from: voice.startOffset, in: &state, at: frame)
             } else if let stream = voice.stream {
@@ -97,8 +97,9 @@ extension AudioEngine {
                 $0.appliedGain = gain
                 $0.startFrame = frame
                 $0.endEstimate = endEstimate
+                $0.resuming = false
             }
-            if hub.isListening, !state.isPaused {
+            if hub.isListening, !state.isPaused, !voice.resuming {
                 events.append(
                     .started(state.pool.handle(slot), sound: voice.name, time: time(ofFrame: frame)))
             }

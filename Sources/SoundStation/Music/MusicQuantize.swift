@@ -105,6 +105,9 @@ public enum MusicError: Error, CustomStringConvertible, Equatable {
     case noTempo(track: String)
     /// `.bars(n)` with `n` below 1.
     case invalidBars(Int)
+    /// `.bars(n)` whose next multiple lies further ahead than the engine clock reaches (about
+    /// 650 years of frames).
+    case unreachableBars(Int)
     /// A ``MusicClock`` tempo that is not above 0 (or not finite).
     case invalidTempo(Double)
     /// A tempo or intensity glide of a negative duration.
@@ -125,6 +128,9 @@ public enum MusicError: Error, CustomStringConvertible, Equatable {
             "track \"\(track)\" has no tempo, so it has no beats or bars to wait for: add \"bpm\" "
                 + "(and \"beatsPerBar\", \"downbeat\") to its catalogue entry, or switch .now"
         case .invalidBars(let count): "bars(\(count)): the number of bars must be 1 or more"
+        case .unreachableBars(let count):
+            "bars(\(count)): the next multiple of \(count) bars lies beyond what the engine clock reaches; "
+                + "use a smaller number of bars"
         case .invalidTempo(let bpm): "tempo \(bpm) bpm: a tempo must be above 0 beats per minute"
         case .invalidIntensity(let value): "intensity \(value): it must be from 0 to 1"
         case .invalidGlide(let duration):

@@ -135,7 +135,13 @@ extension MusicStation: MusicTimeline {
                 if index.isMultiple(of: every) {
                     return anchor.frame(ofUnwrapped: found.unwrapped, grid: grid)
                 }
-                from = found.unwrapped + 0.5
+                // Positions run on linearly in bars through loops (loop bodies are whole bars), so
+                // jump straight to the next multiple instead of walking there bar by bar.
+                var remainder = index % every
+                if remainder < 0 { remainder += every }
+                let target = found.unwrapped + Double(every - remainder) * bar
+                guard target < 1e15 else { throw .unreachableBars(every) }
+                from = max(found.unwrapped + 0.5, target - bar / 2)
             }
             return end
         case .now, .marker:

@@ -52,6 +52,8 @@ public final class MusicStation: Sendable {
         var lastBeatFrame: Int64 = -1
         /// Frames scheduled switches are due on, where the old track's beat is left to the new one.
         var switchFrames: Set<Int64> = []
+        /// The engine frame the device was lost at, until it is restored.
+        var lostAt: Int64?
         /// The layered tracks' intensity, 0...1.
         var intensity = 1.0
         /// The last voice group a layered track started with (its voices start in one call).
@@ -60,14 +62,43 @@ public final class MusicStation: Sendable {
 
     let state = Locked(State())
     let beatHub = Broadcast<MusicBeat>()
+    /// Holds the track's grid still through a device loss (see ``followDeviceLoss(_:)``).
+    private let lossWatch = Locked<EventSubscription?>(nil)
 
     /// Creates a station playing from `bank`.
     /// - Parameter bank: Where the tracks are (pre)loaded.
     public init(bank: SoundBank) {
         self.bank = bank
+        let watch = bank.engine.onEvent { [weak self] event in self?.followDeviceLoss(event) }
+        lossWatch.withLock { $0 = watch }
     }
 
-    deinit { beatHub.finish() }
+    deinit {
+        lossWatch.withLock { $0?.cancel() }
+        beatHub.finish()
+    }
+
+    /// While the device is lost the track is not heard, and after the restore it resumes where it
+    /// stopped: its grid moves on by the outage, as through a pause, so its position does not run
+    /// ahead of what is heard.
+    private func followDeviceLoss(_ event: SoundEvent) {
+        let rate = Double(engine.sampleRate)
+        switch event {
+        case .deviceLost(_, let time):
+            state.withLock { $0.lostAt = Int64((time.inSeconds * rate).rounded()) }
+        case .deviceRestored(_, let time):
+            let resumed = state.withLock { state -> Bool in
+                guard let lostAt = state.lostAt else { return false }
+                state.lostAt = nil
+                guard state.playing != nil, state.pausedAt == nil else { return false }
+                state.playing?.anchor.frame += max(0, Int64((time.inSeconds * rate).rounded()) - lostAt)
+                state.generation &+= 1
+                return true
+            }
+            if resumed { scheduleNextBeat(after: nil) }
+        default: break
+        }
+    }
 
     /// The track playing now (or fading in), if any.
     public var current: String? { state.withLock { $0.playing?.name } }

@@ -25,11 +25,10 @@ final class OpenALDevice: @unchecked Sendable {
     /// inside a batch) must not deadlock. Never taken by the trigger, which makes no AL call.
     private let calls = NSRecursiveLock()
 
-    /// OpenAL Soft prints its own errors (every backend it tries, ALSA included) unless told not to;
-    /// the engine reports failures itself, so its log stays quiet unless ALSOFT_LOGLEVEL asks.
-    static let quietLibraryLog: Void = {
-        setenv("ALSOFT_LOGLEVEL", "0", 0)
-    }()
+    /// OpenAL Soft prints its own errors, and ALSA (a backend it tries) prints through its error
+    /// handler, on the game's terminal unless told not to: ``LibraryNotices`` sets their hooks before
+    /// OpenAL's first call and turns what they say into notices.
+    static var quietLibraryLog: Void { LibraryNotices.install() }
 
     /// Opens a real playback device with the period `latency` asks for.
     ///

@@ -13,7 +13,7 @@ final class OpenALSource: @unchecked Sendable {
     let id: ALuint
     /// Whether a filter or a reverb send is set on the source, so a start that needs neither can skip
     /// clearing them (two AL calls per start). Touched only by the mixing side, under the state lock.
-    var effectsSet = false
+    var colourSet = false
 
     init(device: OpenALDevice) throws(AudioEngineError) {
         self.device = device

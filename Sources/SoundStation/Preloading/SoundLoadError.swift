@@ -23,7 +23,7 @@ public enum SoundLoadError: Error, CustomStringConvertible, Equatable {
         case .notLoaded(let name):
             "sound \"\(name)\" is not loaded: preload it first (SoundBank.preload or EffectStation.preload)"
         case .wrongKind(let name, let kind, let expected):
-            "sound \"\(name)\" is a \(kind.rawValue) entry, not \(expected.rawValue): play it with "
+            "sound \"\(name)\" is \(kind.withArticle) entry, not \(expected.withArticle): play it with "
                 + (kind == .music ? "the music station (music.play)" : "an effect station (effects.play)")
         case .notSingleSound(let sounds):
             "play(at:) fires a station's only sound, but this station "
@@ -33,5 +33,13 @@ public enum SoundLoadError: Error, CustomStringConvertible, Equatable {
             "\(failures.count) sound(s) failed to load: "
                 + failures.map(\.description).joined(separator: "; ")
         }
+    }
+}
+
+extension SoundKind {
+    /// "a music", "an effect", "a voice": the kind with its article, for messages.
+    var withArticle: String {
+        let first = rawValue.first.map { "aeiou".contains($0) } ?? false
+        return (first ? "an " : "a ") + rawValue
     }
 }

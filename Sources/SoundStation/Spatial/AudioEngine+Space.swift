@@ -56,58 +56,6 @@ extension AudioEngine {
         applyGain(slot, in: &state, at: now)
     }
 
-    /// Carries out ``EngineCommand/setBusFilter(_:_:glide:)``.
-    func applyFilter(_ filter: SoundFilter?, to bus: Bus, glide: Duration, in state: inout EngineState) {
-        let now = currentFrame(&state)
-        state.space.busFilters[bus] = filter
-        retarget(&state.space.busCutoffs[bus], to: filter?.cutoffFilter, glide: frame(for: glide), at: now)
-        if state.space.busCutoffs[bus] != nil {
-            for slot in state.pool.busySlots where state.pool.voices[Int(slot)].options.bus == bus {
-                engageCutoff(slot, in: &state, at: now)
-            }
-        }
-        refreshEffects(on: bus, in: &state)
-    }
-
-    /// Carries out ``EngineCommand/setVoiceFilter(_:_:glide:)``.
-    func applyFilter(
-        _ filter: SoundFilter?, to voice: VoiceHandle, glide: Duration, in state: inout EngineState
-    ) {
-        guard let slot = state.pool.slot(of: voice) else { return }
-        let now = currentFrame(&state)
-        var ramp = state.pool.voices[Int(slot)].cutoffRamp
-        retarget(&ramp, to: filter?.cutoffFilter, glide: frame(for: glide), at: now)
-        state.pool.update(slot) {
-            $0.options.filter = filter
-            $0.cutoffRamp = ramp
-        }
-        if ramp != nil { engageCutoff(slot, in: &state, at: now) }
-        let current = state.pool.voices[Int(slot)]
-        if let source = current.source { applyEffects(to: source, options: current.options, in: &state) }
-    }
-
-    /// Carries out ``EngineCommand/setBusReverb(_:_:)``; OpenAL refusing it is told as a notice.
-    func applyReverb(_ reverb: Reverb?, to bus: Bus, in state: inout EngineState) {
-        do throws(AudioEngineError) {
-            try effects(&state).setReverb(reverb, bus: bus.index)
-        } catch {
-            let notice = "the reverb on the \(bus) bus: \(error.description)"
-            DispatchQueue.global().async { [notices] in notices.send(notice) }
-            return
-        }
-        state.space.busReverbs[bus] = reverb
-        refreshEffects(on: bus, in: &state)
-    }
-
-    /// Calls `handler` with one-line notices, such as that the device has no EFX (said once).
-    /// - Parameter handler: Receives each notice, on a dispatch worker (never under the engine's
-    ///   lock, so it may call the engine).
-    /// - Returns: A subscription whose `cancel()` stops the calls.
-    @discardableResult
-    public func onNotice(_ handler: @escaping @Sendable (String) -> Void) -> EventSubscription {
-        notices.add(handler)
-    }
-
     // MARK: The mixing side
 
     /// Works out a positioned voice's pan and distance gain at `frame` into its options (no AL call).
@@ -141,60 +89,7 @@ extension AudioEngine {
         return !ramp.isDone(at: frame) || listenerMoving
     }
 
-    /// Sets a source's filter (its own in series with its bus's) and its send to its bus's reverb.
-    func applyEffects(to source: OpenALSource, options: PlayOptions, in state: inout EngineState) {
-        let effects = effects(&state)
-        guard effects.isAvailable else {
-            if options.filter?.shelf != nil || state.space.busFilters[options.bus]?.shelf != nil
-                || state.space.busReverbs[options.bus] != nil
-            {
-                sayNoEffects(&state)
-            }
-            return
-        }
-        // Cutoff filters are the engine's own (Filtering/); only shelves go to EFX.
-        let busFilter = state.space.busFilters[options.bus]?.shelf
-        let filter = options.filter?.shelf?.combined(with: busFilter) ?? busFilter
-        let send = state.space.busReverbs[options.bus] == nil ? 0 : options.reverbSend
-        let clear = filter == nil && send == 0
-        if clear, !source.effectsSet { return }
-        effects.apply(to: source.id, filter: filter, bus: options.bus.index, send: send)
-        source.effectsSet = !clear
-    }
-
-    /// Applies a bus's filter and reverb to every voice on it now.
-    private func refreshEffects(on bus: Bus, in state: inout EngineState) {
-        for slot in state.pool.busySlots where state.pool.voices[Int(slot)].options.bus == bus {
-            let voice = state.pool.voices[Int(slot)]
-            if let source = voice.source { applyEffects(to: source, options: voice.options, in: &state) }
-        }
-        if !effects(&state).isAvailable { sayNoEffects(&state) }
-    }
-
-    /// The current device's EFX objects, made on first use and again after the device changed.
-    func effects(_ state: inout EngineState) -> OpenALEffects {
-        let device = self.device
-        if let effects = state.space.effects, effects.device === device { return effects }
-        let effects = OpenALEffects(device: device)
-        // A new device (after a loss) gets the HRTF setting the old one had.
-        if state.space.effects != nil, state.space.hrtf { _ = device.resetHRTF(true) }
-        state.space.effects = effects
-        for (bus, reverb) in state.space.busReverbs {
-            try? effects.setReverb(reverb, bus: bus.index)
-        }
-        return effects
-    }
-
-    private func sayNoEffects(_ state: inout EngineState) {
-        guard !state.space.saidNoEffects else { return }
-        state.space.saidNoEffects = true
-        let notice =
-            "\(device.name) has no EFX (ALC_EXT_EFX): filters and reverb are accepted and do nothing."
-        // Said from a worker: this runs under the state lock, and a handler may call the engine.
-        DispatchQueue.global().async { [notices] in notices.send(notice) }
-    }
-
-    private func channels(of voice: Voice) -> Int {
+    func channels(of voice: Voice) -> Int {
         voice.buffer?.channels ?? voice.stream?.format?.channels ?? 1
     }
 }

@@ -8,9 +8,9 @@ struct SpaceState {
     var busCutoffs: [Bus: CutoffRamp] = [:]
     var busReverbs: [Bus: Reverb] = [:]
     /// The EFX objects of the current device, made when first needed (and again on a new device).
-    var effects: OpenALEffects?
+    var efx: EFXSlots?
     /// Whether the "no EFX" notice was given.
-    var saidNoEffects = false
+    var saidNoColour = false
     /// Whether HRTF was asked for (applied again to a reopened device).
     var hrtf = false
 }

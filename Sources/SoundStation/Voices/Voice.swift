@@ -17,6 +17,9 @@ struct Voice {
     /// False for a voice begun while the engine was paused: its `started` event waits for
     /// ``AudioEngine/resumeAll()``, when it is first heard.
     var announced = true
+    /// True while a voice carried over a device loss waits to begin again on the new device (a
+    /// stream decodes first): its `started` was sent when it first began, so none is sent again.
+    var resuming = false
     var buffer: SoundBuffer?
     /// Set instead of `buffer` for a track streamed from its file.
     var stream: StreamFeeder?

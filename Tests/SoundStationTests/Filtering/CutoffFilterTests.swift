@@ -134,6 +134,27 @@ import Testing
                 <= AudioAnalysis.largestJump(plain, frames: seam) * 1.05)
     }
 
+    /// A streamed stereo track under a bus filter from its first frame: its feeder is made before the
+    /// stream's worker has opened the file and knows it has two channels.
+    @Test func aStreamedStereoTrackFilteredFromItsStartKeepsItsLevel() async throws {
+        let assets = try TestAssets()
+        let track = Self.tones([200, 6_000], seconds: 2, channels: 2)
+        try assets.addWAV("theme", track, kind: "music", extra: "\"stream\": true")
+        func render(muffle: Bool) async throws -> PCMAudio {
+            let system = try await assets.system()
+            if muffle { try system.engine.setFilter(.lowpass(cutoff: 1_000), for: .music) }
+            try system.music.play("theme")
+            return try system.engine.render(frames: 2 * Self.rate)
+        }
+        let plain = try await render(muffle: false)
+        let muffled = try await render(muffle: true)
+        let after = (Self.rate / 2)..<(2 * Self.rate - 2_400)
+        let high = Self.change(muffled, plain, at: 6_000, frames: after)
+        let low = Self.change(muffled, plain, at: 200, frames: after)
+        #expect(high <= -20, "6 kHz under a 1 kHz low-pass: \(high) dB")
+        #expect(abs(low) <= 1.5, "200 Hz under a 1 kHz low-pass: \(low) dB")
+    }
+
     @Test func aGlidedCutoffMovesSmoothly() throws {
         let source = Self.tones([150, 700, 3_000, 9_000], seconds: 2)
         func render(glide: Bool) throws -> PCMAudio {

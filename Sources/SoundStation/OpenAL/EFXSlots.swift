@@ -6,7 +6,7 @@ import COpenAL
 /// EFX copies a filter's parameters into a source when the filter is attached, so one filter object
 /// serves every source. `@unchecked Sendable`: used only under the engine's state lock, and its AL
 /// calls go through the device's AL lock.
-final class OpenALEffects: @unchecked Sendable {
+final class EFXSlots: @unchecked Sendable {
     let device: OpenALDevice
     /// Whether the device has ALC_EXT_EFX; when not, every call does nothing.
     let isAvailable: Bool
