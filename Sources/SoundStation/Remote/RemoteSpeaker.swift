@@ -48,14 +48,21 @@ public final class RemoteSpeaker: Sendable {
         } else {
             deviceName = nil
         }
-        let sendable = (device: device, source: source)
+        // The thread takes the device and source out of this box and lets go of them before it
+        // signals that it has ended, so they are freed on it, never later (the thread object's own
+        // release can come at exit, racing OpenAL's teardown).
+        let held = Locked<(device: OpenALDevice, source: OpenALSource)?>(nil)
+        if let device, let source { held.withLock { $0 = (device, source) } }
         let consuming = DispatchSemaphore(value: 0)
         let thread = Thread { [self] in
             defer {
                 OpenALDevice.releaseThreadContext()
                 exited.signal()
             }
-            if let device = sendable.device, let source = sendable.source {
+            if let (device, source) = held.withLock({ box in
+                defer { box = nil }
+                return box
+            }) {
                 pump(device: device, source: source, consuming: consuming)
             } else {
                 consuming.signal()
