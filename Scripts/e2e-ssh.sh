@@ -119,11 +119,12 @@ assert all(abs(g - 500) <= 2 for g in gaps), f"gaps {gaps} ms, wanted 500 +- 2"'
 }
 
 first_session_fills_cache() { # a short session leaves a file in part; a long one resumes and ends it
-    player cut "" "soundstation play 0:effect:click" || return 1
+    # 1.5 s at 768 KiB/s: the small files and part of the music (about 2 MB in all).
+    player cut "" "soundstation play --seconds 1.5 0:music:main" || return 1
     cat "$work/cut.json" || return 1
     local partial
     partial=$(ls -A "$cache" | grep -c '^\.partial-')
-    echo "after a 1 s session: $(ls "$cache" | wc -l) files whole, $partial in part"
+    echo "after a 1.5 s session: $(ls "$cache" | wc -l) files whole, $partial in part"
     [ "$partial" -ge 1 ] || return 1
     player first "" "soundstation play --seconds 5 0:effect:hit 0.5:music:main" || return 1
     cat "$work/first.pane" "$work/first.json" || return 1
