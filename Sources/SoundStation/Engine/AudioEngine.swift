@@ -157,14 +157,14 @@ public final class AudioEngine: Sendable {
         // queued, so that no command's closure keeps the engine alive after it is let go of.
         drainCommands()
         // A remote session's last commands go out, then its goodbye.
-        remoteLink.withLock { $0 }?.close()
+        closeRemoteLink()
         hub.finish()
         notices.finish()
     }
 
     deinit {
         driver.withLock { $0?.stop(ring: ring) }
-        remoteLink.withLock { $0 }?.close(timeout: .milliseconds(200))
+        closeRemoteLink(timeout: .milliseconds(200))
         hub.finish()
         notices.finish()
         // Sources go before the device; buffers held by voices go with them, and so do those held
