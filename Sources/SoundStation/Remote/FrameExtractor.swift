@@ -8,7 +8,9 @@ import Foundation
 /// escape sequence (which is then whole again). Nothing of a frame is ever passed through, valid or
 /// not: a frame that is malformed (a byte that base64 has not, a bad terminator, undecodable text), too
 /// long (``Limits/maxEncodedPayload``) or over the rate (``Limits/messagesPerSecond``) is dropped and
-/// counted in ``counts``. Only the introducer's first bytes at the end of a read are held back, until
+/// counted in ``counts``; after a frame cut short by a byte no frame holds, the rest of that line (up to
+/// the next ESC, CR or LF) goes with it, so bytes on either side cannot join into an introducer. Only
+/// the introducer's first bytes at the end of a read are held back, until
 /// the next read says whether a frame starts there (``flushHeld(into:)`` lets them go after a pause).
 public struct FrameExtractor: Sendable {
     /// What the extractor accepts.
@@ -58,6 +60,9 @@ public struct FrameExtractor: Sendable {
         case payloadEscape
         /// Discarding the rest of a frame that grew too long (`escape`: the last byte was ESC).
         case skipping(escape: Bool)
+        /// After a frame dropped at a byte no frame holds: discarding up to the next ESC or line end,
+        /// so the bytes around the dropped frame cannot join into an introducer on the terminal.
+        case discarding
     }
 
     /// The limits this extractor applies.
@@ -144,9 +149,9 @@ public struct FrameExtractor: Sendable {
                     state = .payloadEscape
                     index += 1
                 } else {
-                    // A byte no frame holds: drop the frame, and read the byte as the stream's.
+                    // A byte no frame holds: drop the frame and what follows it on its line.
                     counts.malformed += 1
-                    state = .text(matched: 0)
+                    state = .discarding
                 }
             case .payloadEscape:
                 if byte == 0x5C {
@@ -174,7 +179,13 @@ public struct FrameExtractor: Sendable {
                 } else if RemoteFraming.isBase64(byte) {
                     index += 1
                 } else {
+                    state = .discarding
+                }
+            case .discarding:
+                if byte == 0x1B || byte == 0x0A || byte == 0x0D {
                     state = .text(matched: 0)
+                } else {
+                    index += 1
                 }
             }
         }

@@ -54,9 +54,10 @@ import Testing
         let badEnd = RemoteFraming.introducer + Array("QUJD\u{1B}x".utf8)
         let badBase64 = RemoteFraming.introducer + Array("QUJ\u{1B}\\".utf8)
         let result = Self.extract([Array("a".utf8), badByte, Array("b".utf8), badEnd, badBase64, good])
-        // The byte that ended a frame (and an ESC that did not terminate it, which may begin the
-        // next frame) is the stream's again; nothing else of a frame is printed.
-        #expect(result.text == Array("a\u{01}b\u{1B}x".utf8))
+        // A frame cut short by a byte no frame holds takes the rest of its line with it (up to the
+        // next ESC); an ESC that did not terminate a frame, which may begin the next, is the stream's
+        // again, and so is the byte after it. Nothing else of a frame is printed.
+        #expect(result.text == Array("a\u{1B}x".utf8))
         #expect(result.messages == [[1, 2, 3]])
         #expect(result.counts.malformed == 3)
     }
