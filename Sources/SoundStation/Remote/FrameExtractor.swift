@@ -70,6 +70,11 @@ public struct FrameExtractor: Sendable {
     /// Frames accepted and dropped so far.
     public private(set) var counts = Counts()
     private var state = State.text(matched: 0)
+    /// Whether the last byte passed on was ESC, across reads.
+    private var passedESC = false
+    /// Whether the ESC of the introducer being matched was passed on already (it came before a frame
+    /// that was taken out), so a match that fails passes on only the bytes after it.
+    private var escPassed = false
     private var payload: [UInt8] = []
     private var tokens: Double
     private var lastRefill: Double?
@@ -104,6 +109,8 @@ public struct FrameExtractor: Sendable {
     ) {
         var index = 0
         let count = bytes.count
+        let before = text.count
+        defer { if text.count > before { passedESC = text.last == 0x1B } }
         while index < count {
             let byte = bytes[index]
             switch state {
@@ -120,6 +127,7 @@ public struct FrameExtractor: Sendable {
                 }
                 if byte == RemoteFraming.introducer[matched] {
                     if matched + 1 == RemoteFraming.introducer.count {
+                        escPassed = false
                         state = .payload
                         payload.removeAll(keepingCapacity: true)
                     } else {
@@ -129,7 +137,8 @@ public struct FrameExtractor: Sendable {
                 } else if matched > 0 {
                     // Not a frame after all: the held bytes were the stream's own; look at this
                     // byte again from the start (it may be an ESC that begins one).
-                    text.append(contentsOf: RemoteFraming.introducer[0..<matched])
+                    text.append(contentsOf: RemoteFraming.introducer[(escPassed ? 1 : 0)..<matched])
+                    escPassed = false
                     state = .text(matched: 0)
                 } else {
                     text.append(byte)
@@ -156,7 +165,7 @@ public struct FrameExtractor: Sendable {
             case .payloadEscape:
                 if byte == 0x5C {
                     index += 1
-                    state = .text(matched: 0)
+                    state = afterFrame(text)
                     finishFrame(now: now, messages: &messages)
                 } else {
                     // An ESC that does not end the frame: drop the frame, and read the ESC (which may
@@ -168,7 +177,7 @@ public struct FrameExtractor: Sendable {
                 if escape {
                     // `ESC \` ends the long frame; any other byte after an ESC is the stream's again.
                     if byte == 0x5C {
-                        state = .text(matched: 0)
+                        state = afterFrame(text)
                         index += 1
                     } else {
                         state = .text(matched: 1)
@@ -206,8 +215,19 @@ public struct FrameExtractor: Sendable {
     /// - Parameter text: Receives the held bytes.
     public mutating func flushHeld(into text: inout [UInt8]) {
         guard case .text(let matched) = state, matched > 0 else { return }
-        text.append(contentsOf: RemoteFraming.introducer[0..<matched])
+        text.append(contentsOf: RemoteFraming.introducer[(escPassed ? 1 : 0)..<matched])
+        escPassed = false
         state = .text(matched: 0)
+        if let last = text.last { passedESC = last == 0x1B }
+    }
+
+    /// The state after a frame was taken out: when the byte passed on just before it was ESC, the
+    /// bytes after it are matched as the rest of an introducer, so the two cannot join into one on
+    /// the terminal.
+    private mutating func afterFrame(_ text: [UInt8]) -> State {
+        let lastWasESC = text.isEmpty ? passedESC : text.last == 0x1B
+        escPassed = lastWasESC
+        return .text(matched: lastWasESC ? 1 : 0)
     }
 
     private mutating func finishFrame(now: Double, messages: inout [[UInt8]]) {
