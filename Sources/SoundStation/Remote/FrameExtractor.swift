@@ -70,11 +70,11 @@ public struct FrameExtractor: Sendable {
     /// Frames accepted and dropped so far.
     public private(set) var counts = Counts()
     private var state = State.text(matched: 0)
-    /// Whether the last byte passed on was ESC, across reads.
-    private var passedESC = false
-    /// Whether the ESC of the introducer being matched was passed on already (it came before a frame
-    /// that was taken out), so a match that fails passes on only the bytes after it.
-    private var escPassed = false
+    /// The last bytes passed on (as many as an introducer has, less one), across reads.
+    private var passedTail: [UInt8] = []
+    /// How many bytes of the introducer being matched were passed on already (they came before a
+    /// frame that was taken out), so a match that fails passes on only the bytes after them.
+    private var alreadyPassed = 0
     private var payload: [UInt8] = []
     private var tokens: Double
     private var lastRefill: Double?
@@ -110,7 +110,7 @@ public struct FrameExtractor: Sendable {
         var index = 0
         let count = bytes.count
         let before = text.count
-        defer { if text.count > before { passedESC = text.last == 0x1B } }
+        defer { if text.count > before { passedTail = tail(text, from: before) } }
         while index < count {
             let byte = bytes[index]
             switch state {
@@ -127,7 +127,7 @@ public struct FrameExtractor: Sendable {
                 }
                 if byte == RemoteFraming.introducer[matched] {
                     if matched + 1 == RemoteFraming.introducer.count {
-                        escPassed = false
+                        alreadyPassed = 0
                         state = .payload
                         payload.removeAll(keepingCapacity: true)
                     } else {
@@ -137,8 +137,8 @@ public struct FrameExtractor: Sendable {
                 } else if matched > 0 {
                     // Not a frame after all: the held bytes were the stream's own; look at this
                     // byte again from the start (it may be an ESC that begins one).
-                    text.append(contentsOf: RemoteFraming.introducer[(escPassed ? 1 : 0)..<matched])
-                    escPassed = false
+                    text.append(contentsOf: RemoteFraming.introducer[alreadyPassed..<matched])
+                    alreadyPassed = 0
                     state = .text(matched: 0)
                 } else {
                     text.append(byte)
@@ -165,7 +165,7 @@ public struct FrameExtractor: Sendable {
             case .payloadEscape:
                 if byte == 0x5C {
                     index += 1
-                    state = afterFrame(text)
+                    state = afterFrame(tail(text, from: before))
                     finishFrame(now: now, messages: &messages)
                 } else {
                     // An ESC that does not end the frame: drop the frame, and read the ESC (which may
@@ -177,7 +177,7 @@ public struct FrameExtractor: Sendable {
                 if escape {
                     // `ESC \` ends the long frame; any other byte after an ESC is the stream's again.
                     if byte == 0x5C {
-                        state = afterFrame(text)
+                        state = afterFrame(tail(text, from: before))
                         index += 1
                     } else {
                         state = .text(matched: 1)
@@ -215,19 +215,30 @@ public struct FrameExtractor: Sendable {
     /// - Parameter text: Receives the held bytes.
     public mutating func flushHeld(into text: inout [UInt8]) {
         guard case .text(let matched) = state, matched > 0 else { return }
-        text.append(contentsOf: RemoteFraming.introducer[(escPassed ? 1 : 0)..<matched])
-        escPassed = false
+        let start = text.count
+        text.append(contentsOf: RemoteFraming.introducer[alreadyPassed..<matched])
+        alreadyPassed = 0
         state = .text(matched: 0)
-        if let last = text.last { passedESC = last == 0x1B }
+        passedTail = tail(text, from: start)
     }
 
-    /// The state after a frame was taken out: when the byte passed on just before it was ESC, the
-    /// bytes after it are matched as the rest of an introducer, so the two cannot join into one on
-    /// the terminal.
-    private mutating func afterFrame(_ text: [UInt8]) -> State {
-        let lastWasESC = text.isEmpty ? passedESC : text.last == 0x1B
-        escPassed = lastWasESC
-        return .text(matched: lastWasESC ? 1 : 0)
+    /// The last bytes passed on: those of `text` from `start` on, after the earlier reads' tail.
+    private func tail(_ text: [UInt8], from start: Int) -> [UInt8] {
+        let keep = RemoteFraming.introducer.count - 1
+        if text.count - start >= keep { return Array(text.suffix(keep)) }
+        return Array((passedTail + text[start...]).suffix(keep))
+    }
+
+    /// The state after a frame was taken out: when the bytes passed on just before it end with the
+    /// start of an introducer, the bytes after it are matched as its rest, so the two cannot join
+    /// into one on the terminal.
+    private mutating func afterFrame(_ tail: [UInt8]) -> State {
+        var length = min(tail.count, RemoteFraming.introducer.count - 1)
+        while length > 0, Array(tail.suffix(length)) != Array(RemoteFraming.introducer[0..<length]) {
+            length -= 1
+        }
+        alreadyPassed = length
+        return .text(matched: length)
     }
 
     private mutating func finishFrame(now: Double, messages: inout [[UInt8]]) {
