@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: run test unit e2e e2e-capi example-c example-python install install-lib install-bin uninstall build bench assets fuzz soak tsan asan lint format docs deps test-deps clean
+.PHONY: run test unit e2e e2e-capi bindings example-c example-python install install-lib install-bin uninstall build bench size dist dist-test assets fuzz soak tsan asan lint format docs deps test-deps clean
 
 ## run: install what is missing, build, and play the Starfall demo (window with a display, else terminal)
 run: deps
@@ -25,6 +25,14 @@ e2e:
 	Scripts/e2e-capi.sh .build/debug
 	Scripts/e2e-quiet.sh .build/debug
 	Scripts/e2e-ssh.sh .build/debug
+	Scripts/test-bindings.sh .build/debug
+	Scripts/size.sh --guard .build/debug
+
+## bindings: cargo test and go test of bindings/rust and bindings/go on the installed library, and
+## their example games
+bindings:
+	$(SWIFT) build --product SoundStationC
+	Scripts/test-bindings.sh .build/debug
 
 ## e2e-capi: the C library and the Python package, installed into a temporary prefix and used as a game would
 e2e-capi:
@@ -61,45 +69,78 @@ example-python:
 			python3 Examples/CursesPython/snake.py $(EXAMPLE_FLAGS); \
 	fi
 
-## install: the C library, its header and pkg-config file, and the CLIs into $(DESTDIR)$(PREFIX)
+## install: install-lib and install-bin into $(DESTDIR)$(PREFIX)
 # (CONFIG=debug installs the debug build of the library: what the tests use, as it is built anyway)
 PREFIX ?= /usr/local
 DESTDIR ?=
 CONFIG ?= release
 SS_VERSION = 0.1.0
-SS_LIBDIR = $(DESTDIR)$(PREFIX)/lib
+# Where the library goes; the Debian packages use /usr/lib/x86_64-linux-gnu.
+LIBDIR ?= $(PREFIX)/lib
+SS_LIBDIR = $(DESTDIR)$(LIBDIR)
 SS_CLIS = soundstation soundstation-assets voicenote starfall
+# The pkg-config file's Libs carry -Wl,-rpath,LIBDIR unless LIBDIR is one the loader searches anyway,
+# so a game built with `pkg-config --libs soundstation` runs without LD_LIBRARY_PATH or ldconfig.
+SS_SYSTEM_LIBDIRS = /usr/lib /lib /usr/lib/x86_64-linux-gnu /lib/x86_64-linux-gnu
+SS_RPATH = $(if $(filter $(LIBDIR),$(SS_SYSTEM_LIBDIRS)),,-Wl,-rpath,$${libdir})
+# A release library is built with the CLIs' flags (its link flags put the runtime inside anyway), so
+# install-lib and install-bin share one build instead of rebuilding each other's modules.
+SS_STATIC = $(if $(filter release,$(CONFIG)),--static-swift-stdlib)
 
 install: install-lib install-bin
 
+## install-lib: what a C, Python, Rust or Go game needs: libsoundstation.so.0 (7 MB, the Swift runtime
+## inside), soundstation.h and soundstation.pc (with the rpath), into $(DESTDIR)$(PREFIX)
 install-lib:
-	$(SWIFT) build -c $(CONFIG) --product SoundStationC
+	$(SWIFT) build -c $(CONFIG) $(SS_STATIC) --product SoundStationC
 	install -d $(SS_LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/include
 	install -m 755 .build/$(CONFIG)/libSoundStationC.so $(SS_LIBDIR)/libsoundstation.so.$(SS_VERSION)
-	strip --strip-unneeded $(SS_LIBDIR)/libsoundstation.so.$(SS_VERSION)
+	strip --strip-unneeded -R .comment $(SS_LIBDIR)/libsoundstation.so.$(SS_VERSION)
 	ln -sf libsoundstation.so.$(SS_VERSION) $(SS_LIBDIR)/libsoundstation.so.0
 	ln -sf libsoundstation.so.0 $(SS_LIBDIR)/libsoundstation.so
 	install -m 644 Sources/CSoundStation/include/soundstation.h $(DESTDIR)$(PREFIX)/include/soundstation.h
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(SS_VERSION)|' Sources/CSoundStation/soundstation.pc.in \
-		>$(SS_LIBDIR)/pkgconfig/soundstation.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(SS_VERSION)|' \
+		-e 's|@RPATH@|$(SS_RPATH)|' Sources/CSoundStation/soundstation.pc.in >$(SS_LIBDIR)/pkgconfig/soundstation.pc
 	if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" -eq 0 ]; then ldconfig; fi
 
-# The CLIs carry the Swift runtime inside them too (--static-swift-stdlib).
+## install-bin: the CLIs and Starfall (each with the Swift runtime linked in, stripped) into
+## $(DESTDIR)$(PREFIX)/bin, and the demo's assets into $(PREFIX)/share/soundstation/Assets
 install-bin:
 	for p in $(SS_CLIS); do $(SWIFT) build -c $(CONFIG) --static-swift-stdlib --product $$p || exit 1; done
-	install -d $(DESTDIR)$(PREFIX)/bin
-	for p in $(SS_CLIS); do install -m 755 .build/$(CONFIG)/$$p $(DESTDIR)$(PREFIX)/bin/$$p; done
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/soundstation
+	for p in $(SS_CLIS); do install -m 755 .build/$(CONFIG)/$$p $(DESTDIR)$(PREFIX)/bin/$$p && \
+		strip --strip-unneeded -R .comment $(DESTDIR)$(PREFIX)/bin/$$p || exit 1; done
+	rm -rf $(DESTDIR)$(PREFIX)/share/soundstation/Assets
+	cp -R Assets $(DESTDIR)$(PREFIX)/share/soundstation/Assets
+	chmod -R u=rwX,go=rX $(DESTDIR)$(PREFIX)/share/soundstation/Assets
 
 uninstall:
 	rm -f $(SS_LIBDIR)/libsoundstation.so $(SS_LIBDIR)/libsoundstation.so.0 \
 		$(SS_LIBDIR)/libsoundstation.so.$(SS_VERSION) $(SS_LIBDIR)/pkgconfig/soundstation.pc \
 		$(DESTDIR)$(PREFIX)/include/soundstation.h
 	for p in $(SS_CLIS); do rm -f $(DESTDIR)$(PREFIX)/bin/$$p; done
+	rm -rf $(DESTDIR)$(PREFIX)/share/soundstation
+
+## size: the installed (stripped) sizes of the library and each CLI against their budgets (8 and 12 MiB)
+size: deps
+	Scripts/size.sh
+
+## dist: into dist/: the Python wheel (the library inside), the Debian packages libsoundstation0,
+## libsoundstation-dev and soundstation-tools (checked with lintian), and the source tarball
+dist: deps
+	Scripts/install-deps.sh dist
+	Scripts/dist.sh
+
+## dist-test: install dist/'s packages into a clean Debian 12 root (debootstrap, cached in
+## ~/.cache/soundstation) where no Swift toolchain has been: a C game and a Python game render a sound
+dist-test:
+	Scripts/install-deps.sh dist
+	Scripts/dist-test.sh
 
 build: deps
 	$(SWIFT) build
 
-## bench: release-build benchmarks (see README, Performance)
+## bench: release-build benchmarks (see Docs/Performance.md)
 bench: test-deps
 	Scripts/install-deps.sh bench
 	Scripts/with-pulse.sh Scripts/bench.sh

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Type-checks every Swift code sample in the README and the DocC articles against the built modules.
+"""Type-checks every Swift code sample in the README, Docs/*.md and the DocC articles against the built modules.
 
 Usage: Scripts/check-samples.py [BUILD_DIR]   (BUILD_DIR defaults to .build/debug; run `swift build` first)
 
@@ -47,6 +47,8 @@ FILE_SCOPE = re.compile(r"^(@Test|@Suite|@main|extension |struct \w+Tests)", re.
 def samples():
     """(file, line, code) for every ```swift block."""
     files = [os.path.join(ROOT, "README.md")]
+    docs = os.path.join(ROOT, "Docs")
+    files += [os.path.join(docs, n) for n in sorted(os.listdir(docs)) if n.endswith(".md")]
     for folder, _, names in os.walk(os.path.join(ROOT, "Sources")):
         if folder.endswith(".docc"):
             files += [os.path.join(folder, n) for n in sorted(names) if n.endswith(".md")]

@@ -17,9 +17,10 @@ trap cleanup EXIT
 . "$root/Scripts/e2e-lib.sh"
 prefix="$work/prefix"
 header="$root/Sources/CSoundStation/include/soundstation.h"
-# What a game sees: no Swift toolchain on PATH or in LD_LIBRARY_PATH, the prefix's pkg-config file.
+# What a game sees: no Swift toolchain on PATH, no LD_LIBRARY_PATH (the pkg-config file's rpath finds
+# the library), the prefix's pkg-config file.
 game_env=(env -i HOME="$HOME" PATH=/usr/local/bin:/usr/bin:/bin PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
-    LD_LIBRARY_PATH="$prefix/lib" ${PULSE_SERVER:+PULSE_SERVER=$PULSE_SERVER})
+    ${PULSE_SERVER:+PULSE_SERVER=$PULSE_SERVER})
 
 install_into_prefix() {
     make -s -C "$root" install-lib CONFIG="$config" PREFIX="$prefix" || return 1
@@ -133,7 +134,7 @@ stop_recording() { kill "$recorder" 2>/dev/null; wait "$recorder" 2>/dev/null; }
 # lets it play for 5 s, quits with q and checks the exit, the restored terminal and the recording.
 play_in_tmux() {
     local session=$1 title=$2 field=$3 command=$4 heard
-    local env_line="env -i HOME='$HOME' PATH=/usr/local/bin:/usr/bin:/bin TERM=tmux-256color LD_LIBRARY_PATH='$prefix/lib' ${PULSE_SERVER:+PULSE_SERVER='$PULSE_SERVER'} SOUNDSTATION_OUTPUT=device SOUNDSTATION_ASSETS='$root/Assets'"
+    local env_line="env -i HOME='$HOME' PATH=/usr/local/bin:/usr/bin:/bin TERM=tmux-256color PKG_CONFIG_PATH='$prefix/lib/pkgconfig' ${PULSE_SERVER:+PULSE_SERVER='$PULSE_SERVER'} SOUNDSTATION_OUTPUT=device SOUNDSTATION_ASSETS='$root/Assets'"
     start_recording "$work/$session.wav"
     tmux -S "$tmux_socket" new-session -d -s "$session" -x 80 -y 24 \
         "$env_line $command; echo \"exit=\$?\"; stty -a | grep -o -- '-\\?icanon\\b'; sleep 60" || { stop_recording; return 1; }

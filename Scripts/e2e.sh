@@ -293,6 +293,6 @@ check "an unknown reverb preset is named" fails 2 '"spaceship" is not a reverb p
 check "a cutoff above half the rate is named" fails 2 '"30000" is not a cutoff in hertz of at most 24000' "$cli" render --seconds 1 --out "$work/x.wav" 0:filter:music:lowpass=30000
 check "a NaN position is named" fails 2 '"nan" is not a finite coordinate' "$cli" render --seconds 1 --out "$work/x.wav" 0:listener:nan,1
 check "README example runs" example_runs
-check "every Swift sample in the README and the DocC articles compiles" python3 Scripts/check-samples.py "$bin"
+check "every Swift sample in the README, Docs/ and the DocC articles compiles" python3 Scripts/check-samples.py "$bin"
 
 e2e_summary e2e

@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
 # Installs the Debian packages SoundStation needs that are missing, and says which.
-# Usage: Scripts/install-deps.sh [build|test|bench]
+# Usage: Scripts/install-deps.sh [build|test|bench|dist]
 set -euo pipefail
 
 build=(libopenal-dev libvorbis-dev libsdl2-dev libsndfile1-dev libxmp-dev)
 test=(pulseaudio pulseaudio-utils sox vorbis-tools espeak-ng tmux xvfb flac opus-tools lame mpg123 xmp
     openssh-server openssh-client procps)
 bench=(libsdl2-mixer-dev valgrind)
+# make dist and make dist-test: the package tools and the clean root's.
+dist=(dpkg-dev lintian debootstrap zstd)
+# The Rust and Go bindings' tests: Go from Debian; Rust from Debian unless a cargo (rustup's) is there.
+test+=(golang-go pkg-config)
+command -v cargo >/dev/null 2>&1 || test+=(cargo)
 
 wanted=("${build[@]}")
 case "${1:-build}" in
 build) ;;
 test) wanted+=("${test[@]}") ;;
 bench) wanted+=("${test[@]}" "${bench[@]}") ;;
-*) echo "usage: $0 [build|test|bench]" >&2; exit 2 ;;
+dist) wanted+=("${dist[@]}") ;;
+*) echo "usage: $0 [build|test|bench|dist]" >&2; exit 2 ;;
 esac
 
 missing=()

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import SoundStation
 
 /// How a sound file is stored.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// One sound as the manifest lists it; nil fields are left out so the catalogue's defaults apply.
 struct CatalogueEntry {
@@ -89,7 +89,7 @@ enum CatalogueWriter {
             case "\\": result += "\\\\"
             case "\n": result += "\\n"
             case "\t": result += "\\t"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
+            case _ where scalar.value < 0x20: result += String(cFormat: "\\u%04x", scalar.value)
             default: result.unicodeScalars.append(scalar)
             }
         }

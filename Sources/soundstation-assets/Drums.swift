@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The drum sounds of the songs, each synthesised from scratch per hit.
 enum Drum: Sendable {

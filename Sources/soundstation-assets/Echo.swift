@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A ping-pong echo: each repeat alternates sides and gets a little darker, like tape.
 struct Echo: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The demo game's sound effects: short mono one-shots.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// An attack-decay-sustain-release volume shape, in seconds.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A two-pole "biquad" filter using the Audio EQ Cookbook formulas (R. Bristow-Johnson).
 ///

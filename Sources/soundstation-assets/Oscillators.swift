@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The basic shapes a tone can have.
 enum Waveform: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// One note of a part, positioned in beats from the start of the song.
 struct Note: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A stereo mix in progress, kept in Double so summing hundreds of notes loses no precision.
 struct StereoBuffer {

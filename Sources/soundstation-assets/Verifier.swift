@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import SoundStation
 
 /// What verification learned about one catalogue sound.
@@ -58,7 +58,7 @@ enum Verifier {
                             + "inside the track (\(seam.largestInsideJump))")
                 }
             }
-            let size = (try? FileManager.default.attributesOfItem(atPath: entry.resolvedPath)[.size]) as? Int
+            let size = ProcessEnvironment.fileSize(atPath: entry.resolvedPath)
             sounds.append(
                 VerifiedSound(
                     name: entry.name, kind: entry.kind.rawValue, audio: audio, bytes: size ?? 0, peak: peak))
@@ -78,11 +78,11 @@ enum Verifier {
             let decibels = sound.peak > 0 ? 20 * log10(Double(sound.peak)) : -.infinity
             lines.append(
                 pad(sound.name, 11) + pad(sound.kind, 8)
-                    + pad(String(format: "%.3f", sound.audio.duration.inSeconds), 9, right: true)
+                    + pad(String(cFormat: "%.3f", sound.audio.duration.inSeconds), 9, right: true)
                     + pad(String(sound.audio.sampleRate), 7, right: true)
                     + pad(String(sound.audio.channels), 4, right: true)
                     + pad(String(sound.bytes), 10, right: true)
-                    + pad(String(format: "%.2f", decibels), 11, right: true))
+                    + pad(String(cFormat: "%.2f", decibels), 11, right: true))
         }
         lines.append("total: \(sounds.count) sounds, \(sounds.reduce(0) { $0 + $1.bytes }) bytes")
         return lines.joined(separator: "\n")

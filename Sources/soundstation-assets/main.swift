@@ -1,4 +1,5 @@
-import Foundation
+import CommandLineKit
+import Glibc
 import SoundStation
 
 // soundstation-assets [output-folder]
@@ -19,7 +20,7 @@ if arguments.first == "-h" || arguments.first == "--help" {
     exit(0)
 }
 if arguments.count > 1 || arguments.first?.hasPrefix("-") == true {
-    FileHandle.standardError.write(Data(usage.utf8))
+    StandardStream.error.write(usage)
     exit(2)
 }
 let root = arguments.first ?? "Assets"
@@ -30,6 +31,6 @@ do {
     let sounds = try Verifier.verify(root: root)
     print(Verifier.table(sounds))
 } catch {
-    FileHandle.standardError.write(Data("soundstation-assets: \(error)\n".utf8))
+    StandardStream.error.write("soundstation-assets: \(error)\n")
     exit(1)
 }

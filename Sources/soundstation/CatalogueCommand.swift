@@ -1,11 +1,11 @@
 import CommandLineKit
-import Foundation
+import Glibc
 import SoundStation
 
 /// `soundstation catalogue [--assets DIR] [--json]`: every sound, decoded to prove it plays, with its
 /// format as found from the file's contents.
 enum CatalogueCommand {
-    struct Row: Encodable {
+    struct Row {
         let name: String
         let kind: String
         let path: String
@@ -24,6 +24,24 @@ enum CatalogueCommand {
         var duckMusic: Float?
         /// What is wrong with a file that decodes anyway (e.g. one cut short), when anything is.
         var warnings: [String]?
+
+        /// The row as `--json` prints it; absent optionals are left out.
+        var json: JSONValue {
+            var fields: [String: JSONValue] = [
+                "name": .string(name), "kind": .string(kind), "path": .string(path),
+                "format": .string(format),
+                "seconds": .number(seconds), "sampleRate": .integer(sampleRate),
+                "channels": .integer(channels),
+                "fileBytes": .integer(fileBytes), "pcmBytes": .integer(pcmBytes),
+            ]
+            if let bpm { fields["bpm"] = .number(bpm) }
+            if let beatsPerBar { fields["beatsPerBar"] = .integer(beatsPerBar) }
+            if let downbeat { fields["downbeat"] = .number(downbeat) }
+            if let markers { fields["markers"] = .object(markers.mapValues { .number($0) }) }
+            if let duckMusic { fields["duckMusic"] = .number(Double(duckMusic)) }
+            if let warnings { fields["warnings"] = .array(warnings.map { .string($0) }) }
+            return .object(fields)
+        }
     }
 
     static func run(_ arguments: inout Arguments) throws {
@@ -41,9 +59,7 @@ enum CatalogueCommand {
                 options.loopModules = false
                 let info = try AudioDecoder.info(ofFileAt: entry.resolvedPath, options: options)
                 let audio = try AudioDecoder.decode(fileAt: entry.resolvedPath, options: options)
-                let size =
-                    (try? FileManager.default.attributesOfItem(atPath: entry.resolvedPath)[.size] as? Int)
-                    ?? 0
+                let size = ProcessEnvironment.fileSize(atPath: entry.resolvedPath) ?? 0
                 rows.append(
                     Row(
                         name: entry.name, kind: entry.kind.rawValue, path: entry.path,
@@ -64,17 +80,15 @@ enum CatalogueCommand {
             }
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(rows), as: UTF8.self))
+            print(JSONValue.array(rows.map(\.json)).text())
         } else {
             printTable(rows, root: catalogue.root)
         }
         for warning in warnings {
-            FileHandle.standardError.write(Data("soundstation: warning: \(warning)\n".utf8))
+            StandardStream.error.write("soundstation: warning: \(warning)\n")
         }
         for problem in problems {
-            FileHandle.standardError.write(Data("soundstation: \(problem)\n".utf8))
+            StandardStream.error.write("soundstation: \(problem)\n")
         }
         if !problems.isEmpty {
             throw CLIError("\(problems.count) of \(catalogue.entries.count) sounds do not decode")
@@ -87,7 +101,7 @@ enum CatalogueCommand {
         var table = [header]
         for row in rows {
             table.append([
-                row.name, row.kind, row.format, String(format: "%.3f", row.seconds), "\(row.sampleRate)",
+                row.name, row.kind, row.format, String(cFormat: "%.3f", row.seconds), "\(row.sampleRate)",
                 "\(row.channels)",
                 "\(row.fileBytes)", "\(row.pcmBytes)", row.path,
             ])
@@ -95,9 +109,9 @@ enum CatalogueCommand {
         let widths = header.indices.map { column in table.map { $0[column].count }.max() ?? 0 }
         for line in table {
             let cells = line.enumerated().map { index, cell in
-                cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+                cell.padded(toLength: widths[index])
             }
-            print(cells.joined(separator: "  ").trimmingCharacters(in: .whitespaces))
+            print(cells.joined(separator: "  ").trimmingSpaces)
         }
     }
 }

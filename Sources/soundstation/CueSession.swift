@@ -1,5 +1,5 @@
 import CommandLineKit
-import Foundation
+import Glibc
 import SoundStation
 
 /// What `render` and `play` share: read the cues, check their names against the catalogue, preload
@@ -70,7 +70,7 @@ struct CueSession {
         let loaded = try await stage.bank.preload(names)
         try loaded.throwIfFailed()
         for warning in loaded.warnings {
-            FileHandle.standardError.write(Data("soundstation: warning: \(warning)\n".utf8))
+            StandardStream.error.write("soundstation: warning: \(warning)\n")
         }
     }
 
@@ -81,7 +81,7 @@ struct CueSession {
                 do {
                     try stage.perform(cue)
                 } catch {
-                    FileHandle.standardError.write(Data("soundstation: event \"\(cue)\": \(error)\n".utf8))
+                    StandardStream.error.write("soundstation: event \"\(cue)\": \(error)\n")
                 }
             }
         }

@@ -1,6 +1,6 @@
 import CommandLineKit
-import Foundation
 import Glibc
+import SoundStation
 
 /// A program run under a pseudo-terminal of our own, with our terminal in raw mode meanwhile: keys go
 /// to it as they are, window size changes follow ours, and what it writes passes through a filter.
@@ -49,7 +49,7 @@ final class PTYSession {
         posix_spawnattr_setsigmask(&attributes, &empty)
         // POSIX_SPAWN_SETSID (0x80), POSIX_SPAWN_SETSIGDEF, POSIX_SPAWN_SETSIGMASK.
         posix_spawnattr_setflags(&attributes, Int16(0x80 | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        var variables = ProcessInfo.processInfo.environment
+        var variables = ProcessEnvironment.variables
         for (key, value) in environment { variables[key] = value }
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]

@@ -1,5 +1,5 @@
 import CommandLineKit
-import Foundation
+import Glibc
 import SoundStation
 
 /// `soundstation play [--seconds S] [--assets DIR] [--watch] EVENT...` on the real device (or the
@@ -15,30 +15,28 @@ enum PlayCommand {
         let catalogue = try Command.loadCatalogue(assets)
         let session = try CueSession(events, catalogue: catalogue)
         let engine = try AudioEngine.openWithFallback(.fromEnvironment()) { notice in
-            FileHandle.standardError.write(Data("soundstation: notice: \(notice)\n".utf8))
+            StandardStream.error.write("soundstation: notice: \(notice)\n")
         }
         engine.onEvent { event in
             switch event {
             case .deviceLost(let reason, let time):
-                FileHandle.standardError.write(
-                    Data(
-                        "soundstation: device lost at \(String(format: "%.2f", time.inSeconds)) s (\(reason)); retrying\n"
-                            .utf8))
+                StandardStream.error.write(
+                    "soundstation: device lost at \(String(cFormat: "%.2f", time.inSeconds)) s (\(reason)); retrying\n"
+                )
             case .deviceRestored(let device, let time):
-                FileHandle.standardError.write(
-                    Data(
-                        "soundstation: device restored at \(String(format: "%.2f", time.inSeconds)) s (\(device))\n"
-                            .utf8))
+                StandardStream.error.write(
+                    "soundstation: device restored at \(String(cFormat: "%.2f", time.inSeconds)) s (\(device))\n"
+                )
             default:
                 // Reports of the watch, one line each, unbuffered so a pipe or log sees them at once.
                 if let line = event.reloadMessage {
-                    FileHandle.standardOutput.write(Data("soundstation: \(line)\n".utf8))
+                    StandardStream.output.write("soundstation: \(line)\n")
                 }
             }
         }
         try session.check(sampleRate: engine.sampleRate)
         engine.onNotice { notice in
-            FileHandle.standardError.write(Data("soundstation: notice: \(notice)\n".utf8))
+            StandardStream.error.write("soundstation: notice: \(notice)\n")
         }
         let stage = SoundSystem(engine: engine, catalogue: catalogue)
         try await session.preload(into: stage)
@@ -64,7 +62,7 @@ enum PlayCommand {
             }
         }
         watching?.cancel()
-        print(String(format: "played %.2f s", (engine.time - start).inSeconds))
+        print(String(cFormat: "played %.2f s", (engine.time - start).inSeconds))
         engine.shutdown()
     }
 }

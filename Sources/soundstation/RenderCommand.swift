@@ -1,5 +1,5 @@
 import CommandLineKit
-import Foundation
+import Glibc
 import SoundStation
 
 /// `soundstation render --seconds S --out FILE.wav [--rate HZ] [--assets DIR] EVENT...`
@@ -17,7 +17,7 @@ enum RenderCommand {
         let engine = try AudioEngine(output: .offline(sampleRate: rate, channels: 2))
         try session.check(sampleRate: engine.sampleRate)
         engine.onNotice { notice in
-            FileHandle.standardError.write(Data("soundstation: notice: \(notice)\n".utf8))
+            StandardStream.error.write("soundstation: notice: \(notice)\n")
         }
         let stage = SoundSystem(engine: engine, catalogue: catalogue)
         try await session.preload(into: stage)
@@ -34,6 +34,8 @@ enum RenderCommand {
         let audio = PCMAudio(sampleRate: rate, channels: 2, samples: samples)
         try WAVWriter.write(audio, toFileAt: out, format: .float32)
         let peak = samples.reduce(0) { max($0, abs($1)) }
-        print(String(format: "rendered %.3f s at %d Hz to %@ (peak %.3f)", seconds, rate, out, peak))
+        print(
+            String(cFormat: "rendered %.3f s at %d Hz to ", seconds, rate) + out
+                + String(cFormat: " (peak %.3f)", peak))
     }
 }

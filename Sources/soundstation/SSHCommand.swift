@@ -1,5 +1,4 @@
 import CommandLineKit
-import Foundation
 import Glibc
 import SoundStation
 
@@ -82,7 +81,7 @@ enum SSHCommand {
         }
         var notices: [String] = []
         // The player's own output: never remote (this may itself run in an SSH session).
-        var environment = ProcessInfo.processInfo.environment
+        var environment = ProcessEnvironment.variables
         environment[RemoteAnnouncement.variable] = nil
         var output = options.output ?? .device(latency: .low)
         if options.output == nil {
@@ -153,14 +152,14 @@ enum SSHCommand {
                 "firstPlays": [\(report.firstPlays.map { "[\($0.frame), \($0.arrival), \($0.start)]" }.joined(separator: ", "))]}
 
                 """
-            FileManager.default.createFile(atPath: path, contents: Data(json.utf8))
+            try? FileSystem.writeAtomically(Array(json.utf8), to: path)
         }
         speaker.stop()
         engine.shutdown()
         if !options.quiet, counts.accepted + counts.dropped > 0 {
             var line =
                 "soundstation ssh: \(report.commands) sound commands on \(speaker.deviceName ?? "silent"), delay \(Int(report.delay * 1000)) ms "
-                + String(format: "(link jitter up to %.0f ms)", (report.maxLag ?? 0) * 1000)
+                + "(link jitter up to \(Int(((report.maxLag ?? 0) * 1000).rounded())) ms)"
                 + "; files \(report.filesReceived) received, \(report.filesFromCache) from the cache"
             if report.late > 0 { line += "; \(report.late) late" }
             if report.notArrived > 0 { line += "; \(report.notArrived) refused (sound not arrived)" }
@@ -168,9 +167,9 @@ enum SSHCommand {
                 line += "; dropped \(counts.dropped + report.undecodable) messages, refused \(report.refused)"
                 if let reason = report.lastRefusal { line += " (last: \(reason))" }
             }
-            FileHandle.standardError.write(Data((line + "\n").utf8))
+            printError(line)
             for notice in notices {
-                FileHandle.standardError.write(Data("soundstation ssh: notice: \(notice)\n".utf8))
+                printError("soundstation ssh: notice: \(notice)")
             }
         }
         exit(status)
@@ -197,4 +196,10 @@ enum CacheCommand {
         case let other: throw CLIError.usage("cache: unknown action \"\(other)\" (list or clear)")
         }
     }
+}
+
+/// One line on standard error, in one `write`.
+private func printError(_ line: String) {
+    var text = line + "\n"
+    text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
 }

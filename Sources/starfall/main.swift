@@ -1,5 +1,5 @@
 import CommandLineKit
-import Foundation
+import Glibc
 import SoundStation
 import VoiceNotes
 

@@ -1,4 +1,5 @@
-import Foundation
+import CommandLineKit
+import Glibc
 import TerminalKit
 import VoiceNotes
 
@@ -6,26 +7,26 @@ import VoiceNotes
 /// happens, not when the process exits (or never, after `kill -9`).
 enum Console {
     static func out(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        StandardStream.output.write((line + "\n"))
     }
 
     /// Writes without a newline, for a status line redrawn in place with `\r`.
     static func overwrite(_ text: String) {
-        FileHandle.standardOutput.write(Data(("\r" + text + "\u{1B}[K").utf8))
+        StandardStream.output.write(("\r" + text + "\u{1B}[K"))
     }
 
     static func error(_ line: String) {
-        FileHandle.standardError.write(Data(("voicenote: " + line + "\n").utf8))
+        StandardStream.error.write(("voicenote: " + line + "\n"))
     }
 
     /// Whether stdout is a terminal that can take a redrawn status line.
-    static var isTerminal: Bool { RawTerminal.isTerminal(FileHandle.standardOutput.fileDescriptor) }
+    static var isTerminal: Bool { RawTerminal.isTerminal(StandardStream.output.fileDescriptor) }
 
     /// Bytes in B, KB or MB.
     static func size(_ bytes: Int) -> String {
         if bytes < 1_024 { return "\(bytes) B" }
-        if bytes < 1_048_576 { return String(format: "%.1f KB", Double(bytes) / 1_024) }
-        return String(format: "%.1f MB", Double(bytes) / 1_048_576)
+        if bytes < 1_048_576 { return String(cFormat: "%.1f KB", Double(bytes) / 1_024) }
+        return String(cFormat: "%.1f MB", Double(bytes) / 1_048_576)
     }
 
     /// A text level meter: `[########------]` for the peak over 60 dB.

@@ -1,5 +1,5 @@
 import CommandLineKit
-import Foundation
+import Glibc
 import SoundStation
 import VoiceNotes
 
@@ -25,12 +25,12 @@ enum InfoCommand {
         Console.out("rate:      \(note.sampleRate) Hz")
         Console.out("channels:  \(note.channels)")
         Console.out(
-            "duration:  \(String(format: "%.3f", note.duration.inSeconds)) s (\(audio.frameCount) frames)")
+            "duration:  \(String(cFormat: "%.3f", note.duration.inSeconds)) s (\(audio.frameCount) frames)")
         Console.out(
-            "size:      \(Console.size(note.byteCount)) (\(note.byteCount) bytes, \(String(format: "%.1f", bitrate)) kbit/s)"
+            "size:      \(Console.size(note.byteCount)) (\(note.byteCount) bytes, \(String(cFormat: "%.1f", bitrate)) kbit/s)"
         )
         Console.out(
-            "level:     peak \(String(format: "%.1f", level.peak)) dBFS, RMS \(String(format: "%.1f", level.rms)) dBFS"
+            "level:     peak \(String(cFormat: "%.1f", level.peak)) dBFS, RMS \(String(cFormat: "%.1f", level.rms)) dBFS"
         )
         Console.out("date:      \(note.date)")
     }

@@ -1,5 +1,6 @@
 import CommandLineKit
-import Foundation
+import Glibc
+import SoundStation
 import VoiceNotes
 
 /// `voicenote list [--dir DIR]`: the notes, newest first.
@@ -14,18 +15,18 @@ enum ListCommand {
         }
         let width = max(24, notes.map(\.fileName.count).max() ?? 0)
         Console.out(pad("NAME", width) + "  DATE                  DURATION       SIZE")
-        let formatter = DateFormatter()
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
         for note in notes {
             Console.out(
-                pad(note.fileName, width) + "  " + formatter.string(from: note.date) + "  "
-                    + leftPad(String(format: "%.2f s", note.duration.inSeconds), 10) + "  "
+                pad(note.fileName, width) + "  "
+                    + LocalTime.text(
+                        secondsSince1970: note.date.timeIntervalSince1970, format: "%Y-%m-%d %H:%M:%S") + "  "
+                    + leftPad(String(cFormat: "%.2f s", note.duration.inSeconds), 10) + "  "
                     + leftPad(Console.size(note.byteCount), 9))
         }
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {
-        text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0)
+        text.padded(toLength: max(width, text.count))
     }
 
     private static func leftPad(_ text: String, _ width: Int) -> String {

@@ -1,6 +1,6 @@
 import CommandLineKit
-import Foundation
 import Glibc
+import SoundStation
 import Synchronization
 import TerminalKit
 import VoiceNotes
@@ -26,7 +26,7 @@ enum PlayCommand {
         defer { keyboard?.restore() }
         let duration = player.duration
         Console.out(
-            "playing \((path as NSString).lastPathComponent) (\(duration.clockText))"
+            "playing \(PathText.lastComponent(path)) (\(duration.clockText))"
                 + (keyboard == nil ? "" : "; Space pauses and resumes, q stops"))
 
         while finished.withLock({ $0 }) == nil {
@@ -57,8 +57,8 @@ enum PlayCommand {
     /// A file path as given, or a note name looked up in the library (opened only then, so playing
     /// a file never creates the default folder).
     static func resolve(_ target: String, directory: String?) throws -> String {
-        if target.contains("/") || FileManager.default.fileExists(atPath: target) {
-            guard FileManager.default.fileExists(atPath: target) else {
+        if target.contains("/") || FileSystem.exists(target) {
+            guard FileSystem.exists(target) else {
                 throw VoiceNoteError.unreadable(path: target, reason: "there is no such file")
             }
             return target

@@ -1,5 +1,4 @@
 import CommandLineKit
-import Foundation
 import Glibc
 import TerminalKit
 import VoiceNotes
@@ -49,7 +48,7 @@ enum RecordCommand {
         }
         if Console.isTerminal { Console.out("") }
         Console.out(
-            "saved \(note.fileName): \(String(format: "%.3f", note.duration.inSeconds)) s, \(note.sampleRate) Hz, "
+            "saved \(note.fileName): \(String(cFormat: "%.3f", note.duration.inSeconds)) s, \(note.sampleRate) Hz, "
                 + "\(note.channels) ch, \(Console.size(note.byteCount)) -> \(note.path)")
     }
 
@@ -68,9 +67,8 @@ enum RecordCommand {
             let status = recorder.status
             let text =
                 "\(status.elapsed.clockText)  \(Console.meter(status.level))  "
-                + String(
-                    format: "peak %6.1f dB  RMS %6.1f dB  %@", status.level.peak, status.level.rms,
-                    Console.size(status.bytesWritten))
+                + String(cFormat: "peak %6.1f dB  RMS %6.1f dB  ", status.level.peak, status.level.rms)
+                + Console.size(status.bytesWritten)
             if Console.isTerminal {
                 Console.overwrite(text)
             } else if Int(status.elapsed.inSeconds) > lastLine {

@@ -178,7 +178,7 @@ struct LibraryTests {
         let folder = try TestFolder()
         defer { folder.remove() }
         let library = try VoiceNoteLibrary(directory: folder.path)
-        let date = Date(timeIntervalSince1970: 1_712_345_678)
+        let date = VoiceNoteDate(timeIntervalSince1970: 1_712_345_678)
         let first = try library.reserveNewNote(format: .oggVorbis, date: date)
         let second = try library.reserveNewNote(format: .oggVorbis, date: date)
         #expect(first.name == "recording-1712345678")

@@ -38,8 +38,12 @@ PROGRESS = ctypes.CFUNCTYPE(None, ctypes.c_double, ctypes.c_void_p)
 
 
 def _candidates() -> List[str]:
-    """The paths to try, in order: $SOUNDSTATION_LIBRARY, pkg-config's libdir, the loader's search."""
+    """The paths to try, in order: the copy inside the package (the wheel from `make dist` carries
+    one), $SOUNDSTATION_LIBRARY, pkg-config's libdir, the loader's search."""
     paths: List[str] = []
+    bundled = os.path.join(os.path.dirname(os.path.abspath(__file__)), SONAME)
+    if os.path.exists(bundled):
+        paths.append(bundled)
     explicit = os.environ.get("SOUNDSTATION_LIBRARY")
     if explicit:
         paths.append(explicit)
@@ -76,9 +80,10 @@ def load() -> ctypes.CDLL:
         return lib
     raise LibraryNotFoundError(
         "cannot load libsoundstation; tried: " + "; ".join(tried)
-        + ". Install it with `make install` (or `make install PREFIX=$HOME/.local`) in the SoundStation "
-        "repository, then make it findable: run `ldconfig`, add PREFIX/lib/pkgconfig to PKG_CONFIG_PATH, "
-        "or set SOUNDSTATION_LIBRARY=/path/to/libsoundstation.so.0"
+        + ". Install the wheel that carries it (`pip install soundstation-*.whl` from `make dist`), "
+        "or the library: the libsoundstation0 package, or `make install-lib` (or `make install-lib "
+        "PREFIX=$HOME/.local`) in the SoundStation repository, then make it findable: run `ldconfig`, "
+        "add PREFIX/lib/pkgconfig to PKG_CONFIG_PATH, or set SOUNDSTATION_LIBRARY=/path/to/libsoundstation.so.0"
     )
 
 

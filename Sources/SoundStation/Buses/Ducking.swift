@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// How the music bus dips while voice notes play, so speech stays clear over the game's music.
 public struct Ducking: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A gain moving from one level to another over a span of render-clock frames.
 ///

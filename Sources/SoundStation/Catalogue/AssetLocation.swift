@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Where a game's assets live.
 public enum AssetLocation: Sendable {
@@ -6,8 +6,9 @@ public enum AssetLocation: Sendable {
     case directory(String)
     /// A folder inside a bundle's resources, such as SwiftPM's `Bundle.module` for a target
     /// that declares `resources: [.copy("Assets")]`; an empty subdirectory means the resources
-    /// folder itself.
-    case bundle(Bundle, subdirectory: String)
+    /// folder itself. Pass Foundation's `Bundle` through a ``ResourceBundle`` (see there for how and
+    /// why).
+    case bundle(any ResourceBundle, subdirectory: String)
 
     /// The environment variable that overrides where `locateDefault` looks.
     public static let environmentVariable = "SOUNDSTATION_ASSETS"
@@ -36,9 +37,11 @@ public enum AssetLocation: Sendable {
 
     /// Finds the assets folder of a game run from anywhere in its repository.
     ///
-    /// Looks, in order, at `$SOUNDSTATION_ASSETS`, `./Assets`, then `Assets` beside the
-    /// executable and in each folder above it, so `swift run` works from any subfolder and an
-    /// installed binary finds assets shipped next to it. A candidate counts only if it holds
+    /// Looks, in order, at `$SOUNDSTATION_ASSETS`, `./Assets`, then `share/soundstation/Assets` and
+    /// `Assets` beside the executable and in each folder above it, so `swift run` works from any
+    /// subfolder, a binary finds assets shipped next to it, and an installed one (`/usr/bin/starfall`
+    /// from `make install-bin` or soundstation-tools) finds `PREFIX/share/soundstation/Assets`.
+    /// A candidate counts only if it holds
     /// `catalogue.json`. A set variable is final: if it points nowhere that is an error
     /// rather than a silent fallback to some other game's assets.
     /// - Parameters:
@@ -49,7 +52,7 @@ public enum AssetLocation: Sendable {
     /// - Throws: ``CatalogueError/assetsNotFound(searched:)`` listing every folder tried, in order;
     ///   when `SOUNDSTATION_ASSETS` is set, only that folder, which holds no `catalogue.json`.
     public static func locateDefault(
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environment: [String: String] = ProcessEnvironment.variables,
         currentDirectory: String? = nil,
         executablePath: String? = nil
     ) throws(CatalogueError) -> String {
@@ -59,9 +62,13 @@ public enum AssetLocation: Sendable {
             return found
         }
         var searched: [String] = []
-        let cwd = currentDirectory ?? FileManager.default.currentDirectoryPath
-        let folders = [cwd] + executableAncestors(executablePath)
-        for candidate in folders.map({ join($0, "Assets") }) where !searched.contains(candidate) {
+        let cwd = currentDirectory ?? ProcessEnvironment.currentDirectory
+        let candidates =
+            [join(cwd, "Assets")]
+            + executableAncestors(executablePath).flatMap {
+                [join($0, "share/soundstation/Assets"), join($0, "Assets")]
+            }
+        for candidate in candidates where !searched.contains(candidate) {
             if let found = assetsRoot(at: candidate) { return found }
             searched.append(candidate)
         }
@@ -94,6 +101,29 @@ public enum AssetLocation: Sendable {
     private static func join(_ folder: String, _ name: String) -> String {
         folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
+}
+
+/// What ``AssetLocation/bundle(_:subdirectory:)`` reads of a bundle: its two paths, which
+/// Foundation's `Bundle` has under these names.
+///
+/// A protocol rather than `Bundle` itself because the package imports only `FoundationEssentials`
+/// (no `Bundle` there), so that libsoundstation.so and the CLIs do not carry all of Foundation and
+/// its internationalisation data. A game that uses SwiftPM resources imports Foundation anyway and
+/// wraps `Bundle` in three lines:
+///
+/// ```swift
+/// struct GameBundle: ResourceBundle {
+///     let bundle: Bundle
+///     var resourcePath: String? { bundle.resourcePath }
+///     var bundlePath: String { bundle.bundlePath }
+/// }
+/// let assets = AssetLocation.bundle(GameBundle(bundle: .module), subdirectory: "Assets")
+/// ```
+public protocol ResourceBundle: Sendable {
+    /// The folder holding the bundle's resources, or nil when it has none.
+    var resourcePath: String? { get }
+    /// The bundle's own folder, named in the error when it has no resources.
+    var bundlePath: String { get }
 }
 
 /// The default assets root (see `AssetLocation.locateDefault`), or nil when none is found.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Every sound a game can play, read from the manifest `catalogue.json` in its assets folder.
 ///
@@ -32,7 +32,7 @@ public struct Catalogue: Sendable, Equatable {
     /// - Throws: ``CatalogueError/assetsNotFound(searched:)`` naming every folder tried when neither
     ///   exists, or the first problem found in the manifest.
     public init(
-        assetsRoot: String, environment: [String: String] = ProcessInfo.processInfo.environment
+        assetsRoot: String, environment: [String: String] = ProcessEnvironment.variables
     ) throws(CatalogueError) {
         var root = assetsRoot
         if !Self.holdsManifest(assetsRoot),

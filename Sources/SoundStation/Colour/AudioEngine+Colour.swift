@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import Glibc
 
 extension AudioEngine {
     /// Carries out ``EngineCommand/setBusFilter(_:_:glide:)``.

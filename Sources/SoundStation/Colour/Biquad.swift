@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// One biquad's coefficients (RBJ audio-EQ cookbook), normalised so `a0` is 1.
 struct BiquadCoefficients: Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A filter with a real cutoff in hertz: low-pass, high-pass or band-pass, with a resonance (Q).
 ///

@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 
 /// Queries: each reads what the mixing side published after its last round (``EngineSnapshot``),
@@ -64,7 +63,7 @@ extension AudioEngine {
         let deadline = ContinuousClock.now + timeout
         while published.withLock({ $0.lastTicket < target }) {
             if ContinuousClock.now >= deadline { return false }
-            Thread.sleep(forTimeInterval: 0.0002)
+            PosixThread.sleep(forTimeInterval: 0.0002)
         }
         return true
     }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 extension AudioEngine {
     /// Seconds between attempts to reopen a lost device.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Synchronization
 
 /// The sound engine: one OpenAL output, a pool of voices, buses, and the clock that drives them.
@@ -121,7 +121,7 @@ public final class AudioEngine: Sendable {
     /// - Returns: An engine on `preferred` (as the environment adjusts it) or on ``AudioOutput/silent``.
     /// - Throws: ``AudioEngineError`` only when even silent output cannot be opened.
     public static func openWithFallback(
-        _ preferred: AudioOutput, environment: [String: String] = ProcessInfo.processInfo.environment,
+        _ preferred: AudioOutput, environment: [String: String] = ProcessEnvironment.variables,
         notice: (String) -> Void
     ) throws(AudioEngineError) -> AudioEngine {
         var preferred = preferred

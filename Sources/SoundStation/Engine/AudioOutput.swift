@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Where an ``AudioEngine`` sends what it mixes.
 public enum AudioOutput: Sendable, Equatable, CustomStringConvertible {
@@ -54,7 +54,7 @@ public enum AudioOutput: Sendable, Equatable, CustomStringConvertible {
     ///   when it holds anything but `device`, `silent` or `remote`.
     public static func fromEnvironment(
         default preferred: AudioOutput = .device(),
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessEnvironment.variables
     ) throws(AudioEngineError) -> AudioOutput {
         if case .offline = preferred { return preferred }
         let device = environment["SOUNDSTATION_DEVICE"].flatMap { $0.isEmpty ? nil : $0 }

@@ -1,11 +1,11 @@
-import Foundation
+import Glibc
 
 /// Fans values out to every stream and closure that asked for them: the music station's beats, a
 /// voice-note player's ends. Values are sent outside the lock, so a handler may call back in.
 package final class Broadcast<Value: Sendable>: Sendable {
     private struct Subscribers {
-        var streams: [UUID: AsyncStream<Value>.Continuation] = [:]
-        var handlers: [UUID: @Sendable (Value) -> Void] = [:]
+        var streams: [SubscriptionID: AsyncStream<Value>.Continuation] = [:]
+        var handlers: [SubscriptionID: @Sendable (Value) -> Void] = [:]
         /// Values sent before anyone listened, while ``holding`` allows.
         var held: [Value] = []
         /// Whether anyone has listened yet.
@@ -36,7 +36,7 @@ package final class Broadcast<Value: Sendable>: Sendable {
     package func stream() -> AsyncStream<Value> {
         let (stream, continuation) = AsyncStream.makeStream(
             of: Value.self, bufferingPolicy: .bufferingNewest(4096))
-        let id = UUID()
+        let id = SubscriptionID()
         subscribers.withLock { $0.streams[id] = continuation }
         for value in takeHeld() { continuation.yield(value) }
         continuation.onTermination = { [weak self] _ in
@@ -47,7 +47,7 @@ package final class Broadcast<Value: Sendable>: Sendable {
 
     /// Calls `handler` with every value sent from now on, until the subscription is cancelled.
     package func add(_ handler: @escaping @Sendable (Value) -> Void) -> EventSubscription {
-        let id = UUID()
+        let id = SubscriptionID()
         subscribers.withLock { $0.handlers[id] = handler }
         for value in takeHeld() { handler(value) }
         return EventSubscription { [weak self] in

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Synchronization
 
 /// Fans sound events out to every stream and closure that asked for them.
@@ -6,8 +6,8 @@ import Synchronization
 /// Kept apart from the engine's state lock so a closure may call back into the engine.
 final class EventHub: Sendable {
     private struct Subscribers {
-        var streams: [UUID: AsyncStream<SoundEvent>.Continuation] = [:]
-        var handlers: [UUID: @Sendable (SoundEvent) -> Void] = [:]
+        var streams: [SubscriptionID: AsyncStream<SoundEvent>.Continuation] = [:]
+        var handlers: [SubscriptionID: @Sendable (SoundEvent) -> Void] = [:]
     }
 
     private let subscribers = Locked(Subscribers())
@@ -25,7 +25,7 @@ final class EventHub: Sendable {
     func stream() -> AsyncStream<SoundEvent> {
         let (stream, continuation) = AsyncStream.makeStream(
             of: SoundEvent.self, bufferingPolicy: .bufferingNewest(4096))
-        let id = UUID()
+        let id = SubscriptionID()
         subscribers.withLock {
             $0.streams[id] = continuation
             recount($0)
@@ -39,8 +39,8 @@ final class EventHub: Sendable {
         return stream
     }
 
-    func add(_ handler: @escaping @Sendable (SoundEvent) -> Void) -> UUID {
-        let id = UUID()
+    func add(_ handler: @escaping @Sendable (SoundEvent) -> Void) -> SubscriptionID {
+        let id = SubscriptionID()
         subscribers.withLock {
             $0.handlers[id] = handler
             recount($0)
@@ -48,7 +48,7 @@ final class EventHub: Sendable {
         return id
     }
 
-    func remove(_ id: UUID) {
+    func remove(_ id: SubscriptionID) {
         subscribers.withLock {
             $0.handlers.removeValue(forKey: id)
             recount($0)

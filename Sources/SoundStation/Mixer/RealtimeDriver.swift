@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import Glibc
 import Synchronization
 
 /// The thread that is the mixing side of a device or silent engine: it carries out triggers from
@@ -32,7 +33,7 @@ final class RealtimeDriver: Sendable {
         // The thread keeps the ring (not the engine) alive, so it can sleep on it while the engine
         // is freed.
         let ring = engine.ring
-        let thread = Thread { [weak engine] in
+        let thread = PosixThread { [weak engine] in
             defer {
                 OpenALDevice.releaseThreadContext()
                 flag.exited.signal()

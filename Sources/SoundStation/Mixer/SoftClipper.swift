@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Keeps an offline mix within ±1 without latency: samples up to ``knee`` pass untouched, louder
 /// ones bend smoothly towards ±1 and never reach past it.

@@ -1,5 +1,4 @@
 import COpenAL
-import Foundation
 import Glibc
 
 /// Owns one OpenAL device and the single context the engine mixes in.
@@ -23,7 +22,7 @@ final class OpenALDevice: @unchecked Sendable {
     /// context, not per thread, so without it one thread's `alGetError` could swallow, or be blamed
     /// for, another's error. Recursive, because a call made while one is in progress (a source freed
     /// inside a batch) must not deadlock. Never taken by the trigger, which makes no AL call.
-    private let calls = NSRecursiveLock()
+    private let calls = RecursiveLock()
 
     /// OpenAL Soft prints its own errors, and ALSA (a backend it tries) prints through its error
     /// handler, on the game's terminal unless told not to: ``LibraryNotices`` sets their hooks before

@@ -1,5 +1,5 @@
 import COpenAL
-import Foundation
+import Glibc
 
 /// Owns one OpenAL source: a voice of the device's mixer.
 ///

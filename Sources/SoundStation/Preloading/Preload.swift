@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Synchronization
 
 /// How far a preload has got.
@@ -63,7 +63,7 @@ extension SoundBank {
     ) async throws(CancellationError) -> PreloadedSounds {
         let wanted = Self.largestFirst(names ?? catalogue.entries.map(\.name), in: catalogue)
         let total = wanted.count
-        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let width = max(1, ProcessEnvironment.processorCount)
         var loadedNames: [String] = []
         var failures: [SoundLoadError] = []
         var warnings: [SoundLoadWarning] = []
@@ -112,7 +112,7 @@ extension SoundBank {
     static func largestFirst(_ names: [String], in catalogue: Catalogue) -> [String] {
         let sizes = names.map { name -> Int in
             guard let path = catalogue[name]?.resolvedPath,
-                let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+                let size = ProcessEnvironment.fileSize(atPath: path)
             else { return -1 }
             return size
         }

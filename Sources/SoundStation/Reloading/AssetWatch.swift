@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 import Glibc
 import Synchronization
 
@@ -39,7 +39,7 @@ public final class AssetWatch: Sendable {
         let shared = Shared(inotify: inotify)
         self.shared = shared
         // The thread holds the bank weakly: a bank (and its engine) freed by the game ends the watch.
-        let thread = Thread { [weak bank] in
+        let thread = PosixThread { [weak bank] in
             defer { shared.exited.signal() }
             shared.thread.store(UInt(pthread_self()), ordering: .releasing)
             var settling = Settling()

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The player's cache of game sounds received over SSH: one flat folder of files named by their
 /// SHA-256 (`<64 hex digits>.<ext>`), so no name a server chooses is ever used as a path, a second
@@ -17,7 +17,8 @@ public struct AssetCache: Sendable {
         /// Its length in bytes.
         public var size: Int
         /// When it was last stored or used.
-        public var used: Date
+        /// Seconds since 1970.
+        public var used: Double
         /// Its file name in the cache.
         public var fileName: String { ext.isEmpty ? hash.hex : hash.hex + "." + ext }
     }
@@ -33,10 +34,12 @@ public struct AssetCache: Sendable {
     /// - Parameter environment: The variables to read.
     /// - Returns: The folder's path.
     public static func defaultDirectory(
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessEnvironment.variables
     ) -> String {
         if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/soundstation" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home =
+            environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (getpwuid(getuid())?.pointee.pw_dir.map { String(cString: $0) } ?? "/")
         return home + "/.cache/soundstation"
     }
 
@@ -51,10 +54,9 @@ public struct AssetCache: Sendable {
     {
         let directory = directory ?? Self.defaultDirectory()
         do {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileSystem.createDirectory(directory, mode: 0o700)
         } catch {
-            throw .cache(path: directory, reason: "cannot create the folder (\(error.localizedDescription))")
+            throw .cache(path: directory, reason: "cannot create the folder (\(error))")
         }
         self.directory = directory
         self.maxBytes = maxBytes
@@ -79,7 +81,7 @@ public struct AssetCache: Sendable {
     /// The cached files, most recently used first.
     /// - Returns: The files whose names are the cache's own; others in the folder are left alone.
     public func entries() -> [Entry] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let names = (try? FileSystem.contentsOfDirectory(directory)) ?? []
         var entries: [Entry] = []
         for name in names {
             guard let (hash, ext) = Self.parse(fileName: name) else { continue }
@@ -87,8 +89,7 @@ public struct AssetCache: Sendable {
             guard lstat(directory + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
                 continue
             }
-            let used = Date(
-                timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+            let used = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
             entries.append(Entry(hash: hash, ext: ext, size: Int(info.st_size), used: used))
         }
         return entries.sorted { $0.used > $1.used }
@@ -183,7 +184,7 @@ public struct AssetCache: Sendable {
     /// Files still arriving, and how many of their bytes are here.
     /// - Returns: At most `limit` of them, the most recently written first.
     public func partials(limit: Int = 16) -> [(hash: ContentHash, bytes: Int)] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let names = (try? FileSystem.contentsOfDirectory(directory)) ?? []
         var found: [(hash: ContentHash, bytes: Int, modified: Int)] = []
         for name in names where name.hasPrefix(Self.partialPrefix) {
             guard let hash = ContentHash(hex: name.dropFirst(Self.partialPrefix.count)) else { continue }

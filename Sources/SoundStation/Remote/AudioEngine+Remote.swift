@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 
 /// Whether an engine of this process holds the session to the player.
@@ -15,7 +14,7 @@ extension AudioEngine {
             throw .noPlaybackDevice(name: "remote (another engine of this process sends to the player)")
         }
         let announcement =
-            RemoteAnnouncement.from(environment: ProcessInfo.processInfo.environment) ?? RemoteAnnouncement()
+            RemoteAnnouncement.from(environment: ProcessEnvironment.variables) ?? RemoteAnnouncement()
         let link: RemoteLink
         do {
             link = try RemoteLink(

@@ -1,5 +1,5 @@
 import CSoundStationRT
-import Foundation
+import Glibc
 
 /// A file's SHA-256: how a sound's file is known over SSH, and its name in the player's cache, so the
 /// player never uses a name or path the server chose and a damaged copy is found by hashing it again.
@@ -40,7 +40,7 @@ public struct ContentHash: Sendable, Hashable, Comparable, CustomStringConvertib
     /// The hash of `data`.
     /// - Parameter data: Any bytes.
     /// - Returns: Their SHA-256.
-    public static func of(_ data: some ContiguousBytes) -> ContentHash {
+    public static func of(_ data: [UInt8]) -> ContentHash {
         var state = sshash_state()
         sshash_init(&state)
         data.withUnsafeBytes { sshash_update(&state, $0.baseAddress, $0.count) }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The player's side of ``RemoteFraming``: reads a terminal byte stream in whatever pieces it arrives,
 /// passes every byte that is not part of a sound frame through unchanged, and hands out the frames'
 /// messages.
@@ -243,7 +241,7 @@ public struct FrameExtractor: Sendable {
 
     private mutating func finishFrame(now: Double, messages: inout [[UInt8]]) {
         defer { payload.removeAll(keepingCapacity: payload.count <= 4096) }
-        guard payload.count % 4 == 0, let data = Data(base64Encoded: Data(payload)) else {
+        guard let data = Base64.decode(payload) else {
             counts.malformed += 1
             return
         }
@@ -257,6 +255,6 @@ public struct FrameExtractor: Sendable {
         }
         tokens -= 1
         counts.accepted += 1
-        messages.append(Array(data))
+        messages.append(data)
     }
 }

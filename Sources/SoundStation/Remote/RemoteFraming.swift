@@ -1,5 +1,3 @@
-import Foundation
-
 /// How sound messages travel inside a terminal's byte stream: each one an APC escape,
 /// `ESC _ S S 1 ;` + base64 + `ESC \`, written with one `write` so no other writer's bytes can land
 /// inside it (the kernel's tty layer holds its write lock for a whole `write`).
@@ -25,7 +23,7 @@ public enum RemoteFraming {
     public static func frame(_ payload: [UInt8]) -> [UInt8]? {
         guard payload.count <= maxPayload else { return nil }
         var frame = introducer
-        frame += Array(Data(payload).base64EncodedData())
+        frame += Base64.encode(payload)
         frame += terminator
         return frame
     }

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import Glibc
 import Synchronization
 
 /// The game's side of a remote session: writes the engine's commands, each with its engine-clock
@@ -61,7 +62,7 @@ final class RemoteLink: Sendable {
         let hello = RemoteMessage.hello(
             sampleRate: sampleRate, frame: clock(), session: UInt64.random(in: 1...UInt64.max))
         outbox.withLock { $0.frames.append((RemoteFraming.frame(hello.encoded())!, nil)) }
-        let thread = Thread { [self] in run() }
+        let thread = PosixThread { [self] in run() }
         thread.name = "SoundStation remote"
         thread.start()
     }
@@ -124,10 +125,8 @@ final class RemoteLink: Sendable {
     static func rewrite(root: String, entries: [SoundEntry]) -> (
         manifest: [UInt8], files: [(hash: ContentHash, path: String, size: Int)]
     )? {
-        let manifestPath = root + "/" + Catalogue.manifestName
-        guard let data = FileManager.default.contents(atPath: manifestPath),
-            var json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            var sounds = json["sounds"] as? [[String: Any]]
+        guard let bytes = FileSystem.read(root + "/" + Catalogue.manifestName),
+            let sounds = RemoteJSON.sounds(bytes)
         else { return nil }
         var resolved: [String: String] = [:]
         for entry in entries {
@@ -136,28 +135,19 @@ final class RemoteLink: Sendable {
         }
         var files: [(hash: ContentHash, path: String, size: Int)] = []
         var names: [String: String] = [:]
-        func rename(_ path: Any?) -> String? {
-            guard let path = path as? String, let full = resolved[path] else { return nil }
+        func rename(_ path: String) -> String? {
+            guard let full = resolved[path] else { return nil }
             if let name = names[path] { return name }
             guard let (hash, size) = ContentHash.ofFile(full) else { return nil }
-            let ext = (path as NSString).pathExtension.lowercased()
+            let last = PathText.lastComponent(path)
+            let ext = last.contains(".") ? String(last.split(separator: ".").last!).lowercased() : ""
             let name = ext.isEmpty ? hash.hex : hash.hex + "." + ext
             names[path] = name
             if !files.contains(where: { $0.hash == hash }) { files.append((hash, full, size)) }
             return name
         }
-        for index in sounds.indices {
-            sounds[index]["path"] = rename(sounds[index]["path"])
-            if var stems = sounds[index]["stems"] as? [[String: Any]] {
-                for stem in stems.indices { stems[stem]["path"] = rename(stems[stem]["path"]) }
-                sounds[index]["stems"] = stems
-            }
-        }
-        json["sounds"] = sounds
-        guard let out = try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]) else {
-            return nil
-        }
-        return (Array(out), files)
+        let renamed = sounds.map { RemoteJSON.renamingPaths($0, rename) }
+        return (RemoteJSON.manifest(renamed), files)
     }
 
     /// Sends the last frames and a goodbye, and stops the writer (waiting at most `timeout`).
@@ -176,7 +166,7 @@ final class RemoteLink: Sendable {
 
     private func run() {
         defer {
-            Foundation.close(fd)
+            Glibc.close(fd)
             exited.signal()
         }
         var budget = Double(Self.pieceSize)
@@ -235,7 +225,7 @@ final class RemoteLink: Sendable {
         let got =
             readFD < 0
             ? -1 : data.withUnsafeMutableBytes { pread(readFD, $0.baseAddress, count, off_t(file.offset)) }
-        if readFD >= 0 { Foundation.close(readFD) }
+        if readFD >= 0 { Glibc.close(readFD) }
         outbox.withLock { box in
             guard !box.files.isEmpty else { return }
             if got != count || file.offset + count >= file.size {
@@ -254,7 +244,7 @@ final class RemoteLink: Sendable {
         frame.withUnsafeBytes { bytes in
             var done = 0
             while done < bytes.count {
-                let count = Foundation.write(fd, bytes.baseAddress! + done, bytes.count - done)
+                let count = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
                 if count < 0 {
                     if errno == EINTR { continue }
                     return

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import Glibc
 
 /// The player's side of a remote session: takes the messages ``FrameExtractor`` found in the SSH
 /// stream, keeps the files in the ``AssetCache``, loads the catalogue it received, and plays every
@@ -114,10 +115,10 @@ public final class RemotePlayer: Sendable {
         initial.report.delay = delay.inSeconds
         initial.verified = Set(verified)
         state = Locked(initial)
-        let thread = Thread { [self] in work() }
+        let thread = PosixThread { [self] in work() }
         thread.name = "SoundStation remote player"
         thread.start()
-        let loader = Thread { [self] in loadLoop() }
+        let loader = PosixThread { [self] in loadLoop() }
         loader.name = "SoundStation remote loader"
         loader.start()
     }
@@ -267,18 +268,14 @@ public final class RemotePlayer: Sendable {
 
     private func receiveCatalogue(_ manifest: [UInt8], files: [RemoteFile]) {
         // Every path must be a hash the message lists, with a plain extension.
-        guard let json = try? JSONSerialization.jsonObject(with: Data(manifest)) as? [String: Any],
-            let sounds = json["sounds"] as? [[String: Any]]
-        else { return refuse("a catalogue that is not a manifest") }
+        guard let sounds = RemoteJSON.sounds(manifest) else {
+            return refuse("a catalogue that is not a manifest")
+        }
         let listed = Set(files.map(\.hash))
         var extensions: [ContentHash: String] = [:]
-        var paths: [Any?] = []
-        for sound in sounds {
-            paths.append(sound["path"])
-            for stem in sound["stems"] as? [[String: Any]] ?? [] { paths.append(stem["path"]) }
-        }
+        let paths = sounds.flatMap(RemoteJSON.paths)
         for path in paths {
-            guard let path = path as? String, let (hash, ext) = AssetCache.parse(fileName: path),
+            guard let path, let (hash, ext) = AssetCache.parse(fileName: path),
                 listed.contains(hash)
             else { return refuse("a catalogue path that is not a listed hash") }
             extensions[hash] = ext
@@ -330,29 +327,22 @@ public final class RemotePlayer: Sendable {
     /// into a sound system of its own (the catalogue a bank is made with must name files that exist).
     private func loadIfComplete() {
         let (manifest, loaded) = state.withLock { ($0.manifest, Set($0.systems.keys).union($0.loading.keys)) }
-        guard let manifest,
-            let json = try? JSONSerialization.jsonObject(with: Data(manifest)) as? [String: Any],
-            let sounds = json["sounds"] as? [[String: Any]]
-        else { return }
-        var ready: [[String: Any]] = []
+        guard let manifest, let sounds = RemoteJSON.sounds(manifest) else { return }
+        var ready: [RemoteJSON.Value] = []
         state.withLock { $0.catalogueSize = sounds.count }
         for sound in sounds {
-            guard let name = sound["name"] as? String, !loaded.contains(name) else { continue }
-            var paths = [sound["path"] as? String]
-            for stem in sound["stems"] as? [[String: Any]] ?? [] { paths.append(stem["path"] as? String) }
-            let present = paths.allSatisfy { path in
+            guard let name = RemoteJSON.string(sound, "name"), !loaded.contains(name) else { continue }
+            let present = RemoteJSON.paths(sound).allSatisfy { path in
                 guard let path, let (hash, ext) = AssetCache.parse(fileName: path) else { return false }
                 return isPresent(hash, ext: ext)
             }
             if present { ready.append(sound) }
         }
         guard !ready.isEmpty else { return }
-        var partial = json
-        partial["sounds"] = ready
         do {
-            guard let bytes = try? JSONSerialization.data(withJSONObject: partial) else { return }
             let catalogue = try Catalogue(
-                json: Array(bytes), root: cache.directory, manifestName: "the server's catalogue")
+                json: RemoteJSON.manifest(ready), root: cache.directory,
+                manifestName: "the server's catalogue")
             let system = SoundSystem(engine: engine, catalogue: catalogue)
             // Effects before music, smallest first: what a game plays most is ready soonest.
             let order = catalogue.entries.sorted { a, b in

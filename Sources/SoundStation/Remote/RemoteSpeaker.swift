@@ -1,5 +1,6 @@
 import COpenAL
-import Foundation
+import Dispatch
+import Glibc
 import Synchronization
 
 /// Plays an offline engine's mix on a real device: a thread renders the engine ahead in short
@@ -54,7 +55,7 @@ public final class RemoteSpeaker: Sendable {
         let held = Locked<(device: OpenALDevice, source: OpenALSource)?>(nil)
         if let device, let source { held.withLock { $0 = (device, source) } }
         let consuming = DispatchSemaphore(value: 0)
-        let thread = Thread { [self] in
+        let thread = PosixThread { [self] in
             defer {
                 OpenALDevice.releaseThreadContext()
                 exited.signal()

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import Glibc
 
 extension AudioEngine {
     /// How long position changes glide by default, so a moving sound never clicks.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A place in the game's own units: columns and rows of a terminal grid, pixels, metres.
 ///

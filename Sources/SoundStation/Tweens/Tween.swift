@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The shape of a ``Tween``: how far from its start value to its end value it is at each point of
 /// its duration.

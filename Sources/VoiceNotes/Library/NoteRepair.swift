@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import SoundStation
 
 /// Turns an unfinished recording (`NAME.ogg.part`, `NAME.wav.part`) into a complete note in place.
@@ -9,7 +9,7 @@ enum NoteRepair {
     /// Repairs `partPath` and renames it to `finalPath`; never throws, every outcome is a report.
     /// The caller holds the file's lock.
     static func repair(partPath: String, finalPath: String, format: VoiceNoteFormat) -> RepairReport {
-        let file = (partPath as NSString).lastPathComponent
+        let file = PathText.lastComponent(partPath)
         do throws(RepairFailure) {
             switch format {
             case .oggVorbis: try closeOggStream(at: partPath)
@@ -24,12 +24,12 @@ enum NoteRepair {
                 throw RepairFailure(reason: error.description)
             }
             guard info.frameCount > 0 else {
-                try? FileManager.default.removeItem(atPath: partPath)
+                try? FileSystem.remove(partPath)
                 return RepairReport(file: file, keptAs: nil, kept: .zero, outcome: .removedEmpty)
             }
             try move(partPath, to: finalPath)
             return RepairReport(
-                file: file, keptAs: (finalPath as NSString).lastPathComponent,
+                file: file, keptAs: PathText.lastComponent(finalPath),
                 kept: info.duration,
                 outcome: .recovered)
         } catch {
@@ -74,10 +74,10 @@ enum NoteRepair {
     }
 
     private static func read(_ path: String) throws(RepairFailure) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let bytes = FileSystem.read(path) else {
             throw RepairFailure(reason: "it cannot be read")
         }
-        return [UInt8](data)
+        return bytes
     }
 
     private static func update(_ path: String, _ body: (RawFile) throws(RawFileError) -> Void)
@@ -105,7 +105,7 @@ enum NoteRepair {
     /// every open, and nothing is deleted that a person might still rescue.
     private static func setAside(_ path: String, file: String, reason: String) -> RepairReport {
         let damaged = path.replacingSuffix(".part", with: ".damaged")
-        let keptAs = rename(path, damaged) == 0 ? (damaged as NSString).lastPathComponent : file
+        let keptAs = rename(path, damaged) == 0 ? PathText.lastComponent(damaged) : file
         return RepairReport(
             file: file, keptAs: keptAs, kept: .zero, outcome: .unrecoverable(reason: reason))
     }

@@ -1,20 +1,17 @@
-import Foundation
 import Glibc
+import SoundStation
 
 /// Creating and checking a notes folder.
 enum NotesFolder {
     /// Creates the folder private to its owner, or checks that an existing one is usable.
     static func prepare(_ directory: String) throws(VoiceNoteError) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
+        if let isDirectory = FileSystem.isDirectory(directory) {
+            guard isDirectory else {
                 throw .folderUnavailable(path: directory, reason: "a file of that name is in the way")
             }
         } else {
             do {
-                try FileManager.default.createDirectory(
-                    atPath: directory, withIntermediateDirectories: true,
-                    attributes: [.posixPermissions: 0o700])
+                try FileSystem.createDirectory(directory, mode: 0o700)
             } catch {
                 throw .folderUnavailable(path: directory, reason: Self.creationFailure(directory))
             }
@@ -28,13 +25,11 @@ enum NotesFolder {
 
     /// Names the ancestor that stopped the folder being created, which is rarely the folder itself.
     private static func creationFailure(_ directory: String) -> String {
-        var ancestor = (directory as NSString).deletingLastPathComponent
-        while !ancestor.isEmpty, ancestor != "/", !FileManager.default.fileExists(atPath: ancestor) {
-            ancestor = (ancestor as NSString).deletingLastPathComponent
+        var ancestor = PathText.deletingLastComponent(directory)
+        while !ancestor.isEmpty, ancestor != "/", !FileSystem.exists(ancestor) {
+            ancestor = PathText.deletingLastComponent(ancestor)
         }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: ancestor, isDirectory: &isDirectory), !isDirectory.boolValue
-        {
+        if FileSystem.isDirectory(ancestor) == false {
             return "'\(ancestor)' is a file, not a folder"
         }
         return "it could not be created inside '\(ancestor)'"

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import SoundStation
 
 /// One finished note in a ``VoiceNoteLibrary``: its file and what the list shows about it.
@@ -12,7 +12,7 @@ public struct VoiceNote: Sendable, Equatable, Hashable, Identifiable {
     /// How it is encoded.
     public let format: VoiceNoteFormat
     /// When the recording ended (the file's modification time).
-    public let date: Date
+    public let date: VoiceNoteDate
     /// Its length.
     public let duration: Duration
     /// The file's size in bytes.
@@ -29,11 +29,9 @@ public struct VoiceNote: Sendable, Equatable, Hashable, Identifiable {
     /// - Parameter path: A `.ogg` or `.wav` file.
     /// - Throws: ``VoiceNoteError/unreadable(path:reason:)`` when it is not a readable note.
     public init(path: String) throws(VoiceNoteError) {
-        let url = URL(fileURLWithPath: path)
-        let attributes: [FileAttributeKey: Any]
-        do {
-            attributes = try FileManager.default.attributesOfItem(atPath: path)
-        } catch {
+        guard let modified = FileSystem.modificationTime(path),
+            let size = ProcessEnvironment.fileSize(atPath: path)
+        else {
             throw .unreadable(path: path, reason: "it cannot be found or read")
         }
         let info: AudioFileInfo
@@ -42,13 +40,14 @@ public struct VoiceNote: Sendable, Equatable, Hashable, Identifiable {
         } catch {
             throw .unreadable(path: path, reason: error.description)
         }
-        fileName = url.lastPathComponent
-        name = url.deletingPathExtension().lastPathComponent
+        let file = PathText.lastComponent(path)
+        fileName = file
+        name = file.lastIndex(of: ".").map { String(file[..<$0]) } ?? file
         self.path = path
         format = info.format == .wav ? .wav : .oggVorbis
-        date = attributes[.modificationDate] as? Date ?? Date(timeIntervalSince1970: 0)
+        date = VoiceNoteDate(timeIntervalSince1970: modified)
         duration = info.duration
-        byteCount = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        byteCount = size
         sampleRate = info.sampleRate
         channels = info.channels
     }

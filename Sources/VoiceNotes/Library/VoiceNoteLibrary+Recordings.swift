@@ -1,17 +1,17 @@
-import Foundation
 import Glibc
+import SoundStation
 
 /// What the recorder and the repair need from a library: new files, finished notes, salvaged ones.
 extension VoiceNoteLibrary {
     /// Creates and locks a new `recording-<unix time>.EXT.part`, with a suffix when that name is taken.
-    func reserveNewNote(format: VoiceNoteFormat, date: Date = Date()) throws(VoiceNoteError)
+    func reserveNewNote(format: VoiceNoteFormat, date: VoiceNoteDate = .now) throws(VoiceNoteError)
         -> NoteReservation
     {
         let stem = "recording-\(Int(date.timeIntervalSince1970))"
         for attempt in 1...1_000 {
             let name = attempt == 1 ? stem : "\(stem)-\(attempt)"
             let finalPath = path(of: "\(name).\(format.fileExtension)")
-            if FileManager.default.fileExists(atPath: finalPath) { continue }
+            if FileSystem.exists(finalPath) { continue }
             let partPath = finalPath + ".part"
             guard try RawFile.createEmpty(partPath), let lock = PartFileLock(path: partPath) else { continue }
             return NoteReservation(
@@ -51,7 +51,7 @@ extension VoiceNoteLibrary {
         defer { withExtendedLifetime(lock) {} }
         var finalPath = path(of: stem)
         var attempt = 2
-        while FileManager.default.fileExists(atPath: finalPath) {
+        while FileSystem.exists(finalPath) {
             finalPath = path(
                 of: "\(base)-recovered\(attempt == 2 ? "" : "-\(attempt)").\(format.fileExtension)")
             attempt += 1

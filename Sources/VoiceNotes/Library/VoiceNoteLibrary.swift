@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import Observation
 import SoundStation
@@ -23,6 +22,11 @@ public final class VoiceNoteLibrary: Sendable {
     private let state = Locked(State())
     private let waveforms: WaveformCache
 
+    /// The process environment, the default of ``init(directory:environment:)`` (read through
+    /// SoundStation, as VoiceNotes imports no Foundation).
+    @usableFromInline
+    static var processEnvironment: [String: String] { ProcessEnvironment.variables }
+
     /// Opens (creating if needed) a notes folder and repairs what a crash left unfinished.
     /// - Parameters:
     ///   - directory: The folder; nil for ``defaultDirectory(environment:)``.
@@ -30,11 +34,11 @@ public final class VoiceNoteLibrary: Sendable {
     /// - Throws: ``VoiceNoteError/folderUnavailable(path:reason:)`` when the folder cannot be
     ///   created, is not a directory, or cannot be written.
     public init(
-        directory: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
+        directory: String? = nil, environment: [String: String] = VoiceNoteLibrary.processEnvironment
     ) throws(VoiceNoteError) {
         var path = directory ?? ""
         if directory == nil { path = try Self.defaultDirectory(environment: environment) }
-        self.directory = (path as NSString).standardizingPath
+        self.directory = PathText.standardized(path)
         try NotesFolder.prepare(self.directory)
         waveforms = WaveformCache(directory: self.directory)
         try refresh()
@@ -83,7 +87,7 @@ public final class VoiceNoteLibrary: Sendable {
     public func refresh() throws(VoiceNoteError) -> [RepairReport] {
         let names: [String]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+            names = try FileSystem.contentsOfDirectory(directory)
         } catch {
             throw .folderUnavailable(path: directory, reason: "its contents cannot be listed")
         }
@@ -93,7 +97,7 @@ public final class VoiceNoteLibrary: Sendable {
         }
         var notes: [VoiceNote] = []
         var problems: [String] = []
-        let current = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? names
+        let current = (try? FileSystem.contentsOfDirectory(directory)) ?? names
         for name in current where !name.hasPrefix(".") {
             guard let format = NoteName.split(name).format, name.hasSuffix(format.fileExtension) else {
                 continue
@@ -140,7 +144,7 @@ public final class VoiceNoteLibrary: Sendable {
         return formats.contains { format in
             let part = path(of: base + "." + format.fileExtension + ".part")
             // The lock cannot be taken while a recorder (in any process) holds it.
-            return FileManager.default.fileExists(atPath: part) && PartFileLock(path: part) == nil
+            return FileSystem.exists(part) && PartFileLock(path: part) == nil
         }
     }
 
@@ -151,8 +155,8 @@ public final class VoiceNoteLibrary: Sendable {
     /// - Throws: ``VoiceNoteError/unreadable(path:reason:)`` for a file path that does not exist, or
     ///   the errors of ``note(named:)`` for a note name.
     public func resolve(_ fileOrName: String) throws(VoiceNoteError) -> String {
-        if fileOrName.contains("/") || FileManager.default.fileExists(atPath: fileOrName) {
-            guard FileManager.default.fileExists(atPath: fileOrName) else {
+        if fileOrName.contains("/") || FileSystem.exists(fileOrName) {
+            guard FileSystem.exists(fileOrName) else {
                 throw .unreadable(path: fileOrName, reason: "there is no such file")
             }
             return fileOrName
@@ -191,7 +195,7 @@ public final class VoiceNoteLibrary: Sendable {
             throw .fileOperationFailed(path: note.path, operation: "rename", reason: RawFile.systemError())
         }
         unlink(note.path)
-        waveforms.renamed(note.fileName, to: (target as NSString).lastPathComponent)
+        waveforms.renamed(note.fileName, to: PathText.lastComponent(target))
         try refresh()
         return try VoiceNote(path: target)
     }

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import Glibc
 import SoundStation
 
 /// The notes folder's waveforms: measured once per note on a background queue, kept in memory and in
@@ -8,20 +8,51 @@ import SoundStation
 /// An entry is valid while its note's size and modification time are those it was measured at; a
 /// note written again is measured again. Writes are atomic (a temporary file renamed over the old),
 /// and a cache file that cannot be read or written only costs measuring again.
+///
+/// The file is text, one note a line after a header (`voicenote-waveforms 2 CELLS`):
+/// `SIZE MODIFIED LEVEL,LEVEL,... NAME`, numbers as Swift prints them (exact round trips), the name
+/// last so it may hold spaces. (Version 1 was JSON; it is measured again. Text keeps VoiceNotes free
+/// of Foundation's JSON coders, and so of FoundationEssentials.)
 final class WaveformCache: Sendable {
     /// The hidden file in the notes folder (the library lists no file starting with `.`).
     static let fileName = ".waveforms"
 
-    struct Entry: Codable, Equatable {
+    struct Entry: Equatable {
         var size: Int
         var modified: Double
         var waveform: VoiceNoteWaveform
     }
 
-    private struct File: Codable {
-        var version = 1
-        var cells = VoiceNoteWaveform.defaultCells
-        var notes: [String: Entry] = [:]
+    /// The cache file's first line; another version or cell count is measured again.
+    static let header = "voicenote-waveforms 2 \(VoiceNoteWaveform.defaultCells)"
+
+    /// The entries of a cache file's text, or nil when it is not one this version wrote.
+    static func parse(_ text: String) -> [String: Entry]? {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: true)[...]
+        guard lines.popFirst() == Substring(header) else { return nil }
+        var entries: [String: Entry] = [:]
+        for line in lines {
+            let fields = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
+            guard fields.count == 4, let size = Int(fields[0]), let modified = Double(fields[1]) else {
+                return nil
+            }
+            let levels = fields[2].split(separator: ",").compactMap { Double($0) }
+            guard levels.count == VoiceNoteWaveform.defaultCells, !fields[3].isEmpty else { return nil }
+            entries[String(fields[3])] = Entry(
+                size: size, modified: modified, waveform: VoiceNoteWaveform(levels: levels))
+        }
+        return entries
+    }
+
+    /// A cache file's text for `entries`, sorted by name (so an unchanged cache writes the same bytes).
+    static func format(_ entries: [String: Entry]) -> String {
+        var text = header + "\n"
+        for name in entries.keys.sorted() where !name.contains("\n") {
+            let entry = entries[name]!
+            let levels = entry.waveform.levels.map { String($0) }.joined(separator: ",")
+            text += "\(entry.size) \(entry.modified) \(levels) \(name)\n"
+        }
+        return text
     }
 
     private struct State {
@@ -42,11 +73,10 @@ final class WaveformCache: Sendable {
     /// Reads the folder's cache file, if there is a usable one.
     init(directory: String) {
         self.directory = directory
-        let url = URL(fileURLWithPath: directory + "/" + Self.fileName)
-        if let data = try? Data(contentsOf: url), let file = try? JSONDecoder().decode(File.self, from: data),
-            file.version == 1, file.cells == VoiceNoteWaveform.defaultCells
+        if let bytes = FileSystem.read(directory + "/" + Self.fileName),
+            let entries = Self.parse(String(decoding: bytes, as: UTF8.self))
         {
-            state.withLock { $0.entries = file.notes }
+            state.withLock { $0.entries = entries }
         }
     }
 
@@ -120,10 +150,7 @@ final class WaveformCache: Sendable {
             return state.entries
         }
         guard var entries else { return }
-        entries = entries.filter { FileManager.default.fileExists(atPath: directory + "/" + $0.key) }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        guard let data = try? encoder.encode(File(notes: entries)) else { return }
-        try? data.write(to: URL(fileURLWithPath: directory + "/" + Self.fileName), options: .atomic)
+        entries = entries.filter { FileSystem.exists(directory + "/" + $0.key) }
+        try? FileSystem.writeAtomically(Array(Self.format(entries).utf8), to: directory + "/" + Self.fileName)
     }
 }

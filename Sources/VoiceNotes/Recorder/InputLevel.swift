@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The loudness of the latest block of input, for a level meter.
 public struct InputLevel: Sendable, Equatable {

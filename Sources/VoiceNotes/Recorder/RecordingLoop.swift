@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import SoundStation
 
 /// The body of a recorder's thread: opens the device and the file, moves samples to the encoder as
@@ -56,7 +56,7 @@ struct RecordingLoop: Sendable {
             writer = try NoteWriters.make(path: reservation.partPath, settings: settings)
         } catch {
             // The empty reserved file would otherwise be "repaired" (and set aside) at the next open.
-            try? FileManager.default.removeItem(atPath: reservation.partPath)
+            try? FileSystem.remove(reservation.partPath)
             opened.complete(.failure(error))
             return
         }
@@ -106,7 +106,7 @@ private struct Session {
         var flushedFrames = 0
         let flushFrames = Int(RecordingLoop.flushSeconds * Double(loop.settings.sampleRate))
         while !loop.control.isStopRequested, loop.remaining(after: frames) > 0 {
-            Thread.sleep(forTimeInterval: RecordingLoop.pollInterval)
+            usleep(useconds_t(RecordingLoop.pollInterval * 1_000_000))
             guard take(capture.read(maxFrames: loop.remaining(after: frames))) else { return }
             if frames == 0, ContinuousClock.now - started > RecordingLoop.startTimeout {
                 failure = .noAudio(device: capture.name, waited: RecordingLoop.startTimeout.inSeconds)
@@ -163,7 +163,7 @@ private struct Session {
         var failure = self.failure
         guard frames > 0 else {
             // An empty note is no note: nothing to play, only clutter in the list.
-            try? FileManager.default.removeItem(atPath: reservation.partPath)
+            try? FileSystem.remove(reservation.partPath)
             return .failure(
                 failure ?? .noAudio(device: capture.name, waited: (ContinuousClock.now - started).inSeconds))
         }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Observation
 import SoundStation
 import Synchronization
@@ -115,7 +115,7 @@ public final class VoiceNoteRecorder: Sendable {
         let loop = RecordingLoop(
             settings: settings, device: device, frameLimit: frameLimit, library: library,
             control: session.control, opened: opened, recorder: self)
-        let thread = Thread { loop.run() }
+        let thread = PosixThread { loop.run() }
         thread.name = "voice-note-recorder"
         thread.start()
 

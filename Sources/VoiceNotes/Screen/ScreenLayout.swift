@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import SoundStation
 
 /// Everything the voice notes screen shows, read once per frame so a frame is consistent.
 struct ScreenModel {
@@ -105,7 +106,7 @@ enum ScreenLayout {
         line.append(String(repeating: "#", count: filled - safe), TextStyle(foreground: TextStyle.yellow))
         line.append(String(repeating: "-", count: width - filled), TextStyle(dim: true))
         line.append(
-            "] " + String(format: "%6.1f dB peak %6.1f dB RMS", recording.level.peak, recording.level.rms))
+            "] " + String(cFormat: "%6.1f dB peak %6.1f dB RMS", recording.level.peak, recording.level.rms))
         return line
     }
 
@@ -130,7 +131,7 @@ enum ScreenLayout {
         let marker = selected ? " > " : "   "
         let name = note.name.count > nameWidth ? String(note.name.prefix(nameWidth - 1)) + "~" : note.name
         var line = ScreenLine(marker)
-        line.append(name.padding(toLength: nameWidth + 1, withPad: " ", startingAt: 0), style)
+        line.append(name.padded(toLength: nameWidth + 1), style)
         // The waveform keeps its colours on the selected row too, so quiet and loud stay readable.
         if let waveform = model.waveforms[note.fileName] {
             line.append(waveform.blocks, TextStyle(foreground: isCurrent ? style.foreground : TextStyle.cyan))
@@ -151,15 +152,12 @@ enum ScreenLayout {
     static func size(_ bytes: Int) -> String {
         if bytes < 1_024 { return "\(bytes) B" }
         if bytes < 1_024 * 1_024 { return "\(Int((Double(bytes) / 1_024).rounded())) KB" }
-        return String(format: "%.1f MB", Double(bytes) / 1_048_576)
+        return String(cFormat: "%.1f MB", Double(bytes) / 1_048_576)
     }
 
     /// `yyyy-MM-dd HH:mm` in local time.
-    static func date(_ date: Date) -> String {
-        let parts = Calendar.current.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        return String(
-            format: "%04d-%02d-%02d %02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0,
-            parts.hour ?? 0, parts.minute ?? 0)
+    static func date(_ date: VoiceNoteDate) -> String {
+        LocalTime.text(secondsSince1970: date.timeIntervalSince1970, format: "%Y-%m-%d %H:%M")
     }
 }
 

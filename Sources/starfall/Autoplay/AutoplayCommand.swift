@@ -1,4 +1,5 @@
-import Foundation
+import CommandLineKit
+import Glibc
 import SoundStation
 import StarfallCore
 
@@ -25,7 +26,7 @@ enum AutoplayCommand {
         } catch {
             return fail("\(error.description) (choose a writable --audio-out path)")
         }
-        FileHandle.standardOutput.write(Data(result.summary.json.utf8))
+        StandardStream.output.write(result.summary.json)
         let summary = result.summary
         Console.report(
             "autoplay \(seconds) s, seed \(seed): \(summary.scenes.count) scenes, "

@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import SoundStation
 import StarfallCore
 
 /// Chooses and runs the front end the command line asks for.
@@ -37,7 +38,7 @@ enum Launcher {
         let watch = options.watchAssets ? sound.watchAssets(notices: notices) : nil
         defer { watch?.cancel() }
         // A person playing gets a new game each time; --seed replays one.
-        let seed = options.seed ?? UInt64(Date().timeIntervalSince1970 * 1_000)
+        let seed = options.seed ?? UInt64(FileSystem.secondsSince1970 * 1_000)
         if frontEnd == .window {
             return await WindowFrontEnd.run(
                 options: options, seed: seed, sound: sound, notices: notices, screens: screens)
@@ -49,7 +50,7 @@ enum Launcher {
     /// Whether SDL has somewhere to open a window: an X11 or Wayland display, or a video driver chosen
     /// explicitly (such as `SDL_VIDEODRIVER=dummy` in CI).
     static var hasDisplay: Bool {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.variables
         return ["DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"].contains { !(environment[$0] ?? "").isEmpty }
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import CommandLineKit
+import Glibc
 import Synchronization
 
 /// Messages for the player (no sound device, a sound that failed to load) that must survive a
@@ -42,6 +43,6 @@ final class NoticeBoard: Sendable {
     }
 
     private static func printToStandardError(_ line: String) {
-        FileHandle.standardError.write(Data("starfall: notice: \(line)\n".utf8))
+        StandardStream.error.write("starfall: notice: \(line)\n")
     }
 }

@@ -3,6 +3,13 @@ import Testing
 
 @testable import SoundStation
 
+/// Foundation's `Bundle` as a ``ResourceBundle``, as a game using SwiftPM resources passes it.
+private struct FoundationBundle: ResourceBundle {
+    let bundle: Bundle
+    var resourcePath: String? { bundle.resourcePath }
+    var bundlePath: String { bundle.bundlePath }
+}
+
 /// Finding the assets folder: explicit folders, bundles and the default search.
 @Suite struct CatalogueAssetLocationTests {
     let assets: CatalogueTempAssets
@@ -39,7 +46,7 @@ import Testing
     }
 
     @Test func bundleSubdirectoryResolves() throws {
-        let bundle = try #require(Bundle(path: repository))
+        let bundle = FoundationBundle(bundle: try #require(Bundle(path: repository)))
         let resources = try #require(bundle.resourcePath)
         let location = AssetLocation.bundle(bundle, subdirectory: "Assets")
         #expect(try location.resolve() == CatalogueFiles.realPath(resources + "/Assets"))
@@ -93,6 +100,18 @@ import Testing
         let executable = repository + "/.build/debug/game"
         let found = try AssetLocation.locateDefault(
             environment: [:], currentDirectory: assets.outside, executablePath: executable)
+        #expect(found == assets.realRoot)
+    }
+
+    @Test func anInstalledBinaryFindsTheSharedAssets() throws {
+        // PREFIX/bin/game finds PREFIX/share/soundstation/Assets (make install-bin, the .deb).
+        let prefix = assets.outside + "/prefix"
+        let shared = prefix + "/share/soundstation"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: shared + "/Assets", withDestinationPath: assets.root)
+        let found = try AssetLocation.locateDefault(
+            environment: [:], currentDirectory: "/nonexistent", executablePath: prefix + "/bin/game")
         #expect(found == assets.realRoot)
     }
 

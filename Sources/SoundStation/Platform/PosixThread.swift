@@ -1,0 +1,79 @@
+import Glibc
+
+/// A detached POSIX thread running one closure, in the shape of Foundation's `Thread` (the subset the
+/// engine uses: the mixing driver, the asset watch).
+///
+/// Why not Foundation's: the package does not import Foundation, so that libsoundstation.so and the
+/// CLIs do not carry it and its internationalisation data (about 45 MB; see Docs/Packages.md,
+/// "Sizes"). Named apart from Foundation's so code that imports both (the tests) is not ambiguous.
+///
+/// `@unchecked Sendable`: `name` and `qualityOfService` are set before ``start()`` on the creating
+/// thread only; the closure is `@Sendable`.
+package final class PosixThread: @unchecked Sendable {
+    /// Foundation's quality-of-service classes. Linux has no such classes (Foundation's `Thread`
+    /// stores the value there without effect too); kept so callers state their intent.
+    package enum QualityOfService { case userInteractive, userInitiated, utility, background, `default` }
+
+    private let body: @Sendable () -> Void
+    /// The thread's name as `top` and debuggers show it (cut to the kernel's 15 bytes).
+    package var name: String?
+    /// Stored, without effect on Linux (see ``QualityOfService``).
+    package var qualityOfService: QualityOfService = .default
+
+    /// A thread that runs `block` once ``start()`` is called.
+    package init(block: @escaping @Sendable () -> Void) {
+        body = block
+    }
+
+    /// Starts the thread, detached: it ends when its closure returns.
+    ///
+    /// A thread that cannot be created (the process is out of threads or memory) is a fatal error,
+    /// as it is for Foundation's `Thread`: the engine cannot mix without it.
+    package func start() {
+        let context = Unmanaged.passRetained(Box(body: body, name: name)).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(
+            &thread, nil,
+            { raw in
+                let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+                if let name = box.name { PosixThread.setCurrentName(name) }
+                box.body()
+                return nil
+            }, context)
+        guard result == 0 else {
+            Unmanaged<Box>.fromOpaque(context).release()
+            fatalError("SoundStation: pthread_create failed (\(String(cString: strerror(result))))")
+        }
+        pthread_detach(thread)
+    }
+
+    /// Sleeps the calling thread for `interval` seconds (Foundation's `Thread.sleep(forTimeInterval:)`),
+    /// resuming the sleep after a signal.
+    package static func sleep(forTimeInterval interval: Double) {
+        guard interval > 0 else { return }
+        var request = timespec(
+            tv_sec: Int(interval), tv_nsec: Int((interval - interval.rounded(.down)) * 1e9))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
+    }
+
+    /// Names the calling thread through `/proc/thread-self/comm` (`pthread_setname_np` needs
+    /// `_GNU_SOURCE`, which Swift's Glibc module does not define); the kernel keeps 15 bytes.
+    private static func setCurrentName(_ name: String) {
+        let file = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        guard file >= 0 else { return }
+        defer { close(file) }
+        let bytes = Array(name.utf8.prefix(15))
+        _ = bytes.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
+    }
+
+    /// What the new thread needs, handed over through `pthread_create`'s one pointer.
+    private final class Box: Sendable {
+        let body: @Sendable () -> Void
+        let name: String?
+        init(body: @escaping @Sendable () -> Void, name: String?) {
+            self.body = body
+            self.name = name
+        }
+    }
+}

@@ -1,0 +1,3 @@
+module github.com/soundstation/soundstation/bindings/go
+
+go 1.19
