@@ -28,6 +28,7 @@ e2e:
 	Scripts/e2e-voicenote.sh .build/debug
 	Scripts/e2e-capi.sh .build/debug
 	Scripts/e2e-quiet.sh .build/debug
+	Scripts/e2e-ssh.sh .build/debug
 	Scripts/test-bindings.sh .build/debug
 	Scripts/size.sh --guard .build/debug
 

@@ -19,6 +19,11 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
         .executableTarget(
+            name: "fuzz-remote",
+            dependencies: ["FuzzDriver", .product(name: "SoundStation", package: "SoundStation")],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
             name: "fuzz-manifest",
             dependencies: ["FuzzDriver", .product(name: "SoundStation", package: "SoundStation")],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]

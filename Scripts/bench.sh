@@ -138,6 +138,13 @@ if ! command -v oggenc >/dev/null; then
 fi
 python3 Benchmarks/Scripts/bench.py time --runs "$total" "$work/timed.json" >>"$lines"
 
+# Sound over SSH: the game's CPU with the remote output against the local device (Starfall's bot for
+# 30 s in a pseudo-terminal, as sshd runs it) and the bytes of sound frames per minute (every asset
+# announced as cached, so only commands travel).
+echo "bench: remote session (Starfall's terminal bot, 30 s each, remote and local)"
+(cd "$root" && python3 Scripts/ssh/bench-remote.py Assets "$bin/starfall" --terminal --autostart --bot \
+    --seed 3 --frames 1800) | tee "$out/remote.txt"
+
 {
     echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(free -m | awk '/^Mem:/ {print $2}') MiB RAM"
     echo "system: $(. /etc/os-release && echo "$PRETTY_NAME"), $(uname -r), $(swift --version 2>/dev/null | head -1)"
@@ -154,4 +161,4 @@ if awk -v load="${load_start%% *}" -v cores="$(nproc)" 'BEGIN { exit !(load > co
     echo "bench: other work was running when the bench started (load $load_start on $(nproc) cores):" \
         "wall-clock cases (preload above all, which needs every core) are noisy; run again when it is idle"
 fi
-echo "bench: wrote $out/results.json (table: $out/results.md) in $(($(date +%s) - started)) s"
+echo "bench: wrote $out/results.json (table: $out/results.md; remote session: $out/remote.txt) in $(($(date +%s) - started)) s"

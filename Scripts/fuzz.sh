@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Fuzzes the WAV decoder, every format decoder (fuzz-formats) and the manifest/cue parsers with libFuzzer for a bounded time each, growing
+# Fuzzes the WAV decoder, every format decoder (fuzz-formats), the manifest/cue parsers and the
+# remote session's frame extractor and message decoders (fuzz-remote) with libFuzzer for a bounded time each, growing
 # Fuzz/Corpus and keeping any crash in Fuzz/Crashes, where the test suite replays it forever after.
 # AddressSanitizer is left out: with this toolchain, -sanitize=fuzzer,address drops the coverage
 # counters; `make asan` replays the corpus under AddressSanitizer instead.
@@ -9,7 +10,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-${FUZZ_SECONDS:-60}}
 (cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer -Xswiftc -use-ld=lld)
 status=0
-for target in wav formats manifest; do
+for target in wav formats manifest remote; do
     corpus=Fuzz/Corpus/$target
     crashes=Fuzz/Crashes/$target
     fresh=$(mktemp -d)

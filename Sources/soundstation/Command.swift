@@ -9,6 +9,8 @@ enum Command {
                soundstation devices
                soundstation render --seconds S --out FILE.wav [--rate HZ] [--assets DIR] EVENT...
                soundstation play [--seconds S] [--assets DIR] [--watch] EVENT...
+               soundstation ssh [--output O] [--delay MS] [--cache DIR] [ssh options] [user@]host [command]
+               soundstation cache [list|clear] [--cache DIR]
                soundstation --help | --version
         EVENT: T:effect:NAME  T:music:NAME[:fade=S|:crossfade=S]  T:stop-music[:fade=S]
                T:pause  T:resume  T:volume:BUS:GAIN   (T in seconds; BUS master|music|effects|voice)
@@ -21,7 +23,7 @@ enum Command {
                (E linear, in-quad, out-quad, in-out-quad, in-cubic, out-cubic, in-out-cubic, equal-power)
         --watch: load edited sound files and catalogue.json again while playing (one line per reload),
                  until --seconds or Ctrl-C
-        environment: SOUNDSTATION_OUTPUT=device|silent, SOUNDSTATION_DEVICE=NAME, SOUNDSTATION_ASSETS=DIR
+        environment: SOUNDSTATION_OUTPUT=device|silent|remote, SOUNDSTATION_DEVICE=NAME, SOUNDSTATION_ASSETS=DIR
         """
 
     /// The program's name, usage text and error style.
@@ -30,6 +32,8 @@ enum Command {
 
     static func run(_ words: [String]) async throws {
         guard let name = words.first else { throw CLIError.usage("no command given") }
+        // ssh's own options and command pass through untouched, --help included.
+        if name == "ssh" { try SSHCommand.run(Array(words.dropFirst())) }
         var arguments = Arguments(Array(words.dropFirst()))
         if arguments.help() {
             program.printUsage()
@@ -40,6 +44,7 @@ enum Command {
         case "devices": try DevicesCommand.run(&arguments)
         case "render": try await RenderCommand.run(&arguments)
         case "play": try await PlayCommand.run(&arguments)
+        case "cache": try CacheCommand.run(&arguments)
         case "help", "--help", "-h": program.printUsage()
         default: throw CLIError.usage("unknown command \"\(name)\"")
         }

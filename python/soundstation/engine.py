@@ -448,7 +448,8 @@ class Engine:
     @property
     def output(self) -> str:
         """Where the sound goes, as opened: "device:NAME", "silent" (also when "auto" found no device;
-        a "notice" event says why) or "offline:RATE"."""
+        a "notice" event says why), "remote" ("auto" in an SSH session of the player's
+        ``soundstation ssh``: the player's machine plays it) or "offline:RATE"."""
         return _c().ss_output(self._engine()).decode("utf-8", "replace")
 
     @property

@@ -135,7 +135,8 @@ const char *ss_result_name(int code);
 /* Opens an engine and reads its catalogue.
  * out: receives the engine (set to NULL on failure).
  * output: "device" (the default playback device), "device:NAME" (one of the names the `soundstation
- *   devices` command lists), "auto" (the default device, or silent output when there is none),
+ *   devices` command lists), "auto" (the default device, or silent output when there is none, or the
+ *   player's speakers in an SSH session of `soundstation ssh`: Docs/ssh.md),
  *   "silent" (mixes in real time and discards the sound) or "offline:RATE" (stereo at RATE Hz,
  *   8000...192000; nothing plays until ss_render is called; "offline" alone is 48000 Hz).
  * assets_dir: the folder holding catalogue.json, or NULL for an engine without a catalogue (sounds
@@ -323,7 +324,9 @@ double ss_time(ss_engine *engine);
 int ss_sample_rate(ss_engine *engine);
 
 /* Where the engine's sound goes, as opened: "device:NAME" (NAME as `soundstation devices` lists
- * it), "silent" (also when "auto" found no device: an SS_EVENT_NOTICE says why), or "offline:RATE".
+ * it), "silent" (also when "auto" found no device: an SS_EVENT_NOTICE says why), "remote" ("auto"
+ * in an SSH session of the player's `soundstation ssh`: the player's machine plays it; Docs/ssh.md),
+ * or "offline:RATE".
  * Returns: a string owned by the handle, valid as long as the handle (also after ss_close), or ""
  * for NULL. Threads: any. */
 const char *ss_output(ss_engine *engine);

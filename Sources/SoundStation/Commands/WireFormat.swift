@@ -62,6 +62,13 @@ struct WireWriter {
         withUnsafeBytes(of: UInt16(utf8.count).littleEndian) { bytes += $0 }
         bytes += utf8
     }
+    /// Bytes behind a 32-bit length (an embedded message, a piece of a file).
+    mutating func blob(_ value: [UInt8]) {
+        withUnsafeBytes(of: UInt32(value.count).littleEndian) { bytes += $0 }
+        bytes += value
+    }
+    /// Bytes of a length both sides know (a hash).
+    mutating func fixed(_ value: [UInt8]) { bytes += value }
     mutating func optional<T>(_ value: T?, _ write: (inout WireWriter, T) -> Void) {
         bool(value != nil)
         if let value { write(&self, value) }
@@ -121,6 +128,14 @@ struct WireReader {
         }
         return string
     }
+    /// Bytes behind a 32-bit length, refused above `max`.
+    mutating func blob(max: Int) throws(WireError) -> [UInt8] {
+        let count = Int(try integer(UInt32.self))
+        guard count <= max else { throw .invalidValue(field: "length", value: "\(count)") }
+        return Array(try take(count))
+    }
+    /// `count` bytes.
+    mutating func fixed(_ count: Int) throws(WireError) -> [UInt8] { Array(try take(count)) }
     mutating func optional<T>(_ read: (inout WireReader) throws(WireError) -> T) throws(WireError) -> T? {
         try bool() ? try read(&self) : nil
     }

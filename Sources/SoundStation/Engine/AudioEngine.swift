@@ -76,6 +76,8 @@ public final class AudioEngine: Sendable {
     let notices = Broadcast<String>(holding: 64)
     let startInstant = ContinuousClock.now
     private let driver: Locked<RealtimeDriver?> = Locked(nil)
+    /// The session to the player's side, for ``AudioOutput/remote``.
+    let remoteLink: Locked<RemoteLink?> = Locked(nil)
 
     /// Opens an output.
     /// - Parameters:
@@ -91,7 +93,7 @@ public final class AudioEngine: Sendable {
         case .device(let name, let latency): device = try OpenALDevice(playback: name, latency: latency)
         case .offline(let rate, let channels):
             device = try OpenALDevice(loopbackSampleRate: rate, channels: channels)
-        case .silent: device = try OpenALDevice(loopbackSampleRate: 48_000, channels: 2)
+        case .silent, .remote: device = try OpenALDevice(loopbackSampleRate: 48_000, channels: 2)
         }
         currentDevice = Locked(device)
         colourAvailable = device.hasExtension("ALC_EXT_EFX")
@@ -102,6 +104,7 @@ public final class AudioEngine: Sendable {
         state = Locked(EngineState(pool: VoicePool(limit: voiceLimit)))
         LibraryNotices.attach(notices, since: noticesSince)
         if case .offline = output { return }
+        if case .remote = output { try openRemoteLink() }
         driver.withLock { $0 = RealtimeDriver(engine: self) }
     }
 
@@ -153,12 +156,15 @@ public final class AudioEngine: Sendable {
         // No mixing side runs any more (offline, none ever did between renders): carry out what is
         // queued, so that no command's closure keeps the engine alive after it is let go of.
         drainCommands()
+        // A remote session's last commands go out, then its goodbye.
+        closeRemoteLink()
         hub.finish()
         notices.finish()
     }
 
     deinit {
         driver.withLock { $0?.stop(ring: ring) }
+        closeRemoteLink(timeout: .milliseconds(200))
         hub.finish()
         notices.finish()
         // Sources go before the device; buffers held by voices go with them, and so do those held

@@ -11,6 +11,12 @@ public enum AudioOutput: Sendable, Equatable, CustomStringConvertible {
     /// Mixes in real time on a loopback device and throws the samples away: sounds start,
     /// end and send their events as on a device, but nothing is heard.
     case silent
+    /// For a game on a server reached by `ssh`: keeps the clock and the voices like ``silent`` and
+    /// sends every command, with its engine-clock time, and the catalogue's files through the session's
+    /// terminal to the player's `soundstation ssh`, which plays them; no sound device is opened.
+    /// ``fromEnvironment(default:environment:)`` chooses it when the player has announced itself
+    /// (``RemoteAnnouncement``).
+    case remote
 
     /// A short description for notices and logs.
     public var description: String {
@@ -18,6 +24,7 @@ public enum AudioOutput: Sendable, Equatable, CustomStringConvertible {
         case .device(let name, _): name.map { "device \"\($0)\"" } ?? "default device"
         case .offline(let rate, let channels): "offline \(rate) Hz \(channels) ch"
         case .silent: "silent"
+        case .remote: "remote (the player's soundstation ssh)"
         }
     }
 
@@ -32,7 +39,9 @@ public enum AudioOutput: Sendable, Equatable, CustomStringConvertible {
     /// ```
     ///
     /// - `SOUNDSTATION_OUTPUT=silent` gives ``silent``; `device` gives ``device(name:latency:)``;
-    ///   unset or empty leaves `preferred`.
+    ///   `remote` gives ``remote``; unset or empty leaves `preferred`, except that a device output
+    ///   becomes ``remote`` when the program runs in an SSH session whose player announced
+    ///   `soundstation ssh` (``RemoteAnnouncement``, `LC_SOUNDSTATION`).
     /// - `SOUNDSTATION_DEVICE=NAME` names the device of a device output (`preferred`'s own name when
     ///   unset); a device output keeps `preferred`'s latency.
     /// - An ``offline(sampleRate:channels:)`` `preferred` is returned unchanged: an offline render is
@@ -42,7 +51,7 @@ public enum AudioOutput: Sendable, Equatable, CustomStringConvertible {
     ///   - environment: The variables to read; the process environment by default.
     /// - Returns: The output to open.
     /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` naming `SOUNDSTATION_OUTPUT`
-    ///   when it holds anything but `device` or `silent`.
+    ///   when it holds anything but `device`, `silent` or `remote`.
     public static func fromEnvironment(
         default preferred: AudioOutput = .device(),
         environment: [String: String] = ProcessEnvironment.variables
@@ -55,12 +64,15 @@ public enum AudioOutput: Sendable, Equatable, CustomStringConvertible {
         switch environment["SOUNDSTATION_OUTPUT"]?.lowercased() {
         case nil, "":
             guard case .device = preferred else { return preferred }
+            if RemoteAnnouncement.from(environment: environment) != nil { return .remote }
             return .device(name: device ?? preferredDevice, latency: latency)
         case "device": return .device(name: device ?? preferredDevice, latency: latency)
         case "silent": return .silent
+        case "remote": return .remote
         case let other?:
             throw .invalidArgument(
-                name: "SOUNDSTATION_OUTPUT", value: "\"\(other)\"", expected: "\"device\" or \"silent\"")
+                name: "SOUNDSTATION_OUTPUT", value: "\"\(other)\"",
+                expected: "\"device\", \"silent\" or \"remote\"")
         }
     }
 }

@@ -56,6 +56,8 @@ public final class SoundBank: Sendable {
         self.engine = engine
         self.currentCatalogue = Locked(catalogue)
         self.pcmCache = pcmCache
+        // A remote engine sends the catalogue's files to the player's cache.
+        engine.remoteLink.withLock { $0 }?.offer(catalogue)
     }
 
     /// The loaded buffer for `name`, or `nil` when it is not loaded.

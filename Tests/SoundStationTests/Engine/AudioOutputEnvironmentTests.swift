@@ -32,7 +32,8 @@ import Testing
     @Test func anUnknownValueIsAnErrorNamingTheVariable() {
         #expect(
             throws: AudioEngineError.invalidArgument(
-                name: "SOUNDSTATION_OUTPUT", value: "\"loud\"", expected: "\"device\" or \"silent\"")
+                name: "SOUNDSTATION_OUTPUT", value: "\"loud\"",
+                expected: "\"device\", \"silent\" or \"remote\"")
         ) {
             try AudioOutput.fromEnvironment(environment: ["SOUNDSTATION_OUTPUT": "loud"])
         }

@@ -1,0 +1,257 @@
+import Dispatch
+import Glibc
+import Synchronization
+
+/// The game's side of a remote session: writes the engine's commands, each with its engine-clock
+/// frame, and the catalogue's files into the terminal as ``RemoteFraming`` frames, for the player's
+/// `soundstation ssh` to mix.
+///
+/// The mixing side only encodes and queues (``forward(_:frame:name:)``); one writer thread of the
+/// link's own does every `write`, one per frame, to `/dev/tty` (the session's terminal, whatever the
+/// game did with its standard output), so a slow link blocks only that thread, and the kernel's tty
+/// write lock keeps a frame whole against the game's drawing from any thread. Files go out in pieces
+/// under a byte rate (``assetBytesPerSecond``), after any waiting command, so a transfer never holds
+/// up sound or takes more than its share of the stream.
+final class RemoteLink: Sendable {
+    /// Bytes of files sent per second at most (their base64 is a third more).
+    static let assetBytesPerSecond = 768 * 1024
+    /// Bytes of a file in one frame.
+    static let pieceSize = 12 * 1024
+    /// Frames waiting beyond this are dropped (counted): the link is far slower than the game.
+    static let maxQueued = 8192
+    /// How often the clock is sent while nothing else is.
+    static let clockInterval: Duration = .seconds(1)
+
+    private struct Outbox: Sendable {
+        /// Frames to write, with the sound id each plays (named first if it is new).
+        var frames: [(bytes: [UInt8], sound: SoundID?)] = []
+        var dropped = 0
+        /// Files still to send: (hash, path, size, next offset).
+        var files: [(hash: ContentHash, path: String, size: Int, offset: Int)] = []
+        var catalogueOffered = false
+        var open = true
+    }
+
+    private let fd: Int32
+    private let outbox = Mutex(Outbox())
+    private let wake = DispatchSemaphore(value: 0)
+    private let exited = DispatchSemaphore(value: 0)
+    private let announcement: RemoteAnnouncement
+    /// The engine's clock, for the clock messages the writer sends.
+    private let clock: @Sendable () -> Int64
+    /// A sound id's catalogue name (takes the engine's state lock: the writer thread calls it).
+    private let name: @Sendable (SoundID) -> String
+    /// Written bytes so far (a bench reports them).
+    let bytesWritten = Atomic<Int>(0)
+
+    /// Opens the session's terminal and starts the writer.
+    /// - Throws: ``AudioEngineError/noPlaybackDevice(name:)`` naming `/dev/tty` when the process has
+    ///   no terminal to write to.
+    init(
+        announcement: RemoteAnnouncement, sampleRate: Int, terminal: String = "/dev/tty",
+        clock: @escaping @Sendable () -> Int64, name: @escaping @Sendable (SoundID) -> String
+    ) throws(AudioEngineError) {
+        let fd = open(terminal, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw .noPlaybackDevice(name: "remote (\(terminal): \(String(cString: strerror(errno))))")
+        }
+        self.fd = fd
+        self.announcement = announcement
+        self.clock = clock
+        self.name = name
+        let hello = RemoteMessage.hello(
+            sampleRate: sampleRate, frame: clock(), session: UInt64.random(in: 1...UInt64.max))
+        outbox.withLock { $0.frames.append((RemoteFraming.frame(hello.encoded())!, nil)) }
+        let thread = PosixThread { [self] in run() }
+        thread.name = "SoundStation remote"
+        thread.start()
+    }
+
+    /// Queues one command the mixing side carried out at `frame`. Called under the engine's state
+    /// lock: it only encodes and appends; the writer names a sound id before its first use.
+    func forward(_ command: EngineCommand, frame: Int64) {
+        let sound: SoundID? =
+            switch command {
+            case .play(_, let sound, _, _), .playMusic(let sound, _, _, _): sound
+            default: nil
+            }
+        guard let message = RemoteFraming.frame(RemoteMessage.command(command, frame: frame).encoded()) else {
+            return
+        }
+        outbox.withLock { box in
+            guard box.open else { return }
+            guard box.frames.count < Self.maxQueued else {
+                box.dropped += 1
+                return
+            }
+            box.frames.append((message, sound))
+        }
+        wake.signal()
+    }
+
+    /// Sends `catalogue` (once per link): its manifest with every path replaced by the file's hash,
+    /// then the files the player's announcement does not list, smallest first.
+    ///
+    /// The files are hashed here, on the caller's thread (when the game makes its sound system), so
+    /// the catalogue goes out before any command that plays from it: SHA-256 runs at several hundred
+    /// megabytes a second, a few milliseconds for a typical terminal game's sounds.
+    func offer(_ catalogue: Catalogue) {
+        let first = outbox.withLock { box in
+            defer { box.catalogueOffered = true }
+            return !box.catalogueOffered
+        }
+        guard first, let (manifest, files) = Self.rewrite(root: catalogue.root, entries: catalogue.entries)
+        else {
+            return
+        }
+        let message = RemoteMessage.catalogue(
+            manifest: manifest, files: files.map { RemoteFile(hash: $0.hash, size: $0.size) })
+        guard let frame = RemoteFraming.frame(message.encoded()) else { return }
+        outbox.withLock { box in
+            box.frames.append((frame, nil))
+            // Smallest first: effects are playable within moments, music follows.
+            for file in files.sorted(by: { $0.size < $1.size })
+            where !announcement.cached.contains(file.hash.shortHex) {
+                // A file the player holds in part resumes where it stopped.
+                let have = announcement.partial[file.hash.shortHex] ?? 0
+                box.files.append((file.hash, file.path, file.size, have < file.size ? have : 0))
+            }
+        }
+        wake.signal()
+    }
+
+    /// The manifest at `root` with each `path` (and each stem's) replaced by `<sha256>.<ext>`, and the
+    /// files it names; `nil` when it cannot be read.
+    static func rewrite(root: String, entries: [SoundEntry]) -> (
+        manifest: [UInt8], files: [(hash: ContentHash, path: String, size: Int)]
+    )? {
+        guard let bytes = FileSystem.read(root + "/" + Catalogue.manifestName),
+            let sounds = RemoteJSON.sounds(bytes)
+        else { return nil }
+        var resolved: [String: String] = [:]
+        for entry in entries {
+            resolved[entry.path] = entry.resolvedPath
+            for stem in entry.stems { resolved[stem.path] = stem.resolvedPath }
+        }
+        var files: [(hash: ContentHash, path: String, size: Int)] = []
+        var names: [String: String] = [:]
+        func rename(_ path: String) -> String? {
+            guard let full = resolved[path] else { return nil }
+            if let name = names[path] { return name }
+            guard let (hash, size) = ContentHash.ofFile(full) else { return nil }
+            let last = PathText.lastComponent(path)
+            let ext = last.contains(".") ? String(last.split(separator: ".").last!).lowercased() : ""
+            let name = ext.isEmpty ? hash.hex : hash.hex + "." + ext
+            names[path] = name
+            if !files.contains(where: { $0.hash == hash }) { files.append((hash, full, size)) }
+            return name
+        }
+        let renamed = sounds.map { RemoteJSON.renamingPaths($0, rename) }
+        return (RemoteJSON.manifest(renamed), files)
+    }
+
+    /// Sends the last frames and a goodbye, and stops the writer (waiting at most `timeout`).
+    func close(timeout: Duration = .seconds(2)) {
+        let wasOpen = outbox.withLock { box in
+            defer { box.open = false }
+            if box.open, let bye = RemoteFraming.frame(RemoteMessage.bye.encoded()) {
+                box.frames.append((bye, nil))
+            }
+            return box.open
+        }
+        guard wasOpen else { return }
+        wake.signal()
+        _ = exited.wait(timeout: .now() + .milliseconds(Int(timeout.inSeconds * 1000)))
+    }
+
+    private func run() {
+        defer {
+            Glibc.close(fd)
+            exited.signal()
+        }
+        var budget = Double(Self.pieceSize)
+        var lastBudget = ContinuousClock.now
+        var lastSent = ContinuousClock.now
+        var named: Set<Int32> = []
+        while true {
+            let (frames, open) = outbox.withLock { box in
+                defer { box.frames.removeAll(keepingCapacity: true) }
+                return (box.frames, box.open)
+            }
+            for frame in frames {
+                if let sound = frame.sound, named.insert(sound.rawValue).inserted,
+                    let naming = RemoteFraming.frame(
+                        RemoteMessage.soundName(sound, name: name(sound)).encoded())
+                {
+                    write(naming)
+                }
+                write(frame.bytes)
+            }
+            if !frames.isEmpty { lastSent = .now }
+            if !open { return }
+            // One piece of a file when the budget allows.
+            let now = ContinuousClock.now
+            budget = min(
+                Double(Self.pieceSize) * 2,
+                budget + (now - lastBudget).inSeconds * Double(Self.assetBytesPerSecond))
+            lastBudget = now
+            var waitFor: Duration = Self.clockInterval
+            if let piece = nextPiece(budget: budget) {
+                if let piece {
+                    write(piece.frame)
+                    budget -= Double(piece.count)
+                    lastSent = .now
+                }
+                waitFor = .milliseconds(1)
+                if budget < Double(Self.pieceSize) {
+                    waitFor = .seconds((Double(Self.pieceSize) - budget) / Double(Self.assetBytesPerSecond))
+                }
+            } else if ContinuousClock.now - lastSent >= Self.clockInterval {
+                write(RemoteFraming.frame(RemoteMessage.clock(frame: clock()).encoded())!)
+                lastSent = .now
+            }
+            _ = wake.wait(timeout: .now() + .microseconds(Int(waitFor.inSeconds * 1e6)))
+        }
+    }
+
+    /// The next piece of the file being sent: `nil` when no file waits, `.some(nil)` when one waits
+    /// for budget or could not be read (then it is skipped).
+    private func nextPiece(budget: Double) -> (frame: [UInt8], count: Int)?? {
+        guard let file = outbox.withLock({ $0.files.first }) else { return nil }
+        let count = min(Self.pieceSize, file.size - file.offset)
+        guard budget >= Double(count) else { return .some(nil) }
+        var data = [UInt8](repeating: 0, count: count)
+        let readFD = open(file.path, O_RDONLY | O_CLOEXEC)
+        let got =
+            readFD < 0
+            ? -1 : data.withUnsafeMutableBytes { pread(readFD, $0.baseAddress, count, off_t(file.offset)) }
+        if readFD >= 0 { Glibc.close(readFD) }
+        outbox.withLock { box in
+            guard !box.files.isEmpty else { return }
+            if got != count || file.offset + count >= file.size {
+                box.files.removeFirst()
+            } else {
+                box.files[0].offset += count
+            }
+        }
+        guard got == count else { return .some(nil) }
+        let message = RemoteMessage.fileChunk(file.hash, size: file.size, offset: file.offset, data: data)
+        return RemoteFraming.frame(message.encoded()).map { ($0, count) }
+    }
+
+    /// One frame in one `write` (the rest, should a signal cut it short).
+    private func write(_ frame: [UInt8]) {
+        frame.withUnsafeBytes { bytes in
+            var done = 0
+            while done < bytes.count {
+                let count = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                done += count
+            }
+        }
+        bytesWritten.add(frame.count, ordering: .relaxed)
+    }
+}

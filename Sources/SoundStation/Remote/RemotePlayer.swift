@@ -1,0 +1,538 @@
+import Dispatch
+import Glibc
+
+/// The player's side of a remote session: takes the messages ``FrameExtractor`` found in the SSH
+/// stream, keeps the files in the ``AssetCache``, loads the catalogue it received, and plays every
+/// command on a local engine a fixed ``delay`` after its time on the server's clock (a jitter buffer),
+/// so sounds keep their spacing whatever the link does.
+///
+/// The server's clock is mapped onto the local one by the lag of the first message (arrival time
+/// minus server time), kept for the session so every command moves by the same amount; the delay
+/// absorbs the link's variation. A command that arrives later than its time plus the delay plays at
+/// once and is counted late. With an offline engine played by ``RemoteSpeaker``, each sound starts at
+/// its exact frame.
+/// Trust: only sounds of the catalogue received are played, from files in the cache named by the hash
+/// of their bytes; every message is decoded by a decoder that refuses what no server writes; each
+/// problem is counted in ``report``, never printed.
+public final class RemotePlayer: Sendable {
+    /// What the session did, for the player's summary.
+    public struct Report: Sendable {
+        /// Messages decoded and handled.
+        public var messages = 0
+        /// Messages whose bytes no server writes (dropped).
+        public var undecodable = 0
+        /// Commands carried out on the local engine.
+        public var commands = 0
+        /// Plays refused because their sound had not arrived (or is not in the catalogue).
+        public var notArrived = 0
+        /// Commands that came later than their time plus the delay (played at once).
+        public var late = 0
+        /// Commands this version does not play remotely.
+        public var unsupported = 0
+        /// Files received whole and stored.
+        public var filesReceived = 0
+        /// Files the catalogue needed that the cache already held.
+        public var filesFromCache = 0
+        /// Files, pieces or catalogues refused (bad hash, too long, out of order, unknown).
+        public var refused = 0
+        /// Bytes of files received.
+        public var fileBytes = 0
+        /// The smallest lag seen from the server's clock to arrival here (the local clock's origin
+        /// included), in seconds.
+        public var bestLag: Double?
+        /// The largest lag seen beyond the anchor, in seconds: the link's jitter.
+        public var maxLag: Double?
+        /// Times the clock mapping was moved (drift, or a message later than the delay).
+        public var resyncs = 0
+        /// The fixed delay added to every command, in seconds.
+        public var delay: Double = 0
+        /// Whether every sound of the catalogue is loaded and playable.
+        public var ready = false
+        /// How many of the catalogue's sounds are loaded.
+        public var loaded = 0
+        /// The latest local time a command was placed at (seconds of the engine clock).
+        public var lastPlacedTime: Double = 0
+        /// The first plays: server frame, local arrival and start time (seconds), for diagnosis.
+        public var firstPlays: [(frame: Int64, arrival: Double, start: Double)] = []
+        /// The last refusal's reason, for the summary.
+        public var lastRefusal: String?
+    }
+
+    private struct State: Sendable {
+        var report = Report()
+        var serverRate = 48_000
+        var catalogueSize = 0
+        var manifest: [UInt8]?
+        var files: [ContentHash: RemoteFile] = [:]
+        var extensions: [ContentHash: String] = [:]
+        /// Files hashed and found sound in this session (at the start or when stored).
+        var verified: Set<ContentHash> = []
+        var names: [Int32: String] = [:]
+        /// The sound system each loaded sound is in.
+        var systems: [String: SoundSystem] = [:]
+        /// Sounds whose files are here, waiting for the loader, with the system they load into.
+        var loading: [String: SoundSystem] = [:]
+        /// The loader's order (a sound a command waits for moves to the front).
+        var loadOrder: [String] = []
+        /// Commands waiting for their sound's load: (command, server frame, arrival).
+        var waiting: [String: [(EngineCommand, Int64, Double)]] = [:]
+        var voices: [UInt64: VoiceHandle] = [:]
+        var voiceOrder: [UInt64] = []
+        /// Local engine time minus server time: the anchor commands are placed by (seconds).
+        var offset: Double?
+        var windowStart = 0.0
+        var windowMin = 0.0
+    }
+
+    /// The engine that plays.
+    public let engine: AudioEngine
+    /// The cache files go to.
+    public let cache: AssetCache
+    /// The jitter buffer: how long after its server time (plus the link's best lag) a command plays.
+    public let delay: Duration
+    private let state: Locked<State>
+    private let queue = Locked<[(message: [UInt8], arrival: Double)]>([])
+    private let wake = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+    private let running = Locked(true)
+    private let loadWake = DispatchSemaphore(value: 0)
+
+    /// Starts a player on `engine`.
+    /// - Parameters:
+    ///   - engine: A local engine (a device, usually).
+    ///   - cache: Where files are kept.
+    ///   - delay: The jitter buffer.
+    ///   - verified: Cached files already hashed and found sound (``AssetCache/verify()``), which
+    ///     need not be hashed again before they are loaded.
+    public init(
+        engine: AudioEngine, cache: AssetCache, delay: Duration = .milliseconds(120),
+        verified: [ContentHash] = []
+    ) {
+        self.engine = engine
+        self.cache = cache
+        self.delay = delay
+        var initial = State()
+        initial.report.delay = delay.inSeconds
+        initial.verified = Set(verified)
+        state = Locked(initial)
+        let thread = PosixThread { [self] in work() }
+        thread.name = "SoundStation remote player"
+        thread.start()
+        let loader = PosixThread { [self] in loadLoop() }
+        loader.name = "SoundStation remote loader"
+        loader.start()
+    }
+
+    /// What the session did so far.
+    public var report: Report { state.withLock { $0.report } }
+
+    /// Hands over messages read from the stream; never waits on decoding, files or the engine.
+    /// - Parameter messages: Frames' messages, in stream order.
+    public func receive(_ messages: [[UInt8]]) {
+        guard !messages.isEmpty else { return }
+        let arrival = engine.time.inSeconds
+        queue.withLock { $0 += messages.map { ($0, arrival) } }
+        wake.signal()
+    }
+
+    /// Handles what was received and stops the worker.
+    public func finish() {
+        running.withLock { $0 = false }
+        wake.signal()
+        loadWake.signal()
+        done.wait()
+        done.wait()
+    }
+
+    /// Loads sounds in the order ``State/loadOrder`` says, then places the commands that waited.
+    private func loadLoop() {
+        defer { done.signal() }
+        while running.withLock({ $0 }) {
+            let next = state.withLock { state -> (String, SoundSystem)? in
+                while !state.loadOrder.isEmpty {
+                    let name = state.loadOrder.removeFirst()
+                    if let system = state.loading[name] { return (name, system) }
+                }
+                return nil
+            }
+            guard let (name, system) = next else {
+                loadWake.wait()
+                continue
+            }
+            let loaded = (try? system.bank.load(name)) != nil
+            let waiting = state.withLock { state in
+                state.loading[name] = nil
+                if loaded {
+                    state.systems[name] = system
+                    state.report.loaded = state.systems.count
+                    state.report.ready = state.systems.count == state.catalogueSize
+                }
+                return state.waiting.removeValue(forKey: name) ?? []
+            }
+            for (command, frame, arrival) in waiting { play(command, frame: frame, arrival: arrival) }
+        }
+    }
+
+    private func work() {
+        defer { done.signal() }
+        while true {
+            let batch = queue.withLock { queue in
+                defer { queue.removeAll() }
+                return queue
+            }
+            for item in batch { handle(item.message, arrival: item.arrival) }
+            if batch.isEmpty {
+                if !running.withLock({ $0 }) { return }
+                wake.wait()
+            }
+        }
+    }
+
+    private func handle(_ bytes: [UInt8], arrival: Double) {
+        let message: RemoteMessage
+        do {
+            message = try RemoteMessage(decoding: bytes)
+        } catch {
+            state.withLock { $0.report.undecodable += 1 }
+            return
+        }
+        state.withLock { $0.report.messages += 1 }
+        switch message {
+        case .hello(let rate, let frame, _):
+            state.withLock { $0.serverRate = rate }
+            observe(frame: frame, arrival: arrival)
+        case .clock(let frame): observe(frame: frame, arrival: arrival)
+        case .command(let command, let frame):
+            observe(frame: frame, arrival: arrival)
+            play(command, frame: frame, arrival: arrival)
+        case .soundName(let id, let name): state.withLock { $0.names[id.rawValue] = name }
+        case .catalogue(let manifest, let files): receiveCatalogue(manifest, files: files)
+        case .fileChunk(let hash, let size, let offset, let data):
+            receivePiece(hash, size: size, offset: offset, data: data)
+        case .bye: break
+        }
+    }
+
+    /// Updates the clock mapping with a message sent at server `frame` that arrived at `arrival`.
+    ///
+    /// The mapping is anchored on the first message and then kept, so every command moves by the
+    /// same amount and sounds keep their spacing exactly; it is moved (a resync, counted) only when the
+    /// link has become faster than the anchor by more than ``resyncMargin`` for a whole
+    /// ``resyncWindow`` (the clocks drift, or the first message was held up), or when a message comes
+    /// later than the delay can absorb.
+    private func observe(frame: Int64, arrival: Double) {
+        state.withLock { state in
+            let lag = arrival - Double(frame) / Double(state.serverRate)
+            state.report.bestLag = min(state.report.bestLag ?? lag, lag)
+            guard let offset = state.offset else {
+                state.offset = lag
+                state.windowStart = arrival
+                state.windowMin = lag
+                return
+            }
+            state.report.maxLag = max(state.report.maxLag ?? 0, lag - offset)
+            state.windowMin = min(state.windowMin, lag)
+            if lag > offset + delay.inSeconds {
+                state.offset = lag
+                state.report.resyncs += 1
+            } else if arrival - state.windowStart >= Self.resyncWindow {
+                if state.windowMin < offset - Self.resyncMargin {
+                    state.offset = state.windowMin
+                    state.report.resyncs += 1
+                }
+                state.windowStart = arrival
+                state.windowMin = lag
+            }
+        }
+    }
+
+    /// How much faster than the anchor the link must have been, throughout a window, to move it.
+    static let resyncMargin = 0.015
+    /// The window over which the fastest lag is watched (seconds).
+    static let resyncWindow = 10.0
+
+    /// The local engine time for server `frame`, and whether that time has passed already.
+    private func localTime(ofServer frame: Int64) -> (Duration, late: Bool) {
+        let (rate, offset) = state.withLock { ($0.serverRate, $0.offset ?? 0) }
+        let time = Double(frame) / Double(rate) + offset + delay.inSeconds
+        let now = engine.time.inSeconds
+        return (.seconds(max(time, now)), time < now)
+    }
+
+    private func refuse(_ reason: String) {
+        state.withLock {
+            $0.report.refused += 1
+            $0.report.lastRefusal = reason
+        }
+    }
+
+    private func receiveCatalogue(_ manifest: [UInt8], files: [RemoteFile]) {
+        // Every path must be a hash the message lists, with a plain extension.
+        guard let sounds = RemoteJSON.sounds(manifest) else {
+            return refuse("a catalogue that is not a manifest")
+        }
+        let listed = Set(files.map(\.hash))
+        var extensions: [ContentHash: String] = [:]
+        let paths = sounds.flatMap(RemoteJSON.paths)
+        for path in paths {
+            guard let path, let (hash, ext) = AssetCache.parse(fileName: path),
+                listed.contains(hash)
+            else { return refuse("a catalogue path that is not a listed hash") }
+            extensions[hash] = ext
+        }
+        var fromCache = 0
+        state.withLock { state in
+            state.manifest = manifest
+            state.extensions = extensions
+            state.files = Dictionary(files.map { ($0.hash, $0) }, uniquingKeysWith: { a, _ in a })
+        }
+        for (hash, ext) in extensions where isPresent(hash, ext: ext) { fromCache += 1 }
+        state.withLock { $0.report.filesFromCache = fromCache }
+        loadIfComplete()
+    }
+
+    private func receivePiece(_ hash: ContentHash, size: Int, offset: Int, data: [UInt8]) {
+        let ext: String? = state.withLock { state in
+            guard let file = state.files[hash], file.size == size else { return nil }
+            return state.extensions[hash]
+        }
+        guard let ext else { return refuse("a piece of a file the catalogue does not list") }
+        do {
+            // Pieces go to a file in the cache folder, so a transfer cut off resumes next session.
+            let whole = try cache.appendPiece(data, of: hash, at: offset, size: size)
+            state.withLock { $0.report.fileBytes += data.count }
+            guard whole else { return }
+            try cache.completePieces(of: hash, ext: ext)
+            state.withLock {
+                $0.report.filesReceived += 1
+                $0.verified.insert(hash)
+            }
+            loadIfComplete()
+        } catch {
+            refuse(error.description)
+        }
+    }
+
+    /// Whether the cache holds a sound copy of a file: one verified this session, else hashed now.
+    private func isPresent(_ hash: ContentHash, ext: String) -> Bool {
+        if state.withLock({ $0.verified.contains(hash) }) {
+            return access(cache.directory + "/" + (ext.isEmpty ? hash.hex : hash.hex + "." + ext), R_OK) == 0
+        }
+        guard cache.verifiedPath(of: hash, ext: ext) != nil else { return false }
+        state.withLock { _ = $0.verified.insert(hash) }
+        return true
+    }
+
+    /// Loads every sound of the catalogue whose files are all in the cache and that is not loaded yet,
+    /// into a sound system of its own (the catalogue a bank is made with must name files that exist).
+    private func loadIfComplete() {
+        let (manifest, loaded) = state.withLock { ($0.manifest, Set($0.systems.keys).union($0.loading.keys)) }
+        guard let manifest, let sounds = RemoteJSON.sounds(manifest) else { return }
+        var ready: [RemoteJSON.Value] = []
+        state.withLock { $0.catalogueSize = sounds.count }
+        for sound in sounds {
+            guard let name = RemoteJSON.string(sound, "name"), !loaded.contains(name) else { continue }
+            let present = RemoteJSON.paths(sound).allSatisfy { path in
+                guard let path, let (hash, ext) = AssetCache.parse(fileName: path) else { return false }
+                return isPresent(hash, ext: ext)
+            }
+            if present { ready.append(sound) }
+        }
+        guard !ready.isEmpty else { return }
+        do {
+            let catalogue = try Catalogue(
+                json: RemoteJSON.manifest(ready), root: cache.directory,
+                manifestName: "the server's catalogue")
+            let system = SoundSystem(engine: engine, catalogue: catalogue)
+            // Effects before music, smallest first: what a game plays most is ready soonest.
+            let order = catalogue.entries.sorted { a, b in
+                (a.kind == .music ? 1 : 0, Self.fileSize(a.resolvedPath)) < (
+                    b.kind == .music ? 1 : 0, Self.fileSize(b.resolvedPath)
+                )
+            }
+            state.withLock { state in
+                for entry in order {
+                    state.loading[entry.name] = system
+                    state.loadOrder.append(entry.name)
+                }
+            }
+            loadWake.signal()
+        } catch {
+            refuse("\(error)")
+        }
+    }
+
+    private static func fileSize(_ path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : .max
+    }
+
+    /// Whether a play of `sound` must wait for its load (then it is kept and its load moved first).
+    private func deferUntilLoaded(_ command: EngineCommand, sound: SoundID, frame: Int64, arrival: Double)
+        -> Bool
+    {
+        state.withLock { state in
+            guard let name = state.names[sound.rawValue], state.systems[name] == nil,
+                state.loading[name] != nil
+            else {
+                return false
+            }
+            state.waiting[name, default: []].append((command, frame, arrival))
+            state.loadOrder.removeAll { $0 == name }
+            state.loadOrder.insert(name, at: 0)
+            return true
+        }
+    }
+
+    /// The local sound id for a server id, when its sound is loaded here.
+    private func localSound(_ id: SoundID) -> (SoundSystem, SoundID, String)? {
+        state.withLock { state in
+            guard let name = state.names[id.rawValue], let system = state.systems[name],
+                let local = try? system.bank.id(of: name)
+            else { return nil }
+            return (system, local, name)
+        }
+    }
+
+    /// Each sound system that loaded a music track (each has its own music station).
+    private func musicSystems() -> [SoundSystem] {
+        state.withLock { state in
+            var seen = Set<ObjectIdentifier>()
+            return state.systems.values.filter { system in
+                seen.insert(ObjectIdentifier(system)).inserted
+                    && !system.catalogue.entries(ofKind: .music).isEmpty
+            }
+        }
+    }
+
+    private func voice(_ remote: VoiceHandle) -> VoiceHandle? { state.withLock { $0.voices[remote.ticket] } }
+
+    private func remember(_ remote: VoiceHandle, as local: VoiceHandle) {
+        state.withLock { state in
+            state.voices[remote.ticket] = local
+            state.voiceOrder.append(remote.ticket)
+            if state.voiceOrder.count > 4096 {
+                state.voices[state.voiceOrder.removeFirst()] = nil
+            }
+        }
+    }
+
+    private func play(_ command: EngineCommand, frame: Int64, arrival: Double) {
+        switch command {
+        case .play(_, let sound, _, _), .playMusic(let sound, _, _, _):
+            if deferUntilLoaded(command, sound: sound, frame: frame, arrival: arrival) {
+                loadWake.signal()
+                return
+            }
+        default: break
+        }
+        let at: Int64 =
+            switch command {
+            case .play(_, _, _, let scheduled?), .playMusic(_, _, _, let scheduled?),
+                .stopMusic(_, let scheduled?):
+                scheduled
+            default: frame
+            }
+        let (time, late) = localTime(ofServer: at)
+        state.withLock {
+            $0.report.commands += 1
+            if late { $0.report.late += 1 }
+            $0.report.lastPlacedTime = max($0.report.lastPlacedTime, time.inSeconds)
+            if case .play = command, $0.report.firstPlays.count < 16 {
+                $0.report.firstPlays.append((at, arrival, time.inSeconds))
+            }
+        }
+        let engine = self.engine
+        switch command {
+        case .play(let voice, let sound, let options, _):
+            guard let (system, local, name) = localSound(sound) else {
+                state.withLock { $0.report.notArrived += 1 }
+                return
+            }
+            if system.bank.isStreamed(name) {
+                // A streamed track: the music station opens it here as it did on the server.
+                try? system.music.play(name, at: time)
+                return
+            }
+            if let handle = engine.trigger(
+                local, options: AudioEngine.clamp(options), at: time, soundDefaults: false)
+            {
+                remember(voice, as: handle)
+            }
+        case .stop(let remote, let fade):
+            engine.schedule(at: time) { [self] in
+                if let local = voice(remote) { engine.stop(local, fade: fade) }
+            }
+        case .stopAll(let bus, let fade): engine.schedule(at: time) { engine.stopAll(on: bus, fade: fade) }
+        case .pause(let remote):
+            engine.schedule(at: time) { [self] in if let local = voice(remote) { engine.pause(local) } }
+        case .resume(let remote):
+            engine.schedule(at: time) { [self] in if let local = voice(remote) { engine.resume(local) } }
+        case .pauseAll: engine.schedule(at: time) { engine.pauseAll() }
+        case .resumeAll: engine.schedule(at: time) { engine.resumeAll() }
+        case .setVoice(let remote, let parameter, let value, nil):
+            engine.schedule(at: time) { [self] in
+                guard let local = voice(remote) else { return }
+                switch parameter {
+                case .volume: try? engine.setVolume(value, for: local)
+                case .pitch: try? engine.setPitch(value, for: local)
+                case .pan: try? engine.setPan(value, for: local)
+                }
+            }
+        case .setVoice(let remote, let parameter, let value, let tween?):
+            let local = Tween(tween.duration, easing: tween.easing)
+            engine.schedule(at: time) { [self] in
+                guard let voice = voice(remote) else { return }
+                switch parameter {
+                case .volume: try? engine.setVolume(value, for: voice, tween: local)
+                case .pitch: try? engine.setPitch(value, for: voice, tween: local)
+                case .pan: try? engine.setPan(value, for: voice, tween: local)
+                }
+            }
+        case .setBusVolume(let bus, let volume, nil):
+            engine.schedule(at: time) { try? engine.setVolume(volume, for: bus) }
+        case .setBusVolume(let bus, let volume, let tween?):
+            let local = Tween(tween.duration, easing: tween.easing)
+            engine.schedule(at: time) { try? engine.setVolume(volume, for: bus, tween: local) }
+        case .setPosition(let remote, let position, let glide):
+            engine.schedule(at: time) { [self] in
+                if let local = voice(remote) { try? engine.setPosition(position, for: local, glide: glide) }
+            }
+        case .setDucking(let ducking): engine.schedule(at: time) { engine.ducking = ducking }
+        case .setIntensity(let intensity, let tween):
+            let local = Tween(tween.duration, easing: tween.easing)
+            for system in musicSystems() {
+                engine.schedule(at: time) { try? system.music.setIntensity(intensity, tween: local) }
+            }
+        case .pauseMusic: for system in musicSystems() { engine.schedule(at: time) { system.music.pause() } }
+        case .resumeMusic:
+            for system in musicSystems() { engine.schedule(at: time) { system.music.resume() } }
+        case .setBusMuted(let bus, let muted): engine.schedule(at: time) { engine.setMuted(muted, for: bus) }
+        case .setBusFilter(let bus, let filter, let glide):
+            engine.schedule(at: time) { try? engine.setFilter(filter, for: bus, glide: glide) }
+        case .setBusReverb(let bus, let reverb):
+            engine.schedule(at: time) { try? engine.setReverb(reverb, for: bus) }
+        case .setListener(let position, let glide):
+            engine.schedule(at: time) { try? engine.setListener(position, glide: glide) }
+        case .setSpatialLayout(let layout): engine.schedule(at: time) { try? engine.setSpatialLayout(layout) }
+        case .setVoiceFilter(let remote, let filter, let glide):
+            engine.schedule(at: time) { [self] in
+                if let local = voice(remote) { try? engine.setFilter(filter, for: local, glide: glide) }
+            }
+        case .seek(let remote, let frame):
+            engine.schedule(at: time) { [self] in
+                if let local = voice(remote) { try? engine.seek(local, toFrame: frame) }
+            }
+        case .playMusic(let sound, let transition, let from, _):
+            guard let (system, _, name) = localSound(sound) else {
+                state.withLock { $0.report.notArrived += 1 }
+                return
+            }
+            try? system.music.play(name, transition: transition, from: from, at: time)
+        case .stopMusic(let fade, _):
+            for system in musicSystems() { system.music.stop(fade: fade, at: time) }
+        default:
+            state.withLock { $0.report.unsupported += 1 }
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import COpenAL
+import Dispatch
+import Glibc
+import Synchronization
+
+/// Plays an offline engine's mix on a real device: a thread renders the engine ahead in short
+/// pieces and queues them on one streaming source, as fast as the device takes them.
+///
+/// This is how the player's side keeps a remote game's sounds to the sample: the engine starts each
+/// sound at its exact frame of the render clock (``AudioEngine/render(frames:)``), and the device
+/// plays the rendered stream without a gap, so two sounds are as far apart when heard as their
+/// commands said, whatever the device's periods and however late a thread wakes. The cost is the
+/// queue's length (``aheadFrames``) of extra latency, well inside the jitter buffer.
+public final class RemoteSpeaker: Sendable {
+    /// Frames rendered per piece (10 ms at 48 kHz).
+    public static let pieceFrames = 480
+    /// Pieces kept queued on the device.
+    public static let queuedPieces = 8
+    /// How far the render clock runs ahead of what is heard, in frames (plus the device's own latency).
+    public static var aheadFrames: Int { pieceFrames * queuedPieces }
+
+    /// The engine whose mix is played (offline output).
+    public let engine: AudioEngine
+    /// The device's name, or `nil` when nothing is heard (the render follows the wall clock).
+    public let deviceName: String?
+    private let running = Atomic<Bool>(true)
+    private let exited = DispatchSemaphore(value: 0)
+    /// Times the device ran dry before the next piece was queued.
+    public var underruns: Int { underrunCount.load(ordering: .relaxed) }
+    private let underrunCount = Atomic<Int>(0)
+
+    /// Opens the device and starts rendering.
+    /// - Parameters:
+    ///   - engine: An engine with ``AudioOutput/offline(sampleRate:channels:)`` output, 1 or 2 channels.
+    ///   - output: ``AudioOutput/device(name:latency:)`` to hear it, ``AudioOutput/silent`` to only
+    ///     keep time.
+    /// - Throws: ``AudioEngineError/noPlaybackDevice(name:)`` when the device cannot be opened,
+    ///   ``AudioEngineError/notOffline(operation:)`` for an engine that is not offline.
+    public init(engine: AudioEngine, output: AudioOutput) throws(AudioEngineError) {
+        guard engine.isOffline else { throw .notOffline(operation: "RemoteSpeaker") }
+        self.engine = engine
+        var device: OpenALDevice?
+        var source: OpenALSource?
+        if case .device(let name, _) = output {
+            let opened = try OpenALDevice(playback: name, latency: .normal)
+            device = opened
+            source = try OpenALSource(device: opened)
+            deviceName = opened.name
+        } else {
+            deviceName = nil
+        }
+        // The thread takes the device and source out of this box and lets go of them before it
+        // signals that it has ended, so they are freed on it, never later (the thread object's own
+        // release can come at exit, racing OpenAL's teardown).
+        let held = Locked<(device: OpenALDevice, source: OpenALSource)?>(nil)
+        if let device, let source { held.withLock { $0 = (device, source) } }
+        let consuming = DispatchSemaphore(value: 0)
+        let thread = PosixThread { [self] in
+            defer {
+                OpenALDevice.releaseThreadContext()
+                exited.signal()
+            }
+            if let (device, source) = held.withLock({ box in
+                defer { box = nil }
+                return box
+            }) {
+                pump(device: device, source: source, consuming: consuming)
+            } else {
+                consuming.signal()
+                keepTime()
+            }
+        }
+        thread.name = "SoundStation remote speaker"
+        thread.qualityOfService = .userInteractive
+        thread.start()
+        // A sound server may take a moment to start pulling a new stream; the clock should run with
+        // the device before the first message is timed by it.
+        _ = consuming.wait(timeout: .now() + .seconds(2))
+    }
+
+    /// Stops rendering and closes the device, waiting for the thread.
+    public func stop() {
+        guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        exited.wait()
+    }
+
+    private func piece() -> PCMAudio? { try? engine.render(frames: Self.pieceFrames) }
+
+    /// Keeps the device's queue full.
+    private func pump(device: OpenALDevice, source: OpenALSource, consuming: DispatchSemaphore) {
+        var signalled = false
+        var consumed = 0
+        defer { if !signalled { consuming.signal() } }
+        var free: [OpenALBuffer] = []
+        var queued: [ALuint: OpenALBuffer] = [:]
+        for _ in 0..<Self.queuedPieces {
+            guard let audio = piece(), let buffer = try? OpenALBuffer(device: device, audio: audio) else {
+                return
+            }
+            free.append(buffer)
+        }
+        try? source.queue(free)
+        for buffer in free { queued[buffer.id] = buffer }
+        free.removeAll()
+        try? source.play()
+        var started = true
+        while running.load(ordering: .acquiring) {
+            let processed = source.processedBuffers
+            consumed += processed
+            // Steady once two whole queues went through: the clock then runs with the device.
+            if consumed >= 2 * Self.queuedPieces, !signalled {
+                signalled = true
+                consuming.signal()
+            }
+            if processed > 0, let ids = try? source.unqueue(count: processed) {
+                for id in ids { if let buffer = queued.removeValue(forKey: id) { free.append(buffer) } }
+            }
+            var refilled: [OpenALBuffer] = []
+            for buffer in free {
+                guard let audio = piece(), (try? buffer.fill(audio)) != nil else { continue }
+                refilled.append(buffer)
+            }
+            free.removeAll()
+            if !refilled.isEmpty {
+                try? source.queue(refilled)
+                for buffer in refilled { queued[buffer.id] = buffer }
+            }
+            if source.state != .playing {
+                // The queue ran dry (the thread was held up): start again with what is queued.
+                if started { underrunCount.add(1, ordering: .relaxed) }
+                try? source.play()
+                started = true
+            }
+            usleep(2000)
+        }
+        source.stop()
+    }
+
+    /// Renders in step with the wall clock, for a player without a device.
+    private func keepTime() {
+        let start = ContinuousClock.now
+        var rendered = 0
+        let rate = Double(engine.sampleRate)
+        while running.load(ordering: .acquiring) {
+            let due = Int((ContinuousClock.now - start).inSeconds * rate) + Self.aheadFrames
+            while rendered + Self.pieceFrames <= due {
+                _ = piece()
+                rendered += Self.pieceFrames
+            }
+            usleep(5000)
+        }
+    }
+}
