@@ -78,7 +78,7 @@ public struct PCMCache: Sendable, Equatable {
         }
         let contents = try file.bytes(at: 0, count: file.byteCount)
         let key = Key(
-            source: contents.withUnsafeBytes { ContentHash.xxh64($0) }, size: UInt64(contents.count),
+            source: contents.withUnsafeBytes { XXHash64.xxh64($0) }, size: UInt64(contents.count),
             options: Self.tag(options))
         // A cancelled preload stops here rather than after reading a long entry back.
         try checkCancellation(path)
@@ -127,7 +127,7 @@ public struct PCMCache: Sendable, Equatable {
 
     /// What besides the file's bytes shapes the samples: the library (its decoders) and the options.
     static func tag(_ options: DecodingOptions) -> UInt64 {
-        ContentHash.xxh64(
+        XXHash64.xxh64(
             "soundstation-pcm \(layoutVersion) \(LibraryVersion.string) channels=\(options.channels.rawValue) "
                 + "strict=\(options.strict)")
     }
@@ -168,7 +168,7 @@ public struct PCMCache: Sendable, Equatable {
             let bytes = UnsafeMutableRawBufferPointer(buffer)
             intact =
                 readFully(fd, bytes, at: headerBytes)
-                && ContentHash.xxh64(UnsafeRawBufferPointer(bytes)) == header[7]
+                && XXHash64.xxh64(UnsafeRawBufferPointer(bytes)) == header[7]
             if !intact { bytes.initializeMemory(as: UInt8.self, repeating: 0) }
             initialized = count
         }
@@ -186,7 +186,7 @@ public struct PCMCache: Sendable, Equatable {
         let temporary = directory + "/.tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return }
-        let samplesHash = audio.samples.withUnsafeBytes { ContentHash.xxh64($0) }
+        let samplesHash = audio.samples.withUnsafeBytes { XXHash64.xxh64($0) }
         let header = [
             Self.magic, UInt64(audio.channels), UInt64(audio.sampleRate), UInt64(audio.frameCount),
             key.source, key.size, key.options, samplesHash,

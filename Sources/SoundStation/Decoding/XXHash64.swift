@@ -3,7 +3,7 @@
 /// damaged entry go unnoticed with odds of one in 2^64. Not cryptographic: the cache guards against
 /// accidents (a changed file, a torn or rotted entry), not against someone forging entries in the
 /// user's own cache folder.
-enum ContentHash {
+enum XXHash64 {
     private static let prime1: UInt64 = 11_400_714_785_074_694_791
     private static let prime2: UInt64 = 14_029_467_366_897_019_727
     private static let prime3: UInt64 = 1_609_587_929_392_839_161
