@@ -1,4 +1,5 @@
 import Glibc
+import SoundStation
 
 /// One sound as the manifest lists it; nil fields are left out so the catalogue's defaults apply.
 struct CatalogueEntry {
@@ -49,7 +50,8 @@ enum CatalogueWriter {
     static func json(for entries: [CatalogueEntry]) -> String {
         let objects = entries.map { entry -> String in
             var fields = [
-                ("name", quoted(entry.name)), ("path", quoted(entry.path)), ("kind", quoted(entry.kind)),
+                ("name", JSONString.literal(entry.name)), ("path", JSONString.literal(entry.path)),
+                ("kind", JSONString.literal(entry.kind)),
                 ("volume", number(entry.volume)), ("loop", String(entry.loop)),
             ]
             if let loopStart = entry.loopStart { fields.append(("loopStart", String(loopStart))) }
@@ -58,17 +60,17 @@ enum CatalogueWriter {
             if let beats = entry.beatsPerBar { fields.append(("beatsPerBar", String(beats))) }
             if !entry.stems.isEmpty {
                 let stems = entry.stems.map { stem in
-                    "        { \"path\": \(quoted(stem.path)), \"from\": \(number(stem.from)), "
+                    "        { \"path\": \(JSONString.literal(stem.path)), \"from\": \(number(stem.from)), "
                         + "\"full\": \(number(stem.full)) }"
                 }
                 fields.append(("stems", "[\n" + stems.joined(separator: ",\n") + "\n      ]"))
             }
             fields.append(("priority", String(entry.priority)))
             fields.append(("maxInstances", String(entry.maxInstances)))
-            if let steal = entry.steal { fields.append(("steal", quoted(steal))) }
+            if let steal = entry.steal { fields.append(("steal", JSONString.literal(steal))) }
             fields.append(("stream", String(entry.stream)))
             if let coalesce = entry.coalesceMs { fields.append(("coalesceMs", String(coalesce))) }
-            let body = fields.map { "      \(quoted($0.0)): \($0.1)" }.joined(separator: ",\n")
+            let body = fields.map { "      \(JSONString.literal($0.0)): \($0.1)" }.joined(separator: ",\n")
             return "    {\n" + body + "\n    }"
         }
         return "{\n  \"sounds\": [\n" + objects.joined(separator: ",\n") + "\n  ]\n}\n"
@@ -77,23 +79,6 @@ enum CatalogueWriter {
     /// Writes the manifest to `path`, replacing any old one.
     static func write(_ entries: [CatalogueEntry], to path: String) throws {
         try FileOutput.write(Array(json(for: entries).utf8), to: path)
-    }
-
-    /// A JSON string literal; names and paths are plain ASCII here, but escaping keeps the
-    /// output valid whatever they become.
-    private static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20: result += String(cFormat: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 
     /// Swift's shortest round-trip spelling, which is valid JSON for finite values and keeps

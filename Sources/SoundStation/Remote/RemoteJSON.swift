@@ -59,34 +59,16 @@ enum RemoteJSON {
         case .bool(let flag): return flag ? "true" : "false"
         case .integer(let number): return String(number)
         case .number(let number): return number.isFinite ? String(number) : "null"
-        case .string(let string): return quoted(string)
+        case .string(let string): return JSONString.literal(string)
         case .array(let items): return "[" + items.map(text).joined(separator: ",") + "]"
         case .object(let object):
-            return "{" + object.members.map { quoted($0.key) + ":" + text($0.value) }.joined(separator: ",")
+            return "{"
+                + object.members.map { JSONString.literal($0.key) + ":" + text($0.value) }.joined(
+                    separator: ",")
                 + "}"
         }
     }
 
-    private static func quoted(_ string: String) -> String {
-        var out = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
 }
 
 /// Base64 (RFC 4648, with padding) for frames, without Foundation.
