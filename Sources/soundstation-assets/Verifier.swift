@@ -1,3 +1,4 @@
+import CommandLineKit
 import Glibc
 import SoundStation
 
@@ -39,7 +40,9 @@ enum Verifier {
             do {
                 audio = try AudioDecoder.decode(
                     fileAt: entry.resolvedPath,
-                    options: DecodingOptions(warn: DecodingOptions.standardErrorWarning))
+                    options: DecodingOptions(warn: {
+                        StandardStream.error.write("soundstation-assets: warning: \($0.description)\n")
+                    }))
             } catch {
                 problems.append("\(entry.name): \(error)")
                 continue

@@ -13,7 +13,10 @@ enum InfoCommand {
         do {
             // A CLI owns its terminal: a file cut short is said on standard error.
             audio = try AudioDecoder.decode(
-                fileAt: path, options: DecodingOptions(warn: DecodingOptions.standardErrorWarning))
+                fileAt: path,
+                options: DecodingOptions(warn: {
+                    StandardStream.error.write("voicenote: warning: \($0.description)\n")
+                }))
         } catch {
             throw VoiceNoteError.unreadable(path: path, reason: error.description)
         }

@@ -69,14 +69,6 @@ public struct DecodingOptions: Sendable {
         LibraryNotices.post(warning.description)
     }
 
-    /// Writes `warning` as one line to standard error, prefixed with "SoundStation warning:": for a
-    /// command-line tool that owns its terminal, never the default.
-    /// - Parameter warning: The warning to print.
-    public static let standardErrorWarning: @Sendable (AudioDecodingWarning) -> Void = { warning in
-        let line = Array("SoundStation warning: \(warning.description)\n".utf8)
-        _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-    }
-
     /// A file cut short: an error when strict, else a warning and what is there.
     func cutShort(path: String, reason: String) throws(AudioDecodingError) {
         if strict { throw .truncated(path: path, reason: reason) }
