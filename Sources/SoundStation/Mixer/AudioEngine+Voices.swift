@@ -21,7 +21,13 @@ extension AudioEngine {
         _ voice: VoiceHandle, fade: Double, in state: inout EngineState, events: inout [SoundEvent]
     ) {
         guard let slot = state.pool.slot(of: voice) else { return }
-        let now = currentFrame(&state)
+        stop(slot, fade: fade, in: &state, at: currentFrame(&state), events: &events)
+    }
+
+    /// Stops a busy slot at once, or starts the fade-out that ends it.
+    private func stop(
+        _ slot: Int32, fade: Double, in state: inout EngineState, at now: Int64, events: inout [SoundEvent]
+    ) {
         if fade > 0 {
             fadeOut(slot, over: fade, in: &state, at: now)
         } else {
@@ -62,11 +68,7 @@ extension AudioEngine {
         let now = currentFrame(&state)
         for slot in state.pool.busySlots
         where bus == nil || state.pool.voices[Int(slot)].options.bus == bus {
-            if fade > 0 {
-                fadeOut(slot, over: fade, in: &state, at: now)
-            } else {
-                finish(slot, reason: .stopped, in: &state, at: now, events: &events)
-            }
+            stop(slot, fade: fade, in: &state, at: now, events: &events)
         }
     }
 
