@@ -295,7 +295,8 @@ final class StreamFeeder: @unchecked Sendable {
     /// Opens the decoder and publishes the format, or the failure.
     private func open(_ decoding: inout Decoding) -> Bool {
         do {
-            let opened = try AudioDecoder.openStream(fileAt: entry.resolvedPath, options: entry.decodingOptions)
+            let opened = try AudioDecoder.openStream(
+                fileAt: entry.resolvedPath, options: entry.decodingOptions)
             // Silence needs one channel: half a stereo track's buffers and mixing.
             let decoder: any StreamingDecoder = quiet ? SilentDecoder(info: opened.info.mixed(to: 1)) : opened
             let info = decoder.info
