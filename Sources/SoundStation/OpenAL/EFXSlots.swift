@@ -80,6 +80,7 @@ final class EFXSlots: @unchecked Sendable {
             alAuxiliaryEffectSloti(slot, AL_EFFECTSLOT_EFFECT, ALint(bitPattern: effect))
             alAuxiliaryEffectSlotf(slot, AL_EFFECTSLOT_GAIN, reverb.wet)
         }
+        device.reverbFadeBegins()
     }
 
     /// Sets a source's direct filter and its send to `bus`'s reverb at `send` (0: no send).

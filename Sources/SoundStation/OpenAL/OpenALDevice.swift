@@ -23,6 +23,8 @@ final class OpenALDevice: @unchecked Sendable {
     /// for, another's error. Recursive, because a call made while one is in progress (a source freed
     /// inside a batch) must not deadlock. Never taken by the trigger, which makes no AL call.
     private let calls = RecursiveLock()
+    /// Frames each reverb cross-fade still running has been rendered through (loopback only).
+    private let reverbFades = Locked<[Int]>([])
 
     /// OpenAL Soft prints its own errors, and ALSA (a backend it tries) prints through its error
     /// handler, on the game's terminal unless told not to: ``LibraryNotices`` sets their hooks before
@@ -129,9 +131,36 @@ final class OpenALDevice: @unchecked Sendable {
     }
 
     /// Mixes `frames` frames into `buffer` (loopback only), which holds `frames * channels` floats.
+    ///
+    /// OpenAL Soft 1.19's reverb cross-fades its delay lines over its first 128 frames (a reverb
+    /// attached, or its density, diffusion or decay changed), in steps cut to multiples of 4 except a
+    /// call's last. A call that ends mid-fade at a count not a multiple of 4, followed by a longer
+    /// one, leaves it a step of 1-3 frames that it cuts to 0, and its filter, told a count is never
+    /// 0, runs off its buffer (SIGSEGV). So while such a fade is at an odd count, a call that would
+    /// pass its end is cut at its end, which OpenAL then reaches in a call's last step: the
+    /// samples are the same, only OpenAL's steps fall elsewhere.
     func render(into buffer: UnsafeMutablePointer<Float>, frames: Int) {
-        alcRenderSamplesSOFT(device, buffer, ALCsizei(frames))
+        var done = 0
+        while done < frames {
+            let piece = reverbFades.withLock { fades -> Int in
+                var piece = frames - done
+                for run in fades where run % 4 != 0 { piece = min(piece, Self.reverbFadeFrames - run) }
+                fades = fades.map { $0 + piece }.filter { $0 < Self.reverbFadeFrames }
+                return piece
+            }
+            alcRenderSamplesSOFT(device, buffer + done * channels, ALCsizei(piece))
+            done += piece
+        }
     }
+
+    /// Notes that a reverb's cross-fade begins with the next render (see ``render(into:frames:)``).
+    func reverbFadeBegins() {
+        guard kind == .loopback else { return }
+        reverbFades.withLock { $0.append(0) }
+    }
+
+    /// OpenAL Soft's reverb cross-fade, in frames (its `FADE_SAMPLES`).
+    static let reverbFadeFrames = 128
 
     /// Turns HRTF on or off by resetting the device with its own attributes (ALC_SOFT_HRTF); sources
     /// and buffers stay. Returns the ALC_HRTF_STATUS_SOFT that results, or nil without the extension.
