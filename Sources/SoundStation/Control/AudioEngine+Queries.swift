@@ -12,14 +12,14 @@ extension AudioEngine {
     /// - Parameter voice: The handle.
     /// - Returns: False once the sound ended, was stopped, lost its voice or was refused.
     public func isActive(_ voice: VoiceHandle) -> Bool {
-        published.withLock { $0.voices[voice.ticket] != nil || voice.ticket > $0.lastTicket }
+        published.withLock { $0.slots[voice.ticket] != nil || voice.ticket > $0.lastTicket }
     }
 
     /// Where `voice` is in its sound, in frames from its start, as of the last mixing round.
     /// - Parameter voice: The handle.
     /// - Returns: The frame being played, or `nil` for a stale handle or one not started yet.
     public func position(of voice: VoiceHandle) -> Int? {
-        published.withLock { $0.voices[voice.ticket]?.position }
+        published.withLock { $0.voice(voice.ticket)?.position }
     }
 
     /// How many voices are playing, paused or waiting for their start time.
@@ -36,7 +36,7 @@ extension AudioEngine {
     /// On the mixing side (a scheduled call, a station's step) it is read live, so a grid computed
     /// there sees the voice begun in this round; elsewhere it comes from the snapshot.
     func startedFrame(of voice: VoiceHandle) -> Int64? {
-        guard onMixingSide else { return published.withLock { $0.voices[voice.ticket]?.startFrame } }
+        guard onMixingSide else { return published.withLock { $0.voice(voice.ticket)?.startFrame } }
         return withState { state, _ in
             guard let current = state.pool.voice(voice), current.phase == .playing || current.phase == .paused
             else { return nil }
