@@ -69,6 +69,25 @@ final class FilteredFeeder: @unchecked Sendable {
         return max(Int64(Double(Self.blockFrames) / rate * Double(engineRate)), 1)
     }
 
+    /// The first render-clock frame after `now` at which a queued block has been heard, from the
+    /// clock the blocks were queued with; nil when none ends after `now` (nothing queued, or a
+    /// paused voice whose blocks are late). Housekeeping wakes then (issue 23, third round): a
+    /// refill then has a block to replace, where waking every half block found nothing half of the
+    /// time. Offline, OpenAL gives a block back only once it mixes past its end, so a block heard
+    /// exactly by `now` is replaced at the next block's end, together with it. Only a prediction:
+    /// a refill that finds nothing processed just comes again.
+    func nextBlockHeard(after now: Int64, pitch: Float, engineRate: Int) -> Int64? {
+        let framesPerSample = Double(engineRate) / (Double(blocks.sampleRate) * Double(max(pitch, 0.01)))
+        var later = 0
+        for length in queuedLengths { later += length }
+        for length in queuedLengths {
+            later -= length
+            let end = Int64((clock - Double(later) * framesPerSample).rounded(.up))
+            if end > now { return end }
+        }
+        return nil
+    }
+
     /// Fills the queue's first blocks and queues them on `source` (set up, stopped and empty).
     /// - Throws: ``AudioEngineError`` when OpenAL refuses a buffer.
     func prime(source: OpenALSource, settings: Settings) throws(AudioEngineError) {
@@ -90,13 +109,17 @@ final class FilteredFeeder: @unchecked Sendable {
 
     /// Refills the blocks the mixer has finished with; restarts the source after an underrun.
     /// - Returns: False once the sound has played to its end.
-    func refill(source: OpenALSource, settings: Settings) -> Bool {
+    func refill(source: OpenALSource, settings: @autoclosure () -> Settings) -> Bool {
         if refilledTogether {
-            // Refilled a moment ago with the other filtered voices: only settle.
+            // Refilled a moment ago with the other filtered voices: only settle; and when a block
+            // was still queued then, the source was still playing it, so there is nothing to ask
+            // OpenAL (a source that ran dry has every block processed).
             refilledTogether = false
+            if playedThrough, !queue.starts.isEmpty { return true }
             return queue.settle(source: source) { blocks.isFinished }
         }
         reclaim(source: source)
+        let settings = settings()
         while let buffer = idle.first, (try? fill(buffer, settings: settings)) == true {
             idle.removeFirst()
             guard (try? source.queue([buffer])) != nil else {
@@ -137,24 +160,39 @@ final class FilteredFeeder: @unchecked Sendable {
     /// Set by ``refillTogether(_:)``: the voice's own refill that follows in the same housekeeping
     /// only settles the queue.
     private var refilledTogether = false
+    /// Set by ``refillTogether(_:)``: a block was still queued when the finished ones came off, so
+    /// the source had not run dry.
+    private var playedThrough = false
 
     /// Refills the queues of many filtered voices at once, as each voice's own ``refill(source:settings:)``
     /// would, but with their biquads run side by side in SIMD lanes (``BiquadLanes``): a voice's
     /// filter is a serial chain, so running several voices together hides its latency. Blocks whose
     /// filters glide run voice by voice, as before. The samples are the same to the bit.
-    static func refillTogether(_ voices: [(feeder: FilteredFeeder, source: OpenALSource, settings: Settings)])
-    {
+    /// One voice of ``refillTogether(_:)``: a struct, not a tuple, so the array of them is copied
+    /// by specialised code rather than the runtime's generic tuple witnesses.
+    struct Refill {
+        let feeder: FilteredFeeder
+        let source: OpenALSource
+        let settings: Settings
+    }
+
+    static func refillTogether(_ voices: [Refill]) {
         guard let device = voices.first?.source.device else { return }
+        // By index, never `for voice in voices`: a copy of each element would retain and release
+        // its feeder and source on every pass (the retains were 13 % of `filter-lowpass-16`).
+        let all = voices.indices
         // Every voice's finished blocks off its queue under one lock (one AL call each, not three).
         device.withContext {
-            for (feeder, source, _) in voices where source.device === device {
-                feeder.reclaim(source.unqueueProcessedInContext())
+            for v in all where voices[v].source.device === device {
+                voices[v].feeder.reclaim(voices[v].source.unqueueProcessedInContext())
             }
         }
         var deepest = 0
-        for (feeder, source, settings) in voices {
-            if source.device !== device { feeder.reclaim(source: source) }
-            feeder.take(settings: settings)
+        for v in all {
+            let feeder = voices[v].feeder
+            if voices[v].source.device !== device { feeder.reclaim(source: voices[v].source) }
+            feeder.playedThrough = !feeder.queuedLengths.isEmpty
+            feeder.take(settings: voices[v].settings)
             deepest = max(deepest, feeder.pending.count)
         }
         // Round k filters every voice's k-th block: a voice's blocks are filtered in order.
@@ -162,16 +200,16 @@ final class FilteredFeeder: @unchecked Sendable {
         round.reserveCapacity(voices.count)
         for k in 0..<deepest {
             round.removeAll(keepingCapacity: true)
-            for voice in voices where voice.feeder.pending.count > k { round.append(voice.feeder) }
+            for v in all where voices[v].feeder.pending.count > k { round.append(voices[v].feeder) }
             filter(round, block: k)
         }
         device.withContext {
-            for (feeder, source, _) in voices where source.device === device {
-                feeder.queuePending(on: source)
+            for v in all where voices[v].source.device === device {
+                voices[v].feeder.queuePending(on: voices[v].source)
             }
         }
-        for (feeder, source, _) in voices where source.device !== device {
-            source.device.withContext { feeder.queuePending(on: source) }
+        for v in all where voices[v].source.device !== device {
+            voices[v].source.device.withContext { voices[v].feeder.queuePending(on: voices[v].source) }
         }
     }
 

@@ -123,9 +123,12 @@ extension AudioEngine {
             {
                 ended = !feeder.refill(source: source, settings: filterSettings(slot, in: state, at: now))
                 state.underruns += feeder.takeUnderruns()
-                let span = feeder.blockSpan(
-                    pitch: state.pool.voices[index].options.pitch, engineRate: sampleRate)
-                nextWake = min(nextWake, now + max(span / 2, 1))
+                let pitch = state.pool.voices[index].options.pitch
+                let span = feeder.blockSpan(pitch: pitch, engineRate: sampleRate)
+                // Next when a queued block has been heard (a refill then has work), within a block;
+                // with none to come (a paused or restarted voice) again in half a block, as before.
+                let heard = feeder.nextBlockHeard(after: now, pitch: pitch, engineRate: sampleRate)
+                nextWake = min(nextWake, heard.map { min($0, now + span) } ?? now + max(span / 2, 1))
             } else if let stream = state.pool.voices[index].stream,
                 let source = state.pool.voices[index].source
             {

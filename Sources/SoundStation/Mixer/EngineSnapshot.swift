@@ -78,8 +78,13 @@ extension AudioEngine {
                     var offset: ALint = 0
                     alGetSourcei(id, AL_SAMPLE_OFFSET, &offset)
                     position = Int(offset)
+                } else if let source = voices[index].source {
+                    // A queue's position: its feeder's first queued block plus OpenAL's offset.
+                    position =
+                        voices[index].filtered?.position(source: source) ?? voices[index].stream?.position(
+                            source: source) ?? source.sampleOffset
                 } else {
-                    position = Self.position(of: voices[index])
+                    position = nil
                 }
                 states[index] = EngineSnapshot.VoiceState(
                     position: position, startFrame: voices[index].startFrame)
