@@ -16,10 +16,28 @@ extension AudioEngine {
     }
 
     /// Where `voice` is in its sound, in frames from its start, as of the last mixing round.
+    ///
+    /// Offline it is read from OpenAL when asked, for this one voice (between renders nothing moves
+    /// it): the engine does not ask every voice after every render.
     /// - Parameter voice: The handle.
     /// - Returns: The frame being played, or `nil` for a stale handle or one not started yet.
     public func position(of voice: VoiceHandle) -> Int? {
-        published.withLock { $0.voice(voice.ticket)?.position }
+        if isOffline, let position = deferredPosition(of: voice) { return position }
+        return published.withLock { $0.voice(voice.ticket)?.position }
+    }
+
+    /// An offline engine's position of `voice`, read now from the state the last render left: nil
+    /// (answer from the snapshot) unless the snapshot deferred its positions and no render is under
+    /// way on another thread; `.some(nil)` for a voice that is not playing.
+    private func deferredPosition(of voice: VoiceHandle) -> Int?? {
+        let mixer = mixerThread.load(ordering: .relaxed)
+        guard mixer == 0 || mixer == pthread_self() else { return nil }
+        return state.withLock { state -> Int?? in
+            guard published.withLock({ $0.positionsDeferred && $0.frame == state.frame }) else { return nil }
+            guard let current = state.pool.voice(voice), current.phase == .playing || current.phase == .paused
+            else { return .some(nil) }
+            return .some(Self.position(of: current))
+        }
     }
 
     /// How many voices are playing, paused or waiting for their start time.
