@@ -16,20 +16,20 @@ final class FilteredFeeder: @unchecked Sendable {
     static let bufferCount = 4
 
     let blocks: any PCMBlocks
-    private var buffers: [OpenALBuffer] = []
+    @exclusivity(unchecked) private var buffers: [OpenALBuffer] = []
     /// Where each queued block begins in the sound, and the underruns.
-    private var queue = BufferQueue()
+    @exclusivity(unchecked) private var queue = BufferQueue()
     /// The frames of each queued block, oldest first.
-    private var queuedLengths: [Int] = []
+    @exclusivity(unchecked) private var queuedLengths: [Int] = []
     /// Buffers off the queue waiting for a block (a stream's decoder is behind, or just seeked):
     /// queued as soon as blocks come.
-    private var idle: [OpenALBuffer] = []
-    private var chain = FilterChain()
+    @exclusivity(unchecked) private var idle: [OpenALBuffer] = []
+    @exclusivity(unchecked) private var chain = FilterChain()
     /// One block's samples per buffer, where a refill of many voices at once filters them
     /// (``refillTogether(_:)``): allocated once, so refills allocate nothing for them.
     private let storage: UnsafeMutablePointer<Float>
     /// The render-clock frame the next block will be heard at, so a glide is heard as it was set.
-    private var clock: Double
+    @exclusivity(unchecked) private var clock: Double
 
     /// The render-clock frame the voice has been heard since (`Int64.min` for one that played
     /// unfiltered before), for ``CutoffRamp/wet(at:heardSince:)``.
@@ -155,14 +155,14 @@ final class FilteredFeeder: @unchecked Sendable {
         var clock: Double
     }
     /// The blocks taken by ``refillTogether(_:)``, oldest first, with what they are filtered with.
-    private var pending: [Pending] = []
-    private var pendingSettings: Settings?
+    @exclusivity(unchecked) private var pending: [Pending] = []
+    @exclusivity(unchecked) private var pendingSettings: Settings?
     /// Set by ``refillTogether(_:)``: the voice's own refill that follows in the same housekeeping
     /// only settles the queue.
-    private var refilledTogether = false
+    @exclusivity(unchecked) private var refilledTogether = false
     /// Set by ``refillTogether(_:)``: a block was still queued when the finished ones came off, so
     /// the source had not run dry.
-    private var playedThrough = false
+    @exclusivity(unchecked) private var playedThrough = false
 
     /// Refills the queues of many filtered voices at once, as each voice's own ``refill(source:settings:)``
     /// would, but with their biquads run side by side in SIMD lanes (``BiquadLanes``): a voice's
@@ -184,7 +184,8 @@ final class FilteredFeeder: @unchecked Sendable {
         // Every voice's finished blocks off its queue under one lock (one AL call each, not three).
         device.withContext {
             for v in all where voices[v].source.device === device {
-                voices[v].feeder.reclaim(voices[v].source.unqueueProcessedInContext())
+                let feeder = voices[v].feeder
+                voices[v].source.unqueueProcessedInContext { feeder.reclaim($0) }
             }
         }
         var deepest = 0
@@ -244,8 +245,9 @@ final class FilteredFeeder: @unchecked Sendable {
                 let samples = feeder.slot(block.slot)
                 let channels = feeder.blocks.channels
                 if let coefficients = isBus ? plan.bus : plan.own {
-                    lanes += feeder.chain.lanes(
-                        bus: isBus, coefficients, samples, frames: block.frames, channels: channels)
+                    feeder.chain.appendLanes(
+                        to: &lanes, bus: isBus, coefficients, samples, frames: block.frames,
+                        channels: channels)
                 } else {
                     feeder.chain.passOpen(bus: isBus, samples, frames: block.frames, channels: channels)
                 }
@@ -282,6 +284,11 @@ final class FilteredFeeder: @unchecked Sendable {
 
     /// Makes the buffers `names`, just taken off the source's queue, idle.
     private func reclaim(_ names: [ALuint]) {
+        names.withUnsafeBufferPointer { reclaim($0) }
+    }
+
+    /// ``reclaim(_:)`` from names on the caller's stack.
+    private func reclaim(_ names: UnsafeBufferPointer<ALuint>) {
         guard !names.isEmpty else { return }
         queue.starts.removeFirst(min(names.count, queue.starts.count))
         queuedLengths.removeFirst(min(names.count, queuedLengths.count))
@@ -313,27 +320,30 @@ final class FilteredFeeder: @unchecked Sendable {
     private func queuePending(on source: OpenALSource) {
         guard !pending.isEmpty else { return }
         let channels = blocks.channels
-        var uploaded: [OpenALBuffer] = []
-        uploaded.reserveCapacity(pending.count)
-        for block in pending {
-            let buffer = buffers[block.slot]
-            idle.removeFirst()
-            // As in a voice's own refill, a block OpenAL refuses is dropped and the queue plays on.
-            guard
-                buffer.fillInContext(
-                    UnsafeBufferPointer(start: slot(block.slot), count: block.frames * channels),
-                    sampleRate: blocks.sampleRate, channels: channels)
-            else { continue }
-            uploaded.append(buffer)
-            queue.starts.append(block.start)
-            queuedLengths.append(block.frames)
-            queue.next = block.start + block.frames
-        }
-        if !uploaded.isEmpty, !source.queueInContext(uploaded) {
-            // Nothing was queued: take the bookkeeping back (the buffers are lost to the voice, as in
-            // its own refill).
-            queue.starts.removeLast(uploaded.count)
-            queuedLengths.removeLast(uploaded.count)
+        // The names queued, on the stack (this runs for every filtered voice on every refill).
+        withUnsafeTemporaryAllocation(of: ALuint.self, capacity: pending.count) { ids in
+            var uploaded = 0
+            for block in pending {
+                let buffer = buffers[block.slot]
+                idle.removeFirst()
+                // As in a voice's own refill, a block OpenAL refuses is dropped and the queue plays on.
+                guard
+                    buffer.fillInContext(
+                        UnsafeBufferPointer(start: slot(block.slot), count: block.frames * channels),
+                        sampleRate: blocks.sampleRate, channels: channels)
+                else { continue }
+                ids[uploaded] = buffer.id
+                uploaded += 1
+                queue.starts.append(block.start)
+                queuedLengths.append(block.frames)
+                queue.next = block.start + block.frames
+            }
+            if uploaded > 0, !source.queueInContext(UnsafeBufferPointer(rebasing: ids[..<uploaded])) {
+                // Nothing was queued: take the bookkeeping back (the buffers are lost to the voice, as
+                // in its own refill).
+                queue.starts.removeLast(uploaded)
+                queuedLengths.removeLast(uploaded)
+            }
         }
         pending.removeAll(keepingCapacity: true)
         pendingSettings = nil
