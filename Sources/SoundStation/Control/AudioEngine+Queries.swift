@@ -22,21 +22,21 @@ extension AudioEngine {
     /// - Parameter voice: The handle.
     /// - Returns: The frame being played, or `nil` for a stale handle or one not started yet.
     public func position(of voice: VoiceHandle) -> Int? {
-        if isOffline, let position = deferredPosition(of: voice) { return position }
+        if let deferred = deferredVoice(voice, { Self.position(of: $0) }) { return deferred }
         return published.withLock { $0.voice(voice.ticket)?.position }
     }
 
-    /// An offline engine's position of `voice`, read now from the state the last render left: nil
-    /// (answer from the snapshot) unless the snapshot deferred its positions and no render is under
-    /// way on another thread; `.some(nil)` for a voice that is not playing.
-    private func deferredPosition(of voice: VoiceHandle) -> Int?? {
-        let mixer = mixerThread.load(ordering: .relaxed)
-        guard mixer == 0 || mixer == pthread_self() else { return nil }
-        return state.withLock { state -> Int?? in
-            guard published.withLock({ $0.positionsDeferred && $0.frame == state.frame }) else { return nil }
+    /// An offline engine's answer about `voice`, read now from the engine's state under its lock
+    /// (the snapshot leaves the voices out, ``EngineSnapshot/voicesDeferred``): between renders that
+    /// is the state the last render left; during a render on another thread, where it has got to.
+    /// Nil to answer from the snapshot (not offline, or nothing rendered yet); `.some(nil)` for a
+    /// voice that is not playing or paused.
+    private func deferredVoice<T>(_ voice: VoiceHandle, _ read: (Voice) -> T?) -> T?? {
+        guard isOffline, published.withLock({ $0.voicesDeferred }) else { return nil }
+        return state.withLock { state -> T?? in
             guard let current = state.pool.voice(voice), current.phase == .playing || current.phase == .paused
             else { return .some(nil) }
-            return .some(Self.position(of: current))
+            return .some(read(current))
         }
     }
 
@@ -54,7 +54,10 @@ extension AudioEngine {
     /// On the mixing side (a scheduled call, a station's step) it is read live, so a grid computed
     /// there sees the voice begun in this round; elsewhere it comes from the snapshot.
     func startedFrame(of voice: VoiceHandle) -> Int64? {
-        guard onMixingSide else { return published.withLock { $0.voice(voice.ticket)?.startFrame } }
+        guard onMixingSide else {
+            if let deferred = deferredVoice(voice, { $0.startFrame }) { return deferred }
+            return published.withLock { $0.voice(voice.ticket)?.startFrame }
+        }
         return withState { state, _ in
             guard let current = state.pool.voice(voice), current.phase == .playing || current.phase == .paused
             else { return nil }

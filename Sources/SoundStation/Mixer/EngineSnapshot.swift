@@ -32,12 +32,13 @@ struct EngineSnapshot: Sendable {
     var underruns = 0
     /// Bytes the streamed voices hold (``AudioEngine/streamedBytes``).
     var streamedBytes = 0
-    /// Offline, the positions are left out (nil) and read when asked (``AudioEngine/position(of:)``).
-    var positionsDeferred = false
+    /// Offline, the voices' states are left out (``slotStates`` empty) and read from the engine's
+    /// state when asked (``AudioEngine/position(of:)``, ``AudioEngine/startedFrame(of:)``).
+    var voicesDeferred = false
 
     /// The voice `ticket` names, or nil once it ended (or before it was taken from the ring).
     func voice(_ ticket: UInt64) -> VoiceState? {
-        guard let slot = slots[ticket] else { return nil }
+        guard let slot = slots[ticket], slotStates.indices.contains(Int(slot)) else { return nil }
         return slotStates[Int(slot)]
     }
 }
@@ -58,18 +59,26 @@ extension AudioEngine {
         snapshot.sourceCount = state.pool.sourceCount
         snapshot.underruns = state.underruns
         snapshot.slots = state.pool.tickets
+        var streamedBytes = 0
+        // Offline, nothing moves between renders, so a voice's position and start are read when
+        // asked, for that one voice: an OpenAL query per voice after every render was 9 % of
+        // `mix-64`'s CPU time, and the array of them an allocation per render.
+        if isOffline {
+            snapshot.voicesDeferred = true
+            for slot in state.pool.busySlots where state.pool.voices[Int(slot)].stream != nil {
+                streamedBytes += state.pool.voices[Int(slot)].stream?.residentBytes ?? 0
+            }
+            snapshot.streamedBytes = streamedBytes
+            published.withLock { $0 = snapshot }
+            return
+        }
         let idle = EngineSnapshot.VoiceState(position: nil, startFrame: nil)
         var states = [EngineSnapshot.VoiceState](repeating: idle, count: state.pool.voices.count)
-        var streamedBytes = 0
         // `device` is read under its own lock: once per pass. One device lock and one error read for
         // the whole pass, not one per voice; a plain voice's position is read by its source's id,
         // without retaining the voice's references (streams and filtered voices ask their queue).
         let device = self.device
         let voices = state.pool.voices
-        // Offline, nothing moves between renders, so a position is read when asked, for that one
-        // voice: an OpenAL query per voice after every render was 9 % of `mix-64`'s CPU time.
-        let deferPositions = isOffline
-        snapshot.positionsDeferred = deferPositions
         device.withContext {
             for slot in state.pool.busySlots {
                 let index = Int(slot)
@@ -77,9 +86,7 @@ extension AudioEngine {
                 let phase = voices[index].phase
                 guard phase == .playing || phase == .paused else { continue }
                 let position: Int?
-                if deferPositions {
-                    position = nil
-                } else if voices[index].stream == nil, voices[index].filtered == nil,
+                if voices[index].stream == nil, voices[index].filtered == nil,
                     let id = voices[index].source?.id,
                     voices[index].source?.device === device
                 {
@@ -99,8 +106,8 @@ extension AudioEngine {
             }
             _ = alGetError()
         }
-        snapshot.streamedBytes = streamedBytes
         snapshot.slotStates = states
+        snapshot.streamedBytes = streamedBytes
         published.withLock { $0 = snapshot }
     }
 
