@@ -49,8 +49,9 @@ extension AudioEngine {
     /// Called after every round (every offline render), so it does per voice only what a query
     /// needs: the position (one OpenAL query) and start frame of each busy slot, read field by field
     /// (copying a whole voice would retain and release its buffer, stream, source and name), into an
-    /// array by slot; the ticket table is the pool's, shared (issue 23, third round: rebuilding a
-    /// dictionary of every ticket each round was 6 % of `mix-64`).
+    /// array by slot, and offline not even that (``EngineSnapshot/voicesDeferred``); the ticket table
+    /// is the pool's, shared (issue 23, third round: rebuilding a dictionary of every ticket each
+    /// round was 6 % of `mix-64`).
     func publish(_ state: EngineState) {
         var snapshot = EngineSnapshot()
         snapshot.frame = state.frame
