@@ -82,7 +82,12 @@ ALuint raw_make_source(void) {
     return source;
 }
 
+/* The engine's pan law (OpenALSource.applyPan): -1..1 to +-60 degrees, which OpenAL Soft's stereo
+ * panner widens by 1.5 to its hard left and right. At +-90 degrees (as this was before issue 23's
+ * third round) every voice panned past two thirds lands beyond hard left or right, where one output
+ * channel's gain is zero and OpenAL skips mixing it: the peer then mixed fewer channels than the
+ * engine for the same request (mix-64: 817 M instead of 855 M instructions in alcRenderSamplesSOFT). */
 void raw_pan(ALuint source, float pan) {
-    float angle = RAW_PI / 2 * pan;
+    float angle = RAW_PI / 3 * pan;
     alSource3f(source, AL_POSITION, sinf(angle), 0, -cosf(angle));
 }

@@ -1,5 +1,6 @@
 /*
- * ssdsp: the engine's cutoff filters (biquads) run several voices side by side.
+ * ssdsp: the engine's cutoff filters (biquads) run several voices side by side, and the soft
+ * clipper's peak scan.
  *
  * A biquad's output depends on its previous output, so one channel is a serial chain of a multiply
  * and a subtract per sample; four channels in vector lanes (two pairs of doubles, SSE2 or NEON registers) share that chain's
@@ -30,6 +31,12 @@ typedef struct ssdsp_biquad_lane {
  * its block ended. Lanes must not share samples.
  */
 void ssdsp_biquad_lanes(ssdsp_biquad_lane *lanes, long count);
+
+/**
+ * The largest magnitude among `count` samples, NaNs left out: the soft clipper's test of a whole
+ * block (Mixer/SoftClipper.swift), in vector lanes (SSE on x86-64).
+ */
+float ssdsp_peak(const float *samples, long count);
 
 #ifdef __cplusplus
 }

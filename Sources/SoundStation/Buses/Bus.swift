@@ -11,6 +11,13 @@ public enum Bus: String, Sendable, CaseIterable, Hashable {
 }
 
 extension Bus {
+    /// Hashes the bus's number, not its name: the standard library's default for a `String` raw
+    /// value hashes the name, and housekeeping looks a bus up several times every round.
+    /// - Parameter hasher: The hasher to feed.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(index)
+    }
+
     /// The bus's number in a command (its place in ``allCases``), without building that array.
     var index: UInt8 {
         switch self {

@@ -33,7 +33,7 @@ extension AudioEngine {
     /// (``FilteredFeeder/refillTogether(_:)``); housekeeping's per-voice refill that follows finds the
     /// queues full and only settles them. Paused voices wait, as there.
     func refillFilteredVoices(_ state: EngineState, at now: Int64) {
-        var voices: [(feeder: FilteredFeeder, source: OpenALSource, settings: FilteredFeeder.Settings)] = []
+        var voices: [FilteredFeeder.Refill] = []
         // Each bus's cutoff looked up once, not once per voice (a bus's hash is its name's).
         var busRamps: [(bus: Bus, ramp: CutoffRamp?)] = []
         for slot in state.pool.busySlots {
@@ -52,7 +52,7 @@ extension AudioEngine {
             let settings = FilteredFeeder.Settings(
                 own: state.pool.voices[index].cutoffRamp, bus: busRamp,
                 pitch: state.pool.voices[index].options.pitch, engineRate: sampleRate, now: now)
-            voices.append((feeder, source, settings))
+            voices.append(FilteredFeeder.Refill(feeder: feeder, source: source, settings: settings))
         }
         if !voices.isEmpty { FilteredFeeder.refillTogether(voices) }
     }

@@ -188,19 +188,19 @@ struct FilterChain {
         )
     }
 
-    /// The lanes that run stage `bus` (else the voice's own) with `coefficients` over `frames`
-    /// interleaved frames at `base`: one per channel, starting from the stage's memory.
-    func lanes(
-        bus isBus: Bool, _ coefficients: BiquadCoefficients, _ base: UnsafeMutablePointer<Float>, frames: Int,
-        channels: Int
-    ) -> [BiquadLane] {
+    /// Appends to `lanes` the lanes that run stage `bus` (else the voice's own) with
+    /// `coefficients` over `frames` interleaved frames at `base`: one per channel, starting from the
+    /// stage's memory (appended, not returned: an array per voice per block was an allocation).
+    func appendLanes(
+        to lanes: inout [BiquadLane], bus isBus: Bool, _ coefficients: BiquadCoefficients,
+        _ base: UnsafeMutablePointer<Float>, frames: Int, channels: Int
+    ) {
         let state = isBus ? bus.state : own.state
-        var lanes = [
+        lanes.append(
             BiquadLane(
                 samples: base, stride: channels, frames: frames, x1: state.x1.0, x2: state.x2.0,
                 y1: state.y1.0,
-                y2: state.y2.0, c: coefficients)
-        ]
+                y2: state.y2.0, c: coefficients))
         if channels == 2 {
             lanes.append(
                 BiquadLane(
@@ -208,7 +208,6 @@ struct FilterChain {
                     y1: state.y1.1,
                     y2: state.y2.1, c: coefficients))
         }
-        return lanes
     }
 
     /// After a still block ran through ``BiquadLanes``: the memory of a stage that was open follows

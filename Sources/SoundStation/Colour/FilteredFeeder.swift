@@ -16,20 +16,20 @@ final class FilteredFeeder: @unchecked Sendable {
     static let bufferCount = 4
 
     let blocks: any PCMBlocks
-    private var buffers: [OpenALBuffer] = []
+    @exclusivity(unchecked) private var buffers: [OpenALBuffer] = []
     /// Where each queued block begins in the sound, and the underruns.
-    private var queue = BufferQueue()
+    @exclusivity(unchecked) private var queue = BufferQueue()
     /// The frames of each queued block, oldest first.
-    private var queuedLengths: [Int] = []
+    @exclusivity(unchecked) private var queuedLengths: [Int] = []
     /// Buffers off the queue waiting for a block (a stream's decoder is behind, or just seeked):
     /// queued as soon as blocks come.
-    private var idle: [OpenALBuffer] = []
-    private var chain = FilterChain()
+    @exclusivity(unchecked) private var idle: [OpenALBuffer] = []
+    @exclusivity(unchecked) private var chain = FilterChain()
     /// One block's samples per buffer, where a refill of many voices at once filters them
     /// (``refillTogether(_:)``): allocated once, so refills allocate nothing for them.
     private let storage: UnsafeMutablePointer<Float>
     /// The render-clock frame the next block will be heard at, so a glide is heard as it was set.
-    private var clock: Double
+    @exclusivity(unchecked) private var clock: Double
 
     /// The render-clock frame the voice has been heard since (`Int64.min` for one that played
     /// unfiltered before), for ``CutoffRamp/wet(at:heardSince:)``.
@@ -69,6 +69,25 @@ final class FilteredFeeder: @unchecked Sendable {
         return max(Int64(Double(Self.blockFrames) / rate * Double(engineRate)), 1)
     }
 
+    /// The first render-clock frame after `now` at which a queued block has been heard, from the
+    /// clock the blocks were queued with; nil when none ends after `now` (nothing queued, or a
+    /// paused voice whose blocks are late). Housekeeping wakes then (issue 23, third round): a
+    /// refill then has a block to replace, where waking every half block found nothing half of the
+    /// time. Offline, OpenAL gives a block back only once it mixes past its end, so a block heard
+    /// exactly by `now` is replaced at the next block's end, together with it. Only a prediction:
+    /// a refill that finds nothing processed just comes again.
+    func nextBlockHeard(after now: Int64, pitch: Float, engineRate: Int) -> Int64? {
+        let framesPerSample = Double(engineRate) / (Double(blocks.sampleRate) * Double(max(pitch, 0.01)))
+        var later = 0
+        for length in queuedLengths { later += length }
+        for length in queuedLengths {
+            later -= length
+            let end = Int64((clock - Double(later) * framesPerSample).rounded(.up))
+            if end > now { return end }
+        }
+        return nil
+    }
+
     /// Fills the queue's first blocks and queues them on `source` (set up, stopped and empty).
     /// - Throws: ``AudioEngineError`` when OpenAL refuses a buffer.
     func prime(source: OpenALSource, settings: Settings) throws(AudioEngineError) {
@@ -90,13 +109,17 @@ final class FilteredFeeder: @unchecked Sendable {
 
     /// Refills the blocks the mixer has finished with; restarts the source after an underrun.
     /// - Returns: False once the sound has played to its end.
-    func refill(source: OpenALSource, settings: Settings) -> Bool {
+    func refill(source: OpenALSource, settings: @autoclosure () -> Settings) -> Bool {
         if refilledTogether {
-            // Refilled a moment ago with the other filtered voices: only settle.
+            // Refilled a moment ago with the other filtered voices: only settle; and when a block
+            // was still queued then, the source was still playing it, so there is nothing to ask
+            // OpenAL (a source that ran dry has every block processed).
             refilledTogether = false
+            if playedThrough, !queue.starts.isEmpty { return true }
             return queue.settle(source: source) { blocks.isFinished }
         }
         reclaim(source: source)
+        let settings = settings()
         while let buffer = idle.first, (try? fill(buffer, settings: settings)) == true {
             idle.removeFirst()
             guard (try? source.queue([buffer])) != nil else {
@@ -132,29 +155,45 @@ final class FilteredFeeder: @unchecked Sendable {
         var clock: Double
     }
     /// The blocks taken by ``refillTogether(_:)``, oldest first, with what they are filtered with.
-    private var pending: [Pending] = []
-    private var pendingSettings: Settings?
+    @exclusivity(unchecked) private var pending: [Pending] = []
+    @exclusivity(unchecked) private var pendingSettings: Settings?
     /// Set by ``refillTogether(_:)``: the voice's own refill that follows in the same housekeeping
     /// only settles the queue.
-    private var refilledTogether = false
+    @exclusivity(unchecked) private var refilledTogether = false
+    /// Set by ``refillTogether(_:)``: a block was still queued when the finished ones came off, so
+    /// the source had not run dry.
+    @exclusivity(unchecked) private var playedThrough = false
 
     /// Refills the queues of many filtered voices at once, as each voice's own ``refill(source:settings:)``
     /// would, but with their biquads run side by side in SIMD lanes (``BiquadLanes``): a voice's
     /// filter is a serial chain, so running several voices together hides its latency. Blocks whose
     /// filters glide run voice by voice, as before. The samples are the same to the bit.
-    static func refillTogether(_ voices: [(feeder: FilteredFeeder, source: OpenALSource, settings: Settings)])
-    {
+    /// One voice of ``refillTogether(_:)``: a struct, not a tuple, so the array of them is copied
+    /// by specialised code rather than the runtime's generic tuple witnesses.
+    struct Refill {
+        let feeder: FilteredFeeder
+        let source: OpenALSource
+        let settings: Settings
+    }
+
+    static func refillTogether(_ voices: [Refill]) {
         guard let device = voices.first?.source.device else { return }
+        // By index, never `for voice in voices`: a copy of each element would retain and release
+        // its feeder and source on every pass (the retains were 13 % of `filter-lowpass-16`).
+        let all = voices.indices
         // Every voice's finished blocks off its queue under one lock (one AL call each, not three).
         device.withContext {
-            for (feeder, source, _) in voices where source.device === device {
-                feeder.reclaim(source.unqueueProcessedInContext())
+            for v in all where voices[v].source.device === device {
+                let feeder = voices[v].feeder
+                voices[v].source.unqueueProcessedInContext { feeder.reclaim($0) }
             }
         }
         var deepest = 0
-        for (feeder, source, settings) in voices {
-            if source.device !== device { feeder.reclaim(source: source) }
-            feeder.take(settings: settings)
+        for v in all {
+            let feeder = voices[v].feeder
+            if voices[v].source.device !== device { feeder.reclaim(source: voices[v].source) }
+            feeder.playedThrough = !feeder.queuedLengths.isEmpty
+            feeder.take(settings: voices[v].settings)
             deepest = max(deepest, feeder.pending.count)
         }
         // Round k filters every voice's k-th block: a voice's blocks are filtered in order.
@@ -162,16 +201,16 @@ final class FilteredFeeder: @unchecked Sendable {
         round.reserveCapacity(voices.count)
         for k in 0..<deepest {
             round.removeAll(keepingCapacity: true)
-            for voice in voices where voice.feeder.pending.count > k { round.append(voice.feeder) }
+            for v in all where voices[v].feeder.pending.count > k { round.append(voices[v].feeder) }
             filter(round, block: k)
         }
         device.withContext {
-            for (feeder, source, _) in voices where source.device === device {
-                feeder.queuePending(on: source)
+            for v in all where voices[v].source.device === device {
+                voices[v].feeder.queuePending(on: voices[v].source)
             }
         }
-        for (feeder, source, _) in voices where source.device !== device {
-            source.device.withContext { feeder.queuePending(on: source) }
+        for v in all where voices[v].source.device !== device {
+            voices[v].source.device.withContext { voices[v].feeder.queuePending(on: voices[v].source) }
         }
     }
 
@@ -206,8 +245,9 @@ final class FilteredFeeder: @unchecked Sendable {
                 let samples = feeder.slot(block.slot)
                 let channels = feeder.blocks.channels
                 if let coefficients = isBus ? plan.bus : plan.own {
-                    lanes += feeder.chain.lanes(
-                        bus: isBus, coefficients, samples, frames: block.frames, channels: channels)
+                    feeder.chain.appendLanes(
+                        to: &lanes, bus: isBus, coefficients, samples, frames: block.frames,
+                        channels: channels)
                 } else {
                     feeder.chain.passOpen(bus: isBus, samples, frames: block.frames, channels: channels)
                 }
@@ -244,6 +284,11 @@ final class FilteredFeeder: @unchecked Sendable {
 
     /// Makes the buffers `names`, just taken off the source's queue, idle.
     private func reclaim(_ names: [ALuint]) {
+        names.withUnsafeBufferPointer { reclaim($0) }
+    }
+
+    /// ``reclaim(_:)`` from names on the caller's stack.
+    private func reclaim(_ names: UnsafeBufferPointer<ALuint>) {
         guard !names.isEmpty else { return }
         queue.starts.removeFirst(min(names.count, queue.starts.count))
         queuedLengths.removeFirst(min(names.count, queuedLengths.count))
@@ -275,27 +320,30 @@ final class FilteredFeeder: @unchecked Sendable {
     private func queuePending(on source: OpenALSource) {
         guard !pending.isEmpty else { return }
         let channels = blocks.channels
-        var uploaded: [OpenALBuffer] = []
-        uploaded.reserveCapacity(pending.count)
-        for block in pending {
-            let buffer = buffers[block.slot]
-            idle.removeFirst()
-            // As in a voice's own refill, a block OpenAL refuses is dropped and the queue plays on.
-            guard
-                buffer.fillInContext(
-                    UnsafeBufferPointer(start: slot(block.slot), count: block.frames * channels),
-                    sampleRate: blocks.sampleRate, channels: channels)
-            else { continue }
-            uploaded.append(buffer)
-            queue.starts.append(block.start)
-            queuedLengths.append(block.frames)
-            queue.next = block.start + block.frames
-        }
-        if !uploaded.isEmpty, !source.queueInContext(uploaded) {
-            // Nothing was queued: take the bookkeeping back (the buffers are lost to the voice, as in
-            // its own refill).
-            queue.starts.removeLast(uploaded.count)
-            queuedLengths.removeLast(uploaded.count)
+        // The names queued, on the stack (this runs for every filtered voice on every refill).
+        withUnsafeTemporaryAllocation(of: ALuint.self, capacity: pending.count) { ids in
+            var uploaded = 0
+            for block in pending {
+                let buffer = buffers[block.slot]
+                idle.removeFirst()
+                // As in a voice's own refill, a block OpenAL refuses is dropped and the queue plays on.
+                guard
+                    buffer.fillInContext(
+                        UnsafeBufferPointer(start: slot(block.slot), count: block.frames * channels),
+                        sampleRate: blocks.sampleRate, channels: channels)
+                else { continue }
+                ids[uploaded] = buffer.id
+                uploaded += 1
+                queue.starts.append(block.start)
+                queuedLengths.append(block.frames)
+                queue.next = block.start + block.frames
+            }
+            if uploaded > 0, !source.queueInContext(UnsafeBufferPointer(rebasing: ids[..<uploaded])) {
+                // Nothing was queued: take the bookkeeping back (the buffers are lost to the voice, as
+                // in its own refill).
+                queue.starts.removeLast(uploaded)
+                queuedLengths.removeLast(uploaded)
+            }
         }
         pending.removeAll(keepingCapacity: true)
         pendingSettings = nil

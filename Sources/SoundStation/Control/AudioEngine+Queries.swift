@@ -12,14 +12,32 @@ extension AudioEngine {
     /// - Parameter voice: The handle.
     /// - Returns: False once the sound ended, was stopped, lost its voice or was refused.
     public func isActive(_ voice: VoiceHandle) -> Bool {
-        published.withLock { $0.voices[voice.ticket] != nil || voice.ticket > $0.lastTicket }
+        published.withLock { $0.slots[voice.ticket] != nil || voice.ticket > $0.lastTicket }
     }
 
     /// Where `voice` is in its sound, in frames from its start, as of the last mixing round.
+    ///
+    /// Offline it is read from OpenAL when asked, for this one voice (between renders nothing moves
+    /// it): the engine does not ask every voice after every render.
     /// - Parameter voice: The handle.
     /// - Returns: The frame being played, or `nil` for a stale handle or one not started yet.
     public func position(of voice: VoiceHandle) -> Int? {
-        published.withLock { $0.voices[voice.ticket]?.position }
+        if let deferred = deferredVoice(voice, { Self.position(of: $0) }) { return deferred }
+        return published.withLock { $0.voice(voice.ticket)?.position }
+    }
+
+    /// An offline engine's answer about `voice`, read now from the engine's state under its lock
+    /// (the snapshot leaves the voices out, ``EngineSnapshot/voicesDeferred``): between renders that
+    /// is the state the last render left; during a render on another thread, where it has got to.
+    /// Nil to answer from the snapshot (not offline, or nothing rendered yet); `.some(nil)` for a
+    /// voice that is not playing or paused.
+    private func deferredVoice<T>(_ voice: VoiceHandle, _ read: (Voice) -> T?) -> T?? {
+        guard isOffline, published.withLock({ $0.voicesDeferred }) else { return nil }
+        return state.withLock { state -> T?? in
+            guard let current = state.pool.voice(voice), current.phase == .playing || current.phase == .paused
+            else { return .some(nil) }
+            return .some(read(current))
+        }
     }
 
     /// How many voices are playing, paused or waiting for their start time.
@@ -36,7 +54,10 @@ extension AudioEngine {
     /// On the mixing side (a scheduled call, a station's step) it is read live, so a grid computed
     /// there sees the voice begun in this round; elsewhere it comes from the snapshot.
     func startedFrame(of voice: VoiceHandle) -> Int64? {
-        guard onMixingSide else { return published.withLock { $0.voices[voice.ticket]?.startFrame } }
+        guard onMixingSide else {
+            if let deferred = deferredVoice(voice, { $0.startFrame }) { return deferred }
+            return published.withLock { $0.voice(voice.ticket)?.startFrame }
+        }
         return withState { state, _ in
             guard let current = state.pool.voice(voice), current.phase == .playing || current.phase == .paused
             else { return nil }

@@ -128,8 +128,11 @@ public enum AudioDecoder {
             return try layout.libraryDecoder(source: source, name: name, options: options).readAll()
         case .oggVorbis:
             // libvorbisfile plays every whole page before a cut; the cut is reported here.
+            var options = options
             if let shortfall = try OggPages.completeExtent(of: source).shortfall {
                 try options.cutShort(path: name, reason: shortfall)
+                // A file cut short is decoded in one pass, as it always was.
+                options.splitsLongDecodes = false
             }
             let decoder: VorbisFileDecoder
             if let file = source as? InputFile {

@@ -45,6 +45,11 @@ public struct DecodingOptions: Sendable {
     /// every open engine's notice handler (``AudioEngine/onNotice(_:)``): a library never writes on
     /// the terminal.
     public var warn: @Sendable (AudioDecodingWarning) -> Void
+    /// Whether a long Ogg Vorbis file's whole decode may run in two halves on two threads
+    /// (``VorbisFileDecoder/readAll()``; the samples are the same): set by ``SoundBank/preload(_:progress:)``,
+    /// which loads on every core and must not wait for its longest file on one of them. Not part of
+    /// what the decoded-PCM cache keys on, since it changes nothing in the result.
+    var splitsLongDecodes = false
 
     /// Creates decoding options.
     /// - Parameters:

@@ -26,6 +26,14 @@ final class VorbisDataSource {
         byteCount = bytes.count
     }
 
+    /// The same bytes read from their start, for a second decoder of the same file (a long file's
+    /// decode split in two, ``VorbisFileDecoder/readAll()``): a file is read with `pread` and a
+    /// buffer is never written, so the two may read at once.
+    init(sharing other: VorbisDataSource) {
+        storage = other.storage
+        byteCount = other.byteCount
+    }
+
     /// Up to `count` bytes at `offset`, for inspecting the file outside libvorbisfile.
     func bytes(at offset: Int, count: Int) -> [UInt8] {
         switch storage {

@@ -1,4 +1,5 @@
 import CVorbis
+import Glibc
 
 /// Streaming Ogg Vorbis reader for music and long ambiences: decodes on demand instead of holding
 /// the whole sound in memory.
@@ -10,6 +11,7 @@ public final class VorbisFileDecoder: StreamingDecoder {
     public let info: AudioFileInfo
 
     private let name: String
+    private let options: DecodingOptions
     private let mixer: ChannelMixer
     private let source: VorbisDataSource
     private let file: UnsafeMutablePointer<OggVorbis_File>
@@ -87,6 +89,7 @@ public final class VorbisFileDecoder: StreamingDecoder {
         self.file = file
         self.source = source
         self.name = name
+        self.options = options
     }
 
     deinit {
@@ -151,16 +154,101 @@ public final class VorbisFileDecoder: StreamingDecoder {
     public func readAll() throws(AudioDecodingError) -> PCMAudio {
         // The declared length comes from the file, so a forged one must not drive a huge allocation.
         let declared = min(info.frameCount, source.byteCount * 16)
-        var samples = mixer.isIdentity ? try decodeInPlace(frames: declared) : []
+        var samples: [Float]
+        // Whoever reads on after the declared frames: this decoder, or the one that decoded the
+        // second half.
+        var rest = self
+        if mixer.isIdentity, options.splitsLongDecodes, let split = decodeInHalves(frames: declared) {
+            (samples, rest) = split
+        } else {
+            samples = mixer.isIdentity ? try decodeInPlace(frames: declared) : []
+        }
         if !mixer.isIdentity { samples.reserveCapacity(declared * info.channels) }
         // More than two channels to mix down, or more frames than declared: chunk by chunk.
         while true {
             try checkCancellation(name)
-            let chunk = try read(maxFrames: 4096)
+            let chunk = try rest.read(maxFrames: 4096)
             if chunk.isEmpty { break }
             samples.append(contentsOf: chunk)
         }
+        // This decoder ends where a whole read ends, whichever decoder read.
+        if rest !== self { _ = ov_pcm_seek(file, ov_pcm_total(file, -1)) }
         return PCMAudio(sampleRate: info.sampleRate, channels: info.channels, samples: samples)
+    }
+
+    /// The fewest frames a decode is split at: below about 10 s the second decoder's opening and
+    /// seek are not worth a thread.
+    static let splitFrames = 480_000
+
+    /// Decodes the `frames` declared frames of a fresh, seekable, single-link mono or stereo stream
+    /// in two halves at once: two more decoders over the same bytes, the second sought to the middle
+    /// (libvorbisfile's `ov_pcm_seek` is sample-exact: it decodes the page before and drops the
+    /// overlap, so the samples are those of one pass, which `vorbisSplitDecodeMatchesOnePass`
+    /// checks), the second half on a thread of its own into the same array.
+    /// - Returns: The samples and the decoder that reached the declared end (it reads on past it);
+    ///   nil when the stream does not qualify or either half came out short or failed, and the
+    ///   caller decodes in one pass as before (so errors and warnings are exactly as before).
+    func decodeInHalves(frames declared: Int) -> ([Float], VorbisFileDecoder)? {
+        guard declared >= Self.splitFrames, ov_streams(file) == 1, ov_seekable(file) != 0,
+            ov_pcm_tell(file) == 0
+        else { return nil }
+        let middle = declared / 2
+        guard
+            let first = try? VorbisFileDecoder(
+                source: VorbisDataSource(sharing: source), name: name, options: options),
+            let second = try? VorbisFileDecoder(
+                source: VorbisDataSource(sharing: source), name: name, options: options),
+            first.info == info, second.info == info, (try? second.seek(toFrame: middle)) != nil
+        else { return nil }
+        let channels = info.channels
+        var complete = false
+        let samples = [Float](unsafeUninitializedCapacity: declared * channels) { buffer, initialized in
+            initialized = 0
+            guard let base = buffer.baseAddress else { return }
+            let half = HalfDecode(decoder: second, into: base + middle * channels, frames: declared - middle)
+            half.start()
+            let got = try? first.decode(into: base, frames: middle)
+            let other = half.finish()
+            complete = got == middle && other == declared - middle
+            if complete { initialized = declared * channels }
+        }
+        return complete ? (samples, second) : nil
+    }
+
+    /// Decodes up to `frames` frames into `base` (room for that many), interleaving libvorbisfile's
+    /// planar floats in place.
+    /// - Returns: The frames decoded: fewer only at the end of the stream.
+    fileprivate func decode(into base: UnsafeMutablePointer<Float>, frames capacity: Int)
+        throws(AudioDecodingError)
+        -> Int
+    {
+        let channels = info.channels
+        var frames = 0
+        while frames < capacity {
+            var channelData: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>?
+            var link: Int32 = 0
+            let got = ov_read_float(file, &channelData, Int32(clamping: min(4096, capacity - frames)), &link)
+            // A gap from lost or damaged pages: the decoder resynchronises, so keep going.
+            if got == OV_HOLE { continue }
+            if got < 0 { throw Self.streamError(got, name: name) }
+            if got == 0 { break }
+            try checkLink(link)
+            guard let channelData, let left = channelData[0] else { break }
+            let count = Int(got)
+            let out = base + frames * channels
+            if channels == 1 {
+                out.update(from: left, count: count)
+            } else if let right = channelData[1] {
+                for i in 0..<count {
+                    out[2 * i] = left[i]
+                    out[2 * i + 1] = right[i]
+                }
+            } else {
+                break
+            }
+            frames += count
+        }
+        return frames
     }
 
     /// Decodes up to `frames` frames of a mono or stereo stream straight into one array:
@@ -170,39 +258,13 @@ public final class VorbisFileDecoder: StreamingDecoder {
         let channels = info.channels
         var failure: AudioDecodingError?
         let samples = [Float](unsafeUninitializedCapacity: capacity * channels) { buffer, initialized in
-            var frames = 0
-            while frames < capacity, let base = buffer.baseAddress {
-                var channelData: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>?
-                var link: Int32 = 0
-                let got = ov_read_float(
-                    file, &channelData, Int32(clamping: min(4096, capacity - frames)), &link)
-                // A gap from lost or damaged pages: the decoder resynchronises, so keep going.
-                if got == OV_HOLE { continue }
-                if got < 0 {
-                    failure = Self.streamError(got, name: name)
-                    break
-                }
-                if got == 0 { break }
-                do throws(AudioDecodingError) { try checkLink(link) } catch {
-                    failure = error
-                    break
-                }
-                guard let channelData, let left = channelData[0] else { break }
-                let count = Int(got)
-                let out = base + frames * channels
-                if channels == 1 {
-                    out.update(from: left, count: count)
-                } else if let right = channelData[1] {
-                    for i in 0..<count {
-                        out[2 * i] = left[i]
-                        out[2 * i + 1] = right[i]
-                    }
-                } else {
-                    break
-                }
-                frames += count
+            initialized = 0
+            guard let base = buffer.baseAddress else { return }
+            do throws(AudioDecodingError) {
+                initialized = try decode(into: base, frames: capacity) * channels
+            } catch {
+                failure = error
             }
-            initialized = frames * channels
         }
         if let failure { throw failure }
         return samples
@@ -328,5 +390,57 @@ public final class VorbisFileDecoder: StreamingDecoder {
         default:
             return .corrupt(path: name, reason: "libvorbisfile failed while decoding (error \(code))")
         }
+    }
+}
+
+/// The second half of a split decode (``VorbisFileDecoder/readAll()``) on a POSIX thread of its own,
+/// joined before the array it writes into is handed out.
+///
+/// `@unchecked Sendable`: the decoder and the destination are touched only by the thread between
+/// ``start()`` and ``finish()``, which joins it.
+private final class HalfDecode: @unchecked Sendable {
+    private let decoder: VorbisFileDecoder
+    private let destination: UnsafeMutablePointer<Float>
+    private let frames: Int
+    private var decoded = -1
+    private var thread: pthread_t?
+
+    init(decoder: VorbisFileDecoder, into destination: UnsafeMutablePointer<Float>, frames: Int) {
+        self.decoder = decoder
+        self.destination = destination
+        self.frames = frames
+    }
+
+    /// Starts the thread; without one (the system refused), ``finish()`` decodes on the caller.
+    func start() {
+        var created = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let status = pthread_create(
+            &created, nil,
+            { context in
+                guard let context else { return nil }
+                let half = Unmanaged<HalfDecode>.fromOpaque(context).takeRetainedValue()
+                half.run()
+                return nil
+            }, context)
+        if status == 0 {
+            thread = created
+        } else {
+            Unmanaged<HalfDecode>.fromOpaque(context).release()
+        }
+    }
+
+    /// Waits for the half (or decodes it now) and returns its frames, -1 when it failed.
+    func finish() -> Int {
+        if let thread {
+            pthread_join(thread, nil)
+        } else {
+            run()
+        }
+        return decoded
+    }
+
+    private func run() {
+        decoded = (try? decoder.decode(into: destination, frames: frames)) ?? -1
     }
 }

@@ -3,6 +3,8 @@ extension AudioEngine {
     /// Begins the voices due now: alone, or with the rest of their group.
     func beginDue(_ slots: [Int32], in state: inout EngineState, at frame: Int64, events: inout [SoundEvent])
     {
+        // Nearly every round has nothing due: no dictionary to make and sort then.
+        guard !slots.isEmpty else { return }
         var groups: [UInt64: [Int32]] = [:]
         for slot in slots {
             let group = state.pool.voices[Int(slot)].group

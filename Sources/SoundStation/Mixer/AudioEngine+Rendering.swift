@@ -19,14 +19,18 @@ extension AudioEngine {
         guard frames >= 0 else {
             throw .invalidArgument(name: "frame count", value: "\(frames)", expected: "0 or more")
         }
-        var samples = [Float](repeating: 0, count: frames * channels)
-        samples.withUnsafeMutableBufferPointer { mixChunks(into: $0, frames: frames) }
-        SoftClipper.apply(to: &samples)
+        // Not zero-filled first: mixChunks has OpenAL write every frame of it.
+        let samples = [Float](unsafeUninitializedCapacity: frames * channels) { buffer, count in
+            mixChunks(into: buffer, frames: frames)
+            SoftClipper.apply(to: UnsafeMutableBufferPointer(rebasing: buffer[..<(frames * channels)]))
+            count = frames * channels
+        }
         return PCMAudio(sampleRate: sampleRate, channels: channels, samples: samples)
     }
 
     /// Mixes into `buffer` in pieces that end at every quantum boundary and every scheduled start,
-    /// doing the engine's housekeeping between pieces.
+    /// doing the engine's housekeeping between pieces. Every one of the `frames * channels` samples is
+    /// written (OpenAL renders each piece), so `buffer` may come uninitialised.
     func mixChunks(into buffer: UnsafeMutableBufferPointer<Float>, frames: Int) {
         guard let base = buffer.baseAddress else { return }
         var done = 0
@@ -118,7 +122,9 @@ extension AudioEngine {
             // buffer, stream, source and name for every voice on every quantum.
             let index = Int(slot)
             let phase = state.pool.voices[index].phase
-            guard phase == .playing || phase == .paused, let source = state.pool.voices[index].source else {
+            // The source is only looked at, not bound: binding it would retain and release it for
+            // every voice on every round, though a plain voice's round never calls it.
+            guard phase == .playing || phase == .paused, state.pool.voices[index].source != nil else {
                 continue
             }
             let fadeDone = state.pool.voices[index].fade.isDone(at: now)
@@ -135,13 +141,20 @@ extension AudioEngine {
             let ended: Bool
             if phase == .paused {
                 ended = false
-            } else if let feeder = state.pool.voices[index].filtered {
+            } else if let feeder = state.pool.voices[index].filtered,
+                let source = state.pool.voices[index].source
+            {
                 ended = !feeder.refill(source: source, settings: filterSettings(slot, in: state, at: now))
                 state.underruns += feeder.takeUnderruns()
-                let span = feeder.blockSpan(
-                    pitch: state.pool.voices[index].options.pitch, engineRate: sampleRate)
-                nextWake = min(nextWake, now + max(span / 2, 1))
-            } else if let stream = state.pool.voices[index].stream {
+                let pitch = state.pool.voices[index].options.pitch
+                let span = feeder.blockSpan(pitch: pitch, engineRate: sampleRate)
+                // Next when a queued block has been heard (a refill then has work), within a block;
+                // with none to come (a paused or restarted voice) again in half a block, as before.
+                let heard = feeder.nextBlockHeard(after: now, pitch: pitch, engineRate: sampleRate)
+                nextWake = min(nextWake, heard.map { min($0, now + span) } ?? now + max(span / 2, 1))
+            } else if let stream = state.pool.voices[index].stream,
+                let source = state.pool.voices[index].source
+            {
                 ended = !stream.refill(source: source)
                 state.underruns += stream.takeUnderruns()
                 nextWake = min(nextWake, now + Int64(StreamFeeder.chunkFrames / 2))
@@ -158,7 +171,7 @@ extension AudioEngine {
                 nextWake = min(nextWake, state.pool.voices[index].endEstimate)
                 ended = false
             } else {
-                ended = source.state == .stopped
+                ended = state.pool.voices[index].source?.state == .stopped
                 if !ended { nextWake = min(nextWake, now + Self.quantum) }
             }
             if ended {
@@ -170,7 +183,9 @@ extension AudioEngine {
                 }
                 applyGain(slot, in: &state, at: now, levels: levels)
                 // Only a device can be lost; offline and silent output skip the position query.
-                if tracksPositions, state.pool.voices[index].survivesDeviceLoss {
+                if tracksPositions, state.pool.voices[index].survivesDeviceLoss,
+                    let source = state.pool.voices[index].source
+                {
                     let stream = state.pool.voices[index].stream
                     let feeder = state.pool.voices[index].filtered
                     let offset =

@@ -189,22 +189,26 @@ final class OpenALSource: @unchecked Sendable {
     }
 
     /// Takes every buffer the mixer has finished with off the queue, for a caller already inside
-    /// `device.withContext` (a refill of many voices under one lock): their names in queue order,
-    /// none when the source refused.
-    func unqueueProcessedInContext() -> [ALuint] {
+    /// `device.withContext` (a refill of many voices under one lock): `body` gets their names in
+    /// queue order, and is not called when none finished or the source refused.
+    func unqueueProcessedInContext(_ body: (UnsafeBufferPointer<ALuint>) -> Void) {
         var processed: ALint = 0
         alGetSourcei(id, AL_BUFFERS_PROCESSED, &processed)
-        guard alGetError() == AL_NO_ERROR, processed > 0 else { return [] }
-        var ids = [ALuint](repeating: 0, count: Int(processed))
-        alSourceUnqueueBuffers(id, processed, &ids)
-        return alGetError() == AL_NO_ERROR ? ids : []
+        guard alGetError() == AL_NO_ERROR, processed > 0 else { return }
+        // The names on the stack: this runs for every filtered voice on every refill.
+        withUnsafeTemporaryAllocation(of: ALuint.self, capacity: Int(processed)) { ids in
+            guard let base = ids.baseAddress else { return }
+            base.initialize(repeating: 0, count: Int(processed))
+            alSourceUnqueueBuffers(id, processed, base)
+            if alGetError() == AL_NO_ERROR { body(UnsafeBufferPointer(ids)) }
+        }
     }
 
-    /// Queues `buffers`, for a caller already inside `device.withContext`.
+    /// Queues the buffers named `ids`, for a caller already inside `device.withContext`.
     /// - Returns: False when the source refused them.
-    func queueInContext(_ buffers: [OpenALBuffer]) -> Bool {
-        var ids = buffers.map(\.id)
-        alSourceQueueBuffers(id, ALsizei(ids.count), &ids)
+    func queueInContext(_ ids: UnsafeBufferPointer<ALuint>) -> Bool {
+        guard let base = ids.baseAddress, !ids.isEmpty else { return true }
+        alSourceQueueBuffers(id, ALsizei(ids.count), base)
         return alGetError() == AL_NO_ERROR
     }
 

@@ -77,7 +77,9 @@ extension SoundBank {
                 group.addTask {
                     if Task.isCancelled { return (name, nil, nil) }
                     do throws(SoundLoadError) {
-                        return (name, try self.load(name), nil)
+                        // Every core is loading: a long file may split its decode so it does not
+                        // keep one core busy after the others are done (issue 23).
+                        return (name, try self.load(name, splittingLongDecodes: true), nil)
                     } catch {
                         return (name, nil, error)
                     }

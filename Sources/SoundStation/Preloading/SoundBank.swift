@@ -121,6 +121,12 @@ public final class SoundBank: Sendable {
     /// - Throws: ``SoundLoadError`` naming the sound and its file.
     @discardableResult
     public func load(_ name: String) throws(SoundLoadError) -> [SoundLoadWarning] {
+        try load(name, splittingLongDecodes: false)
+    }
+
+    /// ``load(_:)``; `splittingLongDecodes`: a long Ogg Vorbis file may decode in two halves at once
+    /// (``DecodingOptions/splitsLongDecodes``), for the parallel preload.
+    func load(_ name: String, splittingLongDecodes: Bool) throws(SoundLoadError) -> [SoundLoadWarning] {
         if let warnings = retain(name) { return warnings }
         let entry: SoundEntry
         do { entry = try catalogue.entry(named: name) } catch { throw .catalogue(error) }
@@ -130,7 +136,8 @@ public final class SoundBank: Sendable {
             table.ids[name] = id
             return id
         }
-        let decoded = try Self.decode(entry, id: id, engine: engine, cache: pcmCache)
+        let decoded = try Self.decode(
+            entry, id: id, engine: engine, cache: pcmCache, splittingLongDecodes: splittingLongDecodes)
         let item = Loaded(
             entry: entry, id: id, buffer: decoded.buffer, users: 1, info: decoded.info, stems: decoded.stems,
             warnings: decoded.warnings)
@@ -206,10 +213,12 @@ public final class SoundBank: Sendable {
 
     /// Decodes and uploads an entry and its stems, collecting the decoder's warnings (once each).
     /// `cache`: where decoded samples are read back from and kept (``PCMCache``), or `nil`.
-    static func decode(_ entry: SoundEntry, id: SoundID, engine: AudioEngine, cache: PCMCache? = nil)
-        throws(SoundLoadError) -> Decoded
-    {
-        let (options, collected) = entry.decodingOptions.collectingWarnings()
+    static func decode(
+        _ entry: SoundEntry, id: SoundID, engine: AudioEngine, cache: PCMCache? = nil,
+        splittingLongDecodes: Bool = false
+    ) throws(SoundLoadError) -> Decoded {
+        var (options, collected) = entry.decodingOptions.collectingWarnings()
+        options.splitsLongDecodes = splittingLongDecodes
         let (buffer, info) = try decodeAndUpload(
             entry, options: options, id: id, engine: engine, cache: cache)
         let stems = try decodeStems(

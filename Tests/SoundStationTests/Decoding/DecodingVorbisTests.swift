@@ -109,6 +109,39 @@ struct DecodingVorbisTests {
         #expect(try decoder.read(maxFrames: 0).isEmpty)
     }
 
+    @Test(
+        "a long file decoded in two halves at once gives exactly the samples of one pass",
+        arguments: [1, 2])
+    func vorbisSplitDecodeMatchesOnePass(channels: Int) throws {
+        let directory = try DecodingTestDirectory()
+        defer { directory.remove() }
+        let path = directory.path("long.ogg")
+        let frames = VorbisFileDecoder.splitFrames + 12_345
+        let signal = zip(
+            DecodingTestSignal.sine(frequency: 331, rate: 48_000, frames: frames, channels: channels),
+            DecodingTestSignal.sine(
+                frequency: 2_917, rate: 48_000, frames: frames, channels: channels, amplitude: 0.3)
+        ).map { $0 + $1 }
+        try VorbisFixture.encode(signal, to: path, rate: 48_000, channels: channels)
+        let onePass = try VorbisFileDecoder(path: path).readAll()
+        #expect(onePass.frameCount == frames)
+
+        // The halves themselves, so the test cannot pass by not splitting.
+        let decoder = try VorbisFileDecoder(path: path)
+        let halves = try #require(decoder.decodeInHalves(frames: decoder.info.frameCount))
+        #expect(halves.0 == onePass.samples)
+
+        var options = DecodingOptions()
+        options.splitsLongDecodes = true
+        let fromFile = try VorbisFileDecoder(path: path, options: options)
+        #expect(try fromFile.readAll().samples == onePass.samples)
+        #expect(try fromFile.read(maxFrames: 100).isEmpty)
+        let fromBytes = try VorbisFileDecoder(
+            bytes: try directory.read(path), name: "long.ogg", options: options)
+        #expect(try fromBytes.readAll().samples == onePass.samples)
+        #expect(try AudioDecoder.decode(fileAt: path, options: options).samples == onePass.samples)
+    }
+
     @Test("seek(toFrame:) then read matches the same frames of a full decode")
     func seekThenRead() throws {
         let directory = try DecodingTestDirectory()

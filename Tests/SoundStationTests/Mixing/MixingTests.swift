@@ -26,6 +26,31 @@ import Testing
         #expect(zip(curve, curve.dropFirst()).allSatisfy { $0 <= $1 }, "the curve never folds back")
     }
 
+    @Test func softClipperFindsALoudSampleAnywhereInABlock() {
+        // The block's peak is scanned in vector lanes (16 and 32 at a time) with a scalar tail: a
+        // loud sample in any lane or in the tail, of either sign, must still be shaped, and a block
+        // within the knee left exactly as it was.
+        for count in [1, 7, 15, 16, 17, 31, 32, 33, 47, 64, 100, 2_048] {
+            let quiet = (0..<count).map { Float(($0 * 37) % 19) / 19 * 0.79 - 0.395 }
+            var untouched = quiet
+            SoftClipper.apply(to: &untouched)
+            #expect(untouched == quiet)
+            for at in Set([0, count / 2, count - 1]) {
+                for loud: Float in [0.95, -3, .infinity] {
+                    var block = quiet
+                    block[at] = loud
+                    var expected = block
+                    for i in expected.indices { expected[i] = SoftClipper.shape(expected[i]) }
+                    SoftClipper.apply(to: &block)
+                    #expect(block == expected, "\(count) samples, \(loud) at \(at)")
+                }
+            }
+        }
+        var withNaN: [Float] = [0.1, .nan, 0.9]
+        SoftClipper.apply(to: &withNaN)
+        #expect(withNaN[0] == 0.1 && withNaN[1].isNaN && withNaN[2] == SoftClipper.shape(0.9))
+    }
+
     @Test func busVolumeAndMuteGlideWithoutClicks() async throws {
         let assets = try TestAssets()
         try assets.addWAV("song", Signals.stereoTones(left: 200, right: 200, seconds: 1), kind: "music")
