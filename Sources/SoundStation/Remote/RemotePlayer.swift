@@ -56,10 +56,14 @@ public final class RemotePlayer: Sendable {
         public var firstPlays: [(frame: Int64, arrival: Double, start: Double)] = []
         /// The last refusal's reason, for the summary.
         public var lastRefusal: String?
+        /// Game sessions heard (each engine on the server says hello once per connection).
+        public var sessions = 0
     }
 
     private struct State: Sendable {
         var report = Report()
+        /// The session the stream belongs to (its hello's number).
+        var session: UInt64?
         var serverRate = 48_000
         var catalogueSize = 0
         var manifest: [UInt8]?
@@ -82,6 +86,16 @@ public final class RemotePlayer: Sendable {
         var offset: Double?
         var windowStart = 0.0
         var windowMin = 0.0
+
+        /// Forgets the last session for a new one (another game, or the same game after the player
+        /// came back): its clock, sound ids, voices and catalogue are its own. The report adds up.
+        mutating func startOver() {
+            let kept = (report, verified)
+            self = State()
+            (report, verified) = kept
+            report.ready = false
+            report.loaded = 0
+        }
     }
 
     /// The engine that plays.
@@ -161,6 +175,8 @@ public final class RemotePlayer: Sendable {
             }
             let loaded = (try? system.bank.load(name)) != nil
             let waiting = state.withLock { state in
+                // A new session started meanwhile: this load was the old one's.
+                guard state.loading[name] === system else { return [(EngineCommand, Int64, Double)]() }
                 state.loading[name] = nil
                 if loaded {
                     state.systems[name] = system
@@ -198,8 +214,13 @@ public final class RemotePlayer: Sendable {
         }
         state.withLock { $0.report.messages += 1 }
         switch message {
-        case .hello(let rate, let frame, _):
-            state.withLock { $0.serverRate = rate }
+        case .hello(let rate, let frame, let session):
+            state.withLock { state in
+                if state.session != nil, state.session != session { state.startOver() }
+                state.session = session
+                state.report.sessions += 1
+                state.serverRate = rate
+            }
             observe(frame: frame, arrival: arrival)
         case .clock(let frame): observe(frame: frame, arrival: arrival)
         case .command(let command, let frame):

@@ -1,0 +1,163 @@
+import Glibc
+
+/// The second route to the player, for servers whose sshd passes no `LC_*` variable and for games
+/// inside `tmux` or `screen` on the server: a Unix socket that ssh forwards from the server to the
+/// player's `soundstation ssh --socket` (or `soundstation listen`), with `ssh -R
+/// /tmp/soundstation-%r-TOKEN.sock:LOCAL`.
+///
+/// The game finds it without being told: in an SSH session (`SSH_CONNECTION`) or a multiplexer
+/// (`TMUX`, `STY`), the newest socket named `/tmp/soundstation-USER-*.sock` that belongs to the
+/// game's own user and answers a connection (sshd makes forwarded sockets mode 0600, and only the
+/// user's own processes can make a socket owned by the user, so another user cannot plant one);
+/// `SOUNDSTATION_SOCKET=PATH` names one outright. Sockets that no longer answer (sshd leaves them
+/// behind when a session ends) are removed as they are found. The newest wins because it belongs
+/// to the session that connected last: inside `tmux` or `screen`, the player who attached last.
+///
+/// On the socket the player speaks first: one line, the announcement's value (what
+/// ``RemoteAnnouncement`` carries in `LC_SOUNDSTATION`) and `\n`. Then the game writes the same
+/// ``RemoteFraming`` frames it writes into a terminal; the player reads them with a
+/// ``FrameExtractor`` and the same caps, and drops any other byte.
+public enum RemoteSocket {
+    /// The variable naming a socket outright.
+    public static let variable = "SOUNDSTATION_SOCKET"
+    /// The folder sockets are forwarded into on the server (the one folder every server has that
+    /// every user may make a socket in).
+    public static let folder = "/tmp"
+    /// The longest announcement line the game reads from the socket.
+    public static let maxAnnouncement = 16_384
+
+    /// The server-side path `soundstation ssh --socket` asks ssh to forward: ssh puts the remote
+    /// user's name in place of `%r`.
+    /// - Parameter token: A random word that keeps two sessions' sockets apart.
+    public static func forwardedPath(token: String) -> String {
+        "\(folder)/soundstation-%r-\(token).sock"
+    }
+
+    /// The socket a game in this environment sends its sound to, if any.
+    ///
+    /// Only for a program in an SSH session or a multiplexer (a game started at the server's own
+    /// console keeps its speakers) unless `SOUNDSTATION_SOCKET` names one. Each candidate is tried with
+    /// a connection (a local socket answers at once) that is closed again; the player ignores it.
+    /// - Parameter environment: The program's variables.
+    /// - Returns: The socket's path, or `nil` when none answers.
+    public static func find(environment: [String: String]) -> String? {
+        let named = environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+        guard named != nil || environment["SSH_CONNECTION"] != nil || environment["TMUX"] != nil
+            || environment["STY"] != nil
+        else { return nil }
+        return answering(named: named)
+    }
+
+    /// The socket `named` if it answers, else (with no name) the newest of the user's that answers.
+    static func answering(named: String?) -> String? {
+        if let named { return isOwnSocket(named) && probe(named) ? named : nil }
+        return candidates().first(where: probe)
+    }
+
+    /// The user's sockets in ``folder``, newest first.
+    static func candidates() -> [String] {
+        guard let user = currentUser(),
+            let names = try? FileSystem.contentsOfDirectory(folder)
+        else { return [] }
+        let prefix = "soundstation-\(user)-"
+        var found: [(path: String, time: Double)] = []
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".sock") {
+            let path = folder + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK, info.st_uid == geteuid() else {
+                continue
+            }
+            found.append((path, Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9))
+        }
+        return found.sorted { $0.time > $1.time }.map(\.path)
+    }
+
+    /// Whether `path` is a socket (not a link to one) owned by this process's user.
+    static func isOwnSocket(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK && info.st_uid == geteuid()
+    }
+
+    /// Whether the socket answers; one that refuses (its sshd is gone) is removed when it is ours.
+    static func probe(_ path: String) -> Bool {
+        let fd = connect(path)
+        if fd >= 0 {
+            Glibc.close(fd)
+            return true
+        }
+        if errno == ECONNREFUSED, isOwnSocket(path) { unlink(path) }
+        return false
+    }
+
+    /// A connection to the socket at `path` (blocking, close-on-exec), or -1 with `errno` set. The
+    /// connect itself never waits: a socket whose queue is full counts as not answering.
+    static func connect(_ path: String) -> Int32 {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            errno = ENAMETOOLONG
+            return -1
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { return -1 }
+        let connected = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0 else {
+            let saved = errno
+            Glibc.close(fd)
+            errno = saved
+            return -1
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return fd
+    }
+
+    /// Reads the player's announcement line from a fresh connection, waiting at most `timeout`.
+    /// - Returns: The announcement (an empty one when the line is not one this version reads), or
+    ///   `nil` when the connection closed or said nothing in time.
+    static func readAnnouncement(_ fd: Int32, timeout: Duration) -> RemoteAnnouncement? {
+        var line: [UInt8] = []
+        let deadline = ContinuousClock.now + timeout
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while line.count < maxAnnouncement {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return nil }
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(max(1, left.inSeconds * 1000)))
+            if ready < 0, errno == EINTR { continue }
+            guard ready > 0 else { return nil }
+            // One byte at a time past the line would eat frames; the player sends nothing after it
+            // until the game speaks, so whatever is read is the line.
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            line += buffer[0..<count]
+            if let end = line.firstIndex(of: 0x0A) {
+                let text = String(decoding: line[..<end], as: UTF8.self)
+                return RemoteAnnouncement(parsing: text) ?? RemoteAnnouncement()
+            }
+        }
+        return nil
+    }
+
+    /// The name of this process's user, from the password database.
+    static func currentUser() -> String? {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getpwuid_r(geteuid(), &entry, &buffer, buffer.count, &result) == 0, result != nil,
+            let name = entry.pw_name
+        else { return nil }
+        let text = String(cString: name)
+        // A name that could leave the folder or break the pattern is not used.
+        guard !text.isEmpty, !text.contains("/") else { return nil }
+        return text
+    }
+}
