@@ -15,6 +15,7 @@ socket=ssh-e2e-$$
 cleanup() {
     tmux -L "$socket" kill-server 2>/dev/null
     [ -f "$work/sshd.pid" ] && kill "$(cat "$work/sshd.pid")" 2>/dev/null
+    [ -f "$work/sshd-nolc.pid" ] && kill "$(cat "$work/sshd-nolc.pid")" 2>/dev/null
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -32,8 +33,11 @@ cp "$work/user.pub" "$work/authorized_keys"
 cat >"$work/forced.sh" <<EOS
 #!/bin/sh
 export PATH="$bindir:\$PATH" SOUNDSTATION_ASSETS="$repo/Assets" PULSE_SERVER="$PULSE_SERVER" ALSOFT_DRIVERS=pulse
+echo "\${LC_SOUNDSTATION:-none}" > "$work/lc.txt"
 case "\$SSH_ORIGINAL_COMMAND" in
 hostile) exec python3 "$repo/Scripts/ssh/hostile.py" ;;
+# The game inside a tmux of the server's, attached in this session.
+"tmux-game "*) exec tmux -L "server-\$\$" -f /dev/null new-session -x 100 -y 30 "\${SSH_ORIGINAL_COMMAND#tmux-game }" ;;
 esac
 # The session's processes (this script leads the session sshd made): their open files and the sound
 # server's clients, sampled while the game plays.
@@ -59,8 +63,15 @@ AcceptEnv LANG LC_*
 ForceCommand $work/forced.sh
 EOS
 /usr/sbin/sshd -f "$work/sshd_config" -E "$work/sshd.log" || { echo "e2e-ssh: sshd did not start"; cat "$work/sshd.log"; exit 1; }
-for _ in $(seq 50); do [ -s "$work/sshd.pid" ] && break; sleep 0.1; done
+# A second server that accepts no variable (no AcceptEnv: LC_SOUNDSTATION does not pass), for the
+# forwarded socket.
+nolc_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+grep -v -e '^AcceptEnv' -e '^Port' -e '^PidFile' "$work/sshd_config" >"$work/sshd_nolc_config"
+printf 'Port %s\nPidFile %s\nStreamLocalBindUnlink yes\n' "$nolc_port" "$work/sshd-nolc.pid" >>"$work/sshd_nolc_config"
+/usr/sbin/sshd -f "$work/sshd_nolc_config" -E "$work/sshd-nolc.log" || { echo "e2e-ssh: the second sshd did not start"; cat "$work/sshd-nolc.log"; exit 1; }
+for _ in $(seq 50); do [ -s "$work/sshd.pid" ] && [ -s "$work/sshd-nolc.pid" ] && break; sleep 0.1; done
 
+nolc_options=(-p "$nolc_port" -i "$work/user" -o UserKnownHostsFile="$work/known" -o StrictHostKeyChecking=no -o BatchMode=yes -o LogLevel=ERROR)
 ssh_options=(-p "$port" -i "$work/user" -o UserKnownHostsFile="$work/known" -o StrictHostKeyChecking=no -o BatchMode=yes -o LogLevel=ERROR)
 cache="$work/cache"
 relay="python3 $repo/Scripts/ssh/relay.py 127.0.0.1 $port 40 10"
@@ -81,10 +92,11 @@ in_pane() {
     [ -f "$work/$name.status" ] || { echo "$name did not finish in 90 s; its pane:"; cat "$work/$name.pane"; return 1; }
 }
 
-# player NAME [EXTRA SSH OPTIONS...] -- REMOTE COMMAND: soundstation ssh into the test server in a pane.
+# player NAME [EXTRA SSH OPTIONS...] -- REMOTE COMMAND: soundstation ssh into the test server in a pane
+# ($PLAYER_FLAGS go to soundstation ssh, $SERVER_OPTIONS replace the server's port and keys).
 player() {
     local name=$1 extra=$2 remote=$3
-    in_pane "$name" "'$cli' ssh --cache '$cache' --stats '$work/$name.json' -t ${ssh_options[*]} $extra $USER_AT -- $remote"
+    in_pane "$name" "'$cli' ssh ${PLAYER_FLAGS:-} --cache '$cache' --stats '$work/$name.json' -t ${SERVER_OPTIONS:-${ssh_options[*]}} $extra $USER_AT -- $remote"
 }
 USER_AT="$(id -un)@127.0.0.1"
 
@@ -266,6 +278,41 @@ c_and_python_games_are_heard() { # Catch (C, ss_open "auto") and Snake (Python, 
     done
 }
 
+socket_when_no_lc() { # a server that passes no LC_*: soundstation ssh --socket, three effects 0.5 s apart
+    PLAYER_FLAGS=--socket SERVER_OPTIONS="${nolc_options[*]}" heard socket "" "$three" || return 1
+    cat "$work/socket.json" "$work/socket.pane"
+    [ "$(cat "$work/lc.txt")" = none ] || { echo "LC_SOUNDSTATION reached the server"; return 1; }
+    spacing socket || return 1
+    [ "$(stat_of socket socketFrames)" -ge 3 ] && [ "$(stat_of socket filesReceived)" = 0 ] || return 1
+    [ "$(stat_of socket notArrived)" = 0 ] && [ "$(stat_of socket late)" = 0 ] || return 1
+    grep -q "playing on remote" "$work/socket.pane"
+}
+
+listen_and_plain_ssh() { # soundstation listen + ssh -R by hand; the pane stays clean
+    local sock="$work/listen.sock"
+    "$cli" listen --socket "$sock" --sessions 1 --output silent --cache "$cache" --stats "$work/listen.json" 2>"$work/listen.err" &
+    local listener=$!
+    for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
+    cat "$work/listen.err"
+    grep -q "connect with: ssh -R /tmp/soundstation-%r-" "$work/listen.err" || return 1
+    in_pane listened "ssh -t ${nolc_options[*]} -R /tmp/soundstation-%r-e2e.sock:$sock $USER_AT -- soundstation play 0:effect:hit 0.5:effect:coin" || return 1
+    for _ in $(seq 100); do kill -0 $listener 2>/dev/null || break; sleep 0.1; done
+    kill $listener 2>/dev/null && { echo "listen did not end after the session"; return 1; }
+    cat "$work/listened.pane" "$work/listen.json"
+    [ "$(python3 -c "import json; print(len(json.load(open('$work/listen.json'))['firstPlays']))")" = 2 ] && [ "$(stat_of listen notArrived)" = 0 ] && [ "$(stat_of listen strayBytes)" = 0 ] || return 1
+    grep -q "playing on remote" "$work/listened.pane" || return 1
+    if grep -q $'\e' "$work/listened.pane"; then echo "an escape on the pane"; return 1; fi
+}
+
+game_in_server_tmux() { # the game inside tmux on the server: sound through the socket, spacing kept
+    PLAYER_FLAGS=--socket heard intmux "" "tmux-game $three" || return 1
+    cat "$work/intmux.json" "$work/intmux.pane"
+    spacing intmux || return 1
+    [ "$(stat_of intmux socketFrames)" -ge 3 ] && [ "$(stat_of intmux notArrived)" = 0 ] || return 1
+    # Through the multiplexer nothing of a frame reaches the screen either way (tmux swallows APC).
+    [ "$(stat_of intmux accepted)" = "$(stat_of intmux socketFrames)" ]
+}
+
 cache_command() {
     "$cli" cache list --cache "$cache" | tail -1 | grep -q "files" || return 1
     "$cli" cache clear --cache "$cache" | grep -q "removed" || return 1
@@ -281,5 +328,8 @@ check "a hostile server: the player stays up, drops and counts, the screen stays
 check "keys, window size and exit status pass through" session_passes_keys_size_and_status
 check "Starfall's terminal front end with its bot over SSH is heard on the player's side" starfall_is_heard
 check "Catch (C) and Snake (Python) over SSH choose the remote output and are heard" c_and_python_games_are_heard
+check "a server that passes no LC_*: soundstation ssh --socket, three effects heard 0.5 s apart (2 ms)" socket_when_no_lc
+check "soundstation listen with a plain ssh -R: the game's sound arrives, the pane is clean" listen_and_plain_ssh
+check "a game inside tmux on the server: sound through the socket, three effects 0.5 s apart (2 ms)" game_in_server_tmux
 check "soundstation cache lists and clears" cache_command
 e2e_summary e2e-ssh

@@ -6,12 +6,14 @@ import Glibc
 /// /tmp/soundstation-%r-TOKEN.sock:LOCAL`.
 ///
 /// The game finds it without being told: in an SSH session (`SSH_CONNECTION`) or a multiplexer
-/// (`TMUX`, `STY`), the newest socket named `/tmp/soundstation-USER-*.sock` that belongs to the
-/// game's own user and answers a connection (sshd makes forwarded sockets mode 0600, and only the
-/// user's own processes can make a socket owned by the user, so another user cannot plant one);
+/// (`TMUX`, `STY`), among the sockets named `/tmp/soundstation-USER-*.sock` that belong to the
+/// game's own user and answer a connection (sshd makes forwarded sockets mode 0600, and only the
+/// user's own processes can make a socket owned by the user, so another user cannot plant one), the
+/// one whose listener (`SO_PEERCRED`) is the sshd this game descends from, its own session's; else
+/// (inside `tmux` or `screen`, whose server descends from an older session) the newest, which
+/// belongs to the session that connected last: the player who attached last.
 /// `SOUNDSTATION_SOCKET=PATH` names one outright. Sockets that no longer answer (sshd leaves them
-/// behind when a session ends) are removed as they are found. The newest wins because it belongs
-/// to the session that connected last: inside `tmux` or `screen`, the player who attached last.
+/// behind when a session ends) are removed as they are found.
 ///
 /// On the socket the player speaks first: one line, the announcement's value (what
 /// ``RemoteAnnouncement`` carries in `LC_SOUNDSTATION`) and `\n`. Then the game writes the same
@@ -48,10 +50,53 @@ public enum RemoteSocket {
         return answering(named: named)
     }
 
-    /// The socket `named` if it answers, else (with no name) the newest of the user's that answers.
+    /// The socket `named` if it answers, else (with no name) the user's socket whose listener is an
+    /// ancestor of this process (the sshd of this very session), else the newest that answers.
     static func answering(named: String?) -> String? {
         if let named { return isOwnSocket(named) && probe(named) ? named : nil }
-        return candidates().first(where: probe)
+        let ancestors = ancestry()
+        var newest: String?
+        for path in candidates() {
+            let fd = connect(path)
+            guard fd >= 0 else {
+                if errno == ECONNREFUSED, isOwnSocket(path) { unlink(path) }
+                continue
+            }
+            let listener = peerProcess(fd)
+            Glibc.close(fd)
+            if let listener, ancestors.contains(listener) { return path }
+            newest = newest ?? path
+        }
+        return newest
+    }
+
+    /// The process that listens on the other end of a connected socket (`SO_PEERCRED`).
+    static func peerProcess(_ fd: Int32) -> pid_t? {
+        // `struct ucred` (pid, uid, gid), which Glibc's module leaves out without _GNU_SOURCE.
+        var credentials: (pid_t, uid_t, gid_t) = (0, 0, 0)
+        var length = socklen_t(MemoryLayout.size(ofValue: credentials))
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0, credentials.0 > 0 else {
+            return nil
+        }
+        return credentials.0
+    }
+
+    /// This process's parent, its parent, and so on (from `/proc`): an sshd among them is the one
+    /// that serves this session, and listens on the socket its player forwarded. Inside a multiplexer
+    /// the chain ends at the multiplexer's server instead, and the newest socket is taken.
+    static func ancestry() -> Set<pid_t> {
+        var found: Set<pid_t> = []
+        var pid = getppid()
+        while pid > 1, found.insert(pid).inserted, found.count < 64 {
+            guard let stat = FileSystem.read("/proc/\(pid)/stat"),
+                let close = stat.lastIndex(of: UInt8(ascii: ")"))
+            else { break }
+            // After the command's closing parenthesis: " S PPID ...".
+            let fields = stat[(close + 1)...].split(separator: UInt8(ascii: " "))
+            guard fields.count > 1, let parent = pid_t(String(decoding: fields[1], as: UTF8.self)) else { break }
+            pid = parent
+        }
+        return found
     }
 
     /// The user's sockets in ``folder``, newest first.
