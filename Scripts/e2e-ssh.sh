@@ -84,7 +84,9 @@ in_pane() {
     rm -f "$work/$name.status"
     printf '%s\n' "$command; echo \$? > $work/$name.status.tmp; mv $work/$name.status.tmp $work/$name.status; sleep 60" >"$work/$name.sh"
     tmux -L "$socket" kill-session -t "$name" 2>/dev/null
-    tmux -L "$socket" new-session -d -s "$name" -x 100 -y 30 "env LANG=C.UTF-8 sh $work/$name.sh"
+    # Alternate screen off: a full-screen game's last frame stays on the pane after it exits.
+    tmux -L "$socket" new-session -d -s "$name" -x 100 -y 30 "env LANG=C.UTF-8 sh $work/$name.sh" \; \
+        set-option -w -t "$name" alternate-screen off
     for _ in $(seq 900); do [ -f "$work/$name.status" ] && break; sleep 0.1; done
     sleep 0.2
     tmux -L "$socket" capture-pane -t "$name" -p >"$work/$name.pane"
@@ -254,13 +256,25 @@ session_passes_keys_size_and_status() {
     [ "$(cat "$work/keys.status")" = 7 ]
 }
 
+starfall_game="starfall --terminal --autostart --bot --seed 3 --frames 600"
 starfall_is_heard() { # the terminal front end with its bot, over SSH: the player's sink hears it
-    heard starfall "" "starfall --terminal --autostart --bot --seed 3 --frames 600" || return 1
-    cat "$work/starfall.json"
-    grep -q "SCORE" "$work/starfall.pane" || true
+    PLAYER_FLAGS="--quiet --record $work/starfall.rec" heard starfall "" "$starfall_game" || return 1
+    cat "$work/starfall.json" "$work/starfall.pane"
     [ "$(stat_of starfall commands)" -ge 10 ] && [ "$(stat_of starfall notArrived)" = 0 ] || return 1
     echo "recorded peak $(peak "$work/starfall.wav"), RMS $(rms "$work/starfall.wav")"
-    above "$(rms "$work/starfall.wav")" 0.02
+    above "$(rms "$work/starfall.wav")" 0.02 || return 1
+    # What the sink heard against an offline render of the commands the game sent (each at its
+    # frame on the game's clock): every second with sound in it lines up within 5 ms.
+    "$cli" render --session "$work/starfall.rec" --cache "$cache" --seconds 11 --out "$work/starfall-ref.wav" || return 1
+    [ -z "${E2E_KEEP:-}" ] || cp "$work/starfall.wav" "$work/starfall-ref.wav" "$work/starfall.rec" "$E2E_KEEP/"
+    python3 "$repo/Scripts/ssh/xcorr.py" "$work/starfall.wav" "$work/starfall-ref.wav" 5
+}
+
+starfall_panes_match() { # the same seed through plain ssh: the same last screen
+    in_pane starfall-plain "ssh -t ${ssh_options[*]} $USER_AT -- $starfall_game" || return 1
+    grep -q "[^[:space:]]" "$work/starfall-plain.pane" || { echo "an empty pane"; return 1; }
+    cat "$work/starfall-plain.pane"
+    diff "$work/starfall-plain.pane" "$work/starfall.pane" || { echo "the panes differ"; return 1; }
 }
 
 c_and_python_games_are_heard() { # Catch (C, ss_open "auto") and Snake (Python, Engine("auto"))
@@ -326,7 +340,8 @@ check "a corrupted cache entry is found by its hash and fetched again" corrupted
 check "plain ssh: no frame in the stream; the pane is the same as through soundstation ssh" plain_ssh_is_clean
 check "a hostile server: the player stays up, drops and counts, the screen stays clean" hostile_server
 check "keys, window size and exit status pass through" session_passes_keys_size_and_status
-check "Starfall's terminal front end with its bot over SSH is heard on the player's side" starfall_is_heard
+check "Starfall's terminal front end with its bot over SSH is heard, matching an offline render of its commands (5 ms)" starfall_is_heard
+check "Starfall through plain ssh leaves the same screen as through soundstation ssh" starfall_panes_match
 check "Catch (C) and Snake (Python) over SSH choose the remote output and are heard" c_and_python_games_are_heard
 check "a server that passes no LC_*: soundstation ssh --socket, three effects heard 0.5 s apart (2 ms)" socket_when_no_lc
 check "soundstation listen with a plain ssh -R: the game's sound arrives, the pane is clean" listen_and_plain_ssh

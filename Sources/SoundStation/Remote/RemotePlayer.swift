@@ -405,6 +405,21 @@ public final class RemotePlayer: Sendable {
         }
     }
 
+    /// Whether a command for the music must wait for a track still loading (then it is kept behind
+    /// that track's own waiting play, in order): the track a game starts first loads last (music
+    /// after effects), and its layers' intensity, set at once, would otherwise be lost.
+    private func deferUntilMusicLoaded(_ command: EngineCommand, frame: Int64, arrival: Double) -> Bool {
+        state.withLock { state in
+            let tracks = state.loading.filter { name, system in
+                (try? system.catalogue.entry(named: name))?.kind == .music
+            }
+            guard let name = tracks.keys.first(where: { state.waiting[$0] != nil }) ?? tracks.keys.sorted().first
+            else { return false }
+            state.waiting[name, default: []].append((command, frame, arrival))
+            return true
+        }
+    }
+
     /// The local sound id for a server id, when its sound is loaded here.
     private func localSound(_ id: SoundID) -> (SoundSystem, SoundID, String)? {
         state.withLock { state in
@@ -445,6 +460,8 @@ public final class RemotePlayer: Sendable {
                 loadWake.signal()
                 return
             }
+        case .setIntensity, .pauseMusic, .resumeMusic, .stopMusic:
+            if deferUntilMusicLoaded(command, frame: frame, arrival: arrival) { return }
         default: break
         }
         let at: Int64 =
