@@ -154,7 +154,9 @@ final class PlayerSide: @unchecked Sendable {
         {
             usleep(20_000)
         }
-        usleep(UInt32(RemoteSpeaker.aheadFrames * 1_000_000 / engine.sampleRate) + 50_000)
+        // The speaker's queue, then the sound server's buffer (100 ms, PULSE_LATENCY_MSEC above), so
+        // the last fade is heard whole before the stream closes.
+        usleep(UInt32(RemoteSpeaker.aheadFrames * 1_000_000 / engine.sampleRate) + 200_000)
         if recording >= 0 { close(recording) }
         let report = player.report
         var counts = terminalCounts

@@ -14,6 +14,22 @@ enum RenderCommand {
         let assets = try arguments.value("assets")
         let recorded = try arguments.value("session")
         let cacheDirectory = try arguments.value("cache")
+        if let recorded, try arguments.flag("list") {
+            // Each message of a recorded session, one a line, for seeing what a game sent.
+            for message in try sessionMessages(recorded) {
+                if let decoded = try? RemoteMessage(decoding: message) {
+                    switch decoded {
+                    case .fileChunk(let hash, let size, let offset, let data):
+                        print("file \(hash.shortHex) \(offset)+\(data.count) of \(size)")
+                    case .catalogue(_, let files): print("catalogue of \(files.count) files")
+                    default: print(decoded)
+                    }
+                } else {
+                    print("undecodable \(message.count) bytes")
+                }
+            }
+            return
+        }
         guard let seconds else { throw CLIError.usage("render needs --seconds S") }
         guard let out else { throw CLIError.usage("render needs --out FILE.wav") }
         if let recorded {
@@ -54,6 +70,12 @@ extension RenderCommand {
     /// ``RemotePlayer`` on an offline engine with no delay: each command lands at its server frame
     /// counted from the session's hello.
     static func renderSession(_ path: String, cache directory: String?, seconds: Double, out: String) throws {
+        let messages = try sessionMessages(path)
+        try renderSessionMessages(messages, cache: directory, seconds: seconds, out: out)
+    }
+
+    /// The messages of a session recorded by `soundstation ssh --record`.
+    static func sessionMessages(_ path: String) throws -> [[UInt8]] {
         guard let bytes = FileSystem.read(path) else { throw CLIError("--session \(path): cannot be read") }
         var messages: [[UInt8]] = []
         var index = 0
@@ -66,6 +88,12 @@ extension RenderCommand {
             messages.append(Array(bytes[(index + 4)..<(index + 4 + count)]))
             index += 4 + count
         }
+        return messages
+    }
+
+    static func renderSessionMessages(_ messages: [[UInt8]], cache directory: String?, seconds: Double, out: String)
+        throws
+    {
         let cache: AssetCache
         do { cache = try AssetCache(directory: directory) } catch { throw CLIError(error.description) }
         let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
@@ -81,7 +109,7 @@ extension RenderCommand {
         let deadline = ContinuousClock.now + .seconds(20)
         while !player.report.ready, ContinuousClock.now < deadline { usleep(10_000) }
         guard player.report.ready else {
-            throw CLIError("--session \(path): the catalogue's sounds are not all in the cache \(cache.directory)")
+            throw CLIError("the session's sounds are not all in the cache \(cache.directory)")
         }
         player.receive(Array(messages[firstCommand...]))
         player.finish()

@@ -80,6 +80,8 @@ public final class RemotePlayer: Sendable {
         var loadOrder: [String] = []
         /// Commands waiting for their sound's load: (command, server frame, arrival).
         var waiting: [String: [(EngineCommand, Int64, Double)]] = [:]
+        /// Music commands held, in order, behind a track still loading (``holdMusic``).
+        var musicHeld: [(EngineCommand, Int64, Double)] = []
         var voices: [UInt64: VoiceHandle] = [:]
         var voiceOrder: [UInt64] = []
         /// Local engine time minus server time: the anchor commands are placed by (seconds).
@@ -186,6 +188,7 @@ public final class RemotePlayer: Sendable {
                 return state.waiting.removeValue(forKey: name) ?? []
             }
             for (command, frame, arrival) in waiting { play(command, frame: frame, arrival: arrival) }
+            for (command, frame, arrival) in releasedMusic() { place(command, frame: frame, arrival: arrival) }
         }
     }
 
@@ -236,8 +239,8 @@ public final class RemotePlayer: Sendable {
 
     /// Updates the clock mapping with a message sent at server `frame` that arrived at `arrival`.
     ///
-    /// The mapping is anchored on the first message and then kept, so every command moves by the
-    /// same amount and sounds keep their spacing exactly; it is moved (a resync, counted) only when the
+    /// The mapping is anchored on the fastest message before the first command and then kept, so every
+    /// command moves by the same amount and sounds keep their spacing exactly; it is moved (a resync, counted) only when the
     /// link has become faster than the anchor by more than ``resyncMargin`` for a whole
     /// ``resyncWindow`` (the clocks drift, or the first message was held up), or when a message comes
     /// later than the delay can absorb.
@@ -248,6 +251,14 @@ public final class RemotePlayer: Sendable {
             guard let offset = state.offset else {
                 state.offset = lag
                 state.windowStart = arrival
+                state.windowMin = lag
+                return
+            }
+            // Until the first command is placed the anchor follows the fastest message: a hello sent
+            // while the server's clock had not started yet would otherwise anchor it late, and the
+            // drift check would move every sound some 50 ms, ten seconds in.
+            if state.report.commands == 0, lag < offset {
+                state.offset = lag
                 state.windowMin = lag
                 return
             }
@@ -405,18 +416,42 @@ public final class RemotePlayer: Sendable {
         }
     }
 
-    /// Whether a command for the music must wait for a track still loading (then it is kept behind
-    /// that track's own waiting play, in order): the track a game starts first loads last (music
-    /// after effects), and its layers' intensity, set at once, would otherwise be lost.
-    private func deferUntilMusicLoaded(_ command: EngineCommand, frame: Int64, arrival: Double) -> Bool {
+    /// Whether a command for the music must wait (then it is kept, in order, in ``State/musicHeld``):
+    /// a track to play that is still loading holds it and every music command after it, so a game
+    /// that starts one track and switches to another at once ends on the second, with the intensity
+    /// it set, whatever order the tracks load in.
+    private func holdMusic(_ command: EngineCommand, frame: Int64, arrival: Double) -> Bool {
         state.withLock { state in
-            let tracks = state.loading.filter { name, system in
-                (try? system.catalogue.entry(named: name))?.kind == .music
+            var loading: String?
+            if case .playMusic(let sound, _, _, _) = command, let name = state.names[sound.rawValue],
+                state.systems[name] == nil, state.loading[name] != nil
+            {
+                loading = name
             }
-            guard let name = tracks.keys.first(where: { state.waiting[$0] != nil }) ?? tracks.keys.sorted().first
-            else { return false }
-            state.waiting[name, default: []].append((command, frame, arrival))
+            guard loading != nil || !state.musicHeld.isEmpty else { return false }
+            state.musicHeld.append((command, frame, arrival))
+            if let loading {
+                state.loadOrder.removeAll { $0 == loading }
+                state.loadOrder.insert(loading, at: 0)
+            }
             return true
+        }
+    }
+
+    /// The held music commands that may go now: those before the first track still loading.
+    private func releasedMusic() -> [(EngineCommand, Int64, Double)] {
+        state.withLock { state in
+            var released: [(EngineCommand, Int64, Double)] = []
+            while let (command, frame, arrival) = state.musicHeld.first {
+                if case .playMusic(let sound, _, _, _) = command, let name = state.names[sound.rawValue],
+                    state.systems[name] == nil, state.loading[name] != nil
+                {
+                    break
+                }
+                released.append((command, frame, arrival))
+                state.musicHeld.removeFirst()
+            }
+            return released
         }
     }
 
@@ -455,15 +490,23 @@ public final class RemotePlayer: Sendable {
 
     private func play(_ command: EngineCommand, frame: Int64, arrival: Double) {
         switch command {
-        case .play(_, let sound, _, _), .playMusic(let sound, _, _, _):
+        case .play(_, let sound, _, _):
             if deferUntilLoaded(command, sound: sound, frame: frame, arrival: arrival) {
                 loadWake.signal()
                 return
             }
-        case .setIntensity, .pauseMusic, .resumeMusic, .stopMusic:
-            if deferUntilMusicLoaded(command, frame: frame, arrival: arrival) { return }
+        case .playMusic, .setIntensity, .pauseMusic, .resumeMusic, .stopMusic:
+            if holdMusic(command, frame: frame, arrival: arrival) {
+                loadWake.signal()
+                return
+            }
         default: break
         }
+        place(command, frame: frame, arrival: arrival)
+    }
+
+    /// Carries out a command whose sound (if any) is loaded, at its server frame's local time.
+    private func place(_ command: EngineCommand, frame: Int64, arrival: Double) {
         let at: Int64 =
             switch command {
             case .play(_, _, _, let scheduled?), .playMusic(_, _, _, let scheduled?),
