@@ -86,7 +86,8 @@ final class PlayerSide: @unchecked Sendable {
         var output = options.output ?? .device(latency: .low)
         if options.output == nil {
             do {
-                output = try AudioOutput.fromEnvironment(default: .device(latency: .low), environment: environment)
+                output = try AudioOutput.fromEnvironment(
+                    default: .device(latency: .low), environment: environment)
             } catch {
                 notices.append(error.description)
             }
@@ -134,7 +135,10 @@ final class PlayerSide: @unchecked Sendable {
             recordLock.withLock { _ in
                 for message in messages {
                     let count = UInt32(message.count)
-                    var bytes: [UInt8] = [UInt8(count & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count >> 16 & 0xFF), UInt8(count >> 24)]
+                    var bytes: [UInt8] = [
+                        UInt8(count & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count >> 16 & 0xFF),
+                        UInt8(count >> 24),
+                    ]
                     bytes += message
                     _ = bytes.withUnsafeBytes { write(recording, $0.baseAddress, $0.count) }
                 }

@@ -81,7 +81,8 @@ extension RenderCommand {
         var index = 0
         while index + 4 <= bytes.count {
             let count =
-                Int(bytes[index]) | Int(bytes[index + 1]) << 8 | Int(bytes[index + 2]) << 16 | Int(bytes[index + 3]) << 24
+                Int(bytes[index]) | Int(bytes[index + 1]) << 8 | Int(bytes[index + 2]) << 16 | Int(
+                    bytes[index + 3]) << 24
             guard count <= RemoteFraming.maxPayload, index + 4 + count <= bytes.count else {
                 throw CLIError("--session \(path): a message at byte \(index) runs past the end")
             }
@@ -91,7 +92,9 @@ extension RenderCommand {
         return messages
     }
 
-    static func renderSessionMessages(_ messages: [[UInt8]], cache directory: String?, seconds: Double, out: String)
+    static func renderSessionMessages(
+        _ messages: [[UInt8]], cache directory: String?, seconds: Double, out: String
+    )
         throws
     {
         let cache: AssetCache
@@ -123,7 +126,8 @@ extension RenderCommand {
             rendered += chunk
         }
         engine.shutdown()
-        try WAVWriter.write(PCMAudio(sampleRate: 48_000, channels: 2, samples: samples), toFileAt: out, format: .int16)
+        try WAVWriter.write(
+            PCMAudio(sampleRate: 48_000, channels: 2, samples: samples), toFileAt: out, format: .int16)
         let report = player.report
         print(
             "rendered \(String(cFormat: "%.3f", seconds)) s of \(report.commands) commands (\(report.sessions) sessions, "

@@ -132,7 +132,9 @@ enum ListenCommand {
         let token = String(UInt64.random(in: 0...UInt64.max), radix: 16)
         if !options.quiet {
             printError("soundstation listen: playing games that connect to \(listener.path)")
-            printError("  connect with: ssh -R \(RemoteSocket.forwardedPath(token: token)):\(listener.path) [user@]host")
+            printError(
+                "  connect with: ssh -R \(RemoteSocket.forwardedPath(token: token)):\(listener.path) [user@]host"
+            )
         }
         let trap = SignalCatcher()
         var interrupt = sigaction()

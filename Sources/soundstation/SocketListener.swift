@@ -32,10 +32,12 @@ final class SocketListener: @unchecked Sendable {
                 unlink(given)
             }
         } else {
-            let base = ProcessEnvironment.variables["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+            let base =
+                ProcessEnvironment.variables["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
             var template = Array("\(base)/soundstation-player-XXXXXX".utf8CString)
             guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-                throw CLIError("cannot make a folder for the socket in \(base): \(String(cString: strerror(errno)))")
+                throw CLIError(
+                    "cannot make a folder for the socket in \(base): \(String(cString: strerror(errno)))")
             }
             folder = String(cString: made)
             path = folder! + "/sound.sock"
@@ -101,8 +103,11 @@ final class SocketListener: @unchecked Sendable {
             _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
             defer { close(connection) }
             var line = Array((side.announcement().value + "\n").utf8)
-            guard line.withUnsafeMutableBytes({ send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) })
-                == line.count
+            guard
+                line.withUnsafeMutableBytes({
+                    send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                })
+                    == line.count
             else { continue }
             var extractor = FrameExtractor()
             var stray: [UInt8] = []
@@ -117,7 +122,9 @@ final class SocketListener: @unchecked Sendable {
                 stray.removeAll(keepingCapacity: true)
                 messages.removeAll(keepingCapacity: true)
                 buffer.withUnsafeBytes {
-                    extractor.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count]), now: now, text: &stray, messages: &messages)
+                    extractor.feed(
+                        UnsafeRawBufferPointer(rebasing: $0[0..<count]), now: now, text: &stray,
+                        messages: &messages)
                 }
                 if !stray.isEmpty { side.strayBytes.withLock { $0 += stray.count } }
                 side.receive(messages)

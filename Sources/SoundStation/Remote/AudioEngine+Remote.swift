@@ -17,7 +17,8 @@ extension AudioEngine {
         }
         // `SOUNDSTATION_OUTPUT=remote` with no player found: frames on the terminal, as announced.
         let route =
-            RemoteAnnouncement.route(environment: ProcessEnvironment.variables) ?? .terminal(RemoteAnnouncement())
+            RemoteAnnouncement.route(environment: ProcessEnvironment.variables)
+            ?? .terminal(RemoteAnnouncement())
         let link: RemoteLink
         do {
             link = try RemoteLink(

@@ -188,7 +188,9 @@ public final class RemotePlayer: Sendable {
                 return state.waiting.removeValue(forKey: name) ?? []
             }
             for (command, frame, arrival) in waiting { play(command, frame: frame, arrival: arrival) }
-            for (command, frame, arrival) in releasedMusic() { place(command, frame: frame, arrival: arrival) }
+            for (command, frame, arrival) in releasedMusic() {
+                place(command, frame: frame, arrival: arrival)
+            }
         }
     }
 

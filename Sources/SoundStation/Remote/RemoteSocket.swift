@@ -44,8 +44,9 @@ public enum RemoteSocket {
     /// - Returns: The socket's path, or `nil` when none answers.
     public static func find(environment: [String: String]) -> String? {
         let named = environment[variable].flatMap { $0.isEmpty ? nil : $0 }
-        guard named != nil || environment["SSH_CONNECTION"] != nil || environment["TMUX"] != nil
-            || environment["STY"] != nil
+        guard
+            named != nil || environment["SSH_CONNECTION"] != nil || environment["TMUX"] != nil
+                || environment["STY"] != nil
         else { return nil }
         return answering(named: named)
     }
@@ -93,7 +94,9 @@ public enum RemoteSocket {
             else { break }
             // After the command's closing parenthesis: " S PPID ...".
             let fields = stat[(close + 1)...].split(separator: UInt8(ascii: " "))
-            guard fields.count > 1, let parent = pid_t(String(decoding: fields[1], as: UTF8.self)) else { break }
+            guard fields.count > 1, let parent = pid_t(String(decoding: fields[1], as: UTF8.self)) else {
+                break
+            }
             pid = parent
         }
         return found
@@ -147,7 +150,9 @@ public enum RemoteSocket {
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (index, byte) in bytes.enumerated() { raw[index] = byte }
         }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let fd = socket(
+            AF_UNIX,
+            Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { return -1 }
         let connected = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
