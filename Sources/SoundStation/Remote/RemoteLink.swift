@@ -324,9 +324,14 @@ final class RemoteLink: Sendable {
     /// link, which has one player only).
     private func reconnect() -> Int32? {
         guard case .socket(let first) = route else { return nil }
-        // The socket named outright, else the newest one that answers (a new session's, perhaps).
+        // The socket named outright, else this session's, else in a multiplexer the newest one that
+        // answers (the session of a player who attached since, perhaps).
         let named = ProcessEnvironment.variables[RemoteSocket.variable].flatMap { $0.isEmpty ? nil : $0 }
-        guard let path = RemoteSocket.answering(named: named) ?? (RemoteSocket.probe(first) ? first : nil)
+        let environment = ProcessEnvironment.variables
+        let newest = environment["TMUX"] != nil || environment["STY"] != nil
+        guard
+            let path = RemoteSocket.answering(named: named, newest: newest)
+                ?? (RemoteSocket.probe(first) ? first : nil)
         else { return nil }
         let fd = RemoteSocket.connect(path)
         guard fd >= 0 else { return nil }

@@ -5,8 +5,8 @@ import Glibc
 /// player's `soundstation ssh --socket` (or `soundstation listen`), with `ssh -R
 /// /tmp/soundstation-%r-TOKEN.sock:LOCAL`.
 ///
-/// The game finds it without being told: in an SSH session (`SSH_CONNECTION`) or a multiplexer
-/// (`TMUX`, `STY`), among the sockets named `/tmp/soundstation-USER-*.sock` that belong to the
+/// The game finds it without being told: in an SSH session (`SSH_CONNECTION`, which a multiplexer
+/// started from one keeps), among the sockets named `/tmp/soundstation-USER-*.sock` that belong to the
 /// game's own user and answer a connection (sshd makes forwarded sockets mode 0600, and only the
 /// user's own processes can make a socket owned by the user, so another user cannot plant one), the
 /// one whose listener (`SO_PEERCRED`) is the sshd this game descends from, its own session's; else
@@ -37,23 +37,22 @@ public enum RemoteSocket {
 
     /// The socket a game in this environment sends its sound to, if any.
     ///
-    /// Only for a program in an SSH session or a multiplexer (a game started at the server's own
-    /// console keeps its speakers) unless `SOUNDSTATION_SOCKET` names one. Each candidate is tried with
+    /// Only for a program in an SSH session (a game started at the server's own console keeps its
+    /// speakers, and so does one in a multiplexer started there) unless `SOUNDSTATION_SOCKET` names
+    /// one; outside a multiplexer only the session's own socket counts. Each candidate is tried with
     /// a connection (a local socket answers at once) that is closed again; the player ignores it.
     /// - Parameter environment: The program's variables.
     /// - Returns: The socket's path, or `nil` when none answers.
     public static func find(environment: [String: String]) -> String? {
         let named = environment[variable].flatMap { $0.isEmpty ? nil : $0 }
-        guard
-            named != nil || environment["SSH_CONNECTION"] != nil || environment["TMUX"] != nil
-                || environment["STY"] != nil
-        else { return nil }
-        return answering(named: named)
+        guard named != nil || environment["SSH_CONNECTION"] != nil else { return nil }
+        return answering(named: named, newest: environment["TMUX"] != nil || environment["STY"] != nil)
     }
 
     /// The socket `named` if it answers, else (with no name) the user's socket whose listener is an
-    /// ancestor of this process (the sshd of this very session), else the newest that answers.
-    static func answering(named: String?) -> String? {
+    /// ancestor of this process (the sshd of this very session), else, when `newest` allows (in a
+    /// multiplexer), the newest that answers.
+    static func answering(named: String?, newest allowed: Bool) -> String? {
         if let named { return isOwnSocket(named) && probe(named) ? named : nil }
         let ancestors = ancestry()
         var newest: String?
@@ -66,7 +65,7 @@ public enum RemoteSocket {
             let listener = peerProcess(fd)
             Glibc.close(fd)
             if let listener, ancestors.contains(listener) { return path }
-            newest = newest ?? path
+            if allowed, newest == nil { newest = path }
         }
         return newest
     }

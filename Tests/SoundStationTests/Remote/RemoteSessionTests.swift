@@ -259,10 +259,15 @@ import Testing
         #expect(
             RemoteAnnouncement.route(environment: [RemoteSocket.variable: live]) == .socket(live))
         #expect(try AudioOutput.fromEnvironment(environment: [RemoteSocket.variable: live]) == .remote)
-        // In a session, the user's sockets are tried (another of the user's may be newer, so only
-        // that one answers is asserted); the stale one is removed on the way.
-        #expect(RemoteSocket.find(environment: ["TMUX": "/tmp/t,1,0"]) != nil)
+        // In an SSH session outside a multiplexer only the session's own socket counts: this one's
+        // listener is the test itself, no ancestor. The stale one is removed on the way.
+        let session = ["SSH_CONNECTION": "127.0.0.1 1 127.0.0.1 22"]
+        #expect(RemoteSocket.find(environment: session) == nil)
         #expect(!FileManager.default.fileExists(atPath: stale))
+        // Inside a multiplexer the newest that answers (another of the user's may be newer, so only
+        // that one answers is asserted); a multiplexer started outside an SSH session looks for none.
+        #expect(RemoteSocket.find(environment: session.merging(["TMUX": "/tmp/t,1,0"]) { a, _ in a }) != nil)
+        #expect(RemoteSocket.find(environment: ["TMUX": "/tmp/t,1,0"]) == nil)
         // The terminal's announcement wins outside a multiplexer, the socket inside one.
         let announced = [RemoteAnnouncement.variable: "ss1", RemoteSocket.variable: live]
         #expect(RemoteAnnouncement.route(environment: announced) == .terminal(RemoteAnnouncement()))
