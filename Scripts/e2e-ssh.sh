@@ -12,8 +12,10 @@ cli="$bindir/soundstation"
 work=$(mktemp -d /tmp/ssh-e2e.XXXXXX)
 chmod 755 "$work"
 socket=ssh-e2e-$$
+shared=ssh-e2e-shared-$$
 cleanup() {
     tmux -L "$socket" kill-server 2>/dev/null
+    tmux -L "$shared" kill-server 2>/dev/null
     [ -f "$work/sshd.pid" ] && kill "$(cat "$work/sshd.pid")" 2>/dev/null
     [ -f "$work/sshd-nolc.pid" ] && kill "$(cat "$work/sshd-nolc.pid")" 2>/dev/null
     rm -rf "$work"
@@ -38,6 +40,9 @@ case "\$SSH_ORIGINAL_COMMAND" in
 hostile) exec python3 "$repo/Scripts/ssh/hostile.py" ;;
 # The game inside a tmux of the server's, attached in this session.
 "tmux-game "*) exec tmux -L "server-\$\$" -f /dev/null new-session -x 100 -y 30 "\${SSH_ORIGINAL_COMMAND#tmux-game }" ;;
+# A game left running in a tmux of the server's that a later session attaches to.
+"tmux-start "*) tmux -L "$shared" -f /dev/null new-session -d -s game -x 100 -y 30 "\${SSH_ORIGINAL_COMMAND#tmux-start }"; sleep 3; exit 0 ;;
+tmux-attach) exec tmux -L "$shared" attach -t game ;;
 esac
 # The session's processes (this script leads the session sshd made): their open files and the sound
 # server's clients, sampled while the game plays.
@@ -327,6 +332,32 @@ game_in_server_tmux() { # the game inside tmux on the server: sound through the 
     [ "$(stat_of intmux accepted)" = "$(stat_of intmux socketFrames)" ]
 }
 
+the_sound_follows_the_player_who_attaches() { # detach, a new session attaches: it hears the game
+    local cues="" t
+    for t in 1 2 3 4 5 6 7 8 9 10 11 12; do cues="$cues $t:effect:hit"; done
+    # The first session starts the game in the server's tmux and leaves it (its ssh lasts while the
+    # game holds its socket; it plays silent, so the sink hears the second only); a second session
+    # attaches 4 s later.
+    PLAYER_FLAGS="--socket --output silent" player first-tmux "" "tmux-start soundstation play --seconds 13 $cues" &
+    local first=$!
+    sleep 4
+    PLAYER_FLAGS=--socket heard attached "" "tmux-attach" || return 1
+    wait $first || return 1
+    cat "$work/first-tmux.json" "$work/attached.json"
+    # The first player heard the game until the game found the newer socket (it looks every 2 s) and
+    # let go of the first; the second the rest, a second apart.
+    [ "$(stat_of first-tmux commands)" -ge 2 ] && [ "$(stat_of first-tmux commands)" -lt 12 ] || return 1
+    [ "$(stat_of attached commands)" -ge 3 ] || return 1
+    [ "$(stat_of attached sessions)" = 1 ] && [ "$(stat_of attached notArrived)" = 0 ] || return 1
+    python3 "$repo/Scripts/ssh/onsets.py" "$work/attached.wav" | tee "$work/attached.onsets" || return 1
+    python3 - "$work/attached.onsets" <<'PY'
+import sys
+lines = dict(line.split(" ", 1) for line in open(sys.argv[1]).read().strip().splitlines())
+gaps = [float(g) for g in lines["gaps"].split()]
+assert len(gaps) >= 2 and all(abs(g - 1000) <= 2 for g in gaps), f"gaps {gaps} ms, wanted 1000 +- 2"
+PY
+}
+
 cache_command() {
     "$cli" cache list --cache "$cache" | tail -1 | grep -q "files" || return 1
     "$cli" cache clear --cache "$cache" | grep -q "removed" || return 1
@@ -346,5 +377,6 @@ check "Catch (C) and Snake (Python) over SSH choose the remote output and are he
 check "a server that passes no LC_*: soundstation ssh --socket, three effects heard 0.5 s apart (2 ms)" socket_when_no_lc
 check "soundstation listen with a plain ssh -R: the game's sound arrives, the pane is clean" listen_and_plain_ssh
 check "a game inside tmux on the server: sound through the socket, three effects 0.5 s apart (2 ms)" game_in_server_tmux
+check "tmux on the server: after a detach, the player who attaches from a new session hears the game" the_sound_follows_the_player_who_attaches
 check "soundstation cache lists and clears" cache_command
 e2e_summary e2e-ssh

@@ -26,6 +26,8 @@ final class RemoteLink: Sendable {
     static let announcementTimeout: Duration = .seconds(2)
     /// How often a socket link that lost its player looks for one again.
     static let reconnectInterval: Duration = .seconds(1)
+    /// How often a socket link in a multiplexer looks for a player who attached since.
+    static let followInterval: Duration = .seconds(2)
 
     private typealias File = (hash: ContentHash, path: String, size: Int)
 
@@ -209,6 +211,10 @@ final class RemoteLink: Sendable {
         var lastSent = ContinuousClock.now
         var named: Set<Int32> = []
         var lastAttempt = ContinuousClock.now
+        // In a multiplexer, a socket newer than this one is a player who attached since.
+        var current: String? = if case .socket(let path) = route { path } else { nil }
+        let follows = current != nil && Self.followsNewerPlayers()
+        var lastScan = ContinuousClock.now
         if !greet(fd) {
             Glibc.close(fd)
             fd = -1
@@ -225,7 +231,7 @@ final class RemoteLink: Sendable {
                 if ContinuousClock.now - lastAttempt >= Self.reconnectInterval {
                     lastAttempt = .now
                     if let next = reconnect() {
-                        fd = next
+                        (fd, current) = (next.fd, next.path)
                         named.removeAll()
                         lastSent = .now
                     }
@@ -280,6 +286,20 @@ final class RemoteLink: Sendable {
                 lastAttempt = .now
                 continue
             }
+            if follows, ContinuousClock.now - lastScan >= Self.followInterval {
+                lastScan = .now
+                if let (path, next) = RemoteSocket.connectNewer(than: current) {
+                    if greet(next) {
+                        // The player before lets go of the game (its ssh can end).
+                        Glibc.close(fd)
+                        (fd, current) = (next, path)
+                        named.removeAll()
+                        lastSent = .now
+                        continue
+                    }
+                    Glibc.close(next)
+                }
+            }
             _ = wake.wait(timeout: .now() + .microseconds(Int(waitFor.inSeconds * 1e6)))
         }
     }
@@ -322,7 +342,7 @@ final class RemoteLink: Sendable {
 
     /// A new connection to the newest socket that answers, greeted; `nil` when none (or a terminal
     /// link, which has one player only).
-    private func reconnect() -> Int32? {
+    private func reconnect() -> (fd: Int32, path: String)? {
         guard case .socket(let first) = route else { return nil }
         // The socket named outright, else this session's, else in a multiplexer the newest one that
         // answers (the session of a player who attached since, perhaps).
@@ -339,7 +359,15 @@ final class RemoteLink: Sendable {
             Glibc.close(fd)
             return nil
         }
-        return fd
+        return (fd, path)
+    }
+
+    /// Whether this link moves to a player who connects later: in a multiplexer (`TMUX`, `STY`),
+    /// whose players come and go, unless `SOUNDSTATION_SOCKET` names the socket.
+    private static func followsNewerPlayers() -> Bool {
+        let environment = ProcessEnvironment.variables
+        return (environment["TMUX"] != nil || environment["STY"] != nil)
+            && (environment[RemoteSocket.variable] ?? "").isEmpty
     }
 
     /// The next piece of the file being sent: `nil` when no file waits, `.some(nil)` when one waits

@@ -70,6 +70,19 @@ public enum RemoteSocket {
         return newest
     }
 
+    /// A connection to a socket of the user's newer than `current` that answers (the newest first),
+    /// with its path; stale ones on the way are removed. Only a listing of ``folder`` when there is
+    /// none newer: a link in a multiplexer calls it every few seconds.
+    static func connectNewer(than current: String?) -> (path: String, fd: Int32)? {
+        for path in candidates() {
+            if path == current { return nil }
+            let fd = connect(path)
+            if fd >= 0 { return (path, fd) }
+            if errno == ECONNREFUSED, isOwnSocket(path) { unlink(path) }
+        }
+        return nil
+    }
+
     /// The process that listens on the other end of a connected socket (`SO_PEERCRED`).
     static func peerProcess(_ fd: Int32) -> pid_t? {
         // `struct ucred` (pid, uid, gid), which Glibc's module leaves out without _GNU_SOURCE.
