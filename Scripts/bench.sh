@@ -144,6 +144,10 @@ python3 Benchmarks/Scripts/bench.py time --runs "$total" "$work/timed.json" >>"$
 echo "bench: remote session (Starfall's terminal bot, 30 s each, remote and local)"
 (cd "$root" && python3 Scripts/ssh/bench-remote.py Assets "$bin/starfall" --terminal --autostart --bot \
     --seed 3 --frames 1800) | tee "$out/remote.txt"
+# The same for the engine alone: Starfall's drawing, which no output changes, is most of its CPU.
+echo "bench: remote session, the engine alone (soundstation-bench session: Starfall's sound load, 30 s each)"
+(cd "$root" && python3 Scripts/ssh/bench-remote.py Assets "$bin/soundstation-bench" session --work "$work" \
+    --assets Assets --seconds 30) | tee -a "$out/remote.txt"
 # 50 remote sessions at once, each Starfall's bot with a seed of its own in a pseudo-terminal of its
 # own (sshd is not needed for the scale: it only copies bytes): CPU, memory per session, and every
 # session's command stream its own (a few seeds played again alone give the same stream).

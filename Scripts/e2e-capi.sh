@@ -129,6 +129,17 @@ start_recording() { # start_recording FILE: records the sink's monitor (16 kHz m
 }
 stop_recording() { kill "$recorder" 2>/dev/null; wait "$recorder" 2>/dev/null; }
 
+# game_stacks SESSION: a game that did not quit: every thread's stack (gdb), to see where it waits.
+game_stacks() {
+    local shell game
+    shell=$(tmux -S "$tmux_socket" display-message -p -t "$1" '#{pane_pid}') || return 0
+    for game in $(pgrep -P "$shell"); do
+        echo "the game (pid $game) is still running; its threads:"
+        command -v gdb >/dev/null && timeout 60 gdb -p "$game" -batch -ex 'thread apply all bt' 2>&1 |
+            grep -E '^(Thread|#)' | head -150
+    done
+}
+
 # play_in_tmux SESSION TITLE FIELD_PATTERN COMMAND: runs COMMAND (a game, with --autoplay) in an 80x24
 # tmux pane as the game environment sees it, waits for its title and FIELD_PATTERN (the game in play),
 # lets it play for 5 s, quits with q and checks the exit, the restored terminal and the recording.
@@ -142,7 +153,8 @@ play_in_tmux() {
     sleep 5
     pane "$session" | tee "$work/$session.playing"
     tmux -S "$tmux_socket" send-keys -t "$session" q
-    wait_for "$session" '^exit=0' && wait_for "$session" '^-\?icanon' || { stop_recording; return 1; }
+    wait_for "$session" '^exit=0' || { game_stacks "$session"; stop_recording; return 1; }
+    wait_for "$session" '^-\?icanon' || { stop_recording; return 1; }
     stop_recording
     pane "$session" | tee "$work/$session.after"
     grep -qx 'icanon' "$work/$session.after" || { echo "the terminal was left in raw mode"; return 1; }

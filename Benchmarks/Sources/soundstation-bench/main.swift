@@ -8,6 +8,7 @@ import Foundation
 //         [--load-seconds S] [--idle-seconds S]   trigger-under-load (10 s) and idle-music (20 s) runs
 //         [--soak-seconds S]   latency-device-low-underruns (60 s)
 //     soundstation-bench stream-memory --work DIR --mode streamed|preloaded
+//     soundstation-bench session --work DIR --assets DIR [--seconds S]   a game's sound alone (30 s)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -48,6 +49,9 @@ do {
         case "preloaded": try await MemoryCase.run(work, streamed: false)
         default: fail("stream-memory needs --mode streamed or --mode preloaded")
         }
+    case "session":
+        guard let assets = option("assets") else { fail("session needs --assets DIR") }
+        try await SessionCase.run(assets: assets, seconds: option("seconds").flatMap(Double.init) ?? 30)
     default:
         fail("unknown command \(command)")
     }

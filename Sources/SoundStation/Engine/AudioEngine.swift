@@ -36,6 +36,13 @@ public final class AudioEngine: Sendable {
     /// The name of the opened device ("loopback" for offline and silent output).
     public var deviceName: String { device.name }
 
+    /// The rate of the mono loopback device that silent and remote output mix on, nobody hearing it:
+    /// OpenAL Soft's lowest. Sources advance through their sounds at the same speed whatever the
+    /// device's rate, so voices end and streams drain when they would on a device, for a sixth of a
+    /// 48 kHz stereo mix's work. (OpenAL Soft caps a source's step at 255 samples per output frame:
+    /// a 192 kHz sound pitched above 10 plays slower on it than on a device.)
+    static let quietMixRate = 8_000
+
     /// Housekeeping runs on this grid of frames while anything fades or glides (5.3 ms at 48 kHz);
     /// otherwise only when something is due: a start, a call, a refill, a sound's predicted end.
     static let quantum: Int64 = 256
@@ -71,6 +78,8 @@ public final class AudioEngine: Sendable {
     let mixerThread = Atomic<UInt>(0)
     /// The render clock as the mixing side last moved it, for the caller's side to read without a lock.
     let renderedFrame = Atomic<Int64>(0)
+    /// Frames of wall time a quiet engine's clock skipped (``quietWallFrame``).
+    let quietDropped = Atomic<Int64>(0)
     let hub = EventHub()
     /// One-line notices for ``onNotice(_:)``.
     let notices = Broadcast<String>(holding: 64)
@@ -93,13 +102,15 @@ public final class AudioEngine: Sendable {
         case .device(let name, let latency): device = try OpenALDevice(playback: name, latency: latency)
         case .offline(let rate, let channels):
             device = try OpenALDevice(loopbackSampleRate: rate, channels: channels)
-        case .silent, .remote: device = try OpenALDevice(loopbackSampleRate: 48_000, channels: 2)
+        case .silent, .remote:
+            device = try OpenALDevice(loopbackSampleRate: Self.quietMixRate, channels: 1)
         }
         currentDevice = Locked(device)
         colourAvailable = device.hasExtension("ALC_EXT_EFX")
         ring = try CommandRing()
-        sampleRate = device.sampleRate
-        channels = device.channels
+        // A quiet engine's clock and format are a device's; only its bookkeeping mix is small.
+        sampleRate = output.mixesQuietly ? 48_000 : device.sampleRate
+        channels = output.mixesQuietly ? 2 : device.channels
         voiceLimit = max(1, min(device.sourceLimit, maxVoices ?? .max))
         state = Locked(EngineState(pool: VoicePool(limit: voiceLimit)))
         LibraryNotices.attach(notices, since: noticesSince)
@@ -271,17 +282,25 @@ public final class AudioEngine: Sendable {
     /// The port that triggers sounds by id from any thread or a signal handler.
     public var triggerPort: TriggerPort { TriggerPort(core: ring.core, sampleRate: Double(sampleRate)) }
 
-    /// The engine clock: the frames rendered so far for offline and silent output, time since opening
-    /// for a device. Every `at:` in the API is a time on this clock.
+    /// The engine clock: the frames rendered so far for offline output, time since opening for a
+    /// device, silent and remote output. Every `at:` in the API is a time on this clock.
     public var time: Duration { .frames(frameNow, rate: sampleRate) }
 
     /// The engine clock as a frame, read without a lock: the wall clock on a device, what the mixing
-    /// side has rendered otherwise.
+    /// side has rendered offline. Silent and remote output mix up to the wall clock each round and
+    /// sleep until something is due, so between rounds the clock reads the wall clock, never more
+    /// than one round's catching up (a quarter of a second) ahead of what was mixed.
     var frameNow: Int64 {
         let rendered = renderedFrame.load(ordering: .relaxed)
-        guard case .device = output else { return rendered }
-        return max(rendered, wallFrame)
+        switch output {
+        case .device: return max(rendered, wallFrame)
+        case .offline: return rendered
+        case .silent, .remote: return max(rendered, min(quietWallFrame, rendered + Int64(sampleRate / 4)))
+        }
     }
+
+    /// Silent and remote output's wall clock: frames since opening, less what late rounds skipped.
+    var quietWallFrame: Int64 { wallFrame - quietDropped.load(ordering: .relaxed) }
 
     /// Frames since the engine opened, by the wall clock.
     private var wallFrame: Int64 {

@@ -8,8 +8,11 @@ public enum AudioOutput: Sendable, Equatable, CustomStringConvertible {
     /// OpenAL Soft's loopback device: nothing plays by itself; the caller pulls samples with
     /// ``AudioEngine/render(frames:)`` and the render clock drives every scheduled change.
     case offline(sampleRate: Int = 48_000, channels: Int = 2)
-    /// Mixes in real time on a loopback device and throws the samples away: sounds start,
-    /// end and send their events as on a device, but nothing is heard.
+    /// Keeps a device's books in real time and plays nothing: sounds start, end and send their events
+    /// as on a device, on the wall clock, but nothing is heard. It mixes on a small mono loopback
+    /// device (8 kHz) only to know where each source is, streams silence of each track's length
+    /// instead of decoding it, and wakes only when something is due, so it costs a fraction of a
+    /// device (a streamed track damaged midway plays to its declared length, as nothing reads it).
     case silent
     /// For a game on a server reached by `ssh`: keeps the clock and the voices like ``silent`` and
     /// sends every command, with its engine-clock time, and the catalogue's files through the session's
@@ -17,6 +20,11 @@ public enum AudioOutput: Sendable, Equatable, CustomStringConvertible {
     /// ``fromEnvironment(default:environment:)`` chooses it when the player has announced itself
     /// (``RemoteAnnouncement``).
     case remote
+
+    /// Whether nobody hears this engine's mix (``silent`` and ``remote``): it then keeps the books
+    /// on a small loopback device (``AudioEngine/quietMixRate``, mono) and streams no decoded audio,
+    /// so voices start, end and report as on a device at a fraction of a device's cost.
+    var mixesQuietly: Bool { self == .silent || self == .remote }
 
     /// A short description for notices and logs.
     public var description: String {

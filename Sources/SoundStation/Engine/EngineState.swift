@@ -20,6 +20,9 @@ struct EngineState {
     /// The render-clock frame by which housekeeping must run again (a fade step, a scheduled start or
     /// call, a refill, a sound's predicted end); `Int64.max` when nothing is due.
     var nextWakeFrame = Int64.max
+    /// Frames a quiet engine (silent or remote output) has mixed on its small loopback device: the
+    /// render clock's frames at ``AudioEngine/quietMixRate``, rounded up so the device is never behind.
+    var quietFrames: Int64 = 0
     /// Times a streamed track's queue ran dry and had to be restarted.
     var underruns = 0
     /// True from ``AudioEngine/pauseAll()`` to ``AudioEngine/resumeAll()``.

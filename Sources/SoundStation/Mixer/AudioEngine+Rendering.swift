@@ -30,6 +30,7 @@ extension AudioEngine {
     func mixChunks(into buffer: UnsafeMutableBufferPointer<Float>, frames: Int) {
         guard let base = buffer.baseAddress else { return }
         var done = 0
+        let quiet = output.mixesQuietly
         // Offline, the render's caller is the mixing side while it renders (silent output's driver
         // thread is already).
         let previous = mixerThread.exchange(pthread_self(), ordering: .relaxed)
@@ -41,23 +42,41 @@ extension AudioEngine {
             // What the calls wrote (a scheduled switch, a trigger) is carried out at this frame.
             drainCommands()
             var events: [SoundEvent] = []
-            let length = withState(collecting: &events) { state, events -> Int in
+            let (length, deviceFrames) = withState(collecting: &events) { state, events -> (Int, Int) in
                 housekeep(&state, events: &events)
                 let now = state.frame
                 // Split only where something happens: the next wake-up housekeeping asked for (a
                 // start, a call, a refill, a sound's end) and, while anything fades, the fade grid.
                 let toWake = state.nextWakeFrame == .max ? Int64.max : max(state.nextWakeFrame - now, 1)
-                let toStep = state.fineSteps ? Self.quantum - now % Self.quantum : Int64.max
-                return Int(min(Int64(frames - done), toWake, toStep))
+                let grid = fadeGrid
+                let toStep = state.fineSteps ? grid - now % grid : Int64.max
+                let length = min(Int64(frames - done), toWake, toStep)
+                guard quiet else { return (Int(length), Int(length)) }
+                let target = Self.quietFrames(at: now + length, rate: sampleRate)
+                defer { state.quietFrames = target }
+                return (Int(length), Int(target - state.quietFrames))
             }
             hub.send(events)
-            device.render(into: base + done * channels, frames: length)
+            // A quiet engine's small mix overwrites the buffer's start: nobody reads it.
+            device.render(into: base + (quiet ? 0 : done * channels), frames: deviceFrames)
             state.withLock {
                 $0.frame += Int64(length)
                 renderedFrame.store($0.frame, ordering: .relaxed)
             }
             done += length
         }
+    }
+
+    /// How often housekeeping steps a fade, glide or duck: every ``quantum`` for a heard engine;
+    /// eight times less often for silent and remote output, whose gains nobody hears (what ends a
+    /// voice, a fade-out's end or a pause's glide, still wakes it at its frame).
+    var fadeGrid: Int64 { output.mixesQuietly ? 8 * Self.quantum : Self.quantum }
+
+    /// The small loopback device's frames that cover the render clock up to `frame`, rounded up: the
+    /// quiet mix runs ahead of the clock by less than one of its frames, so a sound's end is seen by
+    /// the round at its end.
+    static func quietFrames(at frame: Int64, rate: Int) -> Int64 {
+        (frame * Int64(quietMixRate) + Int64(rate) - 1) / Int64(rate)
     }
 
     /// Runs the scheduled closures that are due, outside the lock so they may call the engine; what
@@ -103,10 +122,14 @@ extension AudioEngine {
                 continue
             }
             let fadeDone = state.pool.voices[index].fade.isDone(at: now)
-            if state.pool.voices[index].stopsAfterFade, fadeDone {
-                finish(slot, reason: .stopped, in: &state, at: now, events: &events)
-                finishedAny = true
-                continue
+            if state.pool.voices[index].stopsAfterFade {
+                if fadeDone {
+                    finish(slot, reason: .stopped, in: &state, at: now, events: &events)
+                    finishedAny = true
+                    continue
+                }
+                // The fade-out's end is when the voice stops, on the coarse grid too.
+                nextWake = min(nextWake, state.pool.voices[index].fade.end)
             }
             if !fadeDone { fading = true }
             let ended: Bool
@@ -122,6 +145,13 @@ extension AudioEngine {
                 ended = !stream.refill(source: source)
                 state.underruns += stream.takeUnderruns()
                 nextWake = min(nextWake, now + Int64(StreamFeeder.chunkFrames / 2))
+                // The track's last chunk is queued: look again when it has played.
+                if !ended, let left = stream.framesLeft(source: source), let rate = stream.format?.sampleRate
+                {
+                    let pitch = Double(state.pool.voices[index].options.pitch)
+                    let frames = Double(left) * Double(sampleRate) / Double(max(rate, 1)) / pitch
+                    nextWake = min(nextWake, now + max(Int64(frames.rounded(.up)), 64))
+                }
             } else if now < state.pool.voices[index].endEstimate {
                 // Not due to end yet: skip asking OpenAL, and look again at the predicted end (a
                 // pitch raised midway only makes this late).
@@ -156,11 +186,13 @@ extension AudioEngine {
             if state.rampsMoving(at: now) { fading = true }
         }
         if state.gainsMoved {
-            nextWake = min(nextWake, now + Self.quantum)
+            if !output.mixesQuietly { nextWake = min(nextWake, now + Self.quantum) }
             state.gainsMoved = false
         }
+        // A pause holds the sources where they are once its glide ends.
+        if state.isPaused, !state.sourcesHeld { nextWake = min(nextWake, state.pauseLevel.end) }
         state.fineSteps = fading
-        state.nextWakeFrame = fading ? min(nextWake, now + Self.quantum) : nextWake
+        state.nextWakeFrame = fading ? min(nextWake, now + fadeGrid) : nextWake
     }
 
     /// Dips the music while a voice note (or, if asked, a loud effect) plays, or a voice that asks

@@ -10,8 +10,6 @@ import Synchronization
 /// predicted end of a sound), or until a trigger posts the ring's semaphore, so an idle engine costs
 /// next to nothing and a trigger is started within microseconds of its call.
 final class RealtimeDriver: Sendable {
-    /// Silent output mixes in pieces this long.
-    static let silentPeriod: Duration = .milliseconds(5)
     /// The longest sleep: how often a device's connection is checked when nothing else is due.
     static let longestSleep: Duration = .milliseconds(250)
     /// While triggers keep coming (one within ``pollingWindow``), the driver checks the ring this
@@ -39,23 +37,23 @@ final class RealtimeDriver: Sendable {
                 flag.exited.signal()
             }
             engine?.mixerThread.store(pthread_self(), ordering: .relaxed)
+            // Nobody hears a quiet engine, so its triggers need no polling to start within a
+            // period: each wakes the driver, which stamps it with the frame it arrived at.
+            let polls = engine.map { !$0.output.mixesQuietly } ?? false
             var scratch = [Float]()
-            var lastTick = ContinuousClock.now
             var lastCommand = ContinuousClock.now - RealtimeDriver.pollingWindow
             var drained = ring.drainedCount
             while flag.running.load(ordering: .acquiring) {
                 let sleep: Duration
                 do {
                     guard let engine else { return }
-                    let now = ContinuousClock.now
-                    sleep = engine.driverRound(since: lastTick, now: now, scratch: &scratch)
-                    lastTick = now
+                    sleep = engine.driverRound(scratch: &scratch)
                 }
                 if ring.drainedCount != drained {
                     drained = ring.drainedCount
                     lastCommand = ContinuousClock.now
                 }
-                if ContinuousClock.now - lastCommand < RealtimeDriver.pollingWindow {
+                if polls, ContinuousClock.now - lastCommand < RealtimeDriver.pollingWindow {
                     ring.poll(min(sleep, RealtimeDriver.pollInterval))
                 } else {
                     ring.wait(sleep)
@@ -79,22 +77,22 @@ final class RealtimeDriver: Sendable {
 extension AudioEngine {
     /// One round of the realtime driver.
     /// - Returns: How long the driver may sleep before the next round (a trigger wakes it sooner).
-    func driverRound(
-        since last: ContinuousClock.Instant, now: ContinuousClock.Instant, scratch: inout [Float]
-    ) -> Duration {
+    func driverRound(scratch: inout [Float]) -> Duration {
         if let hook = roundHook.withLock({ $0 }) { state.withLock { _ in hook() } }
-        if output == .silent || output == .remote {
-            // Mix what wall time says has passed, in bounded pieces, and throw it away.
-            let elapsed = now - last
-            let seconds = elapsed.inSeconds
-            let frames = min(Int(seconds * Double(sampleRate)), sampleRate / 4)
-            if frames > 0 {
-                if scratch.count < frames * channels {
-                    scratch = [Float](repeating: 0, count: frames * channels)
-                }
-                scratch.withUnsafeMutableBufferPointer { mixChunks(into: $0, frames: frames) }
+        if output.mixesQuietly {
+            // Mix up to the wall clock and throw it away; a round more than a quarter of a second
+            // late mixes a quarter of a second and the clock skips the rest (a stopped process does
+            // not come back to minutes of catching up).
+            let behind = quietWallFrame - renderedFrame.load(ordering: .relaxed)
+            let frames = Int(max(min(behind, Int64(sampleRate / 4)), 0))
+            if behind > Int64(frames) { quietDropped.add(behind - Int64(frames), ordering: .relaxed) }
+            if scratch.count < max(frames, 1) * channels {
+                scratch = [Float](repeating: 0, count: max(frames, 1) * channels)
             }
-            return RealtimeDriver.silentPeriod
+            // Zero frames still carries out the ring's commands.
+            scratch.withUnsafeMutableBufferPointer { mixChunks(into: $0, frames: frames) }
+            let (frame, next) = state.withLock { ($0.frame, $0.nextWakeFrame) }
+            return sleep(until: next, from: frame)
         }
         reopenIfLost()
         drainCommands()
@@ -105,6 +103,11 @@ extension AudioEngine {
             publish(state)
             return (state.frame, state.nextWakeFrame)
         }
+        return sleep(until: next, from: frame)
+    }
+
+    /// How long the driver may sleep from render-clock `frame` until housekeeping is due at `next`.
+    private func sleep(until next: Int64, from frame: Int64) -> Duration {
         guard next != .max else { return RealtimeDriver.longestSleep }
         let seconds = Double(max(next - frame, 0)) / Double(sampleRate)
         return min(.microseconds(Int64(seconds * 1e6) + 200), RealtimeDriver.longestSleep)

@@ -315,9 +315,7 @@ public final class MusicStation: Sendable {
         } else {
             // Opened and decoded on the streaming worker (offline: as the render reaches it), never
             // on this thread.
-            let stream = StreamFeeder(entry: entry, inline: engine.isOffline) { [ring = engine.ring] in
-                ring.wake()
-            }
+            let stream = engine.makeFeeder(entry)
             request = VoiceRequest(name: entry.name, sound: id, stream: stream, options: options)
         }
         request.fadeIn = transition.fadeSeconds

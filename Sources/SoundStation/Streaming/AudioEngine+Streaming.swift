@@ -32,12 +32,17 @@ extension AudioEngine {
         throws(AudioEngineError) -> VoiceHandle?
     {
         try checkPlay(of: "stream", named: stream.name, madeOn: stream.ring, options: options)
-        let feeder = StreamFeeder(entry: stream.entry(loop: options.loop), inline: isOffline) { [ring] in
-            ring.wake()
-        }
+        let feeder = makeFeeder(stream.entry(loop: options.loop))
         // The command carries the feeder as it carries a buffer; the mixing side tells them apart
         // when it starts the voice.
         return trigger(stream.id, options: options, at: time, carrying: feeder)
+    }
+
+    /// A feeder for a track this engine streams: decoded on the streaming worker (offline: on the
+    /// rendering thread, as the render reaches it), silence of its length when nobody hears the
+    /// engine; it wakes the mixing side when chunks are ready.
+    func makeFeeder(_ entry: SoundEntry) -> StreamFeeder {
+        StreamFeeder(entry: entry, inline: isOffline, quiet: output.mixesQuietly) { [ring] in ring.wake() }
     }
 
     /// Bytes of decoded audio the engine holds for its streamed voices: the OpenAL buffers of their

@@ -26,6 +26,8 @@ final class StreamFeeder: @unchecked Sendable {
     private let entry: SoundEntry
     /// Decode on the caller of ``prime(source:)`` and ``refill(source:)`` (offline) rather than ahead.
     private let inline: Bool
+    /// Stream silence of the track's length instead of decoding it (an engine nobody hears).
+    private let quiet: Bool
     /// Wakes the mixing side when chunks are ready (the engine's ring).
     private let wake: @Sendable () -> Void
 
@@ -87,11 +89,13 @@ final class StreamFeeder: @unchecked Sendable {
     /// Prepares a stream of `entry`; nothing is opened until ``start(from:)``.
     /// - Parameters:
     ///   - inline: Decode on the mixing side's thread (offline rendering) rather than on the worker.
+    ///   - quiet: Give silence of the track's length rather than its samples (``SilentDecoder``).
     ///   - wake: Called when the worker has chunks ready, to wake the mixing side.
-    init(entry: SoundEntry, inline: Bool, wake: @escaping @Sendable () -> Void) {
+    init(entry: SoundEntry, inline: Bool, quiet: Bool = false, wake: @escaping @Sendable () -> Void) {
         self.entry = entry
         self.name = entry.name
         self.inline = inline
+        self.quiet = quiet
         self.wake = wake
     }
 
@@ -224,6 +228,14 @@ final class StreamFeeder: @unchecked Sendable {
     /// The track frame being heard.
     func position(source: OpenALSource) -> Int { queue.position(source: source) }
 
+    /// Once the whole rest of the track is queued (it does not loop, and the decoder is done): the
+    /// track frames left to play, so housekeeping can look again when it ends rather than at the next
+    /// refill. Mixing side, under the engine's lock.
+    func framesLeft(source: OpenALSource) -> Int? {
+        guard !awaitingPrime, ahead.withLock({ $0.exhausted && $0.chunks.isEmpty }) else { return nil }
+        return max(queue.next - queue.position(source: source), 0)
+    }
+
     /// Takes the next decoded chunk, if one is ready.
     private func takeChunk(format: Format) -> Chunk? {
         let chunk = ahead.withLock { ahead -> Chunk? in
@@ -289,7 +301,7 @@ final class StreamFeeder: @unchecked Sendable {
             let range =
                 entry.loopRange(sampleRate: info.sampleRate, frameCount: info.frameCount)
                 ?? 0..<max(info.frameCount, 1)
-            decoding.decoder = decoder
+            decoding.decoder = quiet ? SilentDecoder(info: info) : decoder
             decoding.loopStart = range.lowerBound
             decoding.loopEnd = range.upperBound
             let format = Format(

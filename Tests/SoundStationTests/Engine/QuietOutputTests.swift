@@ -1,0 +1,95 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import SoundStation
+
+/// Silent and remote output keep a device's books on a small mono loopback device and stream
+/// silence of a track's length: what a game sees (its events and their engine-clock times) must be
+/// what a device engine would show.
+@Suite struct QuietOutputTests {
+    /// The started and finished times of each voice, by sound name.
+    private final class Lifetimes: Sendable {
+        let times = Mutex<[String: (started: Duration?, finished: Duration?, reason: String?)]>([:])
+
+        func record(_ event: SoundEvent) {
+            times.withLock { times in
+                switch event {
+                case .started(_, let sound, let time): times[sound, default: (nil, nil, nil)].started = time
+                case .finished(_, let sound, let reason, let time):
+                    times[sound, default: (nil, nil, nil)].finished = time
+                    times[sound, default: (nil, nil, nil)].reason = reason.rawValue
+                default: break
+                }
+            }
+        }
+
+        var finishedCount: Int { times.withLock { $0.values.filter { $0.finished != nil }.count } }
+    }
+
+    /// Polls with a deadline, blocking this thread: the engine runs on the wall clock, and a task
+    /// suspended behind busy suites could wake long after the sounds ended.
+    private func wait(for lifetimes: Lifetimes, count: Int) {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while lifetimes.finishedCount < count, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+    }
+
+    @Test("on silent output a one-shot, a pitched one-shot and a streamed track end when their sounds do")
+    func voicesEndOnTime() throws {
+        let folder = try DecodingTestDirectory()
+        defer { try? FileManager.default.removeItem(at: folder.url) }
+        // A track at another rate than the engine's, stereo: the small mix converts both.
+        let path = folder.path("track.wav")
+        try WAVWriter.write(
+            Signals.sine(frequency: 300, seconds: 0.3, sampleRate: 44_100, channels: 2), toFileAt: path,
+            format: .float32)
+        let engine = try AudioEngine(output: .silent)
+        defer { engine.shutdown() }
+        #expect(engine.sampleRate == 48_000 && engine.channels == 2)
+        let lifetimes = Lifetimes()
+        engine.onEvent { lifetimes.record($0) }
+        let beep = try engine.makeBuffer(Signals.sine(frequency: 500, seconds: 0.1), name: "beep")
+        let slow = try engine.makeBuffer(Signals.sine(frequency: 500, seconds: 0.2), name: "high")
+        let stream = try engine.makeStream(fileAt: path)
+        try engine.play(beep)
+        try engine.play(slow, options: PlayOptions(pitch: 2))
+        try engine.play(stream)
+        wait(for: lifetimes, count: 3)
+        let times = lifetimes.times.withLock { $0 }
+        for (name, length) in [("beep", 0.1), ("high", 0.1), ("track.wav", 0.3)] {
+            let lifetime = try #require(times[name], "\(name) never started")
+            let started = try #require(lifetime.started)
+            let finished = try #require(lifetime.finished)
+            #expect(lifetime.reason == "ended")
+            // A voice's end is seen by the round at its predicted end, or one quantum (5.3 ms) later.
+            let heard = (finished - started).inSeconds
+            #expect(heard >= length - 0.001 && heard <= length + 0.012, "\(name) lasted \(heard) s")
+        }
+    }
+
+    @Test("a quiet engine's track is silence of the track's length, read without decoding, and seeks")
+    func silentDecoderKeepsTheLength() {
+        let info = AudioFileInfo(format: .wav, sampleRate: 44_100, channels: 2, frameCount: 10_000)
+        let decoder = SilentDecoder(info: info)
+        let first = decoder.read(maxFrames: 8_192)
+        #expect(first.count == 8_192 * 2 && first.allSatisfy { $0 == 0 })
+        #expect(decoder.read(maxFrames: 8_192).count == (10_000 - 8_192) * 2)
+        #expect(decoder.read(maxFrames: 8_192).isEmpty)
+        decoder.seek(toFrame: 9_000)
+        #expect(decoder.read(maxFrames: 8_192).count == 1_000 * 2)
+        decoder.seek(toFrame: -5)
+        #expect(decoder.read(maxFrames: 100).count == 200)
+    }
+
+    @Test("the quiet mix runs ahead of the clock by less than one of its frames")
+    func quietFramesCoverTheClock() {
+        for frame: Int64 in [0, 1, 5, 6, 7, 47_999, 48_000, 1_000_003] {
+            let quiet = AudioEngine.quietFrames(at: frame, rate: 48_000)
+            let covered = Double(quiet) * 6
+            #expect(covered >= Double(frame) && covered < Double(frame) + 6, "frame \(frame): \(quiet)")
+        }
+        #expect(AudioEngine.quietFrames(at: 44_100, rate: 44_100) == 8_000)
+    }
+}
