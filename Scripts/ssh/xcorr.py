@@ -2,7 +2,8 @@
 """Compares what a player heard with an offline render of the same commands: finds the lag of the
 render inside the recording by cross-correlating their envelopes (2 kHz), then, for every second of
 the render with sound in it, the lag of that second alone. Prints the global lag, each window's
-deviation from it and its correlation; exits 1 when a window deviates by more than MAX_MS or
+deviation from it and its correlation (a second whose sound is under a tenth of the loudest second's
+is left out); exits 1 when a window deviates by more than MAX_MS or
 correlates below MIN_CORR, or when too few windows have sound.
 Usage: xcorr.py RECORDED.wav REFERENCE.wav [MAX_MS [MIN_CORR]]"""
 import array, math, struct, sys
@@ -67,12 +68,16 @@ fine_rec, fine_ref = envelope(recorded, 24), envelope(reference, 24)
 lag, score = best_lag(fine_rec, fine_ref, range(coarse * 20 - 40, coarse * 20 + 41))
 print(f"global lag {lag / 2:.1f} ms, correlation {score:.3f}")
 window = 2000  # one second of the 2 kHz envelope
-loudest = max(fine_ref) if fine_ref else 0
+starts = range(0, len(fine_ref) - window + 1, window)
+loudest = max((sum(fine_ref[s:s + window]) for s in starts), default=0)
 worst, windows, failures = 0.0, 0, []
-for start in range(0, len(fine_ref) - window + 1, window):
+for start in starts:
     part = fine_ref[start:start + window]
-    if max(part) < loudest * 0.05:
-        continue  # a quiet second says nothing about timing
+    if sum(part) < loudest * 0.1:
+        # A quiet second (or one with a few milliseconds of sound, where the game stopped all its
+        # sounds) says little about timing.
+        print(f"second {start // window}: quiet, left out")
+        continue
     local, local_score = best_lag(fine_rec, part, range(lag + start - 60, lag + start + 61))
     deviation = (local - lag - start) / 2
     windows += 1
