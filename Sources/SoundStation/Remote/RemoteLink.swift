@@ -59,8 +59,6 @@ final class RemoteLink: Sendable {
     private let sampleRate: Int
     /// Written bytes so far (a bench reports them).
     let bytesWritten = Atomic<Int>(0)
-    /// Players connected so far (1 for a terminal link; a socket link counts each reconnection).
-    let connections = Atomic<Int>(0)
 
     /// Opens the session's terminal (or connects to the player's socket) and starts the writer.
     /// - Throws: ``AudioEngineError/noPlaybackDevice(name:)`` naming `/dev/tty` when the process has
@@ -325,7 +323,6 @@ final class RemoteLink: Sendable {
             return box.catalogue?.frame
         }
         if let catalogue, !write(catalogue, to: fd) { return false }
-        connections.add(1, ordering: .relaxed)
         return true
     }
 

@@ -1,6 +1,6 @@
 /// Stands in for a streamed track's decoder on an engine nobody hears (silent and remote output):
-/// it gives silence of the track's length, so the voice plays, loops and ends exactly when the track
-/// would, without decoding a sample of it.
+/// it gives silence of the track's length (in one channel, whatever the file's), so the voice plays,
+/// loops and ends exactly when the track would, without decoding a sample of it.
 ///
 /// The real decoder is opened first (a file that cannot be opened is refused as on a device) and
 /// dropped once its ``AudioFileInfo`` is known; damage later in the file goes unnoticed, as nothing

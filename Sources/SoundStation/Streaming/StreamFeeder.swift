@@ -295,13 +295,15 @@ final class StreamFeeder: @unchecked Sendable {
     /// Opens the decoder and publishes the format, or the failure.
     private func open(_ decoding: inout Decoding) -> Bool {
         do {
-            let decoder = try AudioDecoder.openStream(
+            let opened = try AudioDecoder.openStream(
                 fileAt: entry.resolvedPath, options: entry.decodingOptions)
+            // Silence needs one channel: half a stereo track's buffers and mixing.
+            let decoder: any StreamingDecoder = quiet ? SilentDecoder(info: opened.info.mixed(to: 1)) : opened
             let info = decoder.info
             let range =
                 entry.loopRange(sampleRate: info.sampleRate, frameCount: info.frameCount)
                 ?? 0..<max(info.frameCount, 1)
-            decoding.decoder = quiet ? SilentDecoder(info: info) : decoder
+            decoding.decoder = decoder
             decoding.loopStart = range.lowerBound
             decoding.loopEnd = range.upperBound
             let format = Format(
