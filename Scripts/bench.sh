@@ -148,6 +148,12 @@ echo "bench: remote session (Starfall's terminal bot, 30 s each, remote and loca
 echo "bench: remote session, the engine alone (soundstation-bench session: Starfall's sound load, 30 s each)"
 (cd "$root" && python3 Scripts/ssh/bench-remote.py Assets "$bin/soundstation-bench" session --work "$work" \
     --assets Assets --seconds 30) | tee -a "$out/remote.txt"
+# 50 remote sessions at once, each Starfall's bot with a seed of its own in a pseudo-terminal of its
+# own (sshd is not needed for the scale: it only copies bytes): CPU, memory per session, and every
+# session's command stream its own (a few seeds played again alone give the same stream).
+echo "bench: 50 remote sessions at once (Starfall's terminal bot, 1200 ticks each, a seed each)"
+(cd "$root" && python3 Scripts/ssh/bench-sessions.py "$bin/soundstation" "$root/Assets" 50 "$bin/starfall" \
+    --terminal --autostart --bot --seed '{seed}' --frames 1200) | tee "$out/sessions.txt"
 
 {
     echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(free -m | awk '/^Mem:/ {print $2}') MiB RAM"
@@ -165,4 +171,4 @@ if awk -v load="${load_start%% *}" -v cores="$(nproc)" 'BEGIN { exit !(load > co
     echo "bench: other work was running when the bench started (load $load_start on $(nproc) cores):" \
         "wall-clock cases (preload above all, which needs every core) are noisy; run again when it is idle"
 fi
-echo "bench: wrote $out/results.json (table: $out/results.md; remote session: $out/remote.txt) in $(($(date +%s) - started)) s"
+echo "bench: wrote $out/results.json (table: $out/results.md; remote session: $out/remote.txt, $out/sessions.txt) in $(($(date +%s) - started)) s"

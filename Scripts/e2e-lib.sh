@@ -3,9 +3,11 @@
 passed=0
 failed=0
 
-check() { # check NAME COMMAND...: passes when COMMAND exits 0 (E2E_VERBOSE=1 shows every output)
+check() { # check NAME COMMAND...: passes when COMMAND exits 0 (E2E_VERBOSE=1 shows every output;
+    # E2E_ONLY=REGEX runs only the checks whose name or command matches)
     local name=$1
     shift
+    if [ -n "${E2E_ONLY:-}" ] && ! grep -Eq -- "$E2E_ONLY" <<<"$name $1"; then return 0; fi
     if "$@" >"$work/out" 2>&1; then
         passed=$((passed + 1))
         echo "ok   $name"

@@ -12,9 +12,12 @@ cli="$bindir/soundstation"
 work=$(mktemp -d /tmp/ssh-e2e.XXXXXX)
 chmod 755 "$work"
 socket=ssh-e2e-$$
+shared=ssh-e2e-shared-$$
 cleanup() {
     tmux -L "$socket" kill-server 2>/dev/null
+    tmux -L "$shared" kill-server 2>/dev/null
     [ -f "$work/sshd.pid" ] && kill "$(cat "$work/sshd.pid")" 2>/dev/null
+    [ -f "$work/sshd-nolc.pid" ] && kill "$(cat "$work/sshd-nolc.pid")" 2>/dev/null
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -32,8 +35,14 @@ cp "$work/user.pub" "$work/authorized_keys"
 cat >"$work/forced.sh" <<EOS
 #!/bin/sh
 export PATH="$bindir:\$PATH" SOUNDSTATION_ASSETS="$repo/Assets" PULSE_SERVER="$PULSE_SERVER" ALSOFT_DRIVERS=pulse
+echo "\${LC_SOUNDSTATION:-none}" > "$work/lc.txt"
 case "\$SSH_ORIGINAL_COMMAND" in
 hostile) exec python3 "$repo/Scripts/ssh/hostile.py" ;;
+# The game inside a tmux of the server's, attached in this session.
+"tmux-game "*) exec tmux -L "server-\$\$" -f /dev/null new-session -x 100 -y 30 "\${SSH_ORIGINAL_COMMAND#tmux-game }" ;;
+# A game left running in a tmux of the server's that a later session attaches to.
+"tmux-start "*) tmux -L "$shared" -f /dev/null new-session -d -s game -x 100 -y 30 "\${SSH_ORIGINAL_COMMAND#tmux-start }"; sleep 3; exit 0 ;;
+tmux-attach) exec tmux -L "$shared" attach -t game ;;
 esac
 # The session's processes (this script leads the session sshd made): their open files and the sound
 # server's clients, sampled while the game plays.
@@ -59,8 +68,15 @@ AcceptEnv LANG LC_*
 ForceCommand $work/forced.sh
 EOS
 /usr/sbin/sshd -f "$work/sshd_config" -E "$work/sshd.log" || { echo "e2e-ssh: sshd did not start"; cat "$work/sshd.log"; exit 1; }
-for _ in $(seq 50); do [ -s "$work/sshd.pid" ] && break; sleep 0.1; done
+# A second server that accepts no variable (no AcceptEnv: LC_SOUNDSTATION does not pass), for the
+# forwarded socket.
+nolc_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+grep -v -e '^AcceptEnv' -e '^Port' -e '^PidFile' "$work/sshd_config" >"$work/sshd_nolc_config"
+printf 'Port %s\nPidFile %s\nStreamLocalBindUnlink yes\n' "$nolc_port" "$work/sshd-nolc.pid" >>"$work/sshd_nolc_config"
+/usr/sbin/sshd -f "$work/sshd_nolc_config" -E "$work/sshd-nolc.log" || { echo "e2e-ssh: the second sshd did not start"; cat "$work/sshd-nolc.log"; exit 1; }
+for _ in $(seq 50); do [ -s "$work/sshd.pid" ] && [ -s "$work/sshd-nolc.pid" ] && break; sleep 0.1; done
 
+nolc_options=(-p "$nolc_port" -i "$work/user" -o UserKnownHostsFile="$work/known" -o StrictHostKeyChecking=no -o BatchMode=yes -o LogLevel=ERROR)
 ssh_options=(-p "$port" -i "$work/user" -o UserKnownHostsFile="$work/known" -o StrictHostKeyChecking=no -o BatchMode=yes -o LogLevel=ERROR)
 cache="$work/cache"
 relay="python3 $repo/Scripts/ssh/relay.py 127.0.0.1 $port 40 10"
@@ -73,7 +89,9 @@ in_pane() {
     rm -f "$work/$name.status"
     printf '%s\n' "$command; echo \$? > $work/$name.status.tmp; mv $work/$name.status.tmp $work/$name.status; sleep 60" >"$work/$name.sh"
     tmux -L "$socket" kill-session -t "$name" 2>/dev/null
-    tmux -L "$socket" new-session -d -s "$name" -x 100 -y 30 "env LANG=C.UTF-8 sh $work/$name.sh"
+    # Alternate screen off: a full-screen game's last frame stays on the pane after it exits.
+    tmux -L "$socket" new-session -d -s "$name" -x 100 -y 30 "env LANG=C.UTF-8 sh $work/$name.sh" \; \
+        set-option -w -t "$name" alternate-screen off
     for _ in $(seq 900); do [ -f "$work/$name.status" ] && break; sleep 0.1; done
     sleep 0.2
     tmux -L "$socket" capture-pane -t "$name" -p >"$work/$name.pane"
@@ -81,10 +99,11 @@ in_pane() {
     [ -f "$work/$name.status" ] || { echo "$name did not finish in 90 s; its pane:"; cat "$work/$name.pane"; return 1; }
 }
 
-# player NAME [EXTRA SSH OPTIONS...] -- REMOTE COMMAND: soundstation ssh into the test server in a pane.
+# player NAME [EXTRA SSH OPTIONS...] -- REMOTE COMMAND: soundstation ssh into the test server in a pane
+# ($PLAYER_FLAGS go to soundstation ssh, $SERVER_OPTIONS replace the server's port and keys).
 player() {
     local name=$1 extra=$2 remote=$3
-    in_pane "$name" "'$cli' ssh --cache '$cache' --stats '$work/$name.json' -t ${ssh_options[*]} $extra $USER_AT -- $remote"
+    in_pane "$name" "'$cli' ssh ${PLAYER_FLAGS:-} --cache '$cache' --stats '$work/$name.json' -t ${SERVER_OPTIONS:-${ssh_options[*]}} $extra $USER_AT -- $remote"
 }
 USER_AT="$(id -un)@127.0.0.1"
 
@@ -242,13 +261,25 @@ session_passes_keys_size_and_status() {
     [ "$(cat "$work/keys.status")" = 7 ]
 }
 
+starfall_game="starfall --terminal --autostart --bot --seed 3 --frames 600"
 starfall_is_heard() { # the terminal front end with its bot, over SSH: the player's sink hears it
-    heard starfall "" "starfall --terminal --autostart --bot --seed 3 --frames 600" || return 1
-    cat "$work/starfall.json"
-    grep -q "SCORE" "$work/starfall.pane" || true
+    PLAYER_FLAGS="--quiet --record $work/starfall.rec" heard starfall "" "$starfall_game" || return 1
+    cat "$work/starfall.json" "$work/starfall.pane"
     [ "$(stat_of starfall commands)" -ge 10 ] && [ "$(stat_of starfall notArrived)" = 0 ] || return 1
     echo "recorded peak $(peak "$work/starfall.wav"), RMS $(rms "$work/starfall.wav")"
-    above "$(rms "$work/starfall.wav")" 0.02
+    above "$(rms "$work/starfall.wav")" 0.02 || return 1
+    # What the sink heard against an offline render of the commands the game sent (each at its
+    # frame on the game's clock): every second with sound in it lines up within 5 ms.
+    "$cli" render --session "$work/starfall.rec" --cache "$cache" --seconds 11 --out "$work/starfall-ref.wav" || return 1
+    [ -z "${E2E_KEEP:-}" ] || cp "$work/starfall.wav" "$work/starfall-ref.wav" "$work/starfall.rec" "$E2E_KEEP/"
+    python3 "$repo/Scripts/ssh/xcorr.py" "$work/starfall.wav" "$work/starfall-ref.wav" 5
+}
+
+starfall_panes_match() { # the same seed through plain ssh: the same last screen
+    in_pane starfall-plain "ssh -t ${ssh_options[*]} $USER_AT -- $starfall_game" || return 1
+    grep -q "[^[:space:]]" "$work/starfall-plain.pane" || { echo "an empty pane"; return 1; }
+    cat "$work/starfall-plain.pane"
+    diff "$work/starfall-plain.pane" "$work/starfall.pane" || { echo "the panes differ"; return 1; }
 }
 
 c_and_python_games_are_heard() { # Catch (C, ss_open "auto") and Snake (Python, Engine("auto"))
@@ -266,6 +297,67 @@ c_and_python_games_are_heard() { # Catch (C, ss_open "auto") and Snake (Python, 
     done
 }
 
+socket_when_no_lc() { # a server that passes no LC_*: soundstation ssh --socket, three effects 0.5 s apart
+    PLAYER_FLAGS=--socket SERVER_OPTIONS="${nolc_options[*]}" heard socket "" "$three" || return 1
+    cat "$work/socket.json" "$work/socket.pane"
+    [ "$(cat "$work/lc.txt")" = none ] || { echo "LC_SOUNDSTATION reached the server"; return 1; }
+    spacing socket || return 1
+    [ "$(stat_of socket socketFrames)" -ge 3 ] && [ "$(stat_of socket filesReceived)" = 0 ] || return 1
+    [ "$(stat_of socket notArrived)" = 0 ] && [ "$(stat_of socket late)" = 0 ] || return 1
+    grep -q "playing on remote" "$work/socket.pane"
+}
+
+listen_and_plain_ssh() { # soundstation listen + ssh -R by hand; the pane stays clean
+    local sock="$work/listen.sock"
+    "$cli" listen --socket "$sock" --sessions 1 --output silent --cache "$cache" --stats "$work/listen.json" 2>"$work/listen.err" &
+    local listener=$!
+    for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
+    cat "$work/listen.err"
+    grep -q "connect with: ssh -R /tmp/soundstation-%r-" "$work/listen.err" || return 1
+    in_pane listened "ssh -t ${nolc_options[*]} -R /tmp/soundstation-%r-e2e.sock:$sock $USER_AT -- soundstation play 0:effect:hit 0.5:effect:coin" || return 1
+    for _ in $(seq 100); do kill -0 $listener 2>/dev/null || break; sleep 0.1; done
+    kill $listener 2>/dev/null && { echo "listen did not end after the session"; return 1; }
+    cat "$work/listened.pane" "$work/listen.json"
+    [ "$(python3 -c "import json; print(len(json.load(open('$work/listen.json'))['firstPlays']))")" = 2 ] && [ "$(stat_of listen notArrived)" = 0 ] && [ "$(stat_of listen strayBytes)" = 0 ] || return 1
+    grep -q "playing on remote" "$work/listened.pane" || return 1
+    if grep -q $'\e' "$work/listened.pane"; then echo "an escape on the pane"; return 1; fi
+}
+
+game_in_server_tmux() { # the game inside tmux on the server: sound through the socket, spacing kept
+    PLAYER_FLAGS=--socket heard intmux "" "tmux-game $three" || return 1
+    cat "$work/intmux.json" "$work/intmux.pane"
+    spacing intmux || return 1
+    [ "$(stat_of intmux socketFrames)" -ge 3 ] && [ "$(stat_of intmux notArrived)" = 0 ] || return 1
+    # Through the multiplexer nothing of a frame reaches the screen either way (tmux swallows APC).
+    [ "$(stat_of intmux accepted)" = "$(stat_of intmux socketFrames)" ]
+}
+
+the_sound_follows_the_player_who_attaches() { # detach, a new session attaches: it hears the game
+    local cues="" t
+    for t in 1 2 3 4 5 6 7 8 9 10 11 12; do cues="$cues $t:effect:hit"; done
+    # The first session starts the game in the server's tmux and leaves it (its ssh lasts while the
+    # game holds its socket; it plays silent, so the sink hears the second only); a second session
+    # attaches 4 s later.
+    PLAYER_FLAGS="--socket --output silent" player first-tmux "" "tmux-start soundstation play --seconds 13 $cues" &
+    local first=$!
+    sleep 4
+    PLAYER_FLAGS=--socket heard attached "" "tmux-attach" || return 1
+    wait $first || return 1
+    cat "$work/first-tmux.json" "$work/attached.json"
+    # The first player heard the game until the game found the newer socket (it looks every 2 s) and
+    # let go of the first; the second the rest, a second apart.
+    [ "$(stat_of first-tmux commands)" -ge 2 ] && [ "$(stat_of first-tmux commands)" -lt 12 ] || return 1
+    [ "$(stat_of attached commands)" -ge 3 ] || return 1
+    [ "$(stat_of attached sessions)" = 1 ] && [ "$(stat_of attached notArrived)" = 0 ] || return 1
+    python3 "$repo/Scripts/ssh/onsets.py" "$work/attached.wav" | tee "$work/attached.onsets" || return 1
+    python3 - "$work/attached.onsets" <<'PY'
+import sys
+lines = dict(line.split(" ", 1) for line in open(sys.argv[1]).read().strip().splitlines())
+gaps = [float(g) for g in lines["gaps"].split()]
+assert len(gaps) >= 2 and all(abs(g - 1000) <= 2 for g in gaps), f"gaps {gaps} ms, wanted 1000 +- 2"
+PY
+}
+
 cache_command() {
     "$cli" cache list --cache "$cache" | tail -1 | grep -q "files" || return 1
     "$cli" cache clear --cache "$cache" | grep -q "removed" || return 1
@@ -279,7 +371,12 @@ check "a corrupted cache entry is found by its hash and fetched again" corrupted
 check "plain ssh: no frame in the stream; the pane is the same as through soundstation ssh" plain_ssh_is_clean
 check "a hostile server: the player stays up, drops and counts, the screen stays clean" hostile_server
 check "keys, window size and exit status pass through" session_passes_keys_size_and_status
-check "Starfall's terminal front end with its bot over SSH is heard on the player's side" starfall_is_heard
+check "Starfall's terminal front end with its bot over SSH is heard, matching an offline render of its commands (5 ms)" starfall_is_heard
+check "Starfall through plain ssh leaves the same screen as through soundstation ssh" starfall_panes_match
 check "Catch (C) and Snake (Python) over SSH choose the remote output and are heard" c_and_python_games_are_heard
+check "a server that passes no LC_*: soundstation ssh --socket, three effects heard 0.5 s apart (2 ms)" socket_when_no_lc
+check "soundstation listen with a plain ssh -R: the game's sound arrives, the pane is clean" listen_and_plain_ssh
+check "a game inside tmux on the server: sound through the socket, three effects 0.5 s apart (2 ms)" game_in_server_tmux
+check "tmux on the server: after a detach, the player who attaches from a new session hears the game" the_sound_follows_the_player_who_attaches
 check "soundstation cache lists and clears" cache_command
 e2e_summary e2e-ssh

@@ -9,7 +9,8 @@ enum Command {
                soundstation devices
                soundstation render --seconds S --out FILE.wav [--rate HZ] [--assets DIR] EVENT...
                soundstation play [--seconds S] [--assets DIR] [--watch] EVENT...
-               soundstation ssh [--output O] [--delay MS] [--cache DIR] [ssh options] [user@]host [command]
+               soundstation ssh [--socket] [--output O] [--delay MS] [--cache DIR] [ssh options] [user@]host [command]
+               soundstation listen [--socket PATH] [--sessions N] [--output O] [--delay MS] [--cache DIR]
                soundstation cache [list|clear] [--cache DIR]
                soundstation --help | --version
         EVENT: T:effect:NAME  T:music:NAME[:fade=S|:crossfade=S]  T:stop-music[:fade=S]
@@ -34,6 +35,7 @@ enum Command {
         guard let name = words.first else { throw CLIError.usage("no command given") }
         // ssh's own options and command pass through untouched, --help included.
         if name == "ssh" { try SSHCommand.run(Array(words.dropFirst())) }
+        if name == "listen" { try ListenCommand.run(Array(words.dropFirst())) }
         var arguments = Arguments(Array(words.dropFirst()))
         if arguments.help() {
             program.printUsage()

@@ -8,58 +8,35 @@ import SoundStation
 /// wherever they appear and plays on a local engine.
 enum SSHCommand {
     struct Options {
-        var output: AudioOutput?
-        var delay: Duration = .milliseconds(80)
-        var cacheDirectory: String?
-        var cacheBytes = 256 << 20
-        var stats: String?
-        var quiet = false
+        var player = PlayerSide.Options()
+        var socket = false
         var sshProgram = "ssh"
         var sshArguments: [String] = []
     }
 
     static let usage = """
-        usage: soundstation ssh [--output device|device:NAME|silent] [--delay MS] [--cache DIR]
-                                [--cache-size MB] [--stats FILE] [--quiet] [ssh options] [user@]host [command]
+        usage: soundstation ssh [--socket] [--output device|device:NAME|silent] [--delay MS] [--cache DIR]
+                                [--cache-size MB] [--stats FILE] [--record FILE] [--quiet]
+                                [ssh options] [user@]host [command]
         Runs ssh and plays the sound of a SoundStation game on the server here. Options before the
-        ssh arguments; a game started by a command wants ssh's -t.
+        ssh arguments; a game started by a command wants ssh's -t. --socket also forwards a socket
+        (ssh -R) for servers that pass no LC_* variable and for games inside tmux or screen there.
         """
 
     static func parse(_ words: [String]) throws -> Options {
         var options = Options()
         var index = 0
-        func value(_ name: String) throws -> String {
-            index += 1
-            guard index < words.count else { throw CLIError.usage("\(name) needs a value") }
-            return words[index]
-        }
         loop: while index < words.count {
+            if try PlayerSide.parse(words, at: &index, into: &options.player) {
+                index += 1
+                continue
+            }
             switch words[index] {
-            case "--output":
-                let text = try value("--output")
-                switch text {
-                case "device": options.output = .device(latency: .low)
-                case "silent": options.output = .silent
-                case let named where named.hasPrefix("device:"):
-                    options.output = .device(name: String(named.dropFirst(7)), latency: .low)
-                default: throw CLIError.usage("--output \"\(text)\": expected device, device:NAME or silent")
-                }
-            case "--delay":
-                let text = try value("--delay")
-                guard let ms = Double(text), (0...2000).contains(ms) else {
-                    throw CLIError.usage("--delay \"\(text)\": expected milliseconds from 0 to 2000")
-                }
-                options.delay = .milliseconds(Int64(ms))
-            case "--cache": options.cacheDirectory = try value("--cache")
-            case "--cache-size":
-                let text = try value("--cache-size")
-                guard let mb = Int(text), (1...65_536).contains(mb) else {
-                    throw CLIError.usage("--cache-size \"\(text)\": expected megabytes from 1 to 65536")
-                }
-                options.cacheBytes = mb << 20
-            case "--stats": options.stats = try value("--stats")
-            case "--quiet": options.quiet = true
-            case "--ssh": options.sshProgram = try value("--ssh")
+            case "--socket": options.socket = true
+            case "--ssh":
+                index += 1
+                guard index < words.count else { throw CLIError.usage("--ssh needs a value") }
+                options.sshProgram = words[index]
             default: break loop
             }
             index += 1
@@ -75,48 +52,20 @@ enum SSHCommand {
             exit(0)
         }
         let options = try parse(words)
-        let cache: AssetCache
-        do { cache = try AssetCache(directory: options.cacheDirectory, maxBytes: options.cacheBytes) } catch {
-            throw CLIError(error.description)
+        let side = try PlayerSide(options.player, name: "ssh")
+        var arguments = ["-o", "SendEnv=\(RemoteAnnouncement.variable)"]
+        var listener: SocketListener?
+        if options.socket {
+            let local = try SocketListener(path: nil)
+            // A word of its own keeps this session's socket apart from the user's others.
+            let token = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+            arguments += ["-R", "\(RemoteSocket.forwardedPath(token: token)):\(local.path)"]
+            local.start(side)
+            listener = local
         }
-        var notices: [String] = []
-        // The player's own output: never remote (this may itself run in an SSH session).
-        var environment = ProcessEnvironment.variables
-        environment[RemoteAnnouncement.variable] = nil
-        var output = options.output ?? .device(latency: .low)
-        if options.output == nil {
-            do {
-                output = try AudioOutput.fromEnvironment(
-                    default: .device(latency: .low), environment: environment)
-            } catch {
-                notices.append(error.description)
-            }
-        }
-        if output == .remote { output = .device(latency: .low) }
-        // The mix is rendered offline, sample-exact, and played on the device by the speaker, which
-        // renders ahead: a sound server buffer of 100 ms costs no precision and rides out a busy
-        // machine (the player's own PULSE_LATENCY_MSEC wins).
-        setenv("PULSE_LATENCY_MSEC", "100", 0)
-        let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
-        let speaker: RemoteSpeaker
-        do {
-            speaker = try RemoteSpeaker(engine: engine, output: output)
-        } catch {
-            notices.append("\(error.description) Continuing without sound.")
-            speaker = try RemoteSpeaker(engine: engine, output: .silent)
-        }
-        let held = cache.verify()
-        let player = RemotePlayer(engine: engine, cache: cache, delay: options.delay, verified: held.sound)
-        var announcement = RemoteAnnouncement()
-        for hash in held.sound.prefix(RemoteAnnouncement.maxListed) {
-            announcement.cached.insert(hash.shortHex)
-        }
-        for partial in cache.partials() { announcement.partial[partial.hash.shortHex] = partial.bytes }
-
         let session = try PTYSession(
-            program: options.sshProgram,
-            arguments: ["-o", "SendEnv=\(RemoteAnnouncement.variable)"] + options.sshArguments,
-            environment: [RemoteAnnouncement.variable: announcement.value])
+            program: options.sshProgram, arguments: arguments + options.sshArguments,
+            environment: [RemoteAnnouncement.variable: side.announcement().value])
         var extractor = FrameExtractor()
         let status = session.run { bytes, now, text in
             var messages: [[UInt8]] = []
@@ -125,54 +74,80 @@ enum SSHCommand {
             } else {
                 extractor.flushHeld(into: &text)
             }
-            player.receive(messages)
+            side.receive(messages)
             return extractor.holdsBytes
         }
-        player.finish()
-        // Let what is buffered be heard: up to the last command's time and the end of its sounds
-        // (at most 5 s more: music may loop forever).
-        let deadline = ContinuousClock.now + .seconds(5)
-        while ContinuousClock.now < deadline,
-            engine.time.inSeconds < player.report.lastPlacedTime + 0.1 || engine.activeVoiceCount > 0
-        {
-            usleep(20_000)
-        }
-        usleep(UInt32(RemoteSpeaker.aheadFrames * 1_000_000 / engine.sampleRate) + 50_000)
-        let report = player.report
-        let counts = extractor.counts
-        if let path = options.stats {
-            let json = """
-                {"accepted": \(counts.accepted), "malformed": \(counts.malformed), "oversized": \(counts.oversized), \
-                "rateLimited": \(counts.rateLimited), "messages": \(report.messages), "undecodable": \(report.undecodable), \
-                "commands": \(report.commands), "notArrived": \(report.notArrived), "late": \(report.late), \
-                "unsupported": \(report.unsupported), "filesReceived": \(report.filesReceived), \
-                "filesFromCache": \(report.filesFromCache), "refused": \(report.refused), "fileBytes": \(report.fileBytes), \
-                "delayMs": \(report.delay * 1000), "jitterMs": \((report.maxLag ?? 0) * 1000), "ready": \(report.ready), \
-                "output": "\(speaker.deviceName ?? "silent")", "underruns": \(speaker.underruns), "resyncs": \(report.resyncs), "cacheRemoved": \(held.removed), \
-                "firstPlays": [\(report.firstPlays.map { "[\($0.frame), \($0.arrival), \($0.start)]" }.joined(separator: ", "))]}
-
-                """
-            try? FileSystem.writeAtomically(Array(json.utf8), to: path)
-        }
-        speaker.stop()
-        engine.shutdown()
-        if !options.quiet, counts.accepted + counts.dropped > 0 {
-            var line =
-                "soundstation ssh: \(report.commands) sound commands on \(speaker.deviceName ?? "silent"), delay \(Int(report.delay * 1000)) ms "
-                + "(link jitter up to \(Int(((report.maxLag ?? 0) * 1000).rounded())) ms)"
-                + "; files \(report.filesReceived) received, \(report.filesFromCache) from the cache"
-            if report.late > 0 { line += "; \(report.late) late" }
-            if report.notArrived > 0 { line += "; \(report.notArrived) refused (sound not arrived)" }
-            if counts.dropped + report.undecodable + report.refused > 0 {
-                line += "; dropped \(counts.dropped + report.undecodable) messages, refused \(report.refused)"
-                if let reason = report.lastRefusal { line += " (last: \(reason))" }
-            }
-            printError(line)
-            for notice in notices {
-                printError("soundstation ssh: notice: \(notice)")
-            }
-        }
+        listener?.stop()
+        side.finish(terminalCounts: extractor.counts)
         exit(status)
+    }
+}
+
+/// `soundstation listen [--socket PATH] [--sessions N] [player options]`: plays the sound of games
+/// that reach this machine through a socket forwarded by any ssh (`ssh -R
+/// /tmp/soundstation-%r-NAME.sock:PATH host`), for a player who runs ssh (or another client) as
+/// usual.
+enum ListenCommand {
+    static let usage = """
+        usage: soundstation listen [--socket PATH] [--sessions N] [--output device|device:NAME|silent]
+                                   [--delay MS] [--cache DIR] [--cache-size MB] [--stats FILE]
+                                   [--record FILE] [--quiet]
+        Plays the sound of SoundStation games that connect through a forwarded socket, until Ctrl-C
+        (or N game sessions ended). Connect with the ssh -R option it prints.
+        """
+
+    static func run(_ words: [String]) throws -> Never {
+        if words.first == "--help" || words.first == "-h" {
+            print(usage)
+            exit(0)
+        }
+        var options = PlayerSide.Options()
+        var socketPath: String?
+        var sessions: Int?
+        var index = 0
+        while index < words.count {
+            if try PlayerSide.parse(words, at: &index, into: &options) {
+                index += 1
+                continue
+            }
+            switch words[index] {
+            case "--socket":
+                index += 1
+                guard index < words.count else { throw CLIError.usage("--socket needs a value") }
+                socketPath = words[index]
+            case "--sessions":
+                index += 1
+                guard index < words.count, let count = Int(words[index]), count > 0 else {
+                    throw CLIError.usage("--sessions needs a whole number above 0")
+                }
+                sessions = count
+            default: throw CLIError.usage("listen: unknown argument \"\(words[index])\"")
+            }
+            index += 1
+        }
+        let side = try PlayerSide(options, name: "listen")
+        let listener = try SocketListener(path: socketPath)
+        let ended = Locked(0)
+        listener.start(side) { ended.withLock { $0 += 1 } }
+        let token = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        if !options.quiet {
+            printError("soundstation listen: playing games that connect to \(listener.path)")
+            printError(
+                "  connect with: ssh -R \(RemoteSocket.forwardedPath(token: token)):\(listener.path) [user@]host"
+            )
+        }
+        let trap = SignalCatcher()
+        var interrupt = sigaction()
+        interrupt.__sigaction_handler.sa_handler = { _ in SignalCatcher.flag = 1 }
+        sigemptyset(&interrupt.sa_mask)
+        sigaction(SIGINT, &interrupt, nil)
+        while !trap.caught {
+            if let sessions, ended.withLock({ $0 }) >= sessions { break }
+            usleep(50_000)
+        }
+        listener.stop()
+        side.finish(terminalCounts: FrameExtractor.Counts())
+        exit(0)
     }
 }
 
@@ -196,10 +171,4 @@ enum CacheCommand {
         case let other: throw CLIError.usage("cache: unknown action \"\(other)\" (list or clear)")
         }
     }
-}
-
-/// One line on standard error, in one `write`.
-private func printError(_ line: String) {
-    var text = line + "\n"
-    text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
 }

@@ -49,7 +49,8 @@ public enum AudioOutput: Sendable, Equatable, CustomStringConvertible {
     /// - `SOUNDSTATION_OUTPUT=silent` gives ``silent``; `device` gives ``device(name:latency:)``;
     ///   `remote` gives ``remote``; unset or empty leaves `preferred`, except that a device output
     ///   becomes ``remote`` when the program runs in an SSH session whose player announced
-    ///   `soundstation ssh` (``RemoteAnnouncement``, `LC_SOUNDSTATION`).
+    ///   `soundstation ssh` (``RemoteAnnouncement``, `LC_SOUNDSTATION`) or forwarded a socket to it
+    ///   (``RemoteSocket``: the fallback for servers that pass no `LC_*`, and for `tmux`/`screen`).
     /// - `SOUNDSTATION_DEVICE=NAME` names the device of a device output (`preferred`'s own name when
     ///   unset); a device output keeps `preferred`'s latency.
     /// - An ``offline(sampleRate:channels:)`` `preferred` is returned unchanged: an offline render is
@@ -72,7 +73,7 @@ public enum AudioOutput: Sendable, Equatable, CustomStringConvertible {
         switch environment["SOUNDSTATION_OUTPUT"]?.lowercased() {
         case nil, "":
             guard case .device = preferred else { return preferred }
-            if RemoteAnnouncement.from(environment: environment) != nil { return .remote }
+            if RemoteAnnouncement.route(environment: environment) != nil { return .remote }
             return .device(name: device ?? preferredDevice, latency: latency)
         case "device": return .device(name: device ?? preferredDevice, latency: latency)
         case "silent": return .silent

@@ -47,6 +47,9 @@ public struct FrameExtractor: Sendable {
         public var rateLimited = 0
         /// Every dropped frame.
         public var dropped: Int { malformed + oversized + rateLimited }
+
+        /// No frame seen yet.
+        public init() {}
     }
 
     private enum State: Sendable {

@@ -43,6 +43,17 @@ public struct RemoteAnnouncement: Sendable, Equatable {
         return RemoteAnnouncement(parsing: value)
     }
 
+    /// Where a game in this environment sends its sound, if anywhere: the session's terminal when the
+    /// player announced itself in `LC_SOUNDSTATION` (outside a multiplexer), else a socket the player
+    /// forwarded (``RemoteSocket/find(environment:)``; inside `tmux` or `screen` too).
+    /// - Parameter environment: The program's variables.
+    /// - Returns: The route, or `nil` when no player is there.
+    public static func route(environment: [String: String]) -> RemoteRoute? {
+        if let announcement = from(environment: environment) { return .terminal(announcement) }
+        if let path = RemoteSocket.find(environment: environment) { return .socket(path) }
+        return nil
+    }
+
     /// Parses a value of the variable.
     /// - Parameter value: The text after `LC_SOUNDSTATION=`.
     public init?(parsing value: String) {
@@ -81,4 +92,12 @@ public struct RemoteAnnouncement: Sendable, Equatable {
         if !parts.isEmpty { value += " part=" + parts.joined(separator: ",") }
         return value
     }
+}
+
+/// How a remote engine reaches the player.
+public enum RemoteRoute: Sendable, Equatable {
+    /// In-band frames on the session's terminal, the player's cache as the announcement says.
+    case terminal(RemoteAnnouncement)
+    /// A forwarded Unix socket (``RemoteSocket``), whose player announces its cache on the socket.
+    case socket(String)
 }

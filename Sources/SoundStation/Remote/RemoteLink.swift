@@ -22,46 +22,69 @@ final class RemoteLink: Sendable {
     /// How often the clock is sent while nothing else is.
     static let clockInterval: Duration = .seconds(1)
 
+    /// How long the writer waits for the announcement line on a new socket connection.
+    static let announcementTimeout: Duration = .seconds(2)
+    /// How often a socket link that lost its player looks for one again.
+    static let reconnectInterval: Duration = .seconds(1)
+    /// How often a socket link in a multiplexer looks for a player who attached since.
+    static let followInterval: Duration = .seconds(2)
+
+    private typealias File = (hash: ContentHash, path: String, size: Int)
+
     private struct Outbox: Sendable {
         /// Frames to write, with the sound id each plays (named first if it is new).
         var frames: [(bytes: [UInt8], sound: SoundID?)] = []
         var dropped = 0
-        /// Files still to send: (hash, path, size, next offset).
+        /// Files still to send on this connection: (hash, path, size, next offset).
         var files: [(hash: ContentHash, path: String, size: Int, offset: Int)] = []
+        /// The catalogue's frame and files, sent again to a player that connects later.
+        var catalogue: (frame: [UInt8], files: [File])?
         var catalogueOffered = false
+        /// What the connected player holds; `nil` while no player is connected (a socket link
+        /// before its announcement, or after its player left).
+        var announcement: RemoteAnnouncement?
         var open = true
     }
 
-    private let fd: Int32
+    private let route: RemoteRoute
+    /// The first connection's descriptor; the writer thread owns it (and any later one).
+    private let firstFD: Int32
     private let outbox = Mutex(Outbox())
     private let wake = DispatchSemaphore(value: 0)
     private let exited = DispatchSemaphore(value: 0)
-    private let announcement: RemoteAnnouncement
     /// The engine's clock, for the clock messages the writer sends.
     private let clock: @Sendable () -> Int64
     /// A sound id's catalogue name (takes the engine's state lock: the writer thread calls it).
     private let name: @Sendable (SoundID) -> String
+    private let sampleRate: Int
     /// Written bytes so far (a bench reports them).
     let bytesWritten = Atomic<Int>(0)
 
-    /// Opens the session's terminal and starts the writer.
+    /// Opens the session's terminal (or connects to the player's socket) and starts the writer.
     /// - Throws: ``AudioEngineError/noPlaybackDevice(name:)`` naming `/dev/tty` when the process has
-    ///   no terminal to write to.
+    ///   no terminal to write to, or the socket when it does not answer.
     init(
-        announcement: RemoteAnnouncement, sampleRate: Int, terminal: String = "/dev/tty",
+        route: RemoteRoute, sampleRate: Int, terminal: String = "/dev/tty",
         clock: @escaping @Sendable () -> Int64, name: @escaping @Sendable (SoundID) -> String
     ) throws(AudioEngineError) {
-        let fd = open(terminal, O_WRONLY | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw .noPlaybackDevice(name: "remote (\(terminal): \(String(cString: strerror(errno))))")
+        let fd: Int32
+        switch route {
+        case .terminal:
+            fd = open(terminal, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+            guard fd >= 0 else {
+                throw .noPlaybackDevice(name: "remote (\(terminal): \(String(cString: strerror(errno))))")
+            }
+        case .socket(let path):
+            fd = RemoteSocket.connect(path)
+            guard fd >= 0 else {
+                throw .noPlaybackDevice(name: "remote (\(path): \(String(cString: strerror(errno))))")
+            }
         }
-        self.fd = fd
-        self.announcement = announcement
+        self.route = route
+        firstFD = fd
         self.clock = clock
         self.name = name
-        let hello = RemoteMessage.hello(
-            sampleRate: sampleRate, frame: clock(), session: UInt64.random(in: 1...UInt64.max))
-        outbox.withLock { $0.frames.append((RemoteFraming.frame(hello.encoded())!, nil)) }
+        self.sampleRate = sampleRate
         let thread = PosixThread { [self] in run() }
         thread.name = "SoundStation remote"
         thread.start()
@@ -80,7 +103,7 @@ final class RemoteLink: Sendable {
         }
         outbox.withLock { box in
             guard box.open else { return }
-            guard box.frames.count < Self.maxQueued else {
+            guard box.frames.count < Self.maxQueued, box.announcement != nil || box.frames.count < 1024 else {
                 box.dropped += 1
                 return
             }
@@ -108,16 +131,25 @@ final class RemoteLink: Sendable {
             manifest: manifest, files: files.map { RemoteFile(hash: $0.hash, size: $0.size) })
         guard let frame = RemoteFraming.frame(message.encoded()) else { return }
         outbox.withLock { box in
+            box.catalogue = (frame, files)
+            // Before a player connects, the writer sends it on connecting.
+            guard let announcement = box.announcement else { return }
             box.frames.append((frame, nil))
-            // Smallest first: effects are playable within moments, music follows.
-            for file in files.sorted(by: { $0.size < $1.size })
-            where !announcement.cached.contains(file.hash.shortHex) {
-                // A file the player holds in part resumes where it stopped.
-                let have = announcement.partial[file.hash.shortHex] ?? 0
-                box.files.append((file.hash, file.path, file.size, have < file.size ? have : 0))
-            }
+            box.files = Self.needed(files, by: announcement)
         }
         wake.signal()
+    }
+
+    /// The files a player with `announcement` lacks, smallest first (effects are playable within
+    /// moments, music follows); a file it holds in part resumes where it stopped.
+    private static func needed(_ files: [File], by announcement: RemoteAnnouncement) -> [(
+        hash: ContentHash, path: String, size: Int, offset: Int
+    )] {
+        files.sorted(by: { $0.size < $1.size }).compactMap { file in
+            guard !announcement.cached.contains(file.hash.shortHex) else { return nil }
+            let have = announcement.partial[file.hash.shortHex] ?? 0
+            return (file.hash, file.path, file.size, have < file.size ? have : 0)
+        }
     }
 
     /// The manifest at `root` with each `path` (and each stem's) replaced by `<sha256>.<ext>`, and the
@@ -164,30 +196,67 @@ final class RemoteLink: Sendable {
         _ = exited.wait(timeout: .now() + .milliseconds(Int(timeout.inSeconds * 1000)))
     }
 
+    /// The writer: (re)connects, then writes queued frames, pieces of files under the byte budget and
+    /// a clock message when the stream is quiet, until the link closes.
     private func run() {
+        var fd = firstFD
         defer {
-            Glibc.close(fd)
+            if fd >= 0 { Glibc.close(fd) }
             exited.signal()
         }
         var budget = Double(Self.pieceSize)
         var lastBudget = ContinuousClock.now
         var lastSent = ContinuousClock.now
         var named: Set<Int32> = []
+        var lastAttempt = ContinuousClock.now
+        // In a multiplexer, a socket newer than this one is a player who attached since.
+        var current: String? = if case .socket(let path) = route { path } else { nil }
+        let follows = current != nil && Self.followsNewerPlayers()
+        var lastScan = ContinuousClock.now
+        if !greet(fd) {
+            Glibc.close(fd)
+            fd = -1
+        }
         while true {
+            if fd < 0 {
+                // No player: frames are dropped (counted) until one connects again.
+                let open = outbox.withLock { box in
+                    box.dropped += box.frames.count
+                    box.frames.removeAll(keepingCapacity: true)
+                    return box.open
+                }
+                if !open { return }
+                if ContinuousClock.now - lastAttempt >= Self.reconnectInterval {
+                    lastAttempt = .now
+                    if let next = reconnect() {
+                        (fd, current) = (next.fd, next.path)
+                        named.removeAll()
+                        lastSent = .now
+                    }
+                }
+                _ = wake.wait(timeout: .now() + .milliseconds(Int(Self.reconnectInterval.inSeconds * 1000)))
+                continue
+            }
             let (frames, open) = outbox.withLock { box in
                 defer { box.frames.removeAll(keepingCapacity: true) }
                 return (box.frames, box.open)
             }
-            for frame in frames {
+            var failed = false
+            for frame in frames where !failed {
                 if let sound = frame.sound, named.insert(sound.rawValue).inserted,
                     let naming = RemoteFraming.frame(
                         RemoteMessage.soundName(sound, name: name(sound)).encoded())
                 {
-                    write(naming)
+                    failed = !write(naming, to: fd)
                 }
-                write(frame.bytes)
+                if !failed { failed = !write(frame.bytes, to: fd) }
             }
             if !frames.isEmpty { lastSent = .now }
+            if failed {
+                lostPlayer(&fd)
+                lastAttempt = .now
+                continue
+            }
             if !open { return }
             // One piece of a file when the budget allows.
             let now = ContinuousClock.now
@@ -198,7 +267,7 @@ final class RemoteLink: Sendable {
             var waitFor: Duration = Self.clockInterval
             if let piece = nextPiece(budget: budget) {
                 if let piece {
-                    write(piece.frame)
+                    failed = !write(piece.frame, to: fd)
                     budget -= Double(piece.count)
                     lastSent = .now
                 }
@@ -207,11 +276,95 @@ final class RemoteLink: Sendable {
                     waitFor = .seconds((Double(Self.pieceSize) - budget) / Double(Self.assetBytesPerSecond))
                 }
             } else if ContinuousClock.now - lastSent >= Self.clockInterval {
-                write(RemoteFraming.frame(RemoteMessage.clock(frame: clock()).encoded())!)
+                failed = !write(RemoteFraming.frame(RemoteMessage.clock(frame: clock()).encoded())!, to: fd)
                 lastSent = .now
+            }
+            if failed {
+                lostPlayer(&fd)
+                lastAttempt = .now
+                continue
+            }
+            if follows, ContinuousClock.now - lastScan >= Self.followInterval {
+                lastScan = .now
+                if let (path, next) = RemoteSocket.connectNewer(than: current) {
+                    if greet(next) {
+                        // The player before lets go of the game (its ssh can end).
+                        Glibc.close(fd)
+                        (fd, current) = (next, path)
+                        named.removeAll()
+                        lastSent = .now
+                        continue
+                    }
+                    Glibc.close(next)
+                }
             }
             _ = wake.wait(timeout: .now() + .microseconds(Int(waitFor.inSeconds * 1e6)))
         }
+    }
+
+    /// Starts a session with the player on `fd`: reads a socket's announcement, then writes the
+    /// hello and the catalogue and queues the files the player lacks. Returns whether it could.
+    private func greet(_ fd: Int32) -> Bool {
+        let announcement: RemoteAnnouncement
+        switch route {
+        case .terminal(let announced): announcement = announced
+        case .socket:
+            guard let read = RemoteSocket.readAnnouncement(fd, timeout: Self.announcementTimeout) else {
+                return false
+            }
+            announcement = read
+        }
+        let hello = RemoteMessage.hello(
+            sampleRate: sampleRate, frame: clock(), session: UInt64.random(in: 1...UInt64.max))
+        guard write(RemoteFraming.frame(hello.encoded())!, to: fd) else { return false }
+        let catalogue = outbox.withLock { box in
+            box.announcement = announcement
+            box.files = box.catalogue.map { Self.needed($0.files, by: announcement) } ?? []
+            return box.catalogue?.frame
+        }
+        if let catalogue, !write(catalogue, to: fd) { return false }
+        return true
+    }
+
+    /// The player went away (a write failed): a terminal link is done; a socket link forgets what it
+    /// was sending and looks for a player again (the one who attaches to a multiplexer next).
+    private func lostPlayer(_ fd: inout Int32) {
+        Glibc.close(fd)
+        fd = -1
+        outbox.withLock { box in
+            box.announcement = nil
+            box.files.removeAll()
+        }
+    }
+
+    /// A new connection to the newest socket that answers, greeted; `nil` when none (or a terminal
+    /// link, which has one player only).
+    private func reconnect() -> (fd: Int32, path: String)? {
+        guard case .socket(let first) = route else { return nil }
+        // The socket named outright, else this session's, else in a multiplexer the newest one that
+        // answers (the session of a player who attached since, perhaps).
+        let named = ProcessEnvironment.variables[RemoteSocket.variable].flatMap { $0.isEmpty ? nil : $0 }
+        let environment = ProcessEnvironment.variables
+        let newest = environment["TMUX"] != nil || environment["STY"] != nil
+        guard
+            let path = RemoteSocket.answering(named: named, newest: newest)
+                ?? (RemoteSocket.probe(first) ? first : nil)
+        else { return nil }
+        let fd = RemoteSocket.connect(path)
+        guard fd >= 0 else { return nil }
+        guard greet(fd) else {
+            Glibc.close(fd)
+            return nil
+        }
+        return (fd, path)
+    }
+
+    /// Whether this link moves to a player who connects later: in a multiplexer (`TMUX`, `STY`),
+    /// whose players come and go, unless `SOUNDSTATION_SOCKET` names the socket.
+    private static func followsNewerPlayers() -> Bool {
+        let environment = ProcessEnvironment.variables
+        return (environment["TMUX"] != nil || environment["STY"] != nil)
+            && (environment[RemoteSocket.variable] ?? "").isEmpty
     }
 
     /// The next piece of the file being sent: `nil` when no file waits, `.some(nil)` when one waits
@@ -239,19 +392,26 @@ final class RemoteLink: Sendable {
         return RemoteFraming.frame(message.encoded()).map { ($0, count) }
     }
 
-    /// One frame in one `write` (the rest, should a signal cut it short).
-    private func write(_ frame: [UInt8]) {
-        frame.withUnsafeBytes { bytes in
+    /// One frame in one `write` (the rest, should a signal cut it short); whether it all went. A
+    /// socket's peer that left gives `EPIPE`, never the signal.
+    private func write(_ frame: [UInt8], to fd: Int32) -> Bool {
+        let isSocket = if case .socket = route { true } else { false }
+        let ok = frame.withUnsafeBytes { bytes in
             var done = 0
             while done < bytes.count {
-                let count = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
+                let count =
+                    isSocket
+                    ? send(fd, bytes.baseAddress! + done, bytes.count - done, Int32(MSG_NOSIGNAL))
+                    : Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
                 if count < 0 {
                     if errno == EINTR { continue }
-                    return
+                    return false
                 }
                 done += count
             }
+            return true
         }
-        bytesWritten.add(frame.count, ordering: .relaxed)
+        if ok { bytesWritten.add(frame.count, ordering: .relaxed) }
+        return ok
     }
 }

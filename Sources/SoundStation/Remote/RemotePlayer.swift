@@ -56,10 +56,14 @@ public final class RemotePlayer: Sendable {
         public var firstPlays: [(frame: Int64, arrival: Double, start: Double)] = []
         /// The last refusal's reason, for the summary.
         public var lastRefusal: String?
+        /// Game sessions heard (each engine on the server says hello once per connection).
+        public var sessions = 0
     }
 
     private struct State: Sendable {
         var report = Report()
+        /// The session the stream belongs to (its hello's number).
+        var session: UInt64?
         var serverRate = 48_000
         var catalogueSize = 0
         var manifest: [UInt8]?
@@ -76,12 +80,24 @@ public final class RemotePlayer: Sendable {
         var loadOrder: [String] = []
         /// Commands waiting for their sound's load: (command, server frame, arrival).
         var waiting: [String: [(EngineCommand, Int64, Double)]] = [:]
+        /// Music commands held, in order, behind a track still loading (``holdMusic``).
+        var musicHeld: [(EngineCommand, Int64, Double)] = []
         var voices: [UInt64: VoiceHandle] = [:]
         var voiceOrder: [UInt64] = []
         /// Local engine time minus server time: the anchor commands are placed by (seconds).
         var offset: Double?
         var windowStart = 0.0
         var windowMin = 0.0
+
+        /// Forgets the last session for a new one (another game, or the same game after the player
+        /// came back): its clock, sound ids, voices and catalogue are its own. The report adds up.
+        mutating func startOver() {
+            let kept = (report, verified)
+            self = State()
+            (report, verified) = kept
+            report.ready = false
+            report.loaded = 0
+        }
     }
 
     /// The engine that plays.
@@ -161,6 +177,8 @@ public final class RemotePlayer: Sendable {
             }
             let loaded = (try? system.bank.load(name)) != nil
             let waiting = state.withLock { state in
+                // A new session started meanwhile: this load was the old one's.
+                guard state.loading[name] === system else { return [(EngineCommand, Int64, Double)]() }
                 state.loading[name] = nil
                 if loaded {
                     state.systems[name] = system
@@ -170,6 +188,9 @@ public final class RemotePlayer: Sendable {
                 return state.waiting.removeValue(forKey: name) ?? []
             }
             for (command, frame, arrival) in waiting { play(command, frame: frame, arrival: arrival) }
+            for (command, frame, arrival) in releasedMusic() {
+                place(command, frame: frame, arrival: arrival)
+            }
         }
     }
 
@@ -198,8 +219,13 @@ public final class RemotePlayer: Sendable {
         }
         state.withLock { $0.report.messages += 1 }
         switch message {
-        case .hello(let rate, let frame, _):
-            state.withLock { $0.serverRate = rate }
+        case .hello(let rate, let frame, let session):
+            state.withLock { state in
+                if state.session != nil, state.session != session { state.startOver() }
+                state.session = session
+                state.report.sessions += 1
+                state.serverRate = rate
+            }
             observe(frame: frame, arrival: arrival)
         case .clock(let frame): observe(frame: frame, arrival: arrival)
         case .command(let command, let frame):
@@ -215,8 +241,8 @@ public final class RemotePlayer: Sendable {
 
     /// Updates the clock mapping with a message sent at server `frame` that arrived at `arrival`.
     ///
-    /// The mapping is anchored on the first message and then kept, so every command moves by the
-    /// same amount and sounds keep their spacing exactly; it is moved (a resync, counted) only when the
+    /// The mapping is anchored on the fastest message before the first command and then kept, so every
+    /// command moves by the same amount and sounds keep their spacing exactly; it is moved (a resync, counted) only when the
     /// link has become faster than the anchor by more than ``resyncMargin`` for a whole
     /// ``resyncWindow`` (the clocks drift, or the first message was held up), or when a message comes
     /// later than the delay can absorb.
@@ -227,6 +253,14 @@ public final class RemotePlayer: Sendable {
             guard let offset = state.offset else {
                 state.offset = lag
                 state.windowStart = arrival
+                state.windowMin = lag
+                return
+            }
+            // Until the first command is placed the anchor follows the fastest message: a hello sent
+            // while the server's clock had not started yet would otherwise anchor it late, and the
+            // drift check would move every sound some 50 ms, ten seconds in.
+            if state.report.commands == 0, lag < offset {
+                state.offset = lag
                 state.windowMin = lag
                 return
             }
@@ -384,6 +418,45 @@ public final class RemotePlayer: Sendable {
         }
     }
 
+    /// Whether a command for the music must wait (then it is kept, in order, in ``State/musicHeld``):
+    /// a track to play that is still loading holds it and every music command after it, so a game
+    /// that starts one track and switches to another at once ends on the second, with the intensity
+    /// it set, whatever order the tracks load in.
+    private func holdMusic(_ command: EngineCommand, frame: Int64, arrival: Double) -> Bool {
+        state.withLock { state in
+            var loading: String?
+            if case .playMusic(let sound, _, _, _) = command, let name = state.names[sound.rawValue],
+                state.systems[name] == nil, state.loading[name] != nil
+            {
+                loading = name
+            }
+            guard loading != nil || !state.musicHeld.isEmpty else { return false }
+            state.musicHeld.append((command, frame, arrival))
+            if let loading {
+                state.loadOrder.removeAll { $0 == loading }
+                state.loadOrder.insert(loading, at: 0)
+            }
+            return true
+        }
+    }
+
+    /// The held music commands that may go now: those before the first track still loading.
+    private func releasedMusic() -> [(EngineCommand, Int64, Double)] {
+        state.withLock { state in
+            var released: [(EngineCommand, Int64, Double)] = []
+            while let (command, frame, arrival) = state.musicHeld.first {
+                if case .playMusic(let sound, _, _, _) = command, let name = state.names[sound.rawValue],
+                    state.systems[name] == nil, state.loading[name] != nil
+                {
+                    break
+                }
+                released.append((command, frame, arrival))
+                state.musicHeld.removeFirst()
+            }
+            return released
+        }
+    }
+
     /// The local sound id for a server id, when its sound is loaded here.
     private func localSound(_ id: SoundID) -> (SoundSystem, SoundID, String)? {
         state.withLock { state in
@@ -419,13 +492,23 @@ public final class RemotePlayer: Sendable {
 
     private func play(_ command: EngineCommand, frame: Int64, arrival: Double) {
         switch command {
-        case .play(_, let sound, _, _), .playMusic(let sound, _, _, _):
+        case .play(_, let sound, _, _):
             if deferUntilLoaded(command, sound: sound, frame: frame, arrival: arrival) {
+                loadWake.signal()
+                return
+            }
+        case .playMusic, .setIntensity, .pauseMusic, .resumeMusic, .stopMusic:
+            if holdMusic(command, frame: frame, arrival: arrival) {
                 loadWake.signal()
                 return
             }
         default: break
         }
+        place(command, frame: frame, arrival: arrival)
+    }
+
+    /// Carries out a command whose sound (if any) is loaded, at its server frame's local time.
+    private func place(_ command: EngineCommand, frame: Int64, arrival: Double) {
         let at: Int64 =
             switch command {
             case .play(_, _, _, let scheduled?), .playMusic(_, _, _, let scheduled?),

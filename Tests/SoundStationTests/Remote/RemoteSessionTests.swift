@@ -219,4 +219,76 @@ import Testing
         #expect(try AudioOutput.fromEnvironment(environment: ["SOUNDSTATION_OUTPUT": "remote"]) == .remote)
         #expect(try AudioOutput.fromEnvironment(environment: [:]) == .device())
     }
+
+    /// A listening Unix socket at `path` (nil when it cannot be made).
+    static func listen(at path: String) -> Int32? {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let bound = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard fd >= 0, bound == 0, Glibc.listen(fd, 64) == 0 else { return nil }
+        return fd
+    }
+
+    @Test func aForwardedSocketIsFoundInASessionAndAStaleOneRemoved() throws {
+        let user = try #require(RemoteSocket.currentUser())
+        let token = UUID().uuidString.prefix(8)
+        let live = "/tmp/soundstation-\(user)-test\(token)-live.sock"
+        let stale = "/tmp/soundstation-\(user)-test\(token)-stale.sock"
+        let listener = try #require(Self.listen(at: live))
+        defer {
+            close(listener)
+            unlink(live)
+        }
+        // A socket whose listener is gone, as sshd leaves one behind.
+        close(try #require(Self.listen(at: stale)))
+        defer { unlink(stale) }
+        #expect(RemoteSocket.candidates().contains(live) && RemoteSocket.candidates().contains(stale))
+
+        // Outside an SSH session or a multiplexer nothing is looked for; a name is taken as given.
+        #expect(RemoteSocket.find(environment: [:]) == nil)
+        #expect(RemoteSocket.find(environment: [RemoteSocket.variable: live]) == live)
+        #expect(RemoteSocket.find(environment: [RemoteSocket.variable: stale]) == nil)
+        #expect(
+            RemoteAnnouncement.route(environment: [RemoteSocket.variable: live]) == .socket(live))
+        #expect(try AudioOutput.fromEnvironment(environment: [RemoteSocket.variable: live]) == .remote)
+        // In an SSH session outside a multiplexer only the session's own socket counts: this one's
+        // listener is the test itself, no ancestor. The stale one is removed on the way.
+        let session = ["SSH_CONNECTION": "127.0.0.1 1 127.0.0.1 22"]
+        #expect(RemoteSocket.find(environment: session) == nil)
+        #expect(!FileManager.default.fileExists(atPath: stale))
+        // Inside a multiplexer the newest that answers (another of the user's may be newer, so only
+        // that one answers is asserted); a multiplexer started outside an SSH session looks for none.
+        #expect(RemoteSocket.find(environment: session.merging(["TMUX": "/tmp/t,1,0"]) { a, _ in a }) != nil)
+        #expect(RemoteSocket.find(environment: ["TMUX": "/tmp/t,1,0"]) == nil)
+        // The terminal's announcement wins outside a multiplexer, the socket inside one.
+        let announced = [RemoteAnnouncement.variable: "ss1", RemoteSocket.variable: live]
+        #expect(RemoteAnnouncement.route(environment: announced) == .terminal(RemoteAnnouncement()))
+        #expect(
+            RemoteAnnouncement.route(environment: announced.merging(["STY": "1.pts"]) { a, _ in a })
+                == .socket(live))
+    }
+
+    @Test func theAnnouncementLineIsReadFromASocketWithinItsTime() throws {
+        var pair: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        defer {
+            close(pair[0])
+            close(pair[1])
+        }
+        let line = Array("ss1 have=0123456789abcdef\n".utf8)
+        _ = line.withUnsafeBytes { write(pair[1], $0.baseAddress, $0.count) }
+        #expect(
+            RemoteSocket.readAnnouncement(pair[0], timeout: .seconds(1))
+                == RemoteAnnouncement(cached: ["0123456789abcdef"]))
+        // Nothing in time: no player.
+        #expect(RemoteSocket.readAnnouncement(pair[0], timeout: .milliseconds(50)) == nil)
+    }
 }
