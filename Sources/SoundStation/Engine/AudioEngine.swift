@@ -295,9 +295,13 @@ public final class AudioEngine: Sendable {
         switch output {
         case .device: return max(rendered, wallFrame)
         case .offline: return rendered
-        case .silent, .remote: return max(rendered, min(quietWallFrame, rendered + Int64(sampleRate / 4)))
+        case .silent, .remote: return max(rendered, min(quietWallFrame, rendered + quietCatchUp))
         }
     }
+
+    /// The most a quiet engine's driver mixes in one round (a quarter of a second): a later round
+    /// skips the rest, and the clock never reads further ahead of what was mixed.
+    var quietCatchUp: Int64 { Int64(sampleRate / 4) }
 
     /// Silent and remote output's wall clock: frames since opening, less what late rounds skipped.
     var quietWallFrame: Int64 { wallFrame - quietDropped.load(ordering: .relaxed) }

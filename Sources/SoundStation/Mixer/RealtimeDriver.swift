@@ -84,7 +84,7 @@ extension AudioEngine {
             // late mixes a quarter of a second and the clock skips the rest (a stopped process does
             // not come back to minutes of catching up).
             let behind = quietWallFrame - renderedFrame.load(ordering: .relaxed)
-            let frames = Int(max(min(behind, Int64(sampleRate / 4)), 0))
+            let frames = Int(max(min(behind, quietCatchUp), 0))
             if behind > Int64(frames) { quietDropped.add(behind - Int64(frames), ordering: .relaxed) }
             if scratch.count < max(frames, 1) * channels {
                 scratch = [Float](repeating: 0, count: max(frames, 1) * channels)
