@@ -74,11 +74,14 @@ extension AudioEngine {
             // A plain one-shot is set up and started in one batch; streams queue first, resumed
             // sounds seek after starting.
             let atOnce = voice.stream == nil && voice.startOffset == 0 && !filtered
+            // Colour first: on a device OpenAL may mix a period between two calls, and a one-shot
+            // started before its reverb send (or its bus's reverb waking from rest) could play that
+            // period dry, all of a short sound.
+            applyColour(to: source, options: voice.options, in: &state)
             try source.prepare(
                 buffer: filtered ? nil : voice.buffer?.storage, channels: channels, gain: gain,
                 pitch: voice.options.pitch, pan: voice.options.pan, spatialize: voice.options.spatialize,
                 loop: voice.options.loop && voice.stream == nil && !filtered, play: atOnce && !holdingPlay)
-            applyColour(to: source, options: voice.options, in: &state)
             if filtered {
                 try startFiltered(slot, source: source, from: voice.startOffset, in: &state, at: frame)
             } else if let stream = voice.stream {

@@ -134,6 +134,58 @@ struct DeviceTests {
         #expect(best == 0, "streamed \(streamed): the stem is \(best ?? -1) frames off the track")
     }
 
+    /// On the device too, a reverb nothing sends to rests after its tail (on the driver's clock, with
+    /// nothing else to wake it) and the next sound wakes it: its tail reaches the monitor.
+    @Test func aReverbRestsAndWakesOnTheDevice() async throws {
+        let engine = try AudioEngine(output: .device())
+        defer { engine.shutdown() }
+        let reverb = ReverbRestTests.shortReverb
+        try engine.setReverb(reverb, for: .effects)
+        let burst = try engine.makeBuffer(
+            Signals.sine(frequency: 500, seconds: 0.02, sampleRate: 48_000, amplitude: 0.5), name: "burst")
+        try engine.play(burst)
+        // Timed from the burst's end as the engine sees it (a device just opened may take a while to
+        // start mixing), polling every 10 ms.
+        func waitFor(_ seconds: Double, _ done: () -> Bool) async throws -> ContinuousClock.Instant {
+            let deadline = ContinuousClock.now + .seconds(seconds)
+            while !done(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            return ContinuousClock.now
+        }
+        _ = try await waitFor(2) { engine.activeVoiceCount == 1 }
+        let ended = try await waitFor(5) {
+            engine.state.withLock { $0.space.reverbQuietSince[.effects] != nil }
+        }
+        let rested = try await waitFor(5) { !ReverbRestTests.resting(engine).isEmpty }
+        let restSeconds = Double(reverb.restFrames(rate: engine.sampleRate)) / Double(engine.sampleRate)
+        let after = (rested - ended) / .seconds(1)
+        #expect(ReverbRestTests.resting(engine) == [.effects])
+        #expect(after > restSeconds - 0.05 && after < restSeconds + 0.3, "rested \(after) s after the end")
+        let capture = try CaptureDevice(sampleRate: 48_000, channels: 1)
+        capture.start()
+        try await Task.sleep(for: .milliseconds(100))
+        try engine.play(burst)
+        let woke = try await waitFor(1) { ReverbRestTests.resting(engine).isEmpty }
+        #expect(
+            ReverbRestTests.resting(engine).isEmpty,
+            "woken within \((woke - ContinuousClock.now) / .seconds(1)) s")
+        var recorded: [Float] = []
+        let deadline = ContinuousClock.now + .seconds(4)
+        while recorded.count < 48_000 * 3 / 2, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            recorded += capture.read()
+        }
+        capture.stop()
+        let audio = PCMAudio(sampleRate: 48_000, channels: 1, samples: recorded)
+        let onset = try #require(
+            AudioAnalysis.onset(audio, threshold: 0.05), "the burst never reached the monitor")
+        // The burst lasts 20 ms; 100 to 400 ms after it only the woken reverb's tail is left.
+        let tail = (onset + 4_800)..<min(onset + 19_200, audio.frameCount)
+        let level = AudioAnalysis.rms(audio, frames: onset..<(onset + 960))
+        let tailLevel = AudioAnalysis.rms(audio, frames: tail)
+        #expect(
+            AudioAnalysis.decibels(tailLevel / level) > -50, "tail \(tailLevel) against the burst \(level)")
+    }
+
     @Test func deviceListsNameTheNullSinkAndItsMonitor() {
         #expect(!AudioEngine.playbackDevices().isEmpty)
         #expect(AudioEngine.captureDevices().contains { $0.contains("Monitor") })
