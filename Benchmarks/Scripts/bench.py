@@ -56,6 +56,12 @@ ROWS = [
     ("filter-lowpass-64", "soundstation-unfiltered", ("ratio<=", 1.5)),
     ("filter-reverb-16", "soundstation-unfiltered", ("ratio<=", 1.5)),
     ("filter-reverb-64", "soundstation-unfiltered", ("ratio<=", 1.5)),
+    # The floor for the same job (raw-openal-bench's filter.c): no target of its own, and its row
+    # compares the two renders' RMS (they must agree: the same voices through the same colour).
+    ("filter-lowpass-16", "raw-openal", None),
+    ("filter-lowpass-64", "raw-openal", None),
+    ("filter-reverb-16", "raw-openal", None),
+    ("filter-reverb-64", "raw-openal", None),
     ("filter-latency-device", "soundstation-unfiltered", None),
     ("stream-memory", "soundstation-preloaded", None),
     ("stream-memory-pcm", "soundstation-preloaded", ("engine<", 2.0)),
@@ -124,6 +130,20 @@ def gather(lines, case, side, peer=None):
     notes = sorted({line["note"] for line in chosen if line.get("note")})
     unit = chosen[0]["unit"] if chosen else ""
     return figures, label, notes, unit
+
+
+def rms_check(lines, case, peer_side, peer):
+    """For rows whose sides both report their render's RMS (`extra.rms`): their ratio, and whether
+    they agree within 2 % (the same voices through the same colour: a side that skipped work shows)."""
+    def rms(side, name=None):
+        values = [line["extra"]["rms"] for line in lines if line["case"] == case and line["side"] == side
+                  and (name is None or line.get("peer") == name) and "rms" in line.get("extra", {})]
+        return values[0] if values else None
+    engine, other = rms("engine"), rms(peer_side, peer)
+    if not engine or not other:
+        return ""
+    ratio = engine / other
+    return "render RMS %.4g / %.4g = %.3f%s" % (engine, other, ratio, "" if abs(ratio - 1) <= 0.02 else " DIFFER")
 
 
 def derive_speed(lines, seconds):
@@ -204,7 +224,9 @@ def report(arguments):
             "runs": {"engine": engine, "peer": other},
         })
         table.append((case, unit, cell(engine), cell(other), peer, number(ratio), "%d/%d" % (engine["n"], other["n"]),
-                      verdict(target, engine["median"], ratio, engine["max"]), engine_label, peer_label,
+                      "; ".join(filter(None, (verdict(target, engine["median"], ratio, engine["max"]),
+                                              rms_check(lines, case, peer_side, peer)))),
+                      engine_label, peer_label,
                       "; ".join(engine_notes), "; ".join(peer_notes)))
     with open(arguments.json, "w") as out:
         json.dump(results, out, indent=2)
