@@ -139,6 +139,9 @@ def rms_check(lines, case, peer_side, peer):
         values = [line["extra"]["rms"] for line in lines if line["case"] == case and line["side"] == side
                   and (name is None or line.get("peer") == name) and "rms" in line.get("extra", {})]
         return values[0] if values else None
+    # Only against a peer doing the same job (the engine without its colour renders differently).
+    if peer_side != "peer":
+        return ""
     engine, other = rms("engine"), rms(peer_side, peer)
     if not engine or not other:
         return ""
