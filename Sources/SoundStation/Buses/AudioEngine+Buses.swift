@@ -74,7 +74,7 @@ extension AudioEngine {
     private func retargetBus(_ bus: Bus, in state: inout EngineState) {
         let now = currentFrame(&state)
         let target = state.mutedBuses.contains(bus) ? 0 : state.busVolumes[bus, default: 1]
-        state.busLevels[bus] = state.busLevels[bus, default: .constant(1)].retargeted(
+        state.busLevels[bus] = state.busLevels[bus].retargeted(
             to: target, at: now, over: busRampFrames)
     }
 }

@@ -17,6 +17,9 @@ struct EngineState {
     /// render call, so the next piece is kept to one quantum for the change to settle as fast as a
     /// fade step.
     var gainsMoved = false
+    /// The bus levels the last housekeeping worked voices' gains out with: while they stay, a voice
+    /// whose gain is settled (``Voice/gainSettled``) is skipped.
+    var settledLevels: BusLevels?
     /// The render-clock frame by which housekeeping must run again (a fade step, a scheduled start or
     /// call, a refill, a sound's predicted end); `Int64.max` when nothing is due.
     var nextWakeFrame = Int64.max
@@ -36,7 +39,7 @@ struct EngineState {
     var busVolumes: [Bus: Float] = Dictionary(uniqueKeysWithValues: Bus.allCases.map { ($0, 1) })
     var mutedBuses: Set<Bus> = []
     /// The level each bus is gliding towards its volume (or 0 when muted) with.
-    var busLevels: [Bus: GainRamp] = Dictionary(uniqueKeysWithValues: Bus.allCases.map { ($0, .constant(1)) })
+    var busLevels = PerBus(GainRamp.constant(1))
     /// How music dips under voice notes (and loud effects).
     var ducking = Ducking()
     var duckLevel = GainRamp.constant(1)
@@ -72,8 +75,8 @@ struct EngineState {
         let bus = options.bus
         var gain =
             options.volume * options.distanceGain * fade.value(at: frame)
-            * busLevels[.master, default: .constant(1)].value(at: frame) * pauseLevel.value(at: frame)
-        if bus != .master { gain *= busLevels[bus, default: .constant(1)].value(at: frame) }
+            * busLevels[.master].value(at: frame) * pauseLevel.value(at: frame)
+        if bus != .master { gain *= busLevels[bus].value(at: frame) }
         if bus == .music { gain *= duckLevel.value(at: frame) }
         return gain
     }
@@ -90,9 +93,9 @@ struct EngineState {
     }
 
     /// Every bus's level and the duck at `frame`, read once for all the voices a housekeeping pass
-    /// updates (a lookup in ``busLevels`` hashes the bus's name).
+    /// updates.
     func busLevels(at frame: Int64) -> BusLevels {
-        func level(_ bus: Bus) -> Float { busLevels[bus, default: .constant(1)].value(at: frame) }
+        func level(_ bus: Bus) -> Float { busLevels[bus].value(at: frame) }
         return BusLevels(
             master: level(.master), music: level(.music), effects: level(.effects), voice: level(.voice),
             duck: duckLevel.value(at: frame), pause: pauseLevel.value(at: frame))
@@ -101,13 +104,13 @@ struct EngineState {
     /// Whether any bus level, the duck, the pause glide (and the quantum after it, in which OpenAL
     /// smooths its last step) or a voice fade is still moving at `frame`.
     func rampsMoving(at frame: Int64) -> Bool {
-        !duckLevel.isDone(at: frame) || busLevels.values.contains { !$0.isDone(at: frame) }
+        !duckLevel.isDone(at: frame) || Bus.allCases.contains { !busLevels[$0].isDone(at: frame) }
             || (isPaused && !sourcesHeld) || !pauseLevel.isDone(at: frame)
     }
 }
 
 /// The level of each bus and of the music's duck at one frame.
-struct BusLevels {
+struct BusLevels: Equatable {
     var master: Float
     var music: Float
     var effects: Float

@@ -108,6 +108,8 @@ extension AudioEngine {
         updateDucking(&state, at: now)
         let tweens = updateTweens(&state, at: now)
         let levels = state.busLevels(at: now)
+        let levelsSteady = state.settledLevels == levels
+        state.settledLevels = levels
         let tracksPositions = if case .device = output { true } else { false }
         var fading = state.rampsMoving(at: now) || tweens.moving
         // The next round is due by the earliest of: a scheduled start or call, a stream's refill, a
@@ -181,7 +183,11 @@ extension AudioEngine {
                 if state.pool.voices[index].positionRamp != nil, moveVoice(slot, in: &state, at: now) {
                     fading = true
                 }
-                applyGain(slot, in: &state, at: now, levels: levels)
+                // A settled gain under the same levels would come out the same: not worked out again.
+                if !(levelsSteady && state.pool.voices[index].gainSettled) {
+                    applyGain(slot, in: &state, at: now, levels: levels)
+                    if fadeDone { state.pool.settleGain(slot) }
+                }
                 // Only a device can be lost; offline and silent output skip the position query.
                 if tracksPositions, state.pool.voices[index].survivesDeviceLoss,
                     let source = state.pool.voices[index].source
@@ -191,7 +197,7 @@ extension AudioEngine {
                     let offset =
                         feeder?.position(source: source) ?? stream?.position(source: source)
                         ?? source.sampleOffset
-                    state.pool.update(slot) { $0.lastOffset = offset }
+                    state.pool.setLastOffset(slot, offset)
                 }
             }
         }

@@ -50,6 +50,11 @@ struct Voice {
     var endEstimate = Int64.max
     /// The gain last given to OpenAL, so unchanged gains cost no call.
     var appliedGain: Float = -1
+    /// Set by housekeeping when ``appliedGain`` is final under the bus levels it last saw: the
+    /// voice's fade has ended and nothing about it changed since. While the levels stay, housekeeping
+    /// skips working out its gain again (issue 23: it was most of a round's cost per voice). Every
+    /// change through ``VoicePool`` clears it.
+    var gainSettled = false
     /// Trigger order, so "oldest" is well defined even for voices started in the same frame.
     var sequence: UInt64 = 0
 

@@ -84,7 +84,10 @@ struct VoicePool {
     /// Drops every source (they belong to a device that is gone); ``sourceFor(_:device:)`` makes new
     /// ones on the next device as voices need them.
     mutating func resetSources() {
-        for index in voices.indices { voices[index].source = nil }
+        for index in voices.indices {
+            voices[index].source = nil
+            voices[index].gainSettled = false
+        }
     }
 
     /// The slot's source, made on `device` if the slot has none yet.
@@ -92,6 +95,7 @@ struct VoicePool {
         if let source = voices[Int(slot)].source { return source }
         let source = try OpenALSource(device: device)
         voices[Int(slot)].source = source
+        voices[Int(slot)].gainSettled = false
         return source
     }
 
@@ -125,6 +129,7 @@ struct VoicePool {
         voices[index].startFrame = startFrame
         voices[index].endEstimate = .max
         voices[index].appliedGain = -1
+        voices[index].gainSettled = false
         voices[index].phase = phase
         voices[index].sequence = nextSequence
         nextSequence += 1
@@ -150,13 +155,26 @@ struct VoicePool {
     /// Puts a busy voice back among the scheduled starts, at `frame` (a stream not decoded yet).
     mutating func reschedule(_ slot: Int32, at frame: Int64) {
         voices[Int(slot)].phase = .scheduled(frame: frame)
+        voices[Int(slot)].gainSettled = false
         let at = scheduled.firstIndex { $0.frame > frame } ?? scheduled.endIndex
         scheduled.insert((frame, slot), at: at)
     }
 
-    /// Changes a busy voice in place.
+    /// Changes a busy voice in place; its gain is worked out again at the next housekeeping.
     mutating func update(_ slot: Int32, _ change: (inout Voice) -> Void) {
         change(&voices[Int(slot)])
+        voices[Int(slot)].gainSettled = false
+    }
+
+    /// Marks the voice's applied gain final under the current bus levels (``Voice/gainSettled``).
+    mutating func settleGain(_ slot: Int32) {
+        voices[Int(slot)].gainSettled = true
+    }
+
+    /// Records where a looping or streamed voice is, for a lost device (``Voice/lastOffset``): not a
+    /// change its gain depends on.
+    mutating func setLastOffset(_ slot: Int32, _ offset: Int) {
+        voices[Int(slot)].lastOffset = offset
     }
 
     /// Returns `slot` to the free list, dropping its buffer or stream.
@@ -165,6 +183,7 @@ struct VoicePool {
         guard voices[index].isBusy else { return }
         if case .scheduled = voices[index].phase { scheduled.removeAll { $0.slot == slot } }
         voices[index].phase = .free
+        voices[index].gainSettled = false
         voices[index].buffer = nil
         voices[index].stream = nil
         voices[index].filtered = nil

@@ -77,6 +77,38 @@ import Testing
         #expect(system.engine.volume(of: .music) == 0.5 && system.engine.isMuted(.music))
     }
 
+    /// Housekeeping skips a voice's gain while nothing it depends on moves (issue 23); a change to
+    /// the voice itself or to its bus after a long steady stretch must still be heard at once.
+    @Test func aSteadyVoiceStillHearsItsVolumeAndItsBusChange() throws {
+        let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
+        let tone = try engine.makeBuffer(
+            PCMAudio(
+                sampleRate: 48_000, channels: 1,
+                samples: DecodingTestSignal.sine(frequency: 300, rate: 48_000, frames: 48_000)),
+            name: "tone")
+        let voice = try #require(try engine.play(tone, options: PlayOptions(loop: true, bus: .effects)))
+        for _ in 0..<8 { _ = try engine.render(frames: 1_024) }
+        let full = AudioAnalysis.rms(try engine.render(frames: 4_800))
+        try engine.setVolume(0.25, for: voice)
+        _ = try engine.render(frames: 1_200)
+        let quarter = AudioAnalysis.rms(try engine.render(frames: 4_800))
+        #expect(abs(AudioAnalysis.decibels(quarter / full) + 12.04) < 0.1)
+        // Steady again, then its bus: the voice's settled gain is worked out again.
+        for _ in 0..<8 { _ = try engine.render(frames: 1_024) }
+        try engine.setVolume(0.5, for: .effects)
+        _ = try engine.render(frames: 2_400)
+        let eighth = AudioAnalysis.rms(try engine.render(frames: 4_800))
+        #expect(abs(AudioAnalysis.decibels(eighth / full) + 18.06) < 0.1)
+        // And a fade after a steady stretch runs to silence.
+        for _ in 0..<8 { _ = try engine.render(frames: 1_024) }
+        engine.stop(voice, fade: .milliseconds(100))
+        let fading = try engine.render(frames: 4_800)
+        let late = AudioAnalysis.rms(fading, frames: 3_600..<4_800)
+        #expect(late > 0 && late < eighth * 0.5, "the fade's last quarter: \(late) against \(eighth)")
+        _ = try engine.render(frames: 2_400)
+        #expect(AudioAnalysis.peak(try engine.render(frames: 4_800)) == 0)
+    }
+
     @Test func musicDucksUnderAVoiceNoteAndComesBack() async throws {
         let assets = try TestAssets()
         try assets.addWAV("song", Signals.stereoTones(left: 200, right: 200, seconds: 1), kind: "music")
