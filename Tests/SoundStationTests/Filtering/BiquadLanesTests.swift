@@ -82,10 +82,13 @@ import Testing
     }
 
     /// 5 to 19 lanes (eight-lane AVX groups with dummies and four-lane SSE groups and single lanes
-    /// after them), each of its own length (0 to 1,100 frames), stride (1 to 3), filter and memory,
-    /// through `run` (the dispatching entry, and the path without AVX): every sample, every sample
-    /// between a lane's (untouched), and every lane's memory must be the scalar loop's to the bit.
-    @Test(arguments: [false, true]) func anyNumberOfLanesMatchesTheScalarLoopToTheBit(withoutAVX: Bool) {
+    /// after them), each of its own length, stride, filter and memory, through `run` (the dispatching
+    /// entry, and the path without AVX): every sample, every sample between a lane's (untouched), and
+    /// every lane's memory must be the scalar loop's to the bit. Mixed: strides 1 to 3 and lengths of
+    /// 0 to 1,100 frames; mono: every stride 1 (the AVX path's four frames at a time) and lengths of
+    /// 1,016 to 1,024 frames (every remainder of four), the last lane 3 frames long for an odd count.
+    @Test(arguments: [false, true], [false, true])
+    func anyNumberOfLanesMatchesTheScalarLoopToTheBit(withoutAVX: Bool, mono: Bool) {
         let filters = [
             CutoffFilter(.lowpass, cutoff: 1_000), CutoffFilter(.highpass, cutoff: 300),
             CutoffFilter(.bandpass, cutoff: 1_500, q: 2), CutoffFilter(.lowpass, cutoff: 80),
@@ -100,8 +103,9 @@ import Testing
             var expected: [(samples: [Float], state: BiquadState)] = []
             for k in 0..<count {
                 let seed = UInt64(count * 100 + k)
-                let stride = 1 + (k * 7 + count) % 3
-                let frames = lengths[(k + count) % lengths.count]
+                let stride = mono ? 1 : 1 + (k * 7 + count) % 3
+                let monoFrames = count % 2 == 1 && k == count - 1 ? 3 : 1_024 - (k * 37 + count * 11) % 9
+                let frames = mono ? monoFrames : lengths[(k + count) % lengths.count]
                 let c = BiquadCoefficients(filters[(k * 3 + count) % filters.count], sampleRate: 48_000)
                 let memory = Self.samples(4, seed: seed + 50_000).map(Double.init)
                 let state = BiquadState(
