@@ -63,6 +63,7 @@ ROWS = [
     ("filter-reverb-16", "raw-openal", None),
     ("filter-reverb-64", "soundstation-unfiltered", ("ratio<=", 1.5)),
     ("filter-reverb-64", "raw-openal", None),
+    ("filter-reverb-idle-16", "soundstation-unfiltered", ("ratio<=", 1.05)),
     ("filter-latency-device", "soundstation-unfiltered", None),
     ("stream-memory", "soundstation-preloaded", None),
     ("stream-memory-pcm", "soundstation-preloaded", ("engine<", 2.0)),

@@ -386,7 +386,8 @@ class Engine:
 
     def reverb(self, bus: str, preset: Optional[str]) -> None:
         """Gives a bus a reverb from the EFX preset list ("cave", "hall", "room", "underwater", ...), or
-        takes it away (None or "off").
+        takes it away (None or "off"). While nothing on the bus sends to it for longer than its tail, it
+        rests and costs nothing; the next sound wakes it.
 
         Raises:
             UnknownNameError: for another bus or an unknown preset (the message lists the presets).

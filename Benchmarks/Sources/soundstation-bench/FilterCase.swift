@@ -6,16 +6,20 @@ import Foundation
 /// - `filter-lowpass-N`: `mix-N`'s render (N looping mono voices, 10 s offline in 1024-frame renders)
 ///   with a 1 kHz low-pass on their bus, so every voice is fed through the filtered path;
 /// - `filter-reverb-N`: the same with the cave preset's reverb on their bus instead;
+/// - `filter-reverb-idle-16`: `mix-16` with the cave reverb on the voice bus, where nothing plays: what
+///   a reverb costs while nothing sends to it (at rest once its tail has died, issue 23);
 /// - `filter-latency-device`: on the device, how far a filtered voice's queue runs ahead of what is
 ///   heard (ms): the delay a change of filter is heard with, beyond the device's own.
 ///
-/// Each row has two peers: the engine itself without the filter or reverb (`soundstation-unfiltered`)
-/// and the same job written in C on OpenAL Soft (`raw-openal-bench`'s filter.c). Both sides report
-/// their render's RMS after the runs (`extra.rms`).
+/// The low-pass and reverb rows have two peers: the engine itself without the filter or reverb
+/// (`soundstation-unfiltered`) and the same job written in C on OpenAL Soft (`raw-openal-bench`'s
+/// filter.c); `filter-reverb-idle-16` only the first. Every row reports its render's RMS after the
+/// runs (`extra.rms`), which `bench.py` compares with the C peer's.
 enum FilterCase {
     static let voiceCounts = [16, 64]
     static var names: [String] {
-        voiceCounts.flatMap { ["filter-lowpass-\($0)", "filter-reverb-\($0)"] } + ["filter-latency-device"]
+        voiceCounts.flatMap { ["filter-lowpass-\($0)", "filter-reverb-\($0)"] }
+            + ["filter-reverb-idle-16", "filter-latency-device"]
     }
 
     static func run(runs: Int, cases: CaseFilter) throws {
@@ -24,7 +28,10 @@ enum FilterCase {
                 ("filter-lowpass-\(voices)", { try $0.setFilter(.lowpass(cutoff: 1_000), for: .effects) }),
                 ("filter-reverb-\(voices)", { try $0.setReverb(ReverbPreset.cave, for: .effects) }),
             ]
-            for (name, effect) in mixes where cases.wants(name) {
+            let idle: [(String, (AudioEngine) throws -> Void)] = [
+                ("filter-reverb-idle-\(voices)", { try $0.setReverb(ReverbPreset.cave, for: .voice) })
+            ]
+            for (name, effect) in mixes + (voices == 16 ? idle : []) where cases.wants(name) {
                 let plain = try AudioEngine(output: .offline(sampleRate: MixCase.rate, channels: 2))
                 try MixCase.start(voices, on: plain, label: name)
                 let coloured = try AudioEngine(output: .offline(sampleRate: MixCase.rate, channels: 2))
@@ -52,7 +59,7 @@ enum FilterCase {
 
     /// The RMS of both channels over the next 47 renders of 1024 frames (1 s and a little), as the C
     /// peer measures its own: the same voices through the same colour must come out at the same
-    /// level (`Scripts/bench.sh` compares them), so a peer that skipped work would show.
+    /// level (`bench.py report` compares them), so a peer that skipped work would show.
     private static func rms(_ engine: AudioEngine) throws -> Double {
         var sum = 0.0
         var count = 0

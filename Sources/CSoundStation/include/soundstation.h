@@ -298,7 +298,8 @@ int ss_set_filter(ss_engine *engine, const char *bus, int type, float hertz, flo
 /* Gives a bus a reverb from the EFX preset list, which every sound on it sends to: "cave", "hall",
  * "room", "underwater", "arena", "bathroom", ... (the README lists all 26; case, dashes and
  * underscores do not matter), or "off" (or NULL) for none. Without EFX on the device it is accepted
- * and does nothing. Returns: SS_OK, SS_ERR_UNKNOWN_NAME (another bus or preset; the message names
+ * and does nothing. While nothing on the bus sends to it for longer than its tail it rests and costs
+ * nothing; the next sound wakes it. Returns: SS_OK, SS_ERR_UNKNOWN_NAME (another bus or preset; the message names
  * it), SS_ERR_DEVICE (OpenAL refused it), SS_ERR_CLOSED. Threads: any. */
 int ss_set_reverb(ss_engine *engine, const char *bus, const char *preset);
 

@@ -42,6 +42,9 @@ extension AudioEngine {
             return
         }
         state.space.busReverbs[bus] = reverb
+        // Set anew (attached, or gone): its rest starts over.
+        state.space.restingReverbs.remove(bus)
+        state.space.reverbQuietSince[bus] = nil
         refreshColour(on: bus, in: &state)
     }
 
@@ -60,6 +63,7 @@ extension AudioEngine {
         let busFilter = state.space.busFilters[options.bus]?.shelf
         let filter = options.filter?.shelf?.combined(with: busFilter) ?? busFilter
         let send = state.space.busReverbs[options.bus] == nil ? 0 : options.reverbSend
+        if send > 0 { wakeReverb(on: options.bus, in: &state) }
         let clear = filter == nil && send == 0
         if clear, !source.colourSet { return }
         slots.apply(to: source.id, filter: filter, bus: options.bus.index, send: send)
@@ -83,6 +87,7 @@ extension AudioEngine {
         // A new device (after a loss) gets the HRTF setting the old one had.
         if state.space.efx != nil, state.space.hrtf { _ = device.resetHRTF(true) }
         state.space.efx = slots
+        state.space.restingReverbs = []
         for (bus, reverb) in state.space.busReverbs {
             try? slots.setReverb(reverb, bus: bus.index)
         }

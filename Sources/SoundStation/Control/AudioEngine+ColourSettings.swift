@@ -44,7 +44,8 @@ extension AudioEngine {
 
     /// Gives `bus` a reverb that every voice on it sends to (at its ``PlayOptions/reverbSend``), or
     /// takes it away. OpenAL refusing the effect on the mixing side (out of effect slots) is told
-    /// through ``onNotice(_:)``.
+    /// through ``onNotice(_:)``. While nothing on the bus sends to it for longer than its tail (one and
+    /// a half times its decay), it rests and costs nothing; the next sound wakes it.
     /// - Parameters:
     ///   - reverb: Parameters, e.g. ``ReverbPreset/parameters``; `nil` for none.
     ///   - bus: The bus.

@@ -201,6 +201,8 @@ extension AudioEngine {
                 }
             }
         }
+        // A reverb nothing has sent to for longer than its tail rests (Colour/, issue 23).
+        if let rest = restReverbs(&state, at: now) { nextWake = min(nextWake, rest) }
         // A voice that ended may end the ducking: start its release now rather than at the next round.
         if finishedAny {
             updateDucking(&state, at: now)

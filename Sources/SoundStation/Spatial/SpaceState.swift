@@ -7,6 +7,11 @@ struct SpaceState {
     /// Each bus's cutoff filter, gliding (Filtering/); a bus never given one has none.
     var busCutoffs: [Bus: CutoffRamp] = [:]
     var busReverbs: [Bus: Reverb] = [:]
+    /// Buses whose reverb is set but detached from its slot while nothing sends to it
+    /// (``AudioEngine/restReverbs(_:at:)``).
+    var restingReverbs: Set<Bus> = []
+    /// Since when nothing has sent to each bus's attached reverb.
+    var reverbQuietSince: [Bus: Int64] = [:]
     /// The EFX objects of the current device, made when first needed (and again on a new device).
     var efx: EFXSlots?
     /// Whether the "no EFX" notice was given.
