@@ -86,9 +86,9 @@ for group in preload trigger mix filter voice-encode latency trigger-under-load 
     echo "bench: $group ($group_rounds rounds of $group_runs runs after a warm-up)"
     for _ in $(seq "$group_rounds"); do
         "$bin/soundstation-bench" all --work "$work" --runs "$group_runs" --only "$group" "${long[@]}" >>"$lines"
-        # filter: the engine against itself without filters or reverb; the C peer has no such case,
-        # nor the underrun soak (its peer, pacat, runs inside the engine's case).
-        [ "$group" = filter ] || [ "$group" = latency-device-low-underruns ] ||
+        # The underrun soak has no C case (its peer, pacat, runs inside the engine's case). filter has
+        # two peers: the engine without the colour (in the engine's process) and the C floor.
+        [ "$group" = latency-device-low-underruns ] ||
             "$bin/raw-openal-bench" all --work "$work" --runs "$group_runs" --only "$group" "${long[@]}" >>"$lines"
         case $group in
         preload | trigger | latency)

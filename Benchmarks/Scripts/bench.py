@@ -52,10 +52,17 @@ ROWS = [
     ("mix-16", "raw-openal-256", None),
     ("mix-64", "raw-openal-256", None),
     ("mix-255", "raw-openal-256", None),
+    # Each filter row against the engine without the colour (issue 23's target) and against the
+    # floor for the same job (raw-openal-bench's filter.c): no target of its own; the row compares
+    # the two renders' RMS, which must agree (the same voices through the same colour).
     ("filter-lowpass-16", "soundstation-unfiltered", ("ratio<=", 1.5)),
+    ("filter-lowpass-16", "raw-openal", None),
     ("filter-lowpass-64", "soundstation-unfiltered", ("ratio<=", 1.5)),
+    ("filter-lowpass-64", "raw-openal", None),
     ("filter-reverb-16", "soundstation-unfiltered", ("ratio<=", 1.5)),
+    ("filter-reverb-16", "raw-openal", None),
     ("filter-reverb-64", "soundstation-unfiltered", ("ratio<=", 1.5)),
+    ("filter-reverb-64", "raw-openal", None),
     ("filter-reverb-idle-16", "soundstation-unfiltered", ("ratio<=", 1.05)),
     ("filter-latency-device", "soundstation-unfiltered", None),
     ("stream-memory", "soundstation-preloaded", None),
@@ -125,6 +132,23 @@ def gather(lines, case, side, peer=None):
     notes = sorted({line["note"] for line in chosen if line.get("note")})
     unit = chosen[0]["unit"] if chosen else ""
     return figures, label, notes, unit
+
+
+def rms_check(lines, case, peer_side, peer):
+    """For rows whose sides both report their render's RMS (`extra.rms`): their ratio, and whether
+    they agree within 2 % (the same voices through the same colour: a side that skipped work shows)."""
+    def rms(side, name=None):
+        values = [line["extra"]["rms"] for line in lines if line["case"] == case and line["side"] == side
+                  and (name is None or line.get("peer") == name) and "rms" in line.get("extra", {})]
+        return values[0] if values else None
+    # Only against a peer doing the same job (the engine without its colour renders differently).
+    if peer_side != "peer":
+        return ""
+    engine, other = rms("engine"), rms(peer_side, peer)
+    if not engine or not other:
+        return ""
+    ratio = engine / other
+    return "render RMS %.4g / %.4g = %.3f%s" % (engine, other, ratio, "" if abs(ratio - 1) <= 0.02 else " DIFFER")
 
 
 def derive_speed(lines, seconds):
@@ -205,7 +229,9 @@ def report(arguments):
             "runs": {"engine": engine, "peer": other},
         })
         table.append((case, unit, cell(engine), cell(other), peer, number(ratio), "%d/%d" % (engine["n"], other["n"]),
-                      verdict(target, engine["median"], ratio, engine["max"]), engine_label, peer_label,
+                      "; ".join(filter(None, (verdict(target, engine["median"], ratio, engine["max"]),
+                                              rms_check(lines, case, peer_side, peer)))),
+                      engine_label, peer_label,
                       "; ".join(engine_notes), "; ".join(peer_notes)))
     with open(arguments.json, "w") as out:
         json.dump(results, out, indent=2)

@@ -38,11 +38,18 @@ void bench_die(const char *format, ...) {
 
 void bench_emit(const char *case_name, const char *peer, const char *unit, const char *label,
                 const double *samples, size_t count, const char *note) {
+    bench_emit_extra(case_name, peer, unit, label, samples, count, note, NULL, 0);
+}
+
+void bench_emit_extra(const char *case_name, const char *peer, const char *unit, const char *label,
+                      const double *samples, size_t count, const char *note, const char *extra_key,
+                      double extra_value) {
     printf("{\"case\":\"%s\",\"side\":\"peer\",\"peer\":\"%s\",", case_name, peer);
     printf("\"unit\":\"%s\",\"label\":\"%s\",\"samples\":[", unit, label);
     for (size_t i = 0; i < count; i++) printf("%s%.9g", i ? "," : "", samples[i]);
     printf("]");
     if (note) printf(",\"note\":\"%s\"", note);
+    if (extra_key) printf(",\"extra\":{\"%s\":%.9g}", extra_key, extra_value);
     printf("}\n");
     fflush(stdout);
 }

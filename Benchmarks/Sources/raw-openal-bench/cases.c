@@ -93,21 +93,22 @@ void raw_case_trigger(const char *sound, int runs) {
     free(samples);
 }
 
-#define MIX_TONES 4
 #define MIX_CHUNK 1024
 #define MIX_QUANTUM 256
-#define MIX_FRAMES (RAW_RATE * 10)
 
-/* Four one-second sine tones, as the engine side makes them. */
-static void make_tones(ALuint tones[MIX_TONES]) {
+void raw_tone_samples(int k, float *samples) {
+    double frequency = 220.0 * (k + 1);
+    for (int i = 0; i < RAW_RATE; i++)
+        samples[i] = (float)(0.5 * sin(2 * 3.14159265358979323846 * frequency * i / RAW_RATE));
+}
+
+void raw_make_tones(ALuint tones[RAW_TONES]) {
     float *samples = malloc(RAW_RATE * sizeof *samples);
     if (!samples) bench_die("out of memory");
-    alGenBuffers(MIX_TONES, tones);
+    alGenBuffers(RAW_TONES, tones);
     raw_check_al("alGenBuffers");
-    for (int k = 0; k < MIX_TONES; k++) {
-        double frequency = 220.0 * (k + 1);
-        for (int i = 0; i < RAW_RATE; i++)
-            samples[i] = (float)(0.5 * sin(2 * 3.14159265358979323846 * frequency * i / RAW_RATE));
+    for (int k = 0; k < RAW_TONES; k++) {
+        raw_tone_samples(k, samples);
         alBufferData(tones[k], AL_FORMAT_MONO_FLOAT32, samples, RAW_RATE * (ALsizei)sizeof *samples,
                      RAW_RATE);
         raw_check_al("alBufferData(tone)");
@@ -115,16 +116,21 @@ static void make_tones(ALuint tones[MIX_TONES]) {
     free(samples);
 }
 
-/* Renders 10 s in `chunk`-frame calls and returns the CPU time in ms. */
-static double render_seconds(raw_output output, float *out, int chunk) {
+double raw_render_ms(raw_output output, float *out, int chunk, void (*between)(void *), void *context) {
     double start = bench_cpu_seconds();
-    for (int done = 0; done < MIX_FRAMES; done += chunk) {
-        int frames = MIX_FRAMES - done < chunk ? MIX_FRAMES - done : chunk;
+    for (int done = 0; done < RAW_MIX_FRAMES; done += chunk) {
+        int frames = RAW_MIX_FRAMES - done < chunk ? RAW_MIX_FRAMES - done : chunk;
         alcRenderSamplesSOFT(output.device, out, frames);
+        if (between) between(context);
     }
     double elapsed = bench_cpu_seconds() - start;
     raw_check_alc(output.device, "alcRenderSamplesSOFT");
     return elapsed * 1e3;
+}
+
+void raw_start_mix_voice(ALuint source, int v, int voices) {
+    alSourcef(source, AL_GAIN, 0.8f / (float)voices);
+    raw_pan(source, voices == 1 ? 0.0f : -1.0f + 2.0f * (float)v / (float)(voices - 1));
 }
 
 void raw_case_mix(int runs) {
@@ -136,24 +142,23 @@ void raw_case_mix(int runs) {
     for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
         int voices = counts[c];
         raw_output output = raw_open_loopback();
-        ALuint tones[MIX_TONES];
-        make_tones(tones);
+        ALuint tones[RAW_TONES];
+        raw_make_tones(tones);
         ALuint *sources = malloc((size_t)voices * sizeof *sources);
         if (!sources) bench_die("out of memory");
         for (int v = 0; v < voices; v++) {
             sources[v] = raw_make_source();
-            alSourcei(sources[v], AL_BUFFER, (ALint)tones[v % MIX_TONES]);
+            alSourcei(sources[v], AL_BUFFER, (ALint)tones[v % RAW_TONES]);
             alSourcei(sources[v], AL_LOOPING, AL_TRUE);
-            alSourcef(sources[v], AL_GAIN, 0.8f / (float)voices);
-            raw_pan(sources[v], voices == 1 ? 0.0f : -1.0f + 2.0f * (float)v / (float)(voices - 1));
+            raw_start_mix_voice(sources[v], v, voices);
             alSourcePlay(sources[v]);
             raw_check_al("alSource(mix voice)");
         }
         alcRenderSamplesSOFT(output.device, out, MIX_CHUNK);
         /* The same renders, and the engine's call pattern: 256-frame calls (its housekeeping quantum). */
         for (int run = -1; run < runs; run++) {
-            double whole = render_seconds(output, out, MIX_CHUNK);
-            double quantum = render_seconds(output, out, MIX_QUANTUM);
+            double whole = raw_render_ms(output, out, MIX_CHUNK, NULL, NULL);
+            double quantum = raw_render_ms(output, out, MIX_QUANTUM, NULL, NULL);
             if (run >= 0) {
                 samples[run] = whole;
                 quantum_samples[run] = quantum;
@@ -168,7 +173,7 @@ void raw_case_mix(int runs) {
                    quantum_samples, (size_t)runs, NULL);
         for (int v = 0; v < voices; v++) alSourceStop(sources[v]);
         alDeleteSources(voices, sources);
-        alDeleteBuffers(MIX_TONES, tones);
+        alDeleteBuffers(RAW_TONES, tones);
         raw_check_al("alDeleteSources/alDeleteBuffers");
         free(sources);
         raw_close(output);

@@ -36,6 +36,7 @@ int main(int argc, char **argv) {
     }
     if (bench_wants(only, "trigger") || bench_wants(only, "trigger-drained")) raw_case_trigger(sound, runs);
     if (bench_wants(only, "mix-1")) raw_case_mix(runs);
+    raw_case_filter(only, runs);
     if (bench_wants(only, "voice-encode")) raw_case_encode(speech, encoded, runs);
     if (bench_wants(only, "latency-device")) raw_case_latency(runs);
     /* Seconds per run: trigger-under-load 10 (--load-seconds), idle-music 20 (--idle-seconds). */

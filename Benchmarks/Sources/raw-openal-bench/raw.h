@@ -54,12 +54,28 @@ typedef struct {
 /* Reads a WAV file into floats (for the encoder case). */
 raw_pcm raw_read_wav_float(const char *path);
 
+/* The mix cases' material (cases.c): four one-second sine tones at half scale, 220, 440, 660 and
+   880 Hz, as the engine side makes them, and 10 s renders on a loopback device. */
+#define RAW_TONES 4
+#define RAW_MIX_FRAMES (RAW_RATE * 10)
+/* One second of tone `k` (0..3) into `samples` (RAW_RATE floats). */
+void raw_tone_samples(int k, float *samples);
+/* The four tones, each in a new mono float buffer. */
+void raw_make_tones(ALuint tones[RAW_TONES]);
+/* Voice `v` of `voices` as the mix cases play it: gain 0.8 / voices, spread left to right. */
+void raw_start_mix_voice(ALuint source, int v, int voices);
+/* Renders 10 s in `chunk`-frame calls, calling `between(context)` (when not NULL) after each, and
+   returns the CPU time in ms. */
+double raw_render_ms(raw_output output, float *out, int chunk, void (*between)(void *), void *context);
+
 /* The cases; each prints its JSON lines. */
 void raw_case_preload(const char *list, const char *case_name, int runs);
 void raw_case_trigger(const char *sound, int runs);
 void raw_case_mix(int runs);
 void raw_case_encode(const char *speech, const char *out, int runs);
 void raw_case_latency(int runs);
+/* filter-lowpass-N and filter-reverb-N (filter.c): `only` as bench_wants takes it. */
+void raw_case_filter(const char *only, int runs);
 /* The device cases that run for seconds (load.c); `work` is the workspace folder. */
 void raw_case_trigger_under_load(const char *work, int runs, int seconds);
 void raw_case_idle_music(const char *work, int runs, int seconds);

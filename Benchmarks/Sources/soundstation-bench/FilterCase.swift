@@ -11,7 +11,10 @@ import Foundation
 /// - `filter-latency-device`: on the device, how far a filtered voice's queue runs ahead of what is
 ///   heard (ms): the delay a change of filter is heard with, beyond the device's own.
 ///
-/// The peer of each row is the engine itself without the filter or reverb (`soundstation-unfiltered`).
+/// The low-pass and reverb rows have two peers: the engine itself without the filter or reverb
+/// (`soundstation-unfiltered`) and the same job written in C on OpenAL Soft (`raw-openal-bench`'s
+/// filter.c); `filter-reverb-idle-16` only the first. Every row reports its render's RMS after the
+/// runs (`extra.rms`), which `bench.py` compares with the C peer's.
 enum FilterCase {
     static let voiceCounts = [16, 64]
     static var names: [String] {
@@ -41,14 +44,31 @@ enum FilterCase {
                     without += try MixCase.renderCPU(plain, runs: 1)
                 }
                 let label = "AudioEngine.render(frames: 1024) (CPU time for 10 s), \(voices) voices"
-                CaseReport(case: name, unit: "ms", label: label + " with it", samples: withIt).emit()
+                CaseReport(
+                    case: name, unit: "ms", label: label + " with it", samples: withIt,
+                    extra: ["rms": try rms(coloured)]
+                ).emit()
                 CaseReport(
                     case: name, side: "engine-variant", peer: "soundstation-unfiltered", unit: "ms",
-                    label: label + " without", samples: without
+                    label: label + " without", samples: without, extra: ["rms": try rms(plain)]
                 ).emit()
             }
         }
         if cases.wants("filter-latency-device") { try deviceLatency(runs: runs) }
+    }
+
+    /// The RMS of both channels over the next 47 renders of 1024 frames (1 s and a little), as the C
+    /// peer measures its own: the same voices through the same colour must come out at the same
+    /// level (`bench.py report` compares them), so a peer that skipped work would show.
+    private static func rms(_ engine: AudioEngine) throws -> Double {
+        var sum = 0.0
+        var count = 0
+        for _ in 0..<47 {
+            let block = try engine.render(frames: MixCase.chunk)
+            for sample in block.samples { sum += Double(sample) * Double(sample) }
+            count += block.samples.count
+        }
+        return (sum / Double(max(count, 1))).squareRoot()
     }
 
     /// Samples, every 10 ms over 1 s, the frames a filtered voice has queued beyond what is heard.

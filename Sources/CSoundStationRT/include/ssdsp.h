@@ -3,8 +3,9 @@
  * clipper's peak scan.
  *
  * A biquad's output depends on its previous output, so one channel is a serial chain of a multiply
- * and a subtract per sample; four channels in vector lanes (two pairs of doubles, SSE2 or NEON registers) share that chain's
- * latency. Each lane computes exactly what the Swift loop in Colour/Biquad.swift computes, in
+ * and a subtract per sample; four channels in vector lanes (two pairs of doubles, SSE2 or NEON
+ * registers), or eight (two AVX registers of four doubles) where the processor has AVX, share that
+ * chain's latency. Each lane computes exactly what the Swift loop in Colour/Biquad.swift computes, in
  * doubles, in the same order, nothing fused (FP_CONTRACT OFF), so the samples are bit-identical.
  * In C because Swift's SIMD types come out of LLVM reshuffled across lanes on every sample (1.7x
  * slower than this, issue 23's measurement).
@@ -27,10 +28,15 @@ typedef struct ssdsp_biquad_lane {
 } ssdsp_biquad_lane;
 
 /**
- * Filters every lane's samples in place, four lanes at a time, and leaves each lane's memory where
- * its block ended. Lanes must not share samples.
+ * Filters every lane's samples in place, eight lanes at a time in AVX registers where the processor
+ * has AVX (checked at run time), else four at a time, and leaves each lane's memory where its block
+ * ended. Lanes must not share samples. Every path computes each sample exactly as the scalar loop.
  */
 void ssdsp_biquad_lanes(ssdsp_biquad_lane *lanes, long count);
+
+/** ssdsp_biquad_lanes without the AVX path (four lanes at a time): what a processor without AVX
+ * runs, so tests check it on every machine. */
+void ssdsp_biquad_lanes_sse(ssdsp_biquad_lane *lanes, long count);
 
 /**
  * The largest magnitude among `count` samples, NaNs left out: the soft clipper's test of a whole

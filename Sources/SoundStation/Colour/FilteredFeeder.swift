@@ -214,9 +214,17 @@ final class FilteredFeeder: @unchecked Sendable {
         }
     }
 
+    /// A feeder whose block holds its filters still, and their coefficients: a struct, not a tuple,
+    /// so the array of them is copied by specialised code rather than the runtime's generic tuple
+    /// witnesses (which retained the feeder on every copy).
+    private struct Still {
+        let feeder: FilteredFeeder
+        let plan: FilterChain.StillPlan
+    }
+
     /// Filters block `k` of each feeder.
     private static func filter(_ feeders: [FilteredFeeder], block k: Int) {
-        var still: [(feeder: FilteredFeeder, plan: FilterChain.StillPlan)] = []
+        var still: [Still] = []
         still.reserveCapacity(feeders.count)
         for feeder in feeders {
             guard let settings = feeder.pendingSettings else { continue }
@@ -225,7 +233,7 @@ final class FilteredFeeder: @unchecked Sendable {
             if let plan = feeder.chain.stillPlan(
                 rate: rate, clock: block.clock, own: settings.own, bus: settings.bus)
             {
-                still.append((feeder, plan))
+                still.append(Still(feeder: feeder, plan: plan))
             } else {
                 feeder.chain.process(
                     feeder.slot(block.slot), frames: block.frames, channels: feeder.blocks.channels,
@@ -240,7 +248,10 @@ final class FilteredFeeder: @unchecked Sendable {
         lanes.reserveCapacity(2 * still.count)
         for isBus in [false, true] {
             lanes.removeAll(keepingCapacity: true)
-            for (feeder, plan) in still {
+            // By index: `for item in still` copies each element (a retain and release of its feeder).
+            for i in still.indices {
+                let feeder = still[i].feeder
+                let plan = still[i].plan
                 let block = feeder.pending[k]
                 let samples = feeder.slot(block.slot)
                 let channels = feeder.blocks.channels
@@ -254,7 +265,8 @@ final class FilteredFeeder: @unchecked Sendable {
             }
             BiquadLanes.run(&lanes)
             var next = 0
-            for (feeder, plan) in still where (isBus ? plan.bus : plan.own) != nil {
+            for i in still.indices where (isBus ? still[i].plan.bus : still[i].plan.own) != nil {
+                let feeder = still[i].feeder
                 let count = feeder.blocks.channels
                 feeder.chain.keep(lanes[next..<(next + count)], bus: isBus)
                 next += count

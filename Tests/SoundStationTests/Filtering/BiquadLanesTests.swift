@@ -1,3 +1,4 @@
+import CSoundStationRT
 import Foundation
 import Testing
 
@@ -77,6 +78,74 @@ import Testing
             #expect(lanes[lane].x2.bitPattern == expectedStates[k].x2.0.bitPattern, "voice \(k)'s memory")
             lane += voice.channels
             pointers[k].deallocate()
+        }
+    }
+
+    /// 5 to 19 lanes (eight-lane AVX groups with dummies and four-lane SSE groups and single lanes
+    /// after them), each of its own length, stride, filter and memory, through `run` (the dispatching
+    /// entry, and the path without AVX): every sample, every sample between a lane's (untouched), and
+    /// every lane's memory must be the scalar loop's to the bit. Mixed: strides 1 to 3 and lengths of
+    /// 0 to 1,100 frames; mono: every stride 1 (the AVX path's four frames at a time) and lengths of
+    /// 1,016 to 1,024 frames (every remainder of four), the last lane 3 frames long for an odd count.
+    @Test(arguments: [false, true], [false, true])
+    func anyNumberOfLanesMatchesTheScalarLoopToTheBit(withoutAVX: Bool, mono: Bool) {
+        let filters = [
+            CutoffFilter(.lowpass, cutoff: 1_000), CutoffFilter(.highpass, cutoff: 300),
+            CutoffFilter(.bandpass, cutoff: 1_500, q: 2), CutoffFilter(.lowpass, cutoff: 80),
+            CutoffFilter(.lowpass, cutoff: 12_000, q: 4), CutoffFilter(.highpass, cutoff: 5_000, q: 0.5),
+            CutoffFilter(.bandpass, cutoff: 200, q: 8),
+        ]
+        let lengths = [1_024, 1_024, 700, 1_100, 3, 513, 1_024, 0, 1, 999, 1_024, 64]
+        for count in 5...19 {
+            var lanes: [BiquadLane] = []
+            var buffers: [UnsafeMutablePointer<Float>] = []
+            var inputs: [[Float]] = []
+            var expected: [(samples: [Float], state: BiquadState)] = []
+            for k in 0..<count {
+                let seed = UInt64(count * 100 + k)
+                let stride = mono ? 1 : 1 + (k * 7 + count) % 3
+                let monoFrames = count % 2 == 1 && k == count - 1 ? 3 : 1_024 - (k * 37 + count * 11) % 9
+                let frames = mono ? monoFrames : lengths[(k + count) % lengths.count]
+                let c = BiquadCoefficients(filters[(k * 3 + count) % filters.count], sampleRate: 48_000)
+                let memory = Self.samples(4, seed: seed + 50_000).map(Double.init)
+                let state = BiquadState(
+                    x1: (memory[0], 0), x2: (memory[1], 0), y1: (memory[2], 0), y2: (memory[3], 0))
+                let input = Self.samples(max(frames * stride, 1), seed: seed)
+                let buffer = UnsafeMutablePointer<Float>.allocate(capacity: input.count)
+                buffer.initialize(from: input, count: input.count)
+                buffers.append(buffer)
+                inputs.append(input)
+                // The scalar loop over the lane's samples alone, gathered from its stride.
+                var mine = (0..<frames).map { input[$0 * stride] }
+                var after = state
+                mine.withUnsafeMutableBufferPointer {
+                    if let base = $0.baseAddress { after.process(base, frames: frames, channels: 1, with: c) }
+                }
+                var whole = input
+                for i in 0..<frames { whole[i * stride] = mine[i] }
+                expected.append((whole, after))
+                lanes.append(
+                    BiquadLane(
+                        samples: buffer, stride: stride, frames: frames, x1: memory[0], x2: memory[1],
+                        y1: memory[2], y2: memory[3], c: c))
+            }
+            if withoutAVX {
+                lanes.withUnsafeMutableBufferPointer { ssdsp_biquad_lanes_sse($0.baseAddress, $0.count) }
+            } else {
+                BiquadLanes.run(&lanes)
+            }
+            for k in 0..<count {
+                let out = Array(UnsafeBufferPointer(start: buffers[k], count: inputs[k].count))
+                #expect(
+                    out.map(\.bitPattern) == expected[k].samples.map(\.bitPattern),
+                    "\(count) lanes: lane \(k)")
+                let want = expected[k].state
+                let got = [lanes[k].x1, lanes[k].x2, lanes[k].y1, lanes[k].y2].map(\.bitPattern)
+                #expect(
+                    got == [want.x1.0, want.x2.0, want.y1.0, want.y2.0].map(\.bitPattern),
+                    "\(count): lane \(k)'s memory")
+                buffers[k].deallocate()
+            }
         }
     }
 

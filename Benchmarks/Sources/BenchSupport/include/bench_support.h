@@ -24,6 +24,12 @@ void bench_set_program(const char *name);
 void bench_emit(const char *case_name, const char *peer, const char *unit, const char *label,
                 const double *samples, size_t count, const char *note);
 
+/* bench_emit with one further measured figure, as "extra":{"<extra_key>":<extra_value>} (none when
+   `extra_key` is NULL), as the Swift side's CaseReport writes its `extra`. */
+void bench_emit_extra(const char *case_name, const char *peer, const char *unit, const char *label,
+                      const double *samples, size_t count, const char *note, const char *extra_key,
+                      double extra_value);
+
 /* One sound of a list file: "decode PATH" (load it all) or "open PATH" (open it for streaming). */
 typedef struct {
     int decode;
