@@ -22,6 +22,9 @@ cleanup() {
 }
 trap cleanup EXIT
 . "$(dirname "$0")/e2e-lib.sh"
+# A session that lasts as long as the checks: a tmux server exits with its last session, and a pane
+# started while it is exiting fails ("server exited unexpectedly"; once in a CI run).
+tmux -L "$socket" new-session -d -s keeper "sleep 86400" 2>/dev/null || true
 
 [ -x /usr/sbin/sshd ] || { echo "e2e-ssh: /usr/sbin/sshd is missing (Scripts/install-deps.sh test installs openssh-server)"; exit 1; }
 [ -n "${PULSE_SERVER:-}" ] || { echo "e2e-ssh: run inside Scripts/with-pulse.sh"; exit 1; }
