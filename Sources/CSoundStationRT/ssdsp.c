@@ -34,6 +34,23 @@ static void run_scalar(ssdsp_biquad_lane *lane, long start) {
     lane->y2 = y2;
 }
 
+/* One frame of two groups of lanes (inputs x and u, outputs y and v) with the coefficients b*, a*
+ * and c*, d* and the memories x1, x2, y1, y2 and u1, u2, v1, v2 in scope: the scalar loop's order,
+ * everything but the newest output first and then it, so each lane rounds as run_scalar does. */
+#define BIQUAD_STEP(x, u, y, v)                              \
+    do {                                                     \
+        y = (b0 * x + b1 * x1 + b2 * x2 - a2 * y2) - a1 * y1; \
+        v = (c0 * u + c1 * u1 + c2 * u2 - d2 * v2) - d1 * v1; \
+        x2 = x1;                                             \
+        x1 = x;                                              \
+        y2 = y1;                                             \
+        y1 = y;                                              \
+        u2 = u1;                                             \
+        u1 = u;                                              \
+        v2 = v1;                                             \
+        v1 = v;                                              \
+    } while (0)
+
 /* Two doubles, one SSE2 (or NEON) register: clang's vector extension, on every target. */
 typedef double pair __attribute__((vector_size(16)));
 
@@ -55,17 +72,8 @@ static void run_four(ssdsp_biquad_lane *q[4], long frames) {
     for (long i = 0; i < frames; i++) {
         pair x = {(double)p0[i * s0], (double)p1[i * s1]};
         pair u = {(double)p2[i * s2], (double)p3[i * s3]};
-        /* The scalar loop's order: everything but the newest output first, then it. */
-        pair y = (b0 * x + b1 * x1 + b2 * x2 - a2 * y2) - a1 * y1;
-        pair v = (c0 * u + c1 * u1 + c2 * u2 - d2 * v2) - d1 * v1;
-        x2 = x1;
-        x1 = x;
-        y2 = y1;
-        y1 = y;
-        u2 = u1;
-        u1 = u;
-        v2 = v1;
-        v1 = v;
+        pair y, v;
+        BIQUAD_STEP(x, u, y, v);
         p0[i * s0] = (float)y[0];
         p1[i * s1] = (float)y[1];
         p2[i * s2] = (float)v[0];
@@ -121,16 +129,8 @@ __attribute__((target("avx"))) static void run_eight(ssdsp_biquad_lane *q[8], lo
             for (int j = 0; j < 4; j++) {
                 quad x = (quad)_mm256_cvtps_pd(in[j]);
                 quad u = (quad)_mm256_cvtps_pd(un[j]);
-                quad y = (b0 * x + b1 * x1 + b2 * x2 - a2 * y2) - a1 * y1;
-                quad v = (c0 * u + c1 * u1 + c2 * u2 - d2 * v2) - d1 * v1;
-                x2 = x1;
-                x1 = x;
-                y2 = y1;
-                y1 = y;
-                u2 = u1;
-                u1 = u;
-                v2 = v1;
-                v1 = v;
+                quad y, v;
+                BIQUAD_STEP(x, u, y, v);
                 out[j] = _mm256_cvtpd_ps((__m256d)y);
                 vout[j] = _mm256_cvtpd_ps((__m256d)v);
             }
@@ -151,17 +151,8 @@ __attribute__((target("avx"))) static void run_eight(ssdsp_biquad_lane *q[8], lo
         floats4 uf = {p[4][i * s[4]], p[5][i * s[5]], p[6][i * s[6]], p[7][i * s[7]]};
         quad x = __builtin_convertvector(xf, quad);
         quad u = __builtin_convertvector(uf, quad);
-        /* The scalar loop's order: everything but the newest output first, then it. */
-        quad y = (b0 * x + b1 * x1 + b2 * x2 - a2 * y2) - a1 * y1;
-        quad v = (c0 * u + c1 * u1 + c2 * u2 - d2 * v2) - d1 * v1;
-        x2 = x1;
-        x1 = x;
-        y2 = y1;
-        y1 = y;
-        u2 = u1;
-        u1 = u;
-        v2 = v1;
-        v1 = v;
+        quad y, v;
+        BIQUAD_STEP(x, u, y, v);
         floats4 yf = __builtin_convertvector(y, floats4);
         floats4 vf = __builtin_convertvector(v, floats4);
         p[0][i * s[0]] = yf[0];

@@ -133,6 +133,19 @@ void raw_start_mix_voice(ALuint source, int v, int voices) {
     raw_pan(source, voices == 1 ? 0.0f : -1.0f + 2.0f * (float)v / (float)(voices - 1));
 }
 
+ALuint *raw_make_mix_voices(const ALuint tones[RAW_TONES], int voices) {
+    ALuint *sources = malloc((size_t)voices * sizeof *sources);
+    if (!sources) bench_die("out of memory");
+    for (int v = 0; v < voices; v++) {
+        sources[v] = raw_make_source();
+        alSourcei(sources[v], AL_BUFFER, (ALint)tones[v % RAW_TONES]);
+        alSourcei(sources[v], AL_LOOPING, AL_TRUE);
+        raw_start_mix_voice(sources[v], v, voices);
+    }
+    raw_check_al("alSource(mix voice)");
+    return sources;
+}
+
 void raw_case_mix(int runs) {
     static const int counts[] = {1, 16, 64, 255};
     float *out = malloc(MIX_CHUNK * 2 * sizeof *out);
@@ -144,16 +157,9 @@ void raw_case_mix(int runs) {
         raw_output output = raw_open_loopback();
         ALuint tones[RAW_TONES];
         raw_make_tones(tones);
-        ALuint *sources = malloc((size_t)voices * sizeof *sources);
-        if (!sources) bench_die("out of memory");
-        for (int v = 0; v < voices; v++) {
-            sources[v] = raw_make_source();
-            alSourcei(sources[v], AL_BUFFER, (ALint)tones[v % RAW_TONES]);
-            alSourcei(sources[v], AL_LOOPING, AL_TRUE);
-            raw_start_mix_voice(sources[v], v, voices);
-            alSourcePlay(sources[v]);
-            raw_check_al("alSource(mix voice)");
-        }
+        ALuint *sources = raw_make_mix_voices(tones, voices);
+        alSourcePlayv(voices, sources);
+        raw_check_al("alSourcePlayv(mix voices)");
         alcRenderSamplesSOFT(output.device, out, MIX_CHUNK);
         /* The same renders, and the engine's call pattern: 256-frame calls (its housekeeping quantum). */
         for (int run = -1; run < runs; run++) {

@@ -43,6 +43,22 @@ static double render_rms(raw_output output, float *out, void (*between)(void *),
     return sqrt(sum / (2.0 * CHUNK * CHECK_RENDERS));
 }
 
+/* A warm-up render (and `between`), a warm-up run and `runs` timed runs of 10 s into `samples`, the
+ * RMS check, and the row `case_name`-`voices` emitted with `label`. */
+static void timed_renders(const char *case_name, int voices, int runs, raw_output output, float *out,
+                          double *samples, void (*between)(void *), void *context, const char *label) {
+    alcRenderSamplesSOFT(output.device, out, CHUNK);
+    if (between) between(context);
+    for (int run = -1; run < runs; run++) {
+        double ms = raw_render_ms(output, out, CHUNK, between, context);
+        if (run >= 0) samples[run] = ms;
+    }
+    double rms = render_rms(output, out, between, context);
+    char name[32];
+    snprintf(name, sizeof name, "%s-%d", case_name, voices);
+    bench_emit_extra(name, RAW_PEER, "ms", label, samples, (size_t)runs, NULL, "rms", rms);
+}
+
 /* ---- filter-reverb-N ---- */
 
 static void reverb_case(int voices, int runs, float *out, double *samples) {
@@ -74,30 +90,16 @@ static void reverb_case(int voices, int runs, float *out, double *samples) {
     alAuxiliaryEffectSloti(slot, AL_EFFECTSLOT_EFFECT, (ALint)effect);
     alAuxiliaryEffectSlotf(slot, AL_EFFECTSLOT_GAIN, 1.0f);
     raw_check_al("alAuxiliaryEffectSlot");
-    ALuint *sources = malloc((size_t)voices * sizeof *sources);
-    if (!sources) bench_die("out of memory");
+    ALuint *sources = raw_make_mix_voices(tones, voices);
     for (int v = 0; v < voices; v++) {
-        sources[v] = raw_make_source();
-        alSourcei(sources[v], AL_BUFFER, (ALint)tones[v % RAW_TONES]);
-        alSourcei(sources[v], AL_LOOPING, AL_TRUE);
-        raw_start_mix_voice(sources[v], v, voices);
         /* The engine's send filter is a low-pass at gain 1, gain HF 1 (its reverbSend 1): no filter. */
         alSource3i(sources[v], AL_AUXILIARY_SEND_FILTER, (ALint)slot, 0, AL_FILTER_NULL);
-        alSourcePlay(sources[v]);
-        raw_check_al("alSource(reverb voice)");
     }
-    alcRenderSamplesSOFT(output.device, out, CHUNK);
-    for (int run = -1; run < runs; run++) {
-        double ms = raw_render_ms(output, out, CHUNK, NULL, NULL);
-        if (run >= 0) samples[run] = ms;
-    }
-    double rms = render_rms(output, out, NULL, NULL);
-    char name[32];
-    snprintf(name, sizeof name, "filter-reverb-%d", voices);
-    bench_emit_extra(name, RAW_PEER, "ms",
-                     "alcRenderSamplesSOFT, 1024-frame calls (CPU time for 10 s), every source sending to one "
-                     "slot with AL_EFFECT_REVERB (cave)",
-                     samples, (size_t)runs, NULL, "rms", rms);
+    alSourcePlayv(voices, sources);
+    raw_check_al("alSource(reverb voices)");
+    timed_renders("filter-reverb", voices, runs, output, out, samples, NULL, NULL,
+                  "alcRenderSamplesSOFT, 1024-frame calls (CPU time for 10 s), every source sending to one "
+                  "slot with AL_EFFECT_REVERB (cave)");
     for (int v = 0; v < voices; v++) alSourceStop(sources[v]);
     alDeleteSources(voices, sources);
     alAuxiliaryEffectSloti(slot, AL_EFFECTSLOT_EFFECT, AL_EFFECT_NULL);
@@ -206,19 +208,9 @@ static void lowpass_case(int voices, int runs, float *out, double *samples, floa
         alSourcePlay(voice->source);
         raw_check_al("alBufferData/alSourceQueueBuffers/alSourcePlay(lowpass voice)");
     }
-    alcRenderSamplesSOFT(output.device, out, CHUNK);
-    refill(mix);
-    for (int run = -1; run < runs; run++) {
-        double ms = raw_render_ms(output, out, CHUNK, refill, mix);
-        if (run >= 0) samples[run] = ms;
-    }
-    double rms = render_rms(output, out, refill, mix);
-    char name[32];
-    snprintf(name, sizeof name, "filter-lowpass-%d", voices);
-    bench_emit_extra(name, RAW_PEER, "ms",
-                     "alcRenderSamplesSOFT, 1024-frame calls (CPU time for 10 s), each voice 4 queued 1024-frame "
-                     "buffers low-passed at 1 kHz (scalar biquad in doubles), refilled after each render",
-                     samples, (size_t)runs, NULL, "rms", rms);
+    timed_renders("filter-lowpass", voices, runs, output, out, samples, refill, mix,
+                  "alcRenderSamplesSOFT, 1024-frame calls (CPU time for 10 s), each voice 4 queued 1024-frame "
+                  "buffers low-passed at 1 kHz (scalar biquad in doubles), refilled after each render");
     for (int v = 0; v < voices; v++) {
         alSourceStop(list[v].source);
         alSourcei(list[v].source, AL_BUFFER, 0);

@@ -64,6 +64,9 @@ void raw_tone_samples(int k, float *samples);
 void raw_make_tones(ALuint tones[RAW_TONES]);
 /* Voice `v` of `voices` as the mix cases play it: gain 0.8 / voices, spread left to right. */
 void raw_start_mix_voice(ALuint source, int v, int voices);
+/* mix-N's `voices` looping sources over `tones`, set up and not yet playing (malloc'd; the caller
+ * frees it). */
+ALuint *raw_make_mix_voices(const ALuint tones[RAW_TONES], int voices);
 /* Renders 10 s in `chunk`-frame calls, calling `between(context)` (when not NULL) after each, and
    returns the CPU time in ms. */
 double raw_render_ms(raw_output output, float *out, int chunk, void (*between)(void *), void *context);

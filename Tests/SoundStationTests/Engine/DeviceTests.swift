@@ -9,6 +9,19 @@ import Testing
 @Suite(
     .serialized, .enabled(if: PulseServer.isAvailable, "needs the private PulseAudio server of `make test`"))
 struct DeviceTests {
+    /// Reads `capture` (started) until it has given `samples` samples or `time` has passed, then stops it.
+    static func record(_ capture: CaptureDevice, samples: Int, within time: Duration) async throws -> [Float]
+    {
+        var recorded: [Float] = []
+        let deadline = ContinuousClock.now + time
+        while recorded.count < samples, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            recorded += capture.read()
+        }
+        capture.stop()
+        return recorded
+    }
+
     @Test func playedToneComesOutOfTheDefaultDevice() async throws {
         let engine = try AudioEngine(output: .device())
         #expect(engine.voiceLimit >= 64)
@@ -17,13 +30,7 @@ struct DeviceTests {
         let capture = try CaptureDevice(sampleRate: 16_000, channels: 1)
         capture.start()
         try engine.play(tone)
-        var recorded: [Float] = []
-        let deadline = ContinuousClock.now + .seconds(5)
-        while recorded.count < 16_000 * 3 / 2, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-            recorded += capture.read()
-        }
-        capture.stop()
+        let recorded = try await Self.record(capture, samples: 16_000 * 3 / 2, within: .seconds(5))
         let audio = PCMAudio(sampleRate: 16_000, channels: 1, samples: recorded)
         let onset = try #require(
             AudioAnalysis.onset(audio, threshold: 0.05), "the tone never reached the monitor")
@@ -110,13 +117,7 @@ struct DeviceTests {
         let capture = try CaptureDevice(sampleRate: 48_000, channels: 2)
         capture.start()
         try system.music.play("layered")
-        var recorded: [Float] = []
-        let deadline = ContinuousClock.now + .seconds(5)
-        while recorded.count < 48_000 * 2 * 3 / 2, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-            recorded += capture.read()
-        }
-        capture.stop()
+        let recorded = try await Self.record(capture, samples: 48_000 * 2 * 3 / 2, within: .seconds(5))
         engine.shutdown()
         let audio = PCMAudio(sampleRate: 48_000, channels: 2, samples: recorded)
         let onset = try #require(AudioAnalysis.onset(audio, threshold: 0.05), "nothing reached the monitor")
@@ -168,13 +169,7 @@ struct DeviceTests {
         #expect(
             ReverbRestTests.resting(engine).isEmpty,
             "woken within \((woke - ContinuousClock.now) / .seconds(1)) s")
-        var recorded: [Float] = []
-        let deadline = ContinuousClock.now + .seconds(4)
-        while recorded.count < 48_000 * 3 / 2, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-            recorded += capture.read()
-        }
-        capture.stop()
+        let recorded = try await Self.record(capture, samples: 48_000 * 3 / 2, within: .seconds(4))
         let audio = PCMAudio(sampleRate: 48_000, channels: 1, samples: recorded)
         let onset = try #require(
             AudioAnalysis.onset(audio, threshold: 0.05), "the burst never reached the monitor")
