@@ -31,4 +31,15 @@ struct PerBus<Value> {
             }
         }
     }
+
+    /// Every bus's value through `transform`.
+    func map<T>(_ transform: (Value) -> T) -> PerBus<T> {
+        var result = PerBus<T>(transform(master))
+        result[.music] = transform(music)
+        result[.effects] = transform(effects)
+        result[.voice] = transform(voice)
+        return result
+    }
 }
+
+extension PerBus: Equatable where Value: Equatable {}

@@ -86,8 +86,9 @@ struct EngineState {
     func gain(options: PlayOptions, fade: GainRamp, at frame: Int64, levels: BusLevels) -> Float {
         let bus = options.bus
         var gain =
-            options.volume * options.distanceGain * fade.value(at: frame) * levels.master * levels.pause
-        if bus != .master { gain *= levels.level(of: bus) }
+            options.volume * options.distanceGain * fade.value(at: frame) * levels.buses[.master]
+            * levels.pause
+        if bus != .master { gain *= levels.buses[bus] }
         if bus == .music { gain *= levels.duck }
         return gain
     }
@@ -95,10 +96,9 @@ struct EngineState {
     /// Every bus's level and the duck at `frame`, read once for all the voices a housekeeping pass
     /// updates.
     func busLevels(at frame: Int64) -> BusLevels {
-        func level(_ bus: Bus) -> Float { busLevels[bus].value(at: frame) }
-        return BusLevels(
-            master: level(.master), music: level(.music), effects: level(.effects), voice: level(.voice),
-            duck: duckLevel.value(at: frame), pause: pauseLevel.value(at: frame))
+        BusLevels(
+            buses: busLevels.map { $0.value(at: frame) }, duck: duckLevel.value(at: frame),
+            pause: pauseLevel.value(at: frame))
     }
 
     /// Whether any bus level, the duck, the pause glide (and the quantum after it, in which OpenAL
@@ -111,19 +111,7 @@ struct EngineState {
 
 /// The level of each bus and of the music's duck at one frame.
 struct BusLevels: Equatable {
-    var master: Float
-    var music: Float
-    var effects: Float
-    var voice: Float
+    var buses: PerBus<Float>
     var duck: Float
     var pause: Float
-
-    func level(of bus: Bus) -> Float {
-        switch bus {
-        case .master: master
-        case .music: music
-        case .effects: effects
-        case .voice: voice
-        }
-    }
 }
