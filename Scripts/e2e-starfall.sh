@@ -149,19 +149,13 @@ window_survives_server_restart() { # the sound server stops mid-game and comes b
     pulse_stop "$dir"
     sleep 1.5
     pulse_start "$dir" loss || { kill "$pid"; return 1; }
-    local restarted=$SECONDS heard=0 try alive=no
-    # The engine tries to reopen its device once a second: listen in 1 s takes until the music is back
-    for try in 1 2 3 4 5 6; do
-        env $(pulse_env "$dir") timeout 1 parecord --device=loss.monitor --rate=16000 --channels=1 \
-            --file-format=wav "$work/after.wav"
-        kill -0 "$pid" 2>/dev/null && alive=yes || alive=no
-        heard=$(peak "$work/after.wav")
-        above "$heard" 0.02 && break
-    done
+    local restarted=$SECONDS heard take alive
+    # The engine tries to reopen its device once a second: listen until the music is back
+    read -r heard take alive < <(pulse_listen_until_heard "$dir" loss "$work/after.wav" "$pid")
     wait "$pid"
     local status=$?
     pulse_stop "$dir"
-    echo "exit $status; server back $((restarted - started)) s after the start; heard $heard after $try s of listening;" \
+    echo "exit $status; server back $((restarted - started)) s after the start; heard $heard in take $take of 1 s;" \
         "game still running: $alive"
     [ "$status" -eq 0 ] && above "$heard" 0.02 && [ "$alive" = yes ] && return 0
     echo "the game's stderr:"; cat "$work/loss.err"
