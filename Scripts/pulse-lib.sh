@@ -27,15 +27,19 @@ pulse_start() {
     env $(pulse_env "$dir") pactl set-default-source "$sink.monitor" >/dev/null
 }
 
-pulse_stop() {
-    local dir=$1 pid
+pulse_stop() { # returns once the server's process is gone, so a server started next in DIR is a new one
+    local dir=$1 pid _
+    pid=$(cat "$dir/pulse/pid" 2>/dev/null) || pid=
     env $(pulse_env "$dir") pactl exit >/dev/null 2>&1 || true
-    pid=$(cat "$dir/pulse/pid" 2>/dev/null) && kill "$pid" 2>/dev/null || true
-    local _
-    for _ in $(seq 30); do
-        env $(pulse_env "$dir") pactl info >/dev/null 2>&1 || return 0
+    [ -n "$pid" ] && kill "$pid" 2>/dev/null
+    for _ in $(seq 50); do
+        if [ -n "$pid" ]; then kill -0 "$pid" 2>/dev/null || return 0
+        else env $(pulse_env "$dir") pactl info >/dev/null 2>&1 || return 0
+        fi
         sleep 0.1
     done
+    [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
+    return 0
 }
 
 # pulse_listen_until_heard DIR SINK FILE PID: records SINK's monitor in 1 s takes (up to 6) until one
