@@ -37,6 +37,15 @@ public final class SoundSystem: Sendable {
         effects = EffectStation(bank: bank, timeline: music)
     }
 
+    /// A sound system whose bank shares decoded files with other banks' through `shares` (a remote
+    /// player's, which makes one system per catalogue it receives).
+    init(engine: AudioEngine, catalogue: Catalogue, pcmCache: PCMCache?, shares: DecodedShares) {
+        self.engine = engine
+        bank = SoundBank(engine: engine, catalogue: catalogue, pcmCache: pcmCache, shares: shares)
+        music = MusicStation(bank: bank)
+        effects = EffectStation(bank: bank, timeline: music)
+    }
+
     /// Opens an output and reads the catalogue at `assets`.
     /// - Parameters:
     ///   - output: Where the sound goes.

@@ -32,7 +32,13 @@ public final class SoundBuffer: Sendable {
     let samples: [Float]
     /// Produces the samples again for a new device.
     let reload: @Sendable () throws -> PCMAudio
+    /// The device's copy; shared (the same box) by every buffer made with ``init(sharing:name:id:)``
+    /// from this one, so a device change that uploads the origin again moves them all.
     private let current: Locked<OpenALBuffer>
+    /// The buffer whose samples and device copy this one plays, kept alive (and so in the engine's
+    /// list of buffers to upload again after a device loss) for as long as this one lives; `nil` for
+    /// a buffer that uploaded its own.
+    let origin: SoundBuffer?
 
     init(
         name: String, id: SoundID, ring: CommandRing, ownsID: Bool, audio: PCMAudio, device: OpenALDevice,
@@ -51,7 +57,35 @@ public final class SoundBuffer: Sendable {
         let uploaded = try Self.upload(audio, to: device, loopPoints: loopPoints)
         self.byteCount = uploaded.byteCount
         self.current = Locked(uploaded)
+        self.origin = nil
     }
+
+    /// A buffer under another name and id that plays `source`'s samples and device copy (loop points
+    /// included): nothing is decoded, copied or uploaded, so a catalogue of many entries on one file
+    /// holds that file's samples once.
+    /// - Parameters:
+    ///   - source: A buffer of the same engine.
+    ///   - name: The name this one is played under.
+    ///   - id: Its id (a bank's, which the bank manages).
+    init(sharing source: SoundBuffer, name: String, id: SoundID) {
+        let origin = source.origin ?? source
+        self.name = name
+        self.id = id
+        self.ring = origin.ring
+        self.ownsID = false
+        self.sampleRate = origin.sampleRate
+        self.channels = origin.channels
+        self.frameCount = origin.frameCount
+        self.loopPoints = origin.loopPoints
+        self.samples = origin.samples
+        self.reload = origin.reload
+        self.byteCount = origin.byteCount
+        self.current = origin.current
+        self.origin = origin
+    }
+
+    /// The buffer that holds the samples this one plays: itself, or the one it shares.
+    var holder: SoundBuffer { origin ?? self }
 
     deinit {
         if ownsID { ring.setReady(id, false) }

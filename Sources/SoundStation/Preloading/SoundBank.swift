@@ -44,6 +44,17 @@ public final class SoundBank: Sendable {
 
     /// Where decoded sounds are kept between runs (``PCMCache``), or `nil` to decode every time.
     public let pcmCache: PCMCache?
+    /// The files decoded so far, so entries on the same file share one decode and one device copy.
+    let shares: DecodedShares
+
+    /// A bank whose entries share decodes with other banks' (a remote player's sound systems).
+    init(engine: AudioEngine, catalogue: Catalogue, pcmCache: PCMCache?, shares: DecodedShares) {
+        self.engine = engine
+        self.currentCatalogue = Locked(catalogue)
+        self.pcmCache = pcmCache
+        self.shares = shares
+        engine.remoteLink.withLock { $0 }?.offer(catalogue)
+    }
 
     /// Creates an empty bank.
     /// - Parameters:
@@ -56,6 +67,7 @@ public final class SoundBank: Sendable {
         self.engine = engine
         self.currentCatalogue = Locked(catalogue)
         self.pcmCache = pcmCache
+        self.shares = DecodedShares()
         // A remote engine sends the catalogue's files to the player's cache.
         engine.remoteLink.withLock { $0 }?.offer(catalogue)
     }
@@ -103,8 +115,17 @@ public final class SoundBank: Sendable {
     public var loadedNames: [String] { table.withLock { $0.loaded.keys.sorted() } }
 
     /// Bytes of PCM the loaded sounds hold on the device.
+    /// Entries that share one file's samples count them once.
     public var loadedBytes: Int {
-        table.withLock { $0.loaded.values.reduce(0) { $0 + ($1.buffer?.byteCount ?? 0) } }
+        table.withLock { table in
+            var seen = Set<ObjectIdentifier>()
+            return table.loaded.values.reduce(0) { total, item in
+                guard let holder = item.buffer?.holder, seen.insert(ObjectIdentifier(holder)).inserted else {
+                    return total
+                }
+                return total + holder.byteCount
+            }
+        }
     }
 
     /// How many users hold `name` (0 when it is not loaded).
@@ -137,7 +158,8 @@ public final class SoundBank: Sendable {
             return id
         }
         let decoded = try Self.decode(
-            entry, id: id, engine: engine, cache: pcmCache, splittingLongDecodes: splittingLongDecodes)
+            entry, id: id, engine: engine, cache: pcmCache, splittingLongDecodes: splittingLongDecodes,
+            shares: shares)
         let item = Loaded(
             entry: entry, id: id, buffer: decoded.buffer, users: 1, info: decoded.info, stems: decoded.stems,
             warnings: decoded.warnings)
@@ -213,26 +235,47 @@ public final class SoundBank: Sendable {
 
     /// Decodes and uploads an entry and its stems, collecting the decoder's warnings (once each).
     /// `cache`: where decoded samples are read back from and kept (``PCMCache``), or `nil`.
+    /// `shares`: files decoded for other entries, whose buffers this one shares when it names the same
+    /// file with the same options (`nil`: decode afresh, as a reload of an edited file does).
     static func decode(
         _ entry: SoundEntry, id: SoundID, engine: AudioEngine, cache: PCMCache? = nil,
-        splittingLongDecodes: Bool = false
+        splittingLongDecodes: Bool = false, shares: DecodedShares? = nil
     ) throws(SoundLoadError) -> Decoded {
         var (options, collected) = entry.decodingOptions.collectingWarnings()
         options.splitsLongDecodes = splittingLongDecodes
         let (buffer, info) = try decodeAndUpload(
-            entry, options: options, id: id, engine: engine, cache: cache)
+            entry, options: options, id: id, engine: engine, cache: cache, shares: shares)
         let stems = try decodeStems(
             of: entry, like: info, options: options, streamed: buffer == nil, engine: engine, cache: cache)
         return Decoded(buffer: buffer, info: info, stems: stems, warnings: collected())
     }
 
     /// Decodes and uploads an entry, or for long music checks that it opens and leaves it to stream;
-    /// a music entry's tempo and markers are checked against the file.
+    /// a music entry's tempo and markers are checked against the file. An entry on a file another
+    /// entry decoded with the same options (in `shares`) plays that decode: nothing is decoded or
+    /// uploaded again unless its loop points differ (then only uploaded).
     private static func decodeAndUpload(
-        _ entry: SoundEntry, options: DecodingOptions, id: SoundID, engine: AudioEngine, cache: PCMCache?
+        _ entry: SoundEntry, options: DecodingOptions, id: SoundID, engine: AudioEngine, cache: PCMCache?,
+        shares: DecodedShares?
+    ) throws(SoundLoadError) -> (SoundBuffer?, AudioFileInfo) {
+        guard let shares, let key = DecodedShares.Key(path: entry.resolvedPath, options: options) else {
+            var alone = DecodedShares.Slot()
+            return try decodeAndUpload(
+                entry, options: options, id: id, engine: engine, cache: cache, slot: &alone)
+        }
+        return try shares.withSlot(key) { (slot) throws(SoundLoadError) in
+            try decodeAndUpload(entry, options: options, id: id, engine: engine, cache: cache, slot: &slot)
+        }
+    }
+
+    /// ``decodeAndUpload(_:options:id:engine:cache:shares:)`` with what is known of the file in `slot`.
+    private static func decodeAndUpload(
+        _ entry: SoundEntry, options: DecodingOptions, id: SoundID, engine: AudioEngine, cache: PCMCache?,
+        slot: inout DecodedShares.Slot
     ) throws(SoundLoadError) -> (SoundBuffer?, AudioFileInfo) {
         do {
-            let info = try AudioDecoder.info(ofFileAt: entry.resolvedPath, options: options)
+            let info = try slot.info ?? AudioDecoder.info(ofFileAt: entry.resolvedPath, options: options)
+            slot.info = info
             let bytes = info.frameCount * info.channels * MemoryLayout<Float>.size
             // Every format streams; a module that loops by its song structure always does, since
             // its loop is the song's and not a range of frames.
@@ -246,17 +289,38 @@ public final class SoundBank: Sendable {
                 }
                 return (nil, info)
             }
-            let audio = try decodeWhole(entry.resolvedPath, options: options, cache: cache)
+            let audio: PCMAudio
+            let reload: @Sendable () throws -> PCMAudio
+            if let shared = slot.anyBuffer {
+                // Decoded for another entry: what decoding said of the file is said of this one too.
+                for warning in slot.warnings { options.warn(warning) }
+                audio = PCMAudio(
+                    sampleRate: shared.sampleRate, channels: shared.channels, samples: shared.samples)
+                reload = shared.reload
+            } else {
+                let said = Locked<[AudioDecodingWarning]>([])
+                var watched = options
+                watched.warn = { warning in
+                    said.withLock { $0.append(warning) }
+                    options.warn(warning)
+                }
+                audio = try decodeWhole(entry.resolvedPath, options: watched, cache: cache)
+                slot.warnings = said.withLock { $0 }
+                let path = entry.resolvedPath
+                reload = { try AudioDecoder.decode(fileAt: path, options: options) }
+            }
             do { try entry.checkTiming(sampleRate: audio.sampleRate, frameCount: audio.frameCount) } catch {
                 throw SoundLoadError.catalogue(error)
             }
             let decoded = info.withFrameCount(audio.frameCount)
             let loop = entry.loopRange(sampleRate: audio.sampleRate, frameCount: audio.frameCount)
+            if let same = slot.buffer(loop: loop) {
+                return (SoundBuffer(sharing: same, name: entry.name, id: id), decoded)
+            }
             do {
-                let path = entry.resolvedPath
-                let buffer = try engine.makeBuffer(audio, name: entry.name, loopPoints: loop, id: id) {
-                    try AudioDecoder.decode(fileAt: path, options: options)
-                }
+                let buffer = try engine.makeBuffer(
+                    audio, name: entry.name, loopPoints: loop, id: id, reload: reload)
+                slot.add(buffer)
                 return (buffer, decoded)
             } catch {
                 throw SoundLoadError.engine(name: entry.name, error)
