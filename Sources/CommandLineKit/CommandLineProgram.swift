@@ -61,7 +61,8 @@ public struct CommandLineProgram: Sendable {
     public func report(_ error: any Error) -> Int32 {
         let failure = error as? CLIError ?? CLIError(String(describing: error))
         let hint = failure.isUsage ? " (see \(name) --help)" : ""
-        printError("\(name): \(failure.message)\(hint)")
+        // The message may name a file, a sound or a reason from elsewhere: printable first.
+        printError("\(name): \(failure.message.printable)\(hint)")
         return failure.exitCode
     }
 

@@ -43,7 +43,8 @@ public enum JSONValue: Sendable, Equatable {
         return String(value)
     }
 
-    /// A JSON string literal, escaping quotes, backslashes and control characters.
+    /// A JSON string literal, escaping quotes, backslashes and control characters: C0, DEL and C1
+    /// (U+0080...U+009F) too, so a name holding one reaches no terminal the output is printed on.
     private static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
@@ -53,7 +54,7 @@ public enum JSONValue: Sendable, Equatable {
             case "\n": result += "\\n"
             case "\t": result += "\\t"
             case "\r": result += "\\r"
-            case _ where scalar.value < 0x20:
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
                 let hex = String(scalar.value, radix: 16)
                 result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: result.unicodeScalars.append(scalar)

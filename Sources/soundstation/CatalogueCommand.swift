@@ -85,10 +85,10 @@ enum CatalogueCommand {
             printTable(rows, root: catalogue.root)
         }
         for warning in warnings {
-            StandardStream.error.write("soundstation: warning: \(warning)\n")
+            StandardStream.error.write("soundstation: warning: \(String(describing: warning).printable)\n")
         }
         for problem in problems {
-            StandardStream.error.write("soundstation: \(problem)\n")
+            StandardStream.error.write("soundstation: \(problem.printable)\n")
         }
         if !problems.isEmpty {
             throw CLIError("\(problems.count) of \(catalogue.entries.count) sounds do not decode")
@@ -96,14 +96,16 @@ enum CatalogueCommand {
     }
 
     private static func printTable(_ rows: [Row], root: String) {
-        print("assets: \(root)")
+        print("assets: \(root.printable)")
         let header = ["NAME", "KIND", "FORMAT", "SECONDS", "RATE", "CH", "FILE", "PCM", "PATH"]
         var table = [header]
         for row in rows {
             table.append([
-                row.name, row.kind, row.format, String(cFormat: "%.3f", row.seconds), "\(row.sampleRate)",
+                // Names, paths and formats come from the catalogue and the files: printable first.
+                row.name.printable, row.kind, row.format.printable, String(cFormat: "%.3f", row.seconds),
+                "\(row.sampleRate)",
                 "\(row.channels)",
-                "\(row.fileBytes)", "\(row.pcmBytes)", row.path,
+                "\(row.fileBytes)", "\(row.pcmBytes)", row.path.printable,
             ])
         }
         let widths = header.indices.map { column in table.map { $0[column].count }.max() ?? 0 }

@@ -70,7 +70,7 @@ struct CueSession {
         let loaded = try await stage.bank.preload(names)
         try loaded.throwIfFailed()
         for warning in loaded.warnings {
-            StandardStream.error.write("soundstation: warning: \(warning)\n")
+            StandardStream.error.write("soundstation: warning: \(String(describing: warning).printable)\n")
         }
     }
 
@@ -81,7 +81,9 @@ struct CueSession {
                 do {
                     try stage.perform(cue)
                 } catch {
-                    StandardStream.error.write("soundstation: event \"\(cue)\": \(error)\n")
+                    StandardStream.error.write(
+                        "soundstation: event \"\(String(describing: cue).printable)\": \(String(describing: error).printable)\n"
+                    )
                 }
             }
         }

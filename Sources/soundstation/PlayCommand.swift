@@ -15,36 +15,36 @@ enum PlayCommand {
         let catalogue = try Command.loadCatalogue(assets)
         let session = try CueSession(events, catalogue: catalogue)
         let engine = try AudioEngine.openWithFallback(.fromEnvironment()) { notice in
-            StandardStream.error.write("soundstation: notice: \(notice)\n")
+            StandardStream.error.write("soundstation: notice: \(notice.printable)\n")
         }
         engine.onEvent { event in
             switch event {
             case .deviceLost(let reason, let time):
                 StandardStream.error.write(
-                    "soundstation: device lost at \(String(cFormat: "%.2f", time.inSeconds)) s (\(reason)); retrying\n"
+                    "soundstation: device lost at \(String(cFormat: "%.2f", time.inSeconds)) s (\(reason.printable)); retrying\n"
                 )
             case .deviceRestored(let device, let time):
                 StandardStream.error.write(
-                    "soundstation: device restored at \(String(cFormat: "%.2f", time.inSeconds)) s (\(device))\n"
+                    "soundstation: device restored at \(String(cFormat: "%.2f", time.inSeconds)) s (\(device.printable))\n"
                 )
             default:
                 // Reports of the watch, one line each, unbuffered so a pipe or log sees them at once.
                 if let line = event.reloadMessage {
-                    StandardStream.output.write("soundstation: \(line)\n")
+                    StandardStream.output.write("soundstation: \(line.printable)\n")
                 }
             }
         }
         try session.check(sampleRate: engine.sampleRate)
         engine.onNotice { notice in
-            StandardStream.error.write("soundstation: notice: \(notice)\n")
+            StandardStream.error.write("soundstation: notice: \(notice.printable)\n")
         }
         let stage = SoundSystem(engine: engine, catalogue: catalogue)
         try await session.preload(into: stage)
         let watching = watch ? try stage.bank.watch() : nil
-        print("playing on \(engine.output) (\(engine.deviceName))")
+        print("playing on \(engine.output) (\(engine.deviceName.printable))")
         if let watching {
             print(
-                "watching \(watching.folders.joined(separator: ", ")) until interrupted (Ctrl-C) or --seconds"
+                "watching \(watching.folders.joined(separator: ", ").printable) until interrupted (Ctrl-C) or --seconds"
             )
         }
         let start = engine.time + .milliseconds(50)

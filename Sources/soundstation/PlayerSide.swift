@@ -180,6 +180,10 @@ final class PlayerSide: @unchecked Sendable {
                 "delayMs": \(report.delay * 1000), "jitterMs": \((report.maxLag ?? 0) * 1000), "ready": \(report.ready), \
                 "output": "\(speaker.deviceName ?? "silent")", "underruns": \(speaker.underruns), "resyncs": \(report.resyncs), "cacheRemoved": \(cacheRemoved), \
                 "sessions": \(report.sessions), "socketFrames": \(socket.accepted), "strayBytes": \(stray), \
+                "overBudget": {\(report.overBudget.sorted { $0.key < $1.key }.map { "\"\($0.key.rawValue)\": \($0.value)" }.joined(separator: ", "))}, \
+                "held": {"decodedBytes": \(report.held.decodedBytes), "peakDecodedBytes": \(report.held.peakDecodedBytes), \
+                "entries": \(report.held.entries), "names": \(report.held.names), "nameBytes": \(report.held.nameBytes), \
+                "pendingCommands": \(report.held.pendingCommands)}, \
                 "firstPlays": [\(report.firstPlays.map { "[\($0.frame), \($0.arrival), \($0.start)]" }.joined(separator: ", "))]}
 
                 """
@@ -200,6 +204,7 @@ final class PlayerSide: @unchecked Sendable {
                 if stray > 0 { line += ", \(stray) stray bytes" }
                 if let reason = report.lastRefusal { line += " (last: \(reason))" }
             }
+            line += Self.overBudget(report, budget: player.budget)
             printError(line)
         }
         if !options.quiet {
@@ -210,8 +215,27 @@ final class PlayerSide: @unchecked Sendable {
     }
 }
 
-/// One line on standard error, in one `write`.
+extension PlayerSide {
+    /// The summary's words on what was refused for being beyond the budget, once for the session
+    /// (not a line per item): e.g. `; beyond its budget (Docs/ssh.md): refused 118 sound loads
+    /// (decoded sound 256 MiB)`; empty when nothing was.
+    static func overBudget(_ report: RemotePlayer.Report, budget: RemoteBudget) -> String {
+        guard !report.overBudget.isEmpty else { return "" }
+        let words: [RemoteBudget.Resource: String] = [
+            .decoded: "sound loads", .entries: "catalogue entries", .names: "sound names",
+            .pending: "commands waiting for a sound", .queued: "messages",
+        ]
+        let parts = report.overBudget.sorted { $0.key < $1.key }.map { resource, count in
+            "\(count) \(words[resource]!) (\(resource.rawValue) \(budget.limit(of: resource)))"
+        }
+        return "; beyond its budget (see Docs/ssh.md), refused " + parts.joined(separator: ", ")
+            + "; played what it had"
+    }
+}
+
+/// One line on standard error, in one `write`: made printable first, since it may carry names and
+/// reasons a server chose (``TerminalSafe``).
 func printError(_ line: String) {
-    var text = line + "\n"
+    var text = line.printable + "\n"
     text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
 }

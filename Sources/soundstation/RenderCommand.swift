@@ -22,7 +22,8 @@ enum RenderCommand {
                     case .fileChunk(let hash, let size, let offset, let data):
                         print("file \(hash.shortHex) \(offset)+\(data.count) of \(size)")
                     case .catalogue(_, let files): print("catalogue of \(files.count) files")
-                    default: print(decoded)
+                    // Names in it are the server's: printable first.
+                    default: print(String(describing: decoded).printable)
                     }
                 } else {
                     print("undecodable \(message.count) bytes")
@@ -42,7 +43,7 @@ enum RenderCommand {
         let engine = try AudioEngine(output: .offline(sampleRate: rate, channels: 2))
         try session.check(sampleRate: engine.sampleRate)
         engine.onNotice { notice in
-            StandardStream.error.write("soundstation: notice: \(notice)\n")
+            StandardStream.error.write("soundstation: notice: \(notice.printable)\n")
         }
         let stage = SoundSystem(engine: engine, catalogue: catalogue)
         try await session.preload(into: stage)
@@ -60,7 +61,7 @@ enum RenderCommand {
         try WAVWriter.write(audio, toFileAt: out, format: .float32)
         let peak = samples.reduce(0) { max($0, abs($1)) }
         print(
-            String(cFormat: "rendered %.3f s at %d Hz to ", seconds, rate) + out
+            String(cFormat: "rendered %.3f s at %d Hz to ", seconds, rate) + out.printable
                 + String(cFormat: " (peak %.3f)", peak))
     }
 }
@@ -131,6 +132,6 @@ extension RenderCommand {
         let report = player.report
         print(
             "rendered \(String(cFormat: "%.3f", seconds)) s of \(report.commands) commands (\(report.sessions) sessions, "
-                + "\(report.notArrived) not arrived, \(report.late) late) to \(out)")
+                + "\(report.notArrived) not arrived, \(report.late) late) to \(out.printable)")
     }
 }

@@ -162,12 +162,14 @@ enum CacheCommand {
         case "list":
             let entries = cache.entries()
             for entry in entries {
-                print("\(entry.fileName)  \(entry.size) bytes")
+                print("\(entry.fileName.printable)  \(entry.size) bytes")
             }
-            print("\(entries.count) files, \(entries.reduce(0) { $0 + $1.size }) bytes in \(cache.directory)")
+            print(
+                "\(entries.count) files, \(entries.reduce(0) { $0 + $1.size }) bytes in \(cache.directory.printable)"
+            )
         case "clear":
             let removed = cache.clear()
-            print("removed \(removed.files) files, \(removed.bytes) bytes from \(cache.directory)")
+            print("removed \(removed.files) files, \(removed.bytes) bytes from \(cache.directory.printable)")
         case let other: throw CLIError.usage("cache: unknown action \"\(other)\" (list or clear)")
         }
     }

@@ -7,16 +7,16 @@ import VoiceNotes
 /// happens, not when the process exits (or never, after `kill -9`).
 enum Console {
     static func out(_ line: String) {
-        StandardStream.output.write((line + "\n"))
+        StandardStream.output.write((line.printable + "\n"))
     }
 
     /// Writes without a newline, for a status line redrawn in place with `\r`.
     static func overwrite(_ text: String) {
-        StandardStream.output.write(("\r" + text + "\u{1B}[K"))
+        StandardStream.output.write(("\r" + text.printable + "\u{1B}[K"))
     }
 
     static func error(_ line: String) {
-        StandardStream.error.write(("voicenote: " + line + "\n"))
+        StandardStream.error.write(("voicenote: " + line.printable + "\n"))
     }
 
     /// Whether stdout is a terminal that can take a redrawn status line.

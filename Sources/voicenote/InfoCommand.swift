@@ -15,7 +15,7 @@ enum InfoCommand {
             audio = try AudioDecoder.decode(
                 fileAt: path,
                 options: DecodingOptions(warn: {
-                    StandardStream.error.write("voicenote: warning: \($0.description)\n")
+                    StandardStream.error.write("voicenote: warning: \($0.description.printable)\n")
                 }))
         } catch {
             throw VoiceNoteError.unreadable(path: path, reason: error.description)

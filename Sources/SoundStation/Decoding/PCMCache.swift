@@ -201,8 +201,9 @@ public struct PCMCache: Sendable, Equatable {
         trim(keeping: key.fileName)
     }
 
-    /// Deletes the least recently read entries until the folder is within ``byteLimit`` (never
-    /// `kept`, the one just written), and temporary files a crashed writer left an hour ago or more.
+    /// Deletes the least recently read entries until the folder (entries being written by others
+    /// included) is within ``byteLimit`` (never `kept`, the one just written), and temporary files a
+    /// crashed writer left an hour ago or more.
     private func trim(keeping kept: String) {
         var entries: [(name: String, size: Int, used: Int)] = []
         var total = 0
@@ -211,7 +212,12 @@ public struct PCMCache: Sendable, Equatable {
             var status = stat()
             guard stat(directory + "/" + name, &status) == 0 else { continue }
             if name.hasPrefix(".tmp-") {
-                if now - status.st_mtim.tv_sec > 3_600 { unlink(directory + "/" + name) }
+                // Another writer's entry on its way counts until it is renamed (or left an hour).
+                if now - status.st_mtim.tv_sec > 3_600 {
+                    unlink(directory + "/" + name)
+                } else {
+                    total += Int(status.st_size)
+                }
                 continue
             }
             entries.append((name, Int(status.st_size), status.st_mtim.tv_sec))

@@ -254,9 +254,32 @@ public struct AssetCache: Sendable {
         trim(keeping: hash)
     }
 
-    /// Removes the least recently used files until the cache is within ``maxBytes``.
+    /// The decoded-sound cache of the sounds played from this cache: the folder `decoded` in it, counted
+    /// within ``maxBytes``: it takes at most a quarter of the cap, and no more than the files leave
+    /// free when it is asked for (files stored later make room by removing files, counting it).
+    public var pcmCache: PCMCache {
+        let files = entries().reduce(0) { $0 + $1.size }
+        return PCMCache(directory: pcmDirectory, byteLimit: max(0, min(maxBytes / 4, maxBytes - files)))
+    }
+
+    /// Not `pcm`: in the default folder that is the local games' decoded-sound cache
+    /// (``PCMCache/standard``), which keeps a cap of its own.
+    private var pcmDirectory: String { directory + "/decoded" }
+
+    /// Bytes in the decoded-sound cache's folder.
+    func pcmBytes() -> Int {
+        let names = (try? FileSystem.contentsOfDirectory(pcmDirectory)) ?? []
+        return names.reduce(0) { total, name in
+            var info = stat()
+            guard lstat(pcmDirectory + "/" + name, &info) == 0 else { return total }
+            return total + Int(info.st_size)
+        }
+    }
+
+    /// Removes the least recently used files until the cache (the decoded sounds in it included) is
+    /// within ``maxBytes``.
     private func trim(keeping kept: ContentHash) {
-        var total = 0
+        var total = pcmBytes()
         for entry in entries() {
             total += entry.size
             if total > maxBytes, entry.hash != kept {
@@ -278,6 +301,11 @@ public struct AssetCache: Sendable {
         for partial in partials(limit: .max) where unlink(partialPath(partial.hash)) == 0 {
             removed.files += 1
             removed.bytes += partial.bytes
+        }
+        let decoded = pcmBytes()
+        if decoded > 0 {
+            removed.bytes += decoded
+            PCMCache(directory: pcmDirectory).removeAll()
         }
         return removed
     }

@@ -58,6 +58,11 @@ public final class RemotePlayer: Sendable {
         public var lastRefusal: String?
         /// Game sessions heard (each engine on the server says hello once per connection).
         public var sessions = 0
+        /// What the session holds now, by the budget's measures.
+        public var held = RemoteBudget.Usage()
+        /// What was refused for being beyond the budget, by resource (sound loads, names, commands,
+        /// messages).
+        public var overBudget: [RemoteBudget.Resource: Int] = [:]
     }
 
     private struct State: Sendable {
@@ -88,6 +93,18 @@ public final class RemotePlayer: Sendable {
         var offset: Double?
         var windowStart = 0.0
         var windowMin = 0.0
+        /// Bytes of decoded samples charged per file and decoding options, and of device copies per
+        /// file, options and loop points: entries that share a file are charged once.
+        var samplesCharged: [String: Int] = [:]
+        var copiesCharged: [String: Int] = [:]
+        /// Entries refused for the entry budget (kept so each is counted once; as many as the
+        /// budget's entries at most).
+        var entriesRefused: Set<String> = []
+
+        /// Counts one refusal of `resource`.
+        mutating func overBudget(_ resource: RemoteBudget.Resource, _ count: Int = 1) {
+            report.overBudget[resource, default: 0] += count
+        }
 
         /// Forgets the last session for a new one (another game, or the same game after the player
         /// came back): its clock, sound ids, voices and catalogue are its own. The report adds up.
@@ -97,6 +114,9 @@ public final class RemotePlayer: Sendable {
             (report, verified) = kept
             report.ready = false
             report.loaded = 0
+            let peak = report.held.peakDecodedBytes
+            report.held = RemoteBudget.Usage()
+            report.held.peakDecodedBytes = peak
         }
     }
 
@@ -106,8 +126,15 @@ public final class RemotePlayer: Sendable {
     public let cache: AssetCache
     /// The jitter buffer: how long after its server time (plus the link's best lag) a command plays.
     public let delay: Duration
+    /// What a session may make the player hold.
+    public let budget: RemoteBudget
     private let state: Locked<State>
     private let queue = Locked<[(message: [UInt8], arrival: Double)]>([])
+    /// Bytes of the messages in `queue`.
+    private let queuedBytes = Locked(0)
+    /// The decoded files every catalogue's sound system shares, so an entry on a file another entry
+    /// (of any catalogue of the session) decoded holds no second copy.
+    private let shares = DecodedShares()
     private let wake = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
     private let running = Locked(true)
@@ -120,13 +147,15 @@ public final class RemotePlayer: Sendable {
     ///   - delay: The jitter buffer.
     ///   - verified: Cached files already hashed and found sound (``AssetCache/verify()``), which
     ///     need not be hashed again before they are loaded.
+    ///   - budget: What a session may make the player hold.
     public init(
         engine: AudioEngine, cache: AssetCache, delay: Duration = .milliseconds(120),
-        verified: [ContentHash] = []
+        verified: [ContentHash] = [], budget: RemoteBudget = RemoteBudget()
     ) {
         self.engine = engine
         self.cache = cache
         self.delay = delay
+        self.budget = budget
         var initial = State()
         initial.report.delay = delay.inSeconds
         initial.verified = Set(verified)
@@ -144,10 +173,25 @@ public final class RemotePlayer: Sendable {
 
     /// Hands over messages read from the stream; never waits on decoding, files or the engine.
     /// - Parameter messages: Frames' messages, in stream order.
+    /// Beyond the budget's ``RemoteBudget/queuedBytes`` (the worker is behind) messages are dropped and
+    /// counted.
     public func receive(_ messages: [[UInt8]]) {
         guard !messages.isEmpty else { return }
         let arrival = engine.time.inSeconds
-        queue.withLock { $0 += messages.map { ($0, arrival) } }
+        var dropped = 0
+        queue.withLock { queue in
+            queuedBytes.withLock { bytes in
+                for message in messages {
+                    guard bytes + message.count <= budget.queuedBytes else {
+                        dropped += 1
+                        continue
+                    }
+                    bytes += message.count
+                    queue.append((message, arrival))
+                }
+            }
+        }
+        if dropped > 0 { state.withLock { $0.overBudget(.queued, dropped) } }
         wake.signal()
     }
 
@@ -175,7 +219,7 @@ public final class RemotePlayer: Sendable {
                 loadWake.wait()
                 continue
             }
-            let loaded = (try? system.bank.load(name)) != nil
+            let loaded = charge(name, of: system) && (try? system.bank.load(name)) != nil
             let waiting = state.withLock { state in
                 // A new session started meanwhile: this load was the old one's.
                 guard state.loading[name] === system else { return [(EngineCommand, Int64, Double)]() }
@@ -185,7 +229,10 @@ public final class RemotePlayer: Sendable {
                     state.report.loaded = state.systems.count
                     state.report.ready = state.systems.count == state.catalogueSize
                 }
-                return state.waiting.removeValue(forKey: name) ?? []
+                state.report.held.entries = state.systems.count + state.loading.count
+                let waiting = state.waiting.removeValue(forKey: name) ?? []
+                state.report.held.pendingCommands -= waiting.count
+                return waiting
             }
             for (command, frame, arrival) in waiting { play(command, frame: frame, arrival: arrival) }
             for (command, frame, arrival) in releasedMusic() {
@@ -201,7 +248,10 @@ public final class RemotePlayer: Sendable {
                 defer { queue.removeAll() }
                 return queue
             }
-            for item in batch { handle(item.message, arrival: item.arrival) }
+            for item in batch {
+                handle(item.message, arrival: item.arrival)
+                queuedBytes.withLock { $0 -= item.message.count }
+            }
             if batch.isEmpty {
                 if !running.withLock({ $0 }) { return }
                 wake.wait()
@@ -231,7 +281,7 @@ public final class RemotePlayer: Sendable {
         case .command(let command, let frame):
             observe(frame: frame, arrival: arrival)
             play(command, frame: frame, arrival: arrival)
-        case .soundName(let id, let name): state.withLock { $0.names[id.rawValue] = name }
+        case .soundName(let id, let name): keep(name, for: id)
         case .catalogue(let manifest, let files): receiveCatalogue(manifest, files: files)
         case .fileChunk(let hash, let size, let offset, let data):
             receivePiece(hash, size: size, offset: offset, data: data)
@@ -372,12 +422,24 @@ public final class RemotePlayer: Sendable {
             }
             if present { ready.append(sound) }
         }
+        ready = state.withLock { state in
+            let room = max(0, budget.entries - state.systems.count - state.loading.count)
+            for sound in ready.dropFirst(room) {
+                guard let name = RemoteJSON.string(sound, "name") else { continue }
+                if state.entriesRefused.count < budget.entries, state.entriesRefused.insert(name).inserted {
+                    state.overBudget(.entries)
+                }
+            }
+            return Array(ready.prefix(room))
+        }
         guard !ready.isEmpty else { return }
         do {
             let catalogue = try Catalogue(
                 json: RemoteJSON.manifest(ready), root: cache.directory,
                 manifestName: "the server's catalogue")
-            let system = SoundSystem(engine: engine, catalogue: catalogue)
+            // The decoded-sound cache inside the player's cache folder, within its cap.
+            let system = SoundSystem(
+                engine: engine, catalogue: catalogue, pcmCache: cache.pcmCache, shares: shares)
             // Effects before music, smallest first: what a game plays most is ready soonest.
             let order = catalogue.entries.sorted { a, b in
                 (a.kind == .music ? 1 : 0, Self.fileSize(a.resolvedPath)) < (
@@ -389,10 +451,67 @@ public final class RemotePlayer: Sendable {
                     state.loading[entry.name] = system
                     state.loadOrder.append(entry.name)
                 }
+                state.report.held.entries = state.systems.count + state.loading.count
             }
             loadWake.signal()
         } catch {
             refuse("\(error)")
+        }
+    }
+
+    /// Keeps the name of a server sound id, within the budget's names (a name given again for an id
+    /// replaces the one before).
+    private func keep(_ name: String, for id: SoundID) {
+        state.withLock { state in
+            let before = state.names[id.rawValue]?.utf8.count
+            let count = state.names.count + (before == nil ? 1 : 0)
+            let bytes = state.report.held.nameBytes - (before ?? 0) + name.utf8.count
+            guard count <= budget.names, bytes <= budget.nameBytes else {
+                state.overBudget(.names)
+                return
+            }
+            state.names[id.rawValue] = name
+            state.report.held.names = count
+            state.report.held.nameBytes = bytes
+        }
+    }
+
+    /// Charges the decoded bytes `name` will hold against the budget, or refuses (counted) when they
+    /// would go beyond it. A sound on a file (and options and loop points) already charged costs
+    /// nothing more: the bank shares its samples. The samples are counted as 4 bytes each, and the
+    /// device's copy as 4 more (at most what it takes); a streamed track as one second of them.
+    /// - Returns: Whether the sound may load.
+    private func charge(_ name: String, of system: SoundSystem) -> Bool {
+        guard let entry = system.catalogue[name] else { return true }
+        var samples: [String: Int] = [:]
+        var copies: [String: Int] = [:]
+        let options = entry.decodingOptions
+        let tag = String(PCMCache.tag(options), radix: 16)
+        for path in [entry.resolvedPath] + entry.stems.map(\.resolvedPath) {
+            guard let info = try? AudioDecoder.info(ofFileAt: path, options: options) else { continue }
+            let count = info.frameCount * info.channels
+            let streamed =
+                entry.kind == .music
+                && (entry.stream || (entry.stems.isEmpty && count * 4 > SoundBank.streamingThreshold))
+            let bytes = streamed ? info.sampleRate * info.channels * 4 : count * 4
+            let loop = entry.loopRange(sampleRate: info.sampleRate, frameCount: info.frameCount)
+            samples[path + " " + tag] = bytes
+            copies[path + " " + tag + " " + (loop.map { "\($0)" } ?? "all")] = bytes
+        }
+        return state.withLock { state in
+            let new =
+                samples.filter { state.samplesCharged[$0.key] == nil }.values.reduce(0, +)
+                + copies.filter { state.copiesCharged[$0.key] == nil }.values.reduce(0, +)
+            guard state.report.held.decodedBytes + new <= budget.decodedBytes else {
+                state.overBudget(.decoded)
+                return false
+            }
+            state.samplesCharged.merge(samples) { old, _ in old }
+            state.copiesCharged.merge(copies) { old, _ in old }
+            state.report.held.decodedBytes += new
+            state.report.held.peakDecodedBytes = max(
+                state.report.held.peakDecodedBytes, state.report.held.decodedBytes)
+            return true
         }
     }
 
@@ -411,6 +530,12 @@ public final class RemotePlayer: Sendable {
             else {
                 return false
             }
+            // Beyond the budget the play is dropped (counted): it would be late anyway.
+            guard state.report.held.pendingCommands < budget.pendingCommands else {
+                state.overBudget(.pending)
+                return true
+            }
+            state.report.held.pendingCommands += 1
             state.waiting[name, default: []].append((command, frame, arrival))
             state.loadOrder.removeAll { $0 == name }
             state.loadOrder.insert(name, at: 0)
@@ -431,6 +556,11 @@ public final class RemotePlayer: Sendable {
                 loading = name
             }
             guard loading != nil || !state.musicHeld.isEmpty else { return false }
+            guard state.report.held.pendingCommands < budget.pendingCommands else {
+                state.overBudget(.pending)
+                return true
+            }
+            state.report.held.pendingCommands += 1
             state.musicHeld.append((command, frame, arrival))
             if let loading {
                 state.loadOrder.removeAll { $0 == loading }
@@ -452,6 +582,7 @@ public final class RemotePlayer: Sendable {
                 }
                 released.append((command, frame, arrival))
                 state.musicHeld.removeFirst()
+                state.report.held.pendingCommands -= 1
             }
             return released
         }

@@ -6,6 +6,6 @@ import Glibc
 enum Console {
     /// Prints `message` prefixed with the program's name.
     static func report(_ message: String) {
-        StandardStream.error.write("starfall: \(message)\n")
+        StandardStream.error.write("starfall: \(message.printable)\n")
     }
 }

@@ -43,6 +43,6 @@ final class NoticeBoard: Sendable {
     }
 
     private static func printToStandardError(_ line: String) {
-        StandardStream.error.write("starfall: notice: \(line)\n")
+        StandardStream.error.write("starfall: notice: \(line.printable)\n")
     }
 }
