@@ -17,9 +17,9 @@ final class DecodedShares: Sendable {
         var inode: UInt64
         var size: Int64
         var modified: Int64
-        /// ``PCMCache/tag(_:)`` of the options, and whether modules loop by their song.
+        /// ``PCMCache/tag(_:)`` of the options (whether a streamed module loops by its song changes no
+        /// decoded sample, so entries that differ in it share).
         var options: UInt64
-        var loopModules: Bool
 
         /// The key of `path` as it is now, or `nil` when it cannot be read (the load then fails with
         /// the decoder's own error).
@@ -32,13 +32,14 @@ final class DecodedShares: Sendable {
             size = Int64(info.st_size)
             modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
             self.options = PCMCache.tag(options)
-            loopModules = options.loopModules
         }
     }
 
     /// What is known of one file: its header, what decoding it said, and the buffers made from it
     /// (one per set of loop points).
     struct Slot {
+        /// The file's header as read for an entry (a tracker module's is read for each, since its
+        /// length depends on how the entry loops).
         var info: AudioFileInfo?
         var warnings: [AudioDecodingWarning] = []
         fileprivate var buffers: [WeakBuffer] = []

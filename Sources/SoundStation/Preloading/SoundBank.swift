@@ -274,7 +274,8 @@ public final class SoundBank: Sendable {
         slot: inout DecodedShares.Slot
     ) throws(SoundLoadError) -> (SoundBuffer?, AudioFileInfo) {
         do {
-            let info = try slot.info ?? AudioDecoder.info(ofFileAt: entry.resolvedPath, options: options)
+            let known = slot.info.flatMap { $0.format.isTrackerModule ? nil : $0 }
+            let info = try known ?? AudioDecoder.info(ofFileAt: entry.resolvedPath, options: options)
             slot.info = info
             let bytes = info.frameCount * info.channels * MemoryLayout<Float>.size
             // Every format streams; a module that loops by its song structure always does, since

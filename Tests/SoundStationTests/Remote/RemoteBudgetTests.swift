@@ -1,0 +1,200 @@
+import Foundation
+import SoundStationTesting
+import Testing
+
+@testable import SoundStation
+
+/// A hostile server against the player's budget: it speaks the wire protocol directly (frames through
+/// the extractor, as a terminal delivers them) and asks the player to hold more than it should.
+@Suite struct RemoteBudgetTests {
+    /// A fresh cache folder, removed by the caller.
+    static func cacheFolder() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("ss-cache-\(UUID())").path
+    }
+
+    /// The catalogue message and the file pieces for `entries` (name, file bytes, extension).
+    static func catalogue(_ entries: [(name: String, file: [UInt8], ext: String)]) -> [RemoteMessage] {
+        var files: [ContentHash: [UInt8]] = [:]
+        var sounds: [String] = []
+        for entry in entries {
+            let hash = ContentHash.of(entry.file)
+            files[hash] = entry.file
+            sounds.append(
+                #"{"name": "\#(entry.name)", "path": "\#(hash.hex).\#(entry.ext)", "kind": "effect"}"#)
+        }
+        let manifest = Array((#"{"sounds": ["# + sounds.joined(separator: ", ") + "]}").utf8)
+        var messages: [RemoteMessage] = [
+            .catalogue(
+                manifest: manifest, files: files.map { RemoteFile(hash: $0.key, size: $0.value.count) })
+        ]
+        for (hash, bytes) in files {
+            var offset = 0
+            while offset < bytes.count {
+                let piece = Array(bytes[offset..<min(bytes.count, offset + 12_288)])
+                messages.append(.fileChunk(hash, size: bytes.count, offset: offset, data: piece))
+                offset += piece.count
+            }
+        }
+        return messages
+    }
+
+    /// The bytes of a file `write` makes in a scratch folder.
+    static func fileBytes(_ write: (String) throws -> Void) throws -> [UInt8] {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ss-file-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try write(path)
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// 10 s of stereo silence at 48 kHz as Ogg Vorbis (about 20 KB; 3.84 MB decoded).
+    static func silenceOgg() throws -> [UInt8] {
+        try fileBytes { path in
+            let encoder = try VorbisEncoder(path: path, sampleRate: 48_000, channels: 2, quality: 0.1)
+            try encoder.write([Float](repeating: 0, count: 960_000))
+            try encoder.finish()
+        }
+    }
+
+    /// `audio` as a 16-bit WAV.
+    static func wav(_ audio: PCMAudio) throws -> [UInt8] {
+        try fileBytes { try WAVWriter.write(audio, toFileAt: $0, format: .int16) }
+    }
+
+    @Test func oneFrameOf120EntriesOnOneOggHoldsOneDecodeWithinTheBudget() async throws {
+        let folder = Self.cacheFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cache = try AssetCache(directory: folder, maxBytes: 32 << 20)
+        let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
+        let player = RemotePlayer(engine: engine, cache: cache, delay: .milliseconds(100))
+        defer { player.finish() }
+        let ogg = try Self.silenceOgg()
+        let entries = (0..<120).map { (name: "silence-\($0)", file: ogg, ext: "ogg") }
+        let messages = Self.catalogue(entries)
+        // The catalogue itself is one frame (about 20 KB of text).
+        #expect(RemoteFraming.frame(messages[0].encoded()) != nil)
+        RemoteSessionTests.transport(
+            [.hello(sampleRate: 48_000, frame: 0, session: 1)] + messages, into: player)
+        try await RemoteSessionTests.wait { player.report.loaded == 120 }
+
+        // One decode, charged once: 960,000 samples at 4 bytes, and the device's copy at 4 at most.
+        let report = player.report
+        #expect(report.held.decodedBytes == 960_000 * 8)
+        #expect(report.held.decodedBytes <= player.budget.decodedBytes)
+        #expect(report.held.entries == 120)
+        #expect(report.overBudget.isEmpty)
+        // The engine holds one buffer (the other 119 play its samples), not 120.
+        #expect(engine.bufferCount == 1)
+        // The decoded-sound cache is the player's, inside its folder and its cap.
+        let decoded = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/decoded")) ?? []
+        #expect(decoded.filter { $0.hasSuffix(".pcm") }.count == 1)
+        #expect(cache.pcmBytes() + cache.entries().reduce(0) { $0 + $1.size } <= cache.maxBytes)
+    }
+
+    @Test func beyondTheDecodedBudgetALoadIsRefusedCountedAndTheRestPlays() async throws {
+        let folder = Self.cacheFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cache = try AssetCache(directory: folder)
+        let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
+        var budget = RemoteBudget()
+        budget.decodedBytes = 10 << 20
+        let player = RemotePlayer(engine: engine, cache: cache, delay: .milliseconds(100), budget: budget)
+        defer { player.finish() }
+        let beep = try Self.wav(RemoteSessionTests.beep)
+        // Two files of 10 s of stereo (7.68 MB charged each, different bytes): only one fits.
+        let first = try Self.wav(Signals.sine(frequency: 100, seconds: 10, amplitude: 0.1, channels: 2))
+        let second = try Self.wav(Signals.sine(frequency: 200, seconds: 10, amplitude: 0.1, channels: 2))
+        let messages = Self.catalogue([
+            (name: "beep", file: beep, ext: "wav"), (name: "first", file: first, ext: "wav"),
+            (name: "second", file: second, ext: "wav"),
+        ])
+        RemoteSessionTests.transport(
+            [.hello(sampleRate: 48_000, frame: 0, session: 1)] + messages, into: player)
+        try await RemoteSessionTests.wait { player.report.overBudget[.decoded] == 1 }
+        try await RemoteSessionTests.wait { player.report.loaded == 2 }
+        let report = player.report
+        #expect(report.held.decodedBytes <= budget.decodedBytes)
+        #expect(!report.ready)
+
+        // What it has still plays, at its time.
+        let play = EngineCommand.play(
+            voice: VoiceHandle(ticket: 1), sound: SoundID(rawValue: 7), options: PlayOptions(), frame: nil)
+        RemoteSessionTests.transport(
+            [.soundName(SoundID(rawValue: 7), name: "beep"), .command(play, frame: 4800)], into: player)
+        try await RemoteSessionTests.wait { player.report.commands == 1 }
+        let mix = try engine.render(frames: 24_000)
+        // The command (server frame 4800) arrived at local time 0 and anchors the clock: it plays at
+        // its arrival plus the 100 ms delay.
+        #expect(AudioAnalysis.onset(mix, threshold: 0.05) == 4800)
+    }
+
+    @Test func aFloodOfLongNamesIsBoundedByTheNameBudget() async throws {
+        let folder = Self.cacheFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
+        let player = RemotePlayer(engine: engine, cache: try AssetCache(directory: folder))
+        defer { player.finish() }
+        let flood = 20_000
+        let names = (0..<flood).map { "\u{1B}]0;PWNED\u{7}" + String(repeating: "n", count: 4000) + "\($0)" }
+        let messages = names.enumerated().map { index, name in
+            RemoteMessage.soundName(SoundID(rawValue: Int32(index)), name: name)
+        }
+        // The names that fit, in order (later names are longer, so none fits after the first that does
+        // not).
+        var fitting = 0
+        var total = 0
+        while total + names[fitting].utf8.count <= RemoteBudget().nameBytes {
+            total += names[fitting].utf8.count
+            fitting += 1
+        }
+        // In slices, as a rate-limited stream would bring them.
+        for start in stride(from: 0, to: flood, by: 1000) {
+            player.receive(messages[start..<start + 1000].map { $0.encoded() })
+        }
+        try await RemoteSessionTests.wait { player.report.messages == flood }
+        let report = player.report
+        let budget = player.budget
+        #expect(report.held.nameBytes <= budget.nameBytes && report.held.names <= budget.names)
+        #expect(report.held.names == fitting && report.held.nameBytes == total)
+        #expect(report.overBudget[.names] == flood - report.held.names)
+        // A name given again for an id it holds replaces the old one and takes no more room.
+        player.receive([RemoteMessage.soundName(SoundID(rawValue: 0), name: "short").encoded()])
+        try await RemoteSessionTests.wait { player.report.messages == flood + 1 }
+        #expect(player.report.held.names == report.held.names)
+        #expect(player.report.held.nameBytes < report.held.nameBytes)
+    }
+
+    @Test func messagesBeyondTheQueueBudgetAreDroppedAndCounted() throws {
+        let folder = Self.cacheFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
+        var budget = RemoteBudget()
+        budget.queuedBytes = 1000
+        let player = RemotePlayer(engine: engine, cache: try AssetCache(directory: folder), budget: budget)
+        // Ten messages of 500 bytes in one read: two fit in the queue.
+        player.receive((0..<10).map { _ in [UInt8](repeating: 0xEE, count: 500) })
+        player.finish()
+        #expect(player.report.overBudget[.queued] == 8)
+        #expect(player.report.undecodable == 2)
+    }
+
+    @Test func theCacheCapCoversTheDecodedSoundsInIt() throws {
+        let folder = Self.cacheFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cache = try AssetCache(directory: folder, maxBytes: 3000)
+        let files = (0..<3).map { [UInt8](repeating: UInt8($0), count: 1000) }
+        try cache.store(files[0], hash: .of(files[0]), ext: "wav")
+        try cache.store(files[1], hash: .of(files[1]), ext: "wav")
+        // A quarter of the cap, and no more than the files leave.
+        #expect(cache.pcmCache.byteLimit == 750)
+        #expect(cache.pcmCache.directory == folder + "/decoded")
+        try FileManager.default.createDirectory(
+            atPath: folder + "/decoded", withIntermediateDirectories: true)
+        try Data(count: 900).write(to: URL(fileURLWithPath: folder + "/decoded/x.pcm"))
+        #expect(cache.pcmCache.byteLimit == 750)
+        // A third file makes room counting the decoded sounds: one file goes, not none.
+        try cache.store(files[2], hash: .of(files[2]), ext: "wav")
+        #expect(cache.entries().count == 2)
+        #expect(cache.pcmBytes() + cache.entries().reduce(0) { $0 + $1.size } <= 3000)
+        #expect(cache.clear().bytes == 2900)
+    }
+}
