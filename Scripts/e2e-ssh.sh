@@ -253,6 +253,10 @@ PY
     ! ls /tmp/soundstation-pwned-* 2>/dev/null
 }
 
+hostile_budget() { # a 120-entry frame on one Ogg and a name flood, through listen's socket: within the budget, stderr clean
+    python3 "$repo/Scripts/ssh/hostile-budget.py" "$cli"
+}
+
 session_passes_keys_size_and_status() {
     in_pane keys "'$cli' ssh --quiet --cache '$cache' -t ${ssh_options[*]} $USER_AT -- 'stty size; read line; echo got:\$line; exit 7'" &
     local waiter=$!
@@ -373,6 +377,7 @@ check "a slow, uneven link (40 +- 10 ms per chunk) keeps the spacing" slow_uneve
 check "a corrupted cache entry is found by its hash and fetched again" corrupted_entry_refetched
 check "plain ssh: no frame in the stream; the pane is the same as through soundstation ssh" plain_ssh_is_clean
 check "a hostile server: the player stays up, drops and counts, the screen stays clean" hostile_server
+check "a hostile server against the budget: one decode for 120 entries, names bounded, no control byte on stderr" hostile_budget
 check "keys, window size and exit status pass through" session_passes_keys_size_and_status
 check "Starfall's terminal front end with its bot over SSH is heard, matching an offline render of its commands (5 ms)" starfall_is_heard
 check "Starfall through plain ssh leaves the same screen as through soundstation ssh" starfall_panes_match

@@ -228,6 +228,34 @@ assert "cut short" in row["warnings"][0] and abs(row["seconds"] - 0.5) < 0.01, r
     grep -q 'warning: sound "cut": .*cut.wav.* cut short' "$work/cut-play.err"
 }
 
+catalogue_names_are_printable() { # names and paths holding ESC, OSC, CSI and C1 controls: the table, --json
+    # and the errors show them escaped, and no control byte reaches the output
+    local assets="$work/evil"
+    mkdir -p "$assets/dir$(printf '\033')[2J" && cp "$(dirname "$0")/../Assets/Effects/click.wav" "$assets/dir$(printf '\033')[2J/c.wav"
+    python3 - "$assets" <<'PY'
+import json, sys
+evil = "\x1b]2;PWNED-TITLE\x07\x1b[2J\u009b31m\x7f"
+sounds = [{"name": evil + "a", "path": "dir\x1b[2J/c.wav", "kind": "effect"},
+          {"name": evil + "b", "path": "dir\x1b[2J/c.wav", "kind": "effect"}]
+json.dump({"sounds": sounds}, open(sys.argv[1] + "/catalogue.json", "w"))
+sounds[1]["path"] = "missing\x1b[2J.wav"
+json.dump({"sounds": sounds}, open(sys.argv[1] + "/../missing.json", "w"))
+PY
+    "$cli" catalogue --assets "$assets" >"$work/evil.out" || return 1
+    "$cli" catalogue --assets "$assets" --json >>"$work/evil.out" || return 1
+    mv "$work/missing.json" "$assets/catalogue.json"
+    "$cli" catalogue --assets "$assets" 2>"$work/evil.err" && return 1
+    cat "$work/evil.out" "$work/evil.err"
+    python3 - "$work/evil.out" "$work/evil.err" <<'PY'
+import sys
+for path in sys.argv[1:]:
+    text = open(path, "rb").read().decode("utf-8")
+    bad = [c for c in text if (ord(c) < 0x20 and c != "\n") or 0x7F <= ord(c) <= 0x9F]
+    assert not bad, (path, bad[:5])
+    assert "PWNED-TITLE" in text, path
+PY
+}
+
 render_space() { # an effect left of the listener is louder on the left; a cave leaves a tail; a low-pass dulls
     "$cli" render --seconds 1 --out "$work/pos.wav" 0:listener:40,0 0.1:effect:coin:pos=5,0 || return 1
     local left right
@@ -280,6 +308,7 @@ check "play falls back to silent without a device" play_falls_back_without_devic
 check "play survives the sound server stopping and coming back" play_survives_server_restart
 check "play --watch reloads an edited file, reports a broken edit, plays on" play_watch_reloads
 check "catalogue and play warn of a file cut short, naming sound and file" catalogue_warns_cut_short
+check "catalogue names and paths holding escape sequences and C1 controls print escaped" catalogue_names_are_printable
 check "unknown name exits 1 naming it" fails 1 'no sound named "rewrd"' "$cli" render --seconds 1 --out "$work/x.wav" 0:effect:rewrd
 check "bad event exits 2 naming it" fails 2 'bad event "soon:effect:reward"' "$cli" render --seconds 1 --out "$work/x.wav" soon:effect:reward
 check "music name as effect is refused" fails 1 '"main" is a music sound' "$cli" render --seconds 1 --out "$work/x.wav" 0:effect:main
