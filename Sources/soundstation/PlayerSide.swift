@@ -183,7 +183,7 @@ final class PlayerSide: @unchecked Sendable {
                 "overBudget": {\(report.overBudget.sorted { $0.key < $1.key }.map { "\"\($0.key.rawValue)\": \($0.value)" }.joined(separator: ", "))}, \
                 "held": {"decodedBytes": \(report.held.decodedBytes), "peakDecodedBytes": \(report.held.peakDecodedBytes), \
                 "entries": \(report.held.entries), "names": \(report.held.names), "nameBytes": \(report.held.nameBytes), \
-                "pendingCommands": \(report.held.pendingCommands)}, \
+                "pendingCommands": \(report.held.pendingCommands), "scheduledCommands": \(report.held.scheduledCommands)}, \
                 "firstPlays": [\(report.firstPlays.map { "[\($0.frame), \($0.arrival), \($0.start)]" }.joined(separator: ", "))]}
 
                 """

@@ -14,7 +14,7 @@ public struct RemoteBudget: Sendable, Equatable {
         case entries = "catalogue entries"
         /// Sound names the server gave its ids.
         case names = "sound names"
-        /// Commands waiting for a sound still loading.
+        /// Commands waiting for a sound still loading, or held by the engine until their time.
         case pending = "pending commands"
         /// Messages received and not yet handled.
         case queued = "queued messages"
@@ -35,7 +35,8 @@ public struct RemoteBudget: Sendable, Equatable {
     public var names = 4096
     /// Bytes of those names together.
     public var nameBytes = 1 << 20
-    /// Commands waiting for their sound to load.
+    /// Commands waiting for their sound to load or held by the engine until their time (a server may
+    /// name a frame far ahead).
     public var pendingCommands = 4096
     /// Bytes of messages received and not yet handled.
     public var queuedBytes = 16 << 20
@@ -53,8 +54,10 @@ public struct RemoteBudget: Sendable, Equatable {
         public var names = 0
         /// Bytes of the names kept.
         public var nameBytes = 0
-        /// Commands waiting.
+        /// Commands waiting for a sound to load.
         public var pendingCommands = 0
+        /// Commands the engine holds until their time.
+        public var scheduledCommands = 0
         /// Bytes of messages waiting to be handled.
         public var queuedBytes = 0
         /// The largest each has been.

@@ -114,9 +114,10 @@ public final class RemotePlayer: Sendable {
             (report, verified) = kept
             report.ready = false
             report.loaded = 0
-            let peak = report.held.peakDecodedBytes
+            let (peak, scheduled) = (report.held.peakDecodedBytes, report.held.scheduledCommands)
             report.held = RemoteBudget.Usage()
-            report.held.peakDecodedBytes = peak
+            // Commands the engine holds for the last session still count until they run.
+            (report.held.peakDecodedBytes, report.held.scheduledCommands) = (peak, scheduled)
         }
     }
 
@@ -459,6 +460,25 @@ public final class RemotePlayer: Sendable {
         }
     }
 
+    /// Has the engine carry out `action` at `time`, counted against the budget's pending commands until
+    /// it runs (a server may name a frame far ahead); beyond the budget it is dropped and counted.
+    private func later(_ time: Duration, _ action: @escaping @Sendable () -> Void) {
+        let admitted = state.withLock { state in
+            let held = state.report.held.pendingCommands + state.report.held.scheduledCommands
+            guard held < budget.pendingCommands else {
+                state.overBudget(.pending)
+                return false
+            }
+            state.report.held.scheduledCommands += 1
+            return true
+        }
+        guard admitted else { return }
+        engine.schedule(at: time) { [state] in
+            state.withLock { $0.report.held.scheduledCommands -= 1 }
+            action()
+        }
+    }
+
     /// Keeps the name of a server sound id, within the budget's names (a name given again for an id
     /// replaces the one before).
     private func keep(_ name: String, for id: SoundID) {
@@ -531,7 +551,10 @@ public final class RemotePlayer: Sendable {
                 return false
             }
             // Beyond the budget the play is dropped (counted): it would be late anyway.
-            guard state.report.held.pendingCommands < budget.pendingCommands else {
+            guard
+                state.report.held.pendingCommands + state.report.held.scheduledCommands
+                    < budget.pendingCommands
+            else {
                 state.overBudget(.pending)
                 return true
             }
@@ -556,7 +579,10 @@ public final class RemotePlayer: Sendable {
                 loading = name
             }
             guard loading != nil || !state.musicHeld.isEmpty else { return false }
-            guard state.report.held.pendingCommands < budget.pendingCommands else {
+            guard
+                state.report.held.pendingCommands + state.report.held.scheduledCommands
+                    < budget.pendingCommands
+            else {
                 state.overBudget(.pending)
                 return true
             }
@@ -674,18 +700,18 @@ public final class RemotePlayer: Sendable {
                 remember(voice, as: handle)
             }
         case .stop(let remote, let fade):
-            engine.schedule(at: time) { [self] in
+            later(time) { [self] in
                 if let local = voice(remote) { engine.stop(local, fade: fade) }
             }
-        case .stopAll(let bus, let fade): engine.schedule(at: time) { engine.stopAll(on: bus, fade: fade) }
+        case .stopAll(let bus, let fade): later(time) { engine.stopAll(on: bus, fade: fade) }
         case .pause(let remote):
-            engine.schedule(at: time) { [self] in if let local = voice(remote) { engine.pause(local) } }
+            later(time) { [self] in if let local = voice(remote) { engine.pause(local) } }
         case .resume(let remote):
-            engine.schedule(at: time) { [self] in if let local = voice(remote) { engine.resume(local) } }
-        case .pauseAll: engine.schedule(at: time) { engine.pauseAll() }
-        case .resumeAll: engine.schedule(at: time) { engine.resumeAll() }
+            later(time) { [self] in if let local = voice(remote) { engine.resume(local) } }
+        case .pauseAll: later(time) { engine.pauseAll() }
+        case .resumeAll: later(time) { engine.resumeAll() }
         case .setVoice(let remote, let parameter, let value, nil):
-            engine.schedule(at: time) { [self] in
+            later(time) { [self] in
                 guard let local = voice(remote) else { return }
                 switch parameter {
                 case .volume: try? engine.setVolume(value, for: local)
@@ -695,7 +721,7 @@ public final class RemotePlayer: Sendable {
             }
         case .setVoice(let remote, let parameter, let value, let tween?):
             let local = Tween(tween.duration, easing: tween.easing)
-            engine.schedule(at: time) { [self] in
+            later(time) { [self] in
                 guard let voice = voice(remote) else { return }
                 switch parameter {
                 case .volume: try? engine.setVolume(value, for: voice, tween: local)
@@ -704,37 +730,37 @@ public final class RemotePlayer: Sendable {
                 }
             }
         case .setBusVolume(let bus, let volume, nil):
-            engine.schedule(at: time) { try? engine.setVolume(volume, for: bus) }
+            later(time) { try? engine.setVolume(volume, for: bus) }
         case .setBusVolume(let bus, let volume, let tween?):
             let local = Tween(tween.duration, easing: tween.easing)
-            engine.schedule(at: time) { try? engine.setVolume(volume, for: bus, tween: local) }
+            later(time) { try? engine.setVolume(volume, for: bus, tween: local) }
         case .setPosition(let remote, let position, let glide):
-            engine.schedule(at: time) { [self] in
+            later(time) { [self] in
                 if let local = voice(remote) { try? engine.setPosition(position, for: local, glide: glide) }
             }
-        case .setDucking(let ducking): engine.schedule(at: time) { engine.ducking = ducking }
+        case .setDucking(let ducking): later(time) { engine.ducking = ducking }
         case .setIntensity(let intensity, let tween):
             let local = Tween(tween.duration, easing: tween.easing)
             for system in musicSystems() {
-                engine.schedule(at: time) { try? system.music.setIntensity(intensity, tween: local) }
+                later(time) { try? system.music.setIntensity(intensity, tween: local) }
             }
-        case .pauseMusic: for system in musicSystems() { engine.schedule(at: time) { system.music.pause() } }
+        case .pauseMusic: for system in musicSystems() { later(time) { system.music.pause() } }
         case .resumeMusic:
-            for system in musicSystems() { engine.schedule(at: time) { system.music.resume() } }
-        case .setBusMuted(let bus, let muted): engine.schedule(at: time) { engine.setMuted(muted, for: bus) }
+            for system in musicSystems() { later(time) { system.music.resume() } }
+        case .setBusMuted(let bus, let muted): later(time) { engine.setMuted(muted, for: bus) }
         case .setBusFilter(let bus, let filter, let glide):
-            engine.schedule(at: time) { try? engine.setFilter(filter, for: bus, glide: glide) }
+            later(time) { try? engine.setFilter(filter, for: bus, glide: glide) }
         case .setBusReverb(let bus, let reverb):
-            engine.schedule(at: time) { try? engine.setReverb(reverb, for: bus) }
+            later(time) { try? engine.setReverb(reverb, for: bus) }
         case .setListener(let position, let glide):
-            engine.schedule(at: time) { try? engine.setListener(position, glide: glide) }
-        case .setSpatialLayout(let layout): engine.schedule(at: time) { try? engine.setSpatialLayout(layout) }
+            later(time) { try? engine.setListener(position, glide: glide) }
+        case .setSpatialLayout(let layout): later(time) { try? engine.setSpatialLayout(layout) }
         case .setVoiceFilter(let remote, let filter, let glide):
-            engine.schedule(at: time) { [self] in
+            later(time) { [self] in
                 if let local = voice(remote) { try? engine.setFilter(filter, for: local, glide: glide) }
             }
         case .seek(let remote, let frame):
-            engine.schedule(at: time) { [self] in
+            later(time) { [self] in
                 if let local = voice(remote) { try? engine.seek(local, toFrame: frame) }
             }
         case .playMusic(let sound, let transition, let from, _):

@@ -163,6 +163,28 @@ import Testing
         #expect(player.report.held.nameBytes < report.held.nameBytes)
     }
 
+    @Test func commandsForAnHourAheadAreHeldWithinThePendingBudget() async throws {
+        let folder = Self.cacheFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
+        let player = RemotePlayer(engine: engine, cache: try AssetCache(directory: folder))
+        defer { player.finish() }
+        let command = EngineCommand.stopAll(bus: nil, fade: .zero)
+        // The first command anchors the clock; 10,000 more name a frame an hour later.
+        let flood = (0..<10_000).map { _ in RemoteMessage.command(command, frame: 48_000 * 3600) }
+        player.receive(
+            ([.hello(sampleRate: 48_000, frame: 0, session: 1), .command(command, frame: 0)] + flood).map {
+                $0.encoded()
+            })
+        try await RemoteSessionTests.wait { player.report.messages == 10_002 }
+        let limit = player.budget.pendingCommands
+        #expect(player.report.held.scheduledCommands == limit)
+        #expect(player.report.overBudget[.pending] == 10_001 - limit)
+        // The first runs at its time, and is no longer held.
+        _ = try engine.render(frames: 24_000)
+        #expect(player.report.held.scheduledCommands == limit - 1)
+    }
+
     @Test func messagesBeyondTheQueueBudgetAreDroppedAndCounted() throws {
         let folder = Self.cacheFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
