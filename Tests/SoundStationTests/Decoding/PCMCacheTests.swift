@@ -134,6 +134,24 @@ import Testing
         #expect(Self.entries(tiny).isEmpty)
     }
 
+    @Test("another writer's entry on its way counts within the limit")
+    func entriesBeingWrittenCount() throws {
+        let assets = try TestAssets()
+        try assets.addOgg("a", Signals.sine(frequency: 300, seconds: 1, sampleRate: 48_000))
+        try assets.addOgg("b", Signals.sine(frequency: 400, seconds: 1, sampleRate: 48_000))
+        let cache = Self.cache(in: assets, byteLimit: 400_000)
+        _ = try cache.decode(fileAt: assets.root + "/a.ogg")
+        // A writer in another process has 150 kB on its way: a second entry no longer fits beside a.
+        try Data(count: 150_000).write(to: URL(fileURLWithPath: cache.directory + "/.tmp-1-2"))
+        _ = try cache.decode(fileAt: assets.root + "/b.ogg")
+        let names = try FileManager.default.contentsOfDirectory(atPath: cache.directory)
+        let total = try names.reduce(0) { total, name in
+            let size = try FileManager.default.attributesOfItem(atPath: cache.directory + "/" + name)[.size]
+            return total + ((size as? Int) ?? 0)
+        }
+        #expect(Self.entries(cache).count == 1 && total <= 400_000)
+    }
+
     @Test("WAV files are read as they are, and a file that warns is never cached")
     func plainPCMAndWarningsAreNotCached() throws {
         let assets = try TestAssets()
