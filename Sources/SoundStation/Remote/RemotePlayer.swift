@@ -173,9 +173,10 @@ public final class RemotePlayer: Sendable {
     public var report: Report { state.withLock { $0.report } }
 
     /// Hands over messages read from the stream; never waits on decoding, files or the engine.
-    /// - Parameter messages: Frames' messages, in stream order.
+    ///
     /// Beyond the budget's ``RemoteBudget/queuedBytes`` (the worker is behind) messages are dropped and
     /// counted.
+    /// - Parameter messages: Frames' messages, in stream order.
     public func receive(_ messages: [[UInt8]]) {
         guard !messages.isEmpty else { return }
         let arrival = engine.time.inSeconds
