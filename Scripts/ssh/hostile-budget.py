@@ -71,7 +71,7 @@ env = dict(os.environ, XDG_CACHE_HOME=os.path.join(work, "xdg"), SOUNDSTATION_PC
 stats = os.path.join(work, "stats.json")
 player = subprocess.Popen(
     [cli, "listen", "--socket", sock_path, "--sessions", "1", "--output", "silent", "--cache",
-     os.path.join(work, "cache"), "--stats", stats],
+     os.path.join(work, "cache"), "--stats", stats, "--record", os.path.join(work, "session.rec")],
     env=env, stderr=subprocess.PIPE)
 for _ in range(200):
     if os.path.exists(sock_path):
@@ -137,6 +137,9 @@ while player.poll() is None:
     sample()
     time.sleep(0.05)
 stderr = player.stderr.read()
+# The recorded session listed: every name the server sent, one a line.
+listing = subprocess.run([cli, "render", "--session", os.path.join(work, "session.rec"), "--list"],
+                         capture_output=True).stdout
 report = json.load(open(stats)) if os.path.exists(stats) else {}
 figures = {
     "rss_start_mb": start.get("VmRSS"), "rss_after_catalogue_mb": after_catalogue.get("VmRSS"),
@@ -157,9 +160,17 @@ try:
 except UnicodeDecodeError:
     problems.append("stderr is not UTF-8")
     text = ""
-bad = [c for c in text if (ord(c) < 0x20 and c != "\n") or 0x7F <= ord(c) <= 0x9F]
-if bad:
-    problems.append(f"control characters on stderr: {bad[:5]!r}")
+try:
+    listed = listing.decode("utf-8")
+except UnicodeDecodeError:
+    problems.append("render --list is not UTF-8")
+    listed = ""
+for name, output in (("stderr", text), ("render --list", listed)):
+    bad = [c for c in output if (ord(c) < 0x20 and c != "\n") or 0x7F <= ord(c) <= 0x9F]
+    if bad:
+        problems.append(f"control characters in {name}: {bad[:5]!r}")
+if listing.count(b"PWNED-TITLE") < 100:
+    problems.append("render --list does not list the names")
 if "PWNED-TITLE" not in text:
     problems.append("the summary does not show the refused name (escaped)")
 held = report.get("held", {})
