@@ -97,6 +97,9 @@ public final class RemotePlayer: Sendable {
         /// file, options and loop points: entries that share a file are charged once.
         var samplesCharged: [String: Int] = [:]
         var copiesCharged: [String: Int] = [:]
+        /// The times of music calls the music station holds until then (seconds of the engine clock),
+        /// counted among the scheduled commands until they pass.
+        var musicCalls: [Double] = []
         /// Entries refused for the entry budget (kept so each is counted once; as many as the
         /// budget's entries at most).
         var entriesRefused: Set<String> = []
@@ -109,9 +112,9 @@ public final class RemotePlayer: Sendable {
         /// Forgets the last session for a new one (another game, or the same game after the player
         /// came back): its clock, sound ids, voices and catalogue are its own. The report adds up.
         mutating func startOver() {
-            let kept = (report, verified)
+            let kept = (report, verified, musicCalls)
             self = State()
-            (report, verified) = kept
+            (report, verified, musicCalls) = kept
             report.ready = false
             report.loaded = 0
             let (peak, scheduled) = (report.held.peakDecodedBytes, report.held.scheduledCommands)
@@ -480,6 +483,27 @@ public final class RemotePlayer: Sendable {
         }
     }
 
+    /// Whether a music switch or stop for `time` may be handed to the music station, which holds it
+    /// until then: those still ahead count among the budget's pending commands (the ones whose time
+    /// has passed are let go of here); beyond the budget it is dropped and counted.
+    private func holdMusicCall(until time: Duration) -> Bool {
+        let now = engine.time.inSeconds
+        return state.withLock { state in
+            let passed = state.musicCalls.count(where: { $0 <= now })
+            state.musicCalls.removeAll { $0 <= now }
+            state.report.held.scheduledCommands -= passed
+            guard time.inSeconds > now else { return true }
+            let held = state.report.held.pendingCommands + state.report.held.scheduledCommands
+            guard held < budget.pendingCommands else {
+                state.overBudget(.pending)
+                return false
+            }
+            state.musicCalls.append(time.inSeconds)
+            state.report.held.scheduledCommands += 1
+            return true
+        }
+    }
+
     /// Keeps the name of a server sound id, within the budget's names (a name given again for an id
     /// replaces the one before).
     private func keep(_ name: String, for id: SoundID) {
@@ -769,8 +793,10 @@ public final class RemotePlayer: Sendable {
                 state.withLock { $0.report.notArrived += 1 }
                 return
             }
+            guard holdMusicCall(until: time) else { return }
             try? system.music.play(name, transition: transition, from: from, at: time)
         case .stopMusic(let fade, _):
+            guard holdMusicCall(until: time) else { return }
             for system in musicSystems() { system.music.stop(fade: fade, at: time) }
         default:
             state.withLock { $0.report.unsupported += 1 }

@@ -185,6 +185,27 @@ import Testing
         #expect(player.report.held.scheduledCommands == limit - 1)
     }
 
+    @Test func musicStopsForAnHourAheadAreHeldWithinThePendingBudget() async throws {
+        let folder = Self.cacheFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
+        var budget = RemoteBudget()
+        budget.pendingCommands = 100
+        let player = RemotePlayer(engine: engine, cache: try AssetCache(directory: folder), budget: budget)
+        defer { player.finish() }
+        let anchor = EngineCommand.stopAll(bus: nil, fade: .zero)
+        let stop = EngineCommand.stopMusic(fade: .zero, frame: nil)
+        let flood = (0..<1000).map { _ in RemoteMessage.command(stop, frame: 48_000 * 3600) }
+        player.receive(
+            ([.hello(sampleRate: 48_000, frame: 0, session: 1), .command(anchor, frame: 0)] + flood).map {
+                $0.encoded()
+            })
+        try await RemoteSessionTests.wait { player.report.messages == 1002 }
+        // The anchor's stop is held by the engine, 99 music stops by the music station.
+        #expect(player.report.held.scheduledCommands == 100)
+        #expect(player.report.overBudget[.pending] == 901)
+    }
+
     @Test func messagesBeyondTheQueueBudgetAreDroppedAndCounted() throws {
         let folder = Self.cacheFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
