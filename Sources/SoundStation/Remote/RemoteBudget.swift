@@ -14,7 +14,8 @@ public struct RemoteBudget: Sendable, Equatable {
         case entries = "catalogue entries"
         /// Sound names the server gave its ids.
         case names = "sound names"
-        /// Commands waiting for a sound still loading, or held by the engine until their time.
+        /// Commands waiting for a sound still loading, or held by the engine or the music station until
+        /// their time.
         case pending = "pending commands"
         /// Messages received and not yet handled.
         case queued = "queued messages"
@@ -56,7 +57,7 @@ public struct RemoteBudget: Sendable, Equatable {
         public var nameBytes = 0
         /// Commands waiting for a sound to load.
         public var pendingCommands = 0
-        /// Commands the engine holds until their time.
+        /// Commands the engine or the music station holds until their time.
         public var scheduledCommands = 0
         /// Bytes of messages waiting to be handled.
         public var queuedBytes = 0
