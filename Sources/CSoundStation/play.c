@@ -135,8 +135,11 @@ static int32_t lookup(ss_engine *engine, int sound_id) {
 }
 
 int ss_internal_engine_gave(ss_engine *engine, uint64_t voice) {
-    ssrt_core *core = engine->core;
-    return core != NULL && voice != 0 && voice <= ssrt_last_ticket(core);
+    /* Counted in flight like a trigger, so that ss_close never frees the ring under the read. */
+    atomic_fetch_add(&engine->inflight, 1);
+    int gave = !atomic_load(&engine->closed) && voice != 0 && voice <= ssrt_last_ticket(engine->core);
+    atomic_fetch_sub(&engine->inflight, 1);
+    return gave;
 }
 
 /* A message built by hand: snprintf is not async-signal-safe. */
