@@ -296,6 +296,48 @@ static void loop_count(void) {
     ss_close(engine);
 }
 
+/* A catalogue effect that loops ("loop": true): SS_LOOPS_DEFAULT loops it, a count overrides it, and
+ * its catalogue volume still applies under the caller's. */
+static void catalogue_loops(void) {
+    write_wav("hum.wav", 1, RATE / 10, sine, 500);
+    char path[600];
+    snprintf(path, sizeof path, "%s/catalogue.json", work);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL, "write %s", path);
+    if (f == NULL) return;
+    fputs("{ \"sounds\": [ { \"name\": \"hum\", \"path\": \"hum.wav\", \"kind\": \"effect\", "
+          "\"loop\": true, \"volume\": 0.5 } ] }\n", f);
+    fclose(f);
+    ss_engine *engine = NULL;
+    CHECK(ss_open(&engine, "offline:48000", work) == SS_OK, "open the written catalogue");
+    if (engine == NULL) return;
+    CHECK(ss_preload(engine, NULL, 0, NULL, NULL) == SS_OK, "preload hum");
+    int hum = ss_sound_id(engine, "hum");
+    ss_voice looping = 0, counted = 0;
+    CHECK(ss_play_voice(engine, hum, NULL, &looping) == SS_OK, "hum with the defaults");
+    float *out = render(engine, RATE);
+    CHECK(rms(out + 2 * (RATE - 4800), 4800) > 0.05, "the catalogue's loop: still heard after ten passes");
+    CHECK(ss_voice_is_playing(engine, looping) == 1, "still playing");
+    CHECK(ss_voice_stop(engine, looping, 0) == SS_OK, "stop it");
+    free(render(engine, 256));
+    free(out);
+    ss_play_options options;
+    ss_play_options_init(&options, sizeof options);
+    options.loops = 1;
+    options.priority = 255;
+    CHECK(ss_play_voice(engine, hum, &options, &counted) == SS_OK, "hum, loops 1");
+    out = render(engine, RATE / 2);
+    long last = last_above(out, RATE / 2, 1e-4f);
+    CHECK(labs(last + 1 - RATE / 5) <= 16, "a count overrides the catalogue's loop: ends at %ld", last);
+    /* The catalogue's volume 0.5 under the caller's 1: the tone's 0.5 amplitude, halved, at -4.5 dB. */
+    double peak = 0;
+    for (long i = 0; i < RATE / 5; i++) peak = fmax(peak, fabs(out[2 * i]));
+    CHECK(peak > 0.12 && peak < 0.17, "the catalogue volume applies: peak %g", peak);
+    free(out);
+    ss_close(engine);
+    remove(path);
+}
+
 /* ---- Music ---- */
 
 /* Music from a file with no catalogue: the render holds the file's samples; paused, an effect plays
@@ -541,6 +583,7 @@ int main(int argc, char **argv) {
     } else {
         two_loops();
         loop_count();
+        catalogue_loops();
         music_from_a_file();
         many_ids();
         sizes();
