@@ -446,8 +446,8 @@ int ss_stop_effects(ss_engine *engine, double fade_seconds);
 /* Switches the music to the preloaded catalogue track (or ss_load_music_file track) `name`, from its
  * start, looping as the catalogue says; the playing track stops, or crossfades over
  * `crossfade_seconds` (0 cuts). (ss_music_with takes a grid point and a loop count, and starts the
- * track at its first downbeat.) Returns: SS_OK, SS_ERR_INVALID_ARGUMENT, SS_ERR_UNKNOWN_NAME, SS_ERR_NOT_LOADED, SS_ERR_CLOSED.
- * Threads: any. */
+ * track at its first downbeat.) Returns: SS_OK, SS_ERR_INVALID_ARGUMENT, SS_ERR_UNKNOWN_NAME,
+ * SS_ERR_NOT_LOADED, SS_ERR_CLOSED. Threads: any. */
 int ss_music(ss_engine *engine, const char *name, double crossfade_seconds);
 
 /* Fills `options` with the defaults shown in ss_music_options and sets options->size to `size`.
@@ -493,8 +493,8 @@ int ss_stop_music(ss_engine *engine, double fade_seconds);
 /* ---- The mix ---- */
 
 /* Sets a bus's volume (linear gain 0...16), gliding there over 20 ms. Returns: SS_OK,
- * SS_ERR_INVALID_ARGUMENT (NaN, negative, too large, a bus not in ss_bus), SS_ERR_CLOSED.
- * Threads: any. */
+ * SS_ERR_INVALID_ARGUMENT (NaN, negative, too large; SS_BUS_DEFAULT or a number outside ss_bus),
+ * SS_ERR_CLOSED. Threads: any. */
 int ss_set_volume(ss_engine *engine, ss_bus bus, float gain);
 
 /* Pauses every sound (a game's pause screen). Returns: SS_OK or SS_ERR_CLOSED. Threads: any. */
@@ -529,9 +529,9 @@ int ss_set_grid(ss_engine *engine, int columns, int rows);
  * 0.7071 is flat), or SS_FILTER_OFF (hertz and q are then ignored). The cutoff glides there over
  * `glide_seconds` (0 switches at once, through a 10 ms crossfade so it never clicks). A filtered
  * sound is fed to the output through a short queue, so a change is heard about 85 ms later on a
- * device (4 x 1024 frames). Returns: SS_OK, SS_ERR_INVALID_ARGUMENT (a bus or type not in its enum,
- * a cutoff or q out of range or NaN, a negative glide; the message names the value), SS_ERR_CLOSED.
- * Threads: any. */
+ * device (4 x 1024 frames). Returns: SS_OK, SS_ERR_INVALID_ARGUMENT (SS_BUS_DEFAULT, a bus or type
+ * not in its enum, a cutoff or q out of range or NaN, a negative glide; the message names the
+ * value), SS_ERR_CLOSED. Threads: any. */
 int ss_set_filter(ss_engine *engine, ss_bus bus, ss_filter_type type, float hertz, float q,
                   double glide_seconds);
 
