@@ -24,16 +24,18 @@ game_env=(env -i HOME="$HOME" PATH=/usr/local/bin:/usr/bin:/bin PKG_CONFIG_PATH=
 
 install_into_prefix() {
     make -s -C "$root" install-lib CONFIG="$config" PREFIX="$prefix" || return 1
-    [ "$(readlink "$prefix/lib/libsoundstation.so")" = libsoundstation.so.0 ] || return 1
-    [ "$(readlink "$prefix/lib/libsoundstation.so.0")" = libsoundstation.so.0.1.0 ] || return 1
-    readelf -d "$prefix/lib/libsoundstation.so.0.1.0" | grep -q 'SONAME.*\[libsoundstation.so.0\]' || return 1
+    [ "$(readlink "$prefix/lib/libsoundstation.so")" = libsoundstation.so.1 ] || return 1
+    [ "$(readlink "$prefix/lib/libsoundstation.so.1")" = libsoundstation.so.1.0.0 ] || return 1
+    readelf -d "$prefix/lib/libsoundstation.so.1.0.0" | grep -q 'SONAME.*\[libsoundstation.so.1\]' || return 1
+    # The symbols carry the version node of 1.x.
+    nm -D --defined-only "$prefix/lib/libsoundstation.so.1.0.0" | grep -q ' ss_play_voice@@SOUNDSTATION_1$' || return 1
     grep -qx "prefix=$prefix" "$prefix/lib/pkgconfig/soundstation.pc"
 }
 
 destdir_and_uninstall() {
     local stage="$work/stage"
     make -s -C "$root" install-lib CONFIG="$config" PREFIX=/usr DESTDIR="$stage" || return 1
-    for f in lib/libsoundstation.so lib/libsoundstation.so.0 lib/libsoundstation.so.0.1.0 \
+    for f in lib/libsoundstation.so lib/libsoundstation.so.1 lib/libsoundstation.so.1.0.0 \
         lib/pkgconfig/soundstation.pc include/soundstation.h; do
         [ -e "$stage/usr/$f" ] || { echo "missing $f"; return 1; }
     done
@@ -62,10 +64,23 @@ build_game() { # the C tests, built as a game would be
 nothing_from_the_toolchain() {
     "${game_env[@]}" ldd "$work/capi_test" >"$work/ldd" || return 1
     cat "$work/ldd"
-    ! grep -qE 'not found|/opt/swift|swift' "$work/ldd" && grep -q "$prefix/lib/libsoundstation.so.0" "$work/ldd"
+    ! grep -qE 'not found|/opt/swift|swift' "$work/ldd" && grep -q "$prefix/lib/libsoundstation.so.1" "$work/ldd"
 }
 
 c_tests() { "${game_env[@]}" "$work/capi_test" "$root/Assets"; }
+
+build_abi_test() { # Tests/CAPI/abi_test.c: what C ABI 1.0 added, built as a game would be
+    "${game_env[@]}" sh -c "cc -Wall -Wextra -Werror -std=c99 -o '$work/abi_test' '$root/Tests/CAPI/abi_test.c' \
+        \$(pkg-config --cflags --libs soundstation) -lm"
+}
+
+abi_tests() { # voices, music pause and files, loop counts, ids past 16384, events' voices, struct sizes
+    mkdir -p "$work/abi" && "${game_env[@]}" timeout 600 "$work/abi_test" "$work/abi" "$root/Assets"
+}
+
+output_after_close_valgrind() { # ss_output's string read after ss_close: no invalid read
+    "${game_env[@]}" valgrind -q --error-exitcode=9 "$work/abi_test" "$work/abi" output
+}
 
 honest_tests() { # Tests/CAPI/honest_test.c: ss_output, notices, C-terms messages, bounded render, no loss, no growth
     "${game_env[@]}" sh -c "cc -Wall -Wextra -Werror -std=c99 -o '$work/honest_test' '$root/Tests/CAPI/honest_test.c' \
@@ -227,6 +242,9 @@ check "the library exports exactly the header's functions" exports_match_header
 check "a C game builds with pkg-config" build_game
 check "ldd: nothing from the Swift toolchain" nothing_from_the_toolchain
 check "C tests: offline onsets, music, identical renders, every error path" c_tests
+check "C ABI 1.0 tests build with pkg-config" build_abi_test
+check "C ABI 1.0: voices, music pause and files, loop counts, one id space, sized structs" abi_tests
+check "ss_output after ss_close under valgrind: no invalid read" output_after_close_valgrind
 check "C: says what happened, renders in pieces, loses nothing offline, keeps only a tombstone" honest_tests
 check "README C example builds and runs" readme_c_example
 check "README holds the examples as they are" readme_holds_the_examples

@@ -12,6 +12,11 @@ public struct VoiceHandle: Sendable, Hashable, CustomStringConvertible {
         self.ticket = ticket
     }
 
+    /// The handle of a ticket: for a binding whose handles cross a C interface as the ticket alone.
+    /// - Parameter ticket: A ticket an engine gave.
+    /// - Returns: The handle.
+    @_spi(Bindings) public static func bound(ticket: UInt64) -> VoiceHandle { VoiceHandle(ticket: ticket) }
+
     /// `voice#ticket`, for logs.
     public var description: String { "voice#\(ticket)" }
 }
