@@ -9,8 +9,8 @@
 #     example game for 120 frames;
 #   - `go vet`, `go test` (layouts, renders, errors) and the Go example game;
 #   - the READMEs' Rust and Go programs built from a folder outside the repository as the READMEs
-#     say and run with no sound server (Tests/Bindings/readme_examples.py), the Rust one and the Go
-#     one once more under valgrind.
+#     say and run with no sound server (Tests/Bindings/readme_examples.py), then both once more under
+#     valgrind.
 # Usage: Scripts/test-bindings.sh [BUILD_DIR]   (default .build/debug)
 set -uo pipefail
 config=$(basename "${1:-.build/debug}")
@@ -37,9 +37,16 @@ unset LD_LIBRARY_PATH
 export CARGO_TARGET_DIR="$root/.build/cargo" CARGO_NET_OFFLINE=true
 export GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local GOCACHE="$root/.build/go-cache"
 export CONFIG="$config" # the library build the READMEs' `make install-lib` line installs
-# Valgrind: errors fail the run; the suppressions name the Swift runtime's and OpenAL Soft's own
-# known reports (Scripts/valgrind.supp says which and why).
-valgrind=(valgrind --error-exitcode=1 --quiet --leak-check=no --suppressions="$root/Scripts/valgrind.supp")
+# Valgrind: errors fail the run; the suppressions name the Swift runtime's and Go's own reports
+# (Scripts/valgrind.supp says which and why). They match by function name, so valgrind runs load the
+# same build of the library with its symbols kept (install-lib strips them) and its DWARF 5 debug
+# sections dropped (valgrind 3.19 cannot read them), through LD_LIBRARY_PATH.
+symbols="$root/.build/bindings/valgrind-lib"
+mkdir -p "$symbols"
+strip --strip-debug -o "$symbols/libsoundstation.so.1" "$root/.build/$config/libSoundStationC.so"
+export VALGRIND_LD_LIBRARY_PATH="$symbols"
+valgrind=(env LD_LIBRARY_PATH="$symbols" valgrind --error-exitcode=1 --quiet --leak-check=no
+    --suppressions="$root/Scripts/valgrind.supp")
 rust=(--offline --manifest-path "$root/bindings/rust/Cargo.toml")
 
 step "the Python, Rust and Go bindings hold every function, code, event kind and enum value of soundstation.h" \
@@ -83,6 +90,9 @@ for readme, path in [("README.md", "bindings/rust/examples/hello.rs"), ("README.
 PY
 step "the READMEs' Rust and Go programs, built outside the repository as written, run with no sound server" \
     python3 "$root/Tests/Bindings/readme_examples.py" rust go
-step "the README's Rust program under valgrind: zero errors" \
-    python3 "$root/Tests/Bindings/readme_examples.py" --valgrind rust
+# Go's test binary is not run under valgrind: valgrind does not model goroutine stacks, and reports
+# thousands of invalid reads and writes in plain Go code (each test function, runtime.mallocgc).
+# The Go program, whose C calls are the binding's, runs clean with the two Go suppressions.
+step "the READMEs' Rust and Go programs under valgrind: zero errors" \
+    python3 "$root/Tests/Bindings/readme_examples.py" --valgrind rust go
 exit $status

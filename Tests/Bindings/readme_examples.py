@@ -8,7 +8,9 @@ checked against the package names `make dist` builds (installing them needs root
 build: Scripts/dist-test.sh does that).
 
 Usage: python3 Tests/Bindings/readme_examples.py [--valgrind] [--keep] rust|go...
-Environment: CONFIG (the library build make install-lib takes; default debug), VALGRIND_SUPP.
+Environment: CONFIG (the library build make install-lib takes; default debug), VALGRIND_SUPP (the
+suppressions; default Scripts/valgrind.supp), VALGRIND_LD_LIBRARY_PATH (a folder holding the same
+library with its symbols, for valgrind runs).
 """
 
 from __future__ import annotations
@@ -82,7 +84,9 @@ class Harness:
                     if not k.startswith(("PULSE_", "PKG_CONFIG", "CARGO_TARGET", "RUSTFLAGS", "LD_LIBRARY",
                                          "GOFLAGS", "SOUNDSTATION_"))}
         self.env.update(HOME=str(self.home), XDG_RUNTIME_DIR=str(runtime), CONFIG=os.environ.get("CONFIG", "debug"),
+                        # The toolchains stay where they are installed (rustup keeps them under HOME).
                         CARGO_HOME=os.environ.get("CARGO_HOME", str(Path.home() / ".cargo")),
+                        RUSTUP_HOME=os.environ.get("RUSTUP_HOME", str(Path.home() / ".rustup")),
                         GOCACHE=os.environ.get("GOCACHE", str(self.base / "go-cache")),
                         GOPATH=str(self.base / "go"))
         self.installed = False
@@ -125,10 +129,14 @@ class Harness:
         assets = cwd / "Assets"
         if not assets.exists():
             assets.symlink_to(ROOT / "Assets")
-        args = [str(binary)]
+        args, env = [str(binary)], self.env
         if self.valgrind:
             args = valgrind_args() + args
-        return self.run(args, cwd=cwd)
+            # The same library with its symbols, so that the suppressions can name functions.
+            symbols = os.environ.get("VALGRIND_LD_LIBRARY_PATH")
+            if symbols:
+                env = dict(env, LD_LIBRARY_PATH=symbols)
+        return self.run(args, cwd=cwd, env=env)
 
 
 def valgrind_args() -> List[str]:

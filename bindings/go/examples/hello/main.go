@@ -23,7 +23,8 @@ func main() {
 	engine.Play(reward, 1, 1, -0.5) // volume, pitch, pan
 	options := soundstation.DefaultPlayOptions()
 	options.Loops = soundstation.LoopsForever
-	hum, err := engine.PlayVoice(reward, &options) // a handle to one play
+	jump, _ := engine.SoundID("jump")
+	hum, err := engine.PlayVoice(jump, &options) // a handle to this one play
 	if err != nil {
 		log.Fatal(err)
 	}
