@@ -25,6 +25,8 @@
 //! [`Engine::render`] takes `&mut self`: one render at a time. A [`Trigger`] is `Copy + Send + Sync`
 //! and its [`Trigger::play`] and [`Trigger::cancel_preload`] are async-signal-safe.
 
+#![warn(missing_docs)]
+
 use std::ffi::{CStr, CString};
 use std::fmt;
 use std::os::raw::{c_char, c_int, c_void};
@@ -117,7 +119,7 @@ pub struct Error {
 const RUST_NAMES: &[(&str, &str)] = &[
     ("ss_open_options_init", "OpenOptions"),
     ("ss_open_with", "Engine::open"),
-    ("ss_open", "Engine::open_spec"),
+    ("ss_open", "Engine::open"),
     ("ss_close", "drop(Engine)"),
     ("ss_preload", "Engine::preload"),
     ("ss_cancel_preload", "Engine::cancel_preload"),
