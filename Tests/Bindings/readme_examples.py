@@ -157,6 +157,15 @@ def check_apt_line(text: str, where: str) -> None:
             raise SystemExit(f"{where}: the apt line must install ./dist/{package}_*.deb: {text.strip()}")
 
 
+def check_output(out: str, where: str, language: str) -> None:
+    """The program heard its sound start, and says what opened: with no sound server "auto" is
+    silent output (or a sound card ALSA reaches directly), never "auto" itself."""
+    if not re.search(r"(?im)^started\b.*\breward\b", out):
+        raise SystemExit(f"{where}'s {language} program printed no start of reward:\n{out}")
+    if not re.search(r"(?m)^output: (silent|device:.+)$", out):
+        raise SystemExit(f"{where}'s {language} program did not say the output that opened:\n{out}")
+
+
 def rust(h: Harness) -> None:
     top = section((ROOT / "README.md").read_text(), "Rust")
     crate_readme = (ROOT / "bindings/rust/README.md").read_text()
@@ -182,8 +191,7 @@ def rust(h: Harness) -> None:
         (game / "src" / "main.rs").write_text(program)
         h.run(["cargo", "build", "--offline", "--quiet", "--release"], cwd=game)
         out = h.play(game / "target" / "release" / "game", game)
-        if not re.search(r"(?im)^started\b.*\breward\b", out):
-            raise SystemExit(f"{where}'s Rust program printed no start of reward:\n{out}")
+        check_output(out, where, "Rust")
         print(f"ok   {where}'s Rust program, built outside the repository in {game.name}, printed:"
               f" {out.strip().splitlines()[0]!r} ...")
 
@@ -214,8 +222,7 @@ def go(h: Harness) -> None:
         env = dict(h.env, GOFLAGS="-mod=mod", GOPROXY="off", GOTOOLCHAIN="local")
         h.run(["go", "build", "-o", "game", "."], cwd=game, env=env)
         out = h.play(game / "game", game)
-        if not re.search(r"(?im)^started\b.*\breward\b", out):
-            raise SystemExit(f"{where}'s Go program printed no start of reward:\n{out}")
+        check_output(out, where, "Go")
         print(f"ok   {where}'s Go program, built outside the repository in {game.name}, printed:"
               f" {out.strip().splitlines()[0]!r} ...")
 

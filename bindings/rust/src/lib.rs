@@ -991,6 +991,13 @@ impl Engine {
         check(unsafe { sys::ss_sample_rate(self.raw) }).map(|rate| rate as u32)
     }
 
+    /// The C handle, for calling a [`sys`] function this crate does not wrap. It stays valid as long
+    /// as the engine (and, answering `SS_ERR_CLOSED`, after it is dropped); never pass it to
+    /// `ss_close`.
+    pub fn as_raw(&self) -> *mut sys::ss_engine {
+        self.raw
+    }
+
     /// A [`Trigger`] for this engine, to play sounds from a signal handler or any thread.
     pub fn trigger(&self) -> Trigger {
         Trigger { raw: self.raw }

@@ -174,6 +174,32 @@ fn notices_and_coalesced_events_carry_their_text() {
     assert!(coalesced.voice.is_some(), "{coalesced:?}");
 }
 
+/// The crash this crate once had (a 344-byte event written into an 88-byte struct) cannot recur:
+/// the library writes no byte past the size the caller states. An older, smaller struct gets its
+/// leading fields; the bytes after it stay as they were.
+#[test]
+fn poll_event_writes_no_byte_past_the_stated_size() {
+    let mut engine = offline();
+    let reward = engine.sound_id("reward").unwrap();
+    engine.play(reward, 1.0, 1.0, 0.0).unwrap();
+    render(&mut engine, 0.1);
+    let full = std::mem::size_of::<soundstation::sys::ss_event>();
+    for stated in [88usize, 24, full] {
+        let mut bytes = vec![0xA5u8; full + 64];
+        // SAFETY: the buffer holds `full + 64` bytes, more than `stated`; the engine is open.
+        let got = unsafe {
+            soundstation::sys::ss_poll_event(engine.as_raw(), bytes.as_mut_ptr().cast(), stated)
+        };
+        assert!(got >= 0, "ss_poll_event with size {stated}: {got}");
+        assert!(bytes[stated..].iter().all(|b| *b == 0xA5), "bytes past {stated} were written");
+        if got == 1 {
+            assert_eq!(i32::from_ne_bytes(bytes[0..4].try_into().unwrap()), soundstation::sys::SS_EVENT_STARTED);
+        }
+        engine.play(reward, 1.0, 1.0, 0.0).unwrap();
+        render(&mut engine, 0.1);
+    }
+}
+
 #[test]
 fn errors_name_the_value_in_rust_terms() {
     let bad = Engine::open_spec("speakers", None).err().expect("speakers is not an output");
