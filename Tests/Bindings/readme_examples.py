@@ -187,7 +187,8 @@ def rust(h: Harness) -> None:
         manifest = game / "Cargo.toml"
         text = manifest.read_text()
         assert "[dependencies]" in text
-        manifest.write_text(text.replace("[dependencies]", "[dependencies]\n" + dependency.replace(PLACEHOLDER, str(ROOT))))
+        line = dependency.replace(PLACEHOLDER, str(ROOT))
+        manifest.write_text(text.replace("[dependencies]", "[dependencies]\n" + line))
         (game / "src" / "main.rs").write_text(program)
         h.run(["cargo", "build", "--offline", "--quiet", "--release"], cwd=game)
         out = h.play(game / "target" / "release" / "game", game)
