@@ -51,7 +51,8 @@ public func ssPreload(
             guard let sound = try? system.bank.id(of: name) else { continue }
             let entry = system.catalogue[name]
             let music = entry?.kind == .music && system.bank.isStreamed(name)
-            _ = try engine.publish(.init(name: name, file: nil), as: sound, music: music, loops: entry?.loop ?? false)
+            _ = try engine.publish(
+                .init(name: name, file: nil), as: sound, music: music, loops: entry?.loop ?? false)
         }
         if !loaded.failures.isEmpty { throw CError(SoundLoadError.someFailed(failures: loaded.failures)) }
         return SS_OK.rawValue
@@ -190,7 +191,17 @@ public func ssLoadMusicFile(
         }
         let warnings: [SoundLoadWarning]
         do throws(SoundLoadError) { warnings = try system.bank.loadMusic(named: name, fileAt: path) } catch {
-            throw CError(error)
+            // In this call's terms: there is no manifest to fix.
+            switch error {
+            case .catalogue(.fileMissing(_, let path)):
+                throw CError(
+                    code: SS_ERR_DECODE.rawValue,
+                    message: "no file at \(path): give ss_load_music_file a file")
+            case .catalogue(.undecodable(_, let path, let reason)):
+                throw CError(
+                    code: SS_ERR_DECODE.rawValue, message: "\(path) does not open as audio: \(reason)")
+            default: throw CError(error)
+            }
         }
         for warning in warnings { engine.notice(warning.description) }
         let sound: SoundID
