@@ -468,7 +468,7 @@ type PlayOptions struct {
 	Pitch     float32 // speed, 0.0625...16
 	Pan       float32 // -1 left ... 1 right
 	Bus       Bus     // BusDefault: the sound's own
-	Loops     int     // N >= 0 repeats, LoopsForever or LoopsDefault
+	Loops     int     // N repeats (0...1000), LoopsForever or LoopsDefault
 	StartTime float64 // seconds on the engine clock, or negative for now
 	FadeIn    float64 // seconds, 0...3600
 	Priority  int     // 0...255, or -1 for the sound's own

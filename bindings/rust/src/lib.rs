@@ -301,7 +301,8 @@ pub enum Loops {
     Default,
     /// Until stopped.
     Forever,
-    /// `n` repeats after the first pass (n + 1 plays in all, as SDL_mixer and pygame count).
+    /// `n` repeats after the first pass (n + 1 plays in all, as SDL_mixer and pygame count; n
+    /// 0...1000).
     Repeat(u32),
 }
 
