@@ -4,8 +4,8 @@ package soundstation
 #include <stddef.h>
 #include <soundstation.h>
 
-// The C compiler's sizes and offsets of the structs that cross the interface, for the layout test
-// (a _test.go file cannot use cgo).
+// C-side helpers for the tests, which cannot use cgo themselves (a _test.go file cannot).
+// The C compiler's sizes and offsets of the structs that cross the interface, for the layout test.
 static size_t ss_layout(int i) {
     switch (i) {
     case 0: return sizeof(ss_event);
@@ -83,4 +83,16 @@ func goLayout() []uintptr {
 		unsafe.Sizeof(music), unsafe.Offsetof(music.crossfade_seconds), unsafe.Offsetof(music.bars),
 		unsafe.Offsetof(music.loops), unsafe.Offsetof(music.marker),
 	}
+}
+
+// openUnreferenced opens a silent engine, drops every reference to it, and returns a probe that
+// says whether its handle has been closed since (ss_close leaves the handle valid, answering
+// SS_ERR_CLOSED): for the test of the finalizer.
+func openUnreferenced() (closed func() bool, err error) {
+	engine, err := OpenWith(OpenOptions{Output: OutputSilent})
+	if err != nil {
+		return nil, err
+	}
+	raw := engine.raw
+	return func() bool { return C.ss_sample_rate(raw) == C.SS_ERR_CLOSED }, nil
 }

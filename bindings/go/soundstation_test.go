@@ -489,6 +489,24 @@ func TestEveryOtherCallWorks(t *testing.T) {
 	}
 }
 
+func TestAnEngineNeverClosedIsClosedByItsFinalizer(t *testing.T) {
+	closed, err := openUnreferenced()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if closed() {
+		t.Fatal("closed before the collector ran")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !closed() && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !closed() {
+		t.Error("an unreachable Engine was not closed by its finalizer")
+	}
+}
+
 func TestStructLayoutsAreCs(t *testing.T) {
 	c, goSide := cLayout(), goLayout()
 	for i, name := range layoutNames {
