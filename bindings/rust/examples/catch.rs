@@ -80,7 +80,7 @@ impl Drop for RawTerminal {
 }
 
 fn play(options: Options) -> Result<(u32, u32), Error> {
-    let engine = Engine::open(&options.output, Some(&options.assets))?;
+    let engine = Engine::open_spec(&options.output, Some(&options.assets))?;
     engine.preload(None)?;
     let (coin, miss, level_up) = (engine.sound_id("coin")?, engine.sound_id("miss")?, engine.sound_id("level-up")?);
     engine.music("game", 0.0)?;

@@ -6,10 +6,12 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strings"
 	"time"
 
@@ -50,7 +52,10 @@ func play(autoplay bool, frames int, output, assets string) (score, missed int, 
 		return 0, 0, err
 	}
 	defer engine.Close()
-	if err := engine.Preload(nil); err != nil {
+	loading, stop := signal.NotifyContext(context.Background(), os.Interrupt) // Ctrl-C stops the loading
+	err = engine.Preload(loading, nil)
+	stop()
+	if err != nil {
 		return 0, 0, err
 	}
 	ids := map[string]int{}
