@@ -6,7 +6,7 @@ import ctypes
 import ctypes.util
 import os
 import subprocess
-from typing import List
+from typing import Any, Dict, List, Tuple
 
 SONAME = "libsoundstation.so.1"
 MAJOR = 1
@@ -157,7 +157,9 @@ def load() -> ctypes.CDLL:
     )
 
 
-def _declare(lib: ctypes.CDLL) -> None:
+def signatures() -> Dict[str, Tuple[Any, List[Any]]]:
+    """Every function of the header: its name, and its return type and argument types in ctypes.
+    (tests/test_header.py checks this against soundstation.h.)"""
     engine = ctypes.c_void_p
     c_str = ctypes.c_char_p
     voice = ctypes.c_uint64
@@ -165,7 +167,7 @@ def _declare(lib: ctypes.CDLL) -> None:
     i32 = ctypes.c_int
     f32 = ctypes.c_float
     f64 = ctypes.c_double
-    signatures = {
+    signatures: Dict[str, Tuple[Any, List[Any]]] = {
         "ss_version": (i32, []),
         "ss_last_error": (c_str, []),
         "ss_result_name": (c_str, [i32]),
@@ -212,7 +214,11 @@ def _declare(lib: ctypes.CDLL) -> None:
         "ss_sample_rate": (i32, [engine]),
         "ss_output": (c_str, [engine]),
     }
-    for name, (restype, argtypes) in signatures.items():
+    return signatures
+
+
+def _declare(lib: ctypes.CDLL) -> None:
+    for name, (restype, argtypes) in signatures().items():
         function = getattr(lib, name)
         function.restype = restype
         function.argtypes = argtypes
