@@ -679,14 +679,17 @@ class Engine:
 
     def sound_id(self, name: str) -> int:
         """The id of a loaded sound (ids are 0, 1, 2... in load order)."""
-        key = _args.text(name, "name")
+        return self._lookup(name, "name")
+
+    def _lookup(self, name: Any, argument: str) -> int:
+        key = _args.text(name, argument)
         if name not in self._ids:
             self._ids[name] = _check(_c().ss_sound_id(self._engine(), key))
         return self._ids[name]
 
     def _id(self, sound: Any) -> int:
         if isinstance(sound, str):
-            return self.sound_id(sound)
+            return self._lookup(sound, "sound")
         if isinstance(sound, bool) or not isinstance(sound, int):
             raise TypeError(f"sound must be a name (str) or an id (int), not {type(sound).__name__} "
                             f"({_args._shown(sound)})")

@@ -287,7 +287,7 @@ def test_type_traps_name_the_argument():
         engine.preload(["reward"])
         with pytest.raises(TypeError, match="volume must be a number, not str"):
             engine.play("reward", volume="loud")
-    with pytest.raises(TypeError, match="assets must be a str, not int"):
+    with pytest.raises(TypeError, match="assets must be a str or an os.PathLike, not int"):
         soundstation.Engine("offline", assets=42)
 
 
@@ -360,3 +360,40 @@ def test_close_in_a_signal_handler_during_preload_raises_closed(tmp_path):
         engine.close()
     if finished_first:
         pytest.skip("the preload finished before the signal")
+
+
+def test_the_0_1_names_still_work_and_warn():
+    with soundstation.Engine("offline:48000", assets=ASSETS) as engine:
+        for call, new in [
+            (lambda: engine.volume("music", 0.5), "set_volume"),
+            (lambda: engine.listener(1, 2), "set_listener"),
+            (lambda: engine.grid(80, 24), "set_grid"),
+            (lambda: engine.filter("music", "lowpass", 1000), "set_filter"),
+            (lambda: engine.reverb("effects", "cave"), "set_reverb"),
+        ]:
+            with pytest.warns(DeprecationWarning, match=f"Engine.{new}"):
+                call()
+        engine.preload(["coin"])
+        engine.play("coin")
+        engine.render(RATE // 10)
+        (started, *_) = list(engine.events())
+        assert str(started.type) == "started" and f"{started.type}" == "started"
+        with pytest.warns(DeprecationWarning, match="EventType.STARTED"):
+            assert started.type == "started"
+        with pytest.warns(DeprecationWarning):
+            assert started.type != "finished"
+
+
+def test_each_failure_raises_its_own_class(tmp_path):
+    with pytest.raises(soundstation.CatalogueError, match="/no/such/folder"):
+        soundstation.Engine("offline:48000", assets="/no/such/folder")
+    (tmp_path / "catalogue.json").write_text("{ not json")
+    with pytest.raises(soundstation.CatalogueError):
+        soundstation.Engine("offline:48000", assets=str(tmp_path))
+    with soundstation.Engine("offline:48000") as engine:
+        with pytest.raises(soundstation.DecodeError, match="missing.wav") as raised:
+            engine.load_file("missing", tmp_path / "missing.wav")
+        assert raised.value.code == soundstation.Result.DECODE and raised.value.code_name == "SS_ERR_DECODE"
+        (tmp_path / "noise.wav").write_bytes(b"RIFF this is not a wave file at all" * 10)
+        with pytest.raises(soundstation.DecodeError):
+            engine.load_file("noise", tmp_path / "noise.wav")

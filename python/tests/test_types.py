@@ -14,13 +14,15 @@ NAN, INF, HUGE = float("nan"), float("inf"), 2**64
 
 # kind of each argument -> the bad values tried and the exception each must raise
 BAD = {
-    "number": [(object(), TypeError), ("1", TypeError), (None, TypeError), (True, TypeError), (1j, TypeError),
+    "number": [(object(), TypeError), ("1", TypeError), (True, TypeError), (1j, TypeError),
                (NAN, ValueError), (INF, ValueError), (-INF, ValueError), (10**400, ValueError)],
-    "int": [(object(), TypeError), ("1", TypeError), (1.5, TypeError), (None, TypeError), (True, TypeError),
+    "int": [(object(), TypeError), ("1", TypeError), (1.5, TypeError), (True, TypeError),
             (HUGE, ValueError), (2**32 + 80, ValueError), (-HUGE, ValueError)],
     "str": [(object(), TypeError), (42, TypeError), (b"bytes", TypeError), ("a\x00b", ValueError)],
     "sound": [(object(), TypeError), (1.0, TypeError), (None, TypeError), (b"reward", TypeError),
               (HUGE, ValueError), (-1, ValueError), ("rew\x00ard", ValueError)],
+    "output": [(object(), TypeError), (b"offline", TypeError), (1.5, TypeError), ("offline\x00junk", ValueError),
+               (HUGE, ValueError), (99, ValueError)],
     "enum": [(object(), TypeError), (1.5, TypeError), ("nowhere", ValueError), (HUGE, ValueError)],
 }
 
@@ -31,8 +33,8 @@ def calls(engine, voice):
         soundstation.Engine(**keywords).close()
 
     return [
-        (new, {"output": "offline:48000", "assets": ASSETS}, {"output": "str", "assets": "str"}),
-        (new, {"output": soundstation.Output.OFFLINE, "rate": 48000}, {"output": "enum", "rate": "int"}),
+        (new, {"output": "offline:48000", "assets": ASSETS}, {"output": "output", "assets": "str"}),
+        (new, {"output": soundstation.Output.OFFLINE, "rate": 48000}, {"output": "output", "rate": "int"}),
         (new, {"output": soundstation.Output.DEVICE, "device": "x", "latency": "low"}, {"device": "str", "latency": "enum"}),
         (engine.preload, {"names": ["reward"]}, {}),
         (engine.load_file, {"name": "a", "path": f"{ASSETS}/Effects/coin.wav"}, {"name": "str", "path": "str"}),
@@ -100,6 +102,10 @@ def test_wrong_types_of_whole_values():
             engine.preload(["rew\x00ard"])
         with pytest.raises(TypeError, match="progress must be callable"):
             engine.preload(["reward"], progress=3)
+        with pytest.raises(TypeError, match="volume must be a number, not NoneType"):
+            engine.play("reward", volume=None)  # None means "the default" only where the signature says so
+        with pytest.raises(TypeError, match="columns must be an int, not NoneType"):
+            engine.set_grid(None, 24)
     with pytest.raises(TypeError, match="assets must be a str or an os.PathLike, not int"):
         soundstation.Engine("offline", assets=42)
 
