@@ -55,8 +55,8 @@ example-c:
 			$$(pkg-config --cflags --libs soundstation) -Wl,-rpath,$$(pkg-config --variable=libdir soundstation) -lncurses; \
 	else \
 		$(SWIFT) build --product SoundStationC && mkdir -p $(EXAMPLE_DIR)/lib && \
-		ln -sf $(CURDIR)/.build/debug/libSoundStationC.so $(EXAMPLE_DIR)/lib/libsoundstation.so.0 && \
-		ln -sf libsoundstation.so.0 $(EXAMPLE_DIR)/lib/libsoundstation.so && \
+		ln -sf $(CURDIR)/.build/debug/libSoundStationC.so $(EXAMPLE_DIR)/lib/libsoundstation.so.1 && \
+		ln -sf libsoundstation.so.1 $(EXAMPLE_DIR)/lib/libsoundstation.so && \
 		cc -std=c99 -Wall -Wextra -O2 -o $(EXAMPLE_DIR)/catch Examples/CursesC/catch.c -ISources/CSoundStation/include \
 			-L$(EXAMPLE_DIR)/lib -lsoundstation -Wl,-rpath,$(CURDIR)/$(EXAMPLE_DIR)/lib -lncurses; \
 	fi
@@ -78,7 +78,7 @@ example-python:
 PREFIX ?= /usr/local
 DESTDIR ?=
 CONFIG ?= release
-SS_VERSION = 0.1.0
+SS_VERSION = 1.0.0
 # Where the library goes; the Debian packages use /usr/lib/x86_64-linux-gnu.
 LIBDIR ?= $(PREFIX)/lib
 SS_LIBDIR = $(DESTDIR)$(LIBDIR)
@@ -93,15 +93,15 @@ SS_STATIC = $(if $(filter release,$(CONFIG)),--static-swift-stdlib)
 
 install: install-lib install-bin
 
-## install-lib: what a C, Python, Rust or Go game needs: libsoundstation.so.0 (7 MB, the Swift runtime
+## install-lib: what a C, Python, Rust or Go game needs: libsoundstation.so.1 (8 MB, the Swift runtime
 ## inside), soundstation.h and soundstation.pc (with the rpath), into $(DESTDIR)$(PREFIX)
 install-lib:
 	$(SWIFT) build -c $(CONFIG) $(SS_STATIC) --product SoundStationC
 	install -d $(SS_LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/include
 	install -m 755 .build/$(CONFIG)/libSoundStationC.so $(SS_LIBDIR)/libsoundstation.so.$(SS_VERSION)
 	strip --strip-unneeded -R .comment $(SS_LIBDIR)/libsoundstation.so.$(SS_VERSION)
-	ln -sf libsoundstation.so.$(SS_VERSION) $(SS_LIBDIR)/libsoundstation.so.0
-	ln -sf libsoundstation.so.0 $(SS_LIBDIR)/libsoundstation.so
+	ln -sf libsoundstation.so.$(SS_VERSION) $(SS_LIBDIR)/libsoundstation.so.1
+	ln -sf libsoundstation.so.1 $(SS_LIBDIR)/libsoundstation.so
 	install -m 644 Sources/CSoundStation/include/soundstation.h $(DESTDIR)$(PREFIX)/include/soundstation.h
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(SS_VERSION)|' \
 		-e 's|@RPATH@|$(SS_RPATH)|' Sources/CSoundStation/soundstation.pc.in >$(SS_LIBDIR)/pkgconfig/soundstation.pc
@@ -119,7 +119,7 @@ install-bin:
 	chmod -R u=rwX,go=rX $(DESTDIR)$(PREFIX)/share/soundstation/Assets
 
 uninstall:
-	rm -f $(SS_LIBDIR)/libsoundstation.so $(SS_LIBDIR)/libsoundstation.so.0 \
+	rm -f $(SS_LIBDIR)/libsoundstation.so $(SS_LIBDIR)/libsoundstation.so.1 \
 		$(SS_LIBDIR)/libsoundstation.so.$(SS_VERSION) $(SS_LIBDIR)/pkgconfig/soundstation.pc \
 		$(DESTDIR)$(PREFIX)/include/soundstation.h
 	for p in $(SS_CLIS); do rm -f $(DESTDIR)$(PREFIX)/bin/$$p; done
@@ -129,7 +129,7 @@ uninstall:
 size: deps
 	Scripts/size.sh
 
-## dist: into dist/: the Python wheel (the library inside), the Debian packages libsoundstation0,
+## dist: into dist/: the Python wheel (the library inside), the Debian packages libsoundstation1,
 ## libsoundstation-dev and soundstation-tools (checked with lintian), and the source tarball
 dist: deps
 	Scripts/install-deps.sh dist

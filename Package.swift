@@ -18,7 +18,7 @@ let cLibraryLinkFlags =
     [
         "-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
         "-Xlinker", "-z", "-Xlinker", "now",
-        "-Xlinker", "-soname=libsoundstation.so.0",
+        "-Xlinker", "-soname=libsoundstation.so.1",
         "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/SoundStationC/exports.map",
     ] + (sanitizing ? [] : ["-Xlinker", "--no-undefined"])
 
@@ -42,7 +42,7 @@ let package = Package(
         .executable(name: "voicenote", targets: ["voicenote"]),
         .library(name: "SoundStationTesting", targets: ["SoundStationTesting"]),
         .library(name: "TerminalKit", targets: ["TerminalKit"]),
-        // The C library: `make install` installs it as libsoundstation.so.0 (see the Makefile).
+        // The C library: `make install` installs it as libsoundstation.so.1 (see the Makefile).
         .library(name: "SoundStationC", type: .dynamic, targets: ["SoundStationC"]),
     ],
     targets: [

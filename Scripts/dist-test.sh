@@ -3,7 +3,7 @@
 # installs them. A minimal Debian 12 root (debootstrap --variant=minbase from the package mirror, plus
 # a C compiler, pkg-config and python3-venv: a game author's tools, not ours) is made once and cached
 # as a tarball; each run unpacks a fresh copy, chroots into it and:
-#   - apt-get installs ./libsoundstation0_*.deb ./libsoundstation-dev_*.deb, which pulls the runtime
+#   - apt-get installs ./libsoundstation1_*.deb ./libsoundstation-dev_*.deb, which pulls the runtime
 #     packages their Depends name (OpenAL Soft, libvorbis, libsndfile, libxmp) from the mirror;
 #   - builds Tests/Dist/onset.c with `pkg-config --cflags --libs soundstation` and runs it: the reward
 #     effect rendered offline starts at its exact frame, a bad name is refused with its name;
@@ -84,14 +84,14 @@ check "no Swift toolchain in the root" \
     '! command -v swift && ! command -v swiftc && test -z "$(find / -xdev -name "libswiftCore*" -print -quit)" && echo "no swift, no libswiftCore"'
 check "apt-get install ./libsoundstation-dev_*.deb pulls its dependencies" \
     'apt-get update -qq >/dev/null 2>&1 || true
-     apt-get install -y -qq --no-install-recommends ./libsoundstation0_*.deb ./libsoundstation-dev_*.deb >/tmp/apt.log 2>&1 || { tail -20 /tmp/apt.log; exit 1; }
-     dpkg-query -W -f="\${Package} \${Version}\n" libsoundstation0 libsoundstation-dev libopenal1 libvorbisfile3 libsndfile1 libxmp4'
+     apt-get install -y -qq --no-install-recommends ./libsoundstation1_*.deb ./libsoundstation-dev_*.deb >/tmp/apt.log 2>&1 || { tail -20 /tmp/apt.log; exit 1; }
+     dpkg-query -W -f="\${Package} \${Version}\n" libsoundstation1 libsoundstation-dev libopenal1 libvorbisfile3 libsndfile1 libxmp4'
 check "a C game builds with pkg-config and renders reward at its exact frame" \
     'cc -std=c99 -Wall -Wextra -Werror -o onset onset.c $(pkg-config --cflags --libs soundstation) -lm
      ldd ./onset | grep soundstation
      ./onset Assets'
 check "the wheel installs into a venv; a Python game renders reward at its exact frame" \
-    'apt-get remove -y -qq libsoundstation-dev libsoundstation0 >/dev/null 2>&1
+    'apt-get remove -y -qq libsoundstation-dev libsoundstation1 >/dev/null 2>&1
      python3 -m venv /root/venv
      /root/venv/bin/pip install -q --no-index ./soundstation-*.whl
      /root/venv/bin/python onset.py Assets'

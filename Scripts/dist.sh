@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make dist: what a game author installs without a Swift toolchain, built into dist/:
-#   soundstation-VERSION-py3-none-linux_x86_64.whl   the Python package with libsoundstation.so.0 inside
-#   libsoundstation0_VERSION-1_amd64.deb             the library (Depends from its shared libraries)
+#   soundstation-VERSION-py3-none-linux_x86_64.whl   the Python package with libsoundstation.so.1 inside
+#   libsoundstation1_VERSION-1_amd64.deb             the library (Depends from its shared libraries)
 #   libsoundstation-dev_VERSION-1_amd64.deb          soundstation.h, soundstation.pc, the .so link
 #   soundstation-tools_VERSION-1_amd64.deb           the CLIs and Starfall, with Starfall's sounds
 #   soundstation-VERSION.tar.gz                      the source (git archive of HEAD)
@@ -117,31 +117,31 @@ build_deb() {
 }
 
 echo "== Debian packages"
-lib_tree="$stage/deb/libsoundstation0"
+lib_tree="$stage/deb/libsoundstation1"
 install -d "$lib_tree/usr/lib/$multiarch"
 cp -a "$library" "$lib_tree/usr/lib/$multiarch/"
-ln -s "libsoundstation.so.$version" "$lib_tree/usr/lib/$multiarch/libsoundstation.so.0"
+ln -s "libsoundstation.so.$version" "$lib_tree/usr/lib/$multiarch/libsoundstation.so.1"
 chmod 644 "$lib_tree/usr/lib/$multiarch/libsoundstation.so.$version"
-doc_files libsoundstation0 "$lib_tree"
+doc_files libsoundstation1 "$lib_tree"
 install -d "$lib_tree/DEBIAN"
-echo "libsoundstation 0 libsoundstation0 (>= $version)" >"$lib_tree/DEBIAN/shlibs"
+echo "libsoundstation 1 libsoundstation1 (>= $version)" >"$lib_tree/DEBIAN/shlibs"
 printf 'activate-noawait ldconfig\n' >"$lib_tree/DEBIAN/triggers"
-overrides libsoundstation0 "$lib_tree" "$common_overrides
+overrides libsoundstation1 "$lib_tree" "$common_overrides
 $binary_overrides
-no-symbols-control-file usr/lib/$multiarch/libsoundstation.so.$version # the version script (SOUNDSTATION_0) exports exactly the header's functions and the shlibs file covers them; a symbols file adds nothing until a second version node"
-build_deb libsoundstation0 "$lib_tree" libs "$(shlibs_depends "$lib_tree/usr/lib/$multiarch/libsoundstation.so.$version")" \
+no-symbols-control-file usr/lib/$multiarch/libsoundstation.so.$version # the version script (SOUNDSTATION_1) exports exactly the header's functions and the shlibs file covers them; a symbols file adds nothing until a second version node"
+build_deb libsoundstation1 "$lib_tree" libs "$(shlibs_depends "$lib_tree/usr/lib/$multiarch/libsoundstation.so.$version")" \
     "Multi-Arch: same" \
     "game sound engine for terminal games (shared library)" \
-    "SoundStation plays music and sound effects for games: preloading, effects started from any thread or a signal handler, music with tempo, stems and transitions, positions, filters and reverb, and offline rendering at an exact frame. This package holds libsoundstation.so.0, the C library (OpenAL Soft, Ogg Vorbis, libsndfile, libxmp), with the Swift runtime linked in: no Swift toolchain is needed."
+    "SoundStation plays music and sound effects for games: preloading, effects started from any thread or a signal handler, music with tempo, stems and transitions, positions, filters and reverb, and offline rendering at an exact frame. This package holds libsoundstation.so.1, the C library (OpenAL Soft, Ogg Vorbis, libsndfile, libxmp), with the Swift runtime linked in: no Swift toolchain is needed."
 
 dev_tree="$stage/deb/libsoundstation-dev"
 install -d "$dev_tree/usr/lib/$multiarch/pkgconfig" "$dev_tree/usr/include"
-ln -s libsoundstation.so.0 "$dev_tree/usr/lib/$multiarch/libsoundstation.so"
+ln -s libsoundstation.so.1 "$dev_tree/usr/lib/$multiarch/libsoundstation.so"
 install -m 644 "$stage/lib/usr/include/soundstation.h" "$dev_tree/usr/include/"
 install -m 644 "$stage/lib/usr/lib/$multiarch/pkgconfig/soundstation.pc" "$dev_tree/usr/lib/$multiarch/pkgconfig/"
 doc_files libsoundstation-dev "$dev_tree"
 overrides libsoundstation-dev "$dev_tree" "$common_overrides"
-build_deb libsoundstation-dev "$dev_tree" libdevel "libsoundstation0 (= $version-$revision)" "Multi-Arch: same" \
+build_deb libsoundstation-dev "$dev_tree" libdevel "libsoundstation1 (= $version-$revision)" "Multi-Arch: same" \
     "game sound engine for terminal games (development files)" \
     "SoundStation plays music and sound effects for games. This package holds what a C, C++, Rust or Go game builds against: soundstation.h, the pkg-config file soundstation.pc and the libsoundstation.so link."
 

@@ -24,16 +24,18 @@ game_env=(env -i HOME="$HOME" PATH=/usr/local/bin:/usr/bin:/bin PKG_CONFIG_PATH=
 
 install_into_prefix() {
     make -s -C "$root" install-lib CONFIG="$config" PREFIX="$prefix" || return 1
-    [ "$(readlink "$prefix/lib/libsoundstation.so")" = libsoundstation.so.0 ] || return 1
-    [ "$(readlink "$prefix/lib/libsoundstation.so.0")" = libsoundstation.so.0.1.0 ] || return 1
-    readelf -d "$prefix/lib/libsoundstation.so.0.1.0" | grep -q 'SONAME.*\[libsoundstation.so.0\]' || return 1
+    [ "$(readlink "$prefix/lib/libsoundstation.so")" = libsoundstation.so.1 ] || return 1
+    [ "$(readlink "$prefix/lib/libsoundstation.so.1")" = libsoundstation.so.1.0.0 ] || return 1
+    readelf -d "$prefix/lib/libsoundstation.so.1.0.0" | grep -q 'SONAME.*\[libsoundstation.so.1\]' || return 1
+    # The symbols carry the version node of 1.x.
+    nm -D --defined-only "$prefix/lib/libsoundstation.so.1.0.0" | grep -q ' ss_play_voice@@SOUNDSTATION_1$' || return 1
     grep -qx "prefix=$prefix" "$prefix/lib/pkgconfig/soundstation.pc"
 }
 
 destdir_and_uninstall() {
     local stage="$work/stage"
     make -s -C "$root" install-lib CONFIG="$config" PREFIX=/usr DESTDIR="$stage" || return 1
-    for f in lib/libsoundstation.so lib/libsoundstation.so.0 lib/libsoundstation.so.0.1.0 \
+    for f in lib/libsoundstation.so lib/libsoundstation.so.1 lib/libsoundstation.so.1.0.0 \
         lib/pkgconfig/soundstation.pc include/soundstation.h; do
         [ -e "$stage/usr/$f" ] || { echo "missing $f"; return 1; }
     done
@@ -62,7 +64,7 @@ build_game() { # the C tests, built as a game would be
 nothing_from_the_toolchain() {
     "${game_env[@]}" ldd "$work/capi_test" >"$work/ldd" || return 1
     cat "$work/ldd"
-    ! grep -qE 'not found|/opt/swift|swift' "$work/ldd" && grep -q "$prefix/lib/libsoundstation.so.0" "$work/ldd"
+    ! grep -qE 'not found|/opt/swift|swift' "$work/ldd" && grep -q "$prefix/lib/libsoundstation.so.1" "$work/ldd"
 }
 
 c_tests() { "${game_env[@]}" "$work/capi_test" "$root/Assets"; }

@@ -214,7 +214,7 @@ int main(int argc, char **argv) {
     int shown_scene = -1, started = 0, refused = 0, paused = 0, quit = 0;
     for (long frame = 0; !quit && (frames < 0 || frame < frames); frame++) {
         ss_event event;
-        while (ss_poll_event(sound, &event) == 1) {
+        while (ss_poll_event(sound, &event, sizeof(ss_event)) == 1) {
             started += event.type == SS_EVENT_STARTED;
             refused += event.type == SS_EVENT_REFUSED;
         }

@@ -53,6 +53,10 @@ void ssrt_core_destroy(ssrt_core *core) {
     free(core);
 }
 
+uint64_t ssrt_last_ticket(ssrt_core *core) {
+    return atomic_load_explicit(&core->tickets, memory_order_relaxed);
+}
+
 uint64_t ssrt_next_ticket(ssrt_core *core) {
     return atomic_fetch_add_explicit(&core->tickets, 1, memory_order_relaxed) + 1;
 }

@@ -57,15 +57,15 @@ final class CEngine: Sendable {
         do throws(AudioEngineError) {
             switch output {
             case .exactly(let output): engine = try AudioEngine(output: output)
-            case .deviceOrSilent:
-                engine = try AudioEngine.openWithFallback(.device()) { line in
+            case .deviceOrSilent(let latency):
+                engine = try AudioEngine.openWithFallback(.device(latency: latency)) { line in
                     fallback.withLock { $0.append(line) }
                 }
             }
         } catch {
             throw CError(error)
         }
-        guard let cHandle = ss_internal_engine_create(engine.triggerPort.rawCore) else {
+        guard let cHandle = ss_internal_engine_create(engine.triggerPort.rawCore, Double(engine.sampleRate)) else {
             throw .invalid("out of memory for the engine's handle")
         }
         self.cHandle = cHandle
@@ -141,10 +141,20 @@ final class CEngine: Sendable {
 
     /// Gives `name` (loaded as `sound` in the engine) a C id, and lets `ss_play` reach it (or, for
     /// streamed music, tell the caller to use `ss_music`).
+    /// - Parameters:
+    ///   - music: Streamed music, which `ss_play` refuses.
+    ///   - loops: Whether `SS_LOOPS_DEFAULT` loops it (its catalogue entry's `loop`).
     /// - Returns: The C id.
-    func publish(_ entry: SoundTable.Sound, as sound: SoundID, music: Bool = false) -> Int32 {
+    /// - Throws: ``CError`` when the engine has given every id it can.
+    func publish(_ entry: SoundTable.Sound, as sound: SoundID, music: Bool = false, loops: Bool = false)
+        throws(CError) -> Int32
+    {
         let id = table.withLock { $0.add(entry) }
-        ss_internal_engine_map(cHandle, id, music ? -2 : sound.rawValue)
+        // The C side's marks: -2 for streamed music, bit 30 for a sound that loops by default.
+        let mapped = music ? Int32(-2) : sound.rawValue | (loops ? Int32(1 << 30) : 0)
+        guard ss_internal_engine_map(cHandle, id, mapped) != 0 else {
+            throw .invalid("this engine has given \(id) sound ids, the most it can: open another engine")
+        }
         return id
     }
 
@@ -163,25 +173,24 @@ final class CEngine: Sendable {
         return (system, sound)
     }
 
-    /// Queues an engine event for `ss_poll_event`, with the id of its sound.
+    /// Queues an engine event for `ss_poll_event`, with the id of its sound and its voice.
     private func receive(_ event: SoundEvent) {
-        let id = { (sound: String) in self.table.withLock { $0.ids[sound] } ?? -1 }
         let record: EventQueue.Record
         switch event {
-        case .started(_, let sound, let time):
-            record = .init(type: SS_EVENT_STARTED, soundID: id(sound), name: sound, time: time.inSeconds)
-        case .finished(_, let sound, let reason, let time):
-            record = .init(
-                type: SS_EVENT_FINISHED, soundID: id(sound), name: sound, time: time.inSeconds,
-                reason: Self.code(of: reason))
-        case .refused(_, let sound, let time):
-            record = .init(type: SS_EVENT_REFUSED, soundID: id(sound), name: sound, time: time.inSeconds)
-        case .coalesced(_, let sound, _, let time):
-            record = .init(type: SS_EVENT_COALESCED, soundID: id(sound), name: sound, time: time.inSeconds)
+        case .started(let voice, let sound, let time):
+            record = self.record(SS_EVENT_STARTED, sound, voice, time)
+        case .finished(let voice, let sound, let reason, let time):
+            record = self.record(SS_EVENT_FINISHED, sound, voice, time, reason: Self.code(of: reason))
+        case .refused(let voice, let sound, let time):
+            record = self.record(SS_EVENT_REFUSED, sound, voice, time)
+        case .coalesced(let voice, let sound, _, let time):
+            record = self.record(SS_EVENT_COALESCED, sound, voice, time)
         case .deviceLost(let reason, let time):
-            record = .init(type: SS_EVENT_DEVICE_LOST, soundID: -1, name: reason, time: time.inSeconds)
+            record = .init(
+                type: SS_EVENT_DEVICE_LOST, soundID: -1, name: reason, time: time.inSeconds)
         case .deviceRestored(let device, let time):
-            record = .init(type: SS_EVENT_DEVICE_RESTORED, soundID: -1, name: device, time: time.inSeconds)
+            record = .init(
+                type: SS_EVENT_DEVICE_RESTORED, soundID: -1, name: device, time: time.inSeconds)
         case .reloaded, .reloadFailed, .catalogueReloaded:
             // The C interface does not watch assets (SoundBank.watch is for Swift games and tools).
             return
@@ -189,12 +198,31 @@ final class CEngine: Sendable {
         events.push(record)
     }
 
+    /// A sound's event: its id and name, a stem's being its track's (`NAME stem N`), so that no sound
+    /// event carries the -1 of device events.
+    private func record(
+        _ type: ss_event_type, _ sound: String, _ voice: VoiceHandle, _ time: Duration, reason: Int32 = 0
+    ) -> EventQueue.Record {
+        let (id, name) = table.withLock { table -> (Int32, String) in
+            if let id = table.ids[sound] { return (id, sound) }
+            let digits = sound.reversed().prefix { $0.isASCII && $0.isNumber }.count
+            let head = sound.dropLast(digits)
+            if digits > 0, head.hasSuffix(" stem "), let id = table.ids[String(head.dropLast(6))] {
+                return (id, String(head.dropLast(6)))
+            }
+            return (-1, sound)
+        }
+        return .init(
+            type: type, soundID: id, name: name, time: time.inSeconds, reason: reason,
+            voice: voice.ticket)
+    }
+
     private static func code(of reason: SoundEvent.FinishReason) -> Int32 {
         switch reason {
-        case .ended: Int32(SS_FINISH_ENDED)
-        case .stopped: Int32(SS_FINISH_STOPPED)
-        case .stolen: Int32(SS_FINISH_STOLEN)
-        case .deviceLost: Int32(SS_FINISH_DEVICE_LOST)
+        case .ended: Int32(SS_FINISH_ENDED.rawValue)
+        case .stopped: Int32(SS_FINISH_STOPPED.rawValue)
+        case .stolen: Int32(SS_FINISH_STOLEN.rawValue)
+        case .deviceLost: Int32(SS_FINISH_DEVICE_LOST.rawValue)
         }
     }
 }

@@ -9,23 +9,23 @@ struct CError: Error {
     let message: String
 
     static func invalid(_ message: String) -> CError {
-        CError(code: Int32(SS_ERR_INVALID_ARGUMENT), message: message)
+        CError(code: SS_ERR_INVALID_ARGUMENT.rawValue, message: message)
     }
 
     static func unknown(_ message: String) -> CError {
-        CError(code: Int32(SS_ERR_UNKNOWN_NAME), message: message)
+        CError(code: SS_ERR_UNKNOWN_NAME.rawValue, message: message)
     }
 
     static let closed = CError(
-        code: Int32(SS_ERR_CLOSED),
+        code: SS_ERR_CLOSED.rawValue,
         message: "the engine was closed with ss_close: open a new one with ss_open")
 
     /// The code and message for an engine error.
     init(_ error: AudioEngineError) {
         switch error {
-        case .notOffline: code = Int32(SS_ERR_NOT_OFFLINE)
-        case .invalidArgument: code = Int32(SS_ERR_INVALID_ARGUMENT)
-        default: code = Int32(SS_ERR_DEVICE)
+        case .notOffline: code = SS_ERR_NOT_OFFLINE.rawValue
+        case .invalidArgument: code = SS_ERR_INVALID_ARGUMENT.rawValue
+        default: code = SS_ERR_DEVICE.rawValue
         }
         message = error.description
     }
@@ -33,9 +33,9 @@ struct CError: Error {
     /// The code and message for a catalogue error.
     init(_ error: CatalogueError) {
         switch error {
-        case .unknownSound: code = Int32(SS_ERR_UNKNOWN_NAME)
-        case .fileMissing, .undecodable: code = Int32(SS_ERR_DECODE)
-        default: code = Int32(SS_ERR_CATALOGUE)
+        case .unknownSound: code = SS_ERR_UNKNOWN_NAME.rawValue
+        case .fileMissing, .undecodable: code = SS_ERR_DECODE.rawValue
+        default: code = SS_ERR_CATALOGUE.rawValue
         }
         message = error.description
     }
@@ -48,22 +48,22 @@ struct CError: Error {
         case .engine(_, let error): self.init(code: CError(error).code, message: error.description)
         case .notLoaded(let name):
             self.init(
-                code: Int32(SS_ERR_NOT_LOADED),
+                code: SS_ERR_NOT_LOADED.rawValue,
                 message: "sound \"\(name)\" is not loaded: preload it first with ss_preload")
         case .someFailed(let failures):
             self.init(
-                code: Int32(SS_ERR_DECODE),
+                code: SS_ERR_DECODE.rawValue,
                 message: "\(failures.count) sound(s) failed to load: "
                     + failures.map { CError($0).message }.joined(separator: "; "))
         case .wrongKind(let name, let kind, let expected):
             self.init(
-                code: Int32(SS_ERR_INVALID_ARGUMENT),
+                code: SS_ERR_INVALID_ARGUMENT.rawValue,
                 message:
                     "sound \"\(name)\" is \(kind.rawValue == "effect" ? "an effect" : "a \(kind.rawValue)") entry, "
                     + "not \(expected.rawValue == "effect" ? "an effect" : "a \(expected.rawValue)"): play it with "
                     + (kind == .music ? "ss_music" : "ss_play"))
         case .notSingleSound:
-            self.init(code: Int32(SS_ERR_INVALID_ARGUMENT), message: error.description)
+            self.init(code: SS_ERR_INVALID_ARGUMENT.rawValue, message: error.description)
         }
     }
 

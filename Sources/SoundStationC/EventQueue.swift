@@ -15,13 +15,18 @@ final class EventQueue: Sendable {
         var time: Double
         /// `SS_FINISH_*`, or 0.
         var reason: Int32
+        /// The voice's ticket, or 0.
+        var voice: UInt64
 
-        init(type: Int, soundID: Int32, name: String, time: Double, reason: Int32 = 0) {
-            self.type = Int32(type)
+        init(
+            type: ss_event_type, soundID: Int32, name: String, time: Double, reason: Int32 = 0, voice: UInt64 = 0
+        ) {
+            self.type = Int32(bitPattern: type.rawValue)
             self.soundID = soundID
             self.name = name
             self.time = time
             self.reason = reason
+            self.voice = voice
         }
     }
 
@@ -93,6 +98,7 @@ extension ss_event {
         sound_id = record.soundID
         reason = record.reason
         time = record.time
+        voice = record.voice
         let bytes = Array(record.name.utf8)
         withUnsafeMutableBytes(of: &name) { Self.copy(bytes, into: $0) }
         withUnsafeMutableBytes(of: &text) { Self.copy(bytes, into: $0) }

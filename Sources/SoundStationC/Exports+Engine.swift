@@ -39,7 +39,34 @@ public func ssOpen(
         let engine = try CEngine(output: spec, assets: assets)
         ss_internal_engine_attach(engine.cHandle, Unmanaged.passRetained(engine).toOpaque())
         out.pointee = engine.cHandle
-        return Int32(SS_OK)
+        return SS_OK.rawValue
+    }
+}
+
+/// `ss_open_with`: opens an engine as an `ss_open_options` says.
+/// - Parameters:
+///   - out: Receives the handle, or NULL on failure.
+///   - options: The caller's options, read up to their `size`.
+/// - Returns: `SS_OK` or a negative code.
+@_cdecl("ss_open_with")
+public func ssOpenWith(
+    _ out: UnsafeMutablePointer<OpaquePointer?>?, _ options: UnsafePointer<ss_open_options>?
+) -> Int32 {
+    cCall { () throws(CError) -> Int32 in
+        guard let out else { throw .invalid("out is NULL: pass the address of an ss_engine pointer") }
+        out.pointee = nil
+        guard let options else {
+            throw .invalid("options is NULL: fill an ss_open_options with ss_open_options_init")
+        }
+        var o = ss_open_options()
+        let read = ss_internal_read_open_options(options, &o)
+        guard read == SS_OK.rawValue else { throw CError(code: read, message: String(cString: ss_last_error())) }
+        let spec = try OutputSpec(o)
+        let assets = try o.assets_dir.map { pointer throws(CError) in try string(pointer, "assets_dir") }
+        let engine = try CEngine(output: spec, assets: assets)
+        ss_internal_engine_attach(engine.cHandle, Unmanaged.passRetained(engine).toOpaque())
+        out.pointee = engine.cHandle
+        return SS_OK.rawValue
     }
 }
 

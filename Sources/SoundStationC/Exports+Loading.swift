@@ -41,7 +41,7 @@ public func ssPreload(
         }
         guard let loaded = result else {
             throw CError(
-                code: Int32(SS_ERR_CANCELLED),
+                code: SS_ERR_CANCELLED.rawValue,
                 message: "ss_preload was cancelled by ss_cancel_preload: what it had loaded is let go of")
         }
         engine.hold(loaded)
@@ -49,11 +49,12 @@ public func ssPreload(
         let done = Set(loaded.names)
         for name in wanted where done.contains(name) {
             guard let sound = try? system.bank.id(of: name) else { continue }
-            let music = system.catalogue[name].map { $0.kind == .music && $0.stream } ?? false
-            _ = engine.publish(.init(name: name, file: nil), as: sound, music: music)
+            let entry = system.catalogue[name]
+            let music = entry?.kind == .music && system.bank.isStreamed(name)
+            _ = try engine.publish(.init(name: name, file: nil), as: sound, music: music, loops: entry?.loop ?? false)
         }
         if !loaded.failures.isEmpty { throw CError(SoundLoadError.someFailed(failures: loaded.failures)) }
-        return Int32(SS_OK)
+        return SS_OK.rawValue
     }
 }
 
@@ -155,14 +156,46 @@ public func ssLoadFile(
                     bytes: try readFile(path, shown: shown), name: shown, options: options)
             }
         } catch {
-            throw CError(code: Int32(SS_ERR_DECODE), message: error.description)
+            throw CError(code: SS_ERR_DECODE.rawValue, message: error.description)
         }
         for warning in warnings() { engine.notice("\(name): \(warning.description)") }
         let buffer: SoundBuffer
         do throws(AudioEngineError) { buffer = try system.engine.makeBuffer(audio, name: name) } catch {
             throw CError(error)
         }
-        return engine.publish(.init(name: name, file: buffer), as: buffer.id)
+        return try engine.publish(.init(name: name, file: buffer), as: buffer.id)
+    }
+}
+
+/// `ss_load_music_file`: makes a file a streamed music track with no catalogue entry.
+/// - Parameters:
+///   - engine: The handle.
+///   - name: The track's name.
+///   - path: Any file the engine reads.
+/// - Returns: The id, or a negative code.
+@_cdecl("ss_load_music_file")
+public func ssLoadMusicFile(
+    _ engine: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ path: UnsafePointer<CChar>?
+) -> Int32 {
+    cCall { () throws(CError) -> Int32 in
+        let engine = try handle(engine)
+        let system = try engine.system
+        let name = try string(name, "name")
+        let path = try string(path, "path")
+        guard !name.isEmpty else {
+            throw .invalid("the track name is empty: give the file a name to play it by")
+        }
+        if system.catalogue[name] != nil || engine.table.withLock({ $0.ids[name] }) != nil {
+            throw .invalid("sound name \"\(name)\" is already in use in this engine: choose another name")
+        }
+        let warnings: [SoundLoadWarning]
+        do throws(SoundLoadError) { warnings = try system.bank.loadMusic(named: name, fileAt: path) } catch {
+            throw CError(error)
+        }
+        for warning in warnings { engine.notice(warning.description) }
+        let sound: SoundID
+        do throws(SoundLoadError) { sound = try system.bank.id(of: name) } catch { throw CError(error) }
+        return try engine.publish(.init(name: name, file: nil), as: sound, music: true, loops: true)
     }
 }
 

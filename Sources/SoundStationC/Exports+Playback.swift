@@ -26,30 +26,6 @@ public func ssPlayAt(
     }
 }
 
-/// `ss_music`: switches the music to a preloaded track.
-/// - Parameters:
-///   - engine: The handle.
-///   - name: The track.
-///   - crossfadeSeconds: 0 cuts; more crossfades.
-/// - Returns: `SS_OK` or a negative code.
-@_cdecl("ss_music")
-public func ssMusic(_ engine: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ crossfadeSeconds: Double)
-    -> Int32
-{
-    cCall { () throws(CError) -> Int32 in
-        let system = try handle(engine).system
-        let name = try string(name, "name")
-        try checked(crossfadeSeconds, "crossfade", in: 0...3600)
-        do throws(SoundLoadError) {
-            try system.music.play(
-                name, transition: crossfadeSeconds > 0 ? .crossfade(.seconds(crossfadeSeconds)) : .cut)
-        } catch {
-            throw CError(error)
-        }
-        return Int32(SS_OK)
-    }
-}
-
 /// `ss_stop_music`: stops the music.
 /// - Parameters:
 ///   - engine: The handle.
@@ -60,7 +36,7 @@ public func ssStopMusic(_ engine: OpaquePointer?, _ fadeSeconds: Double) -> Int3
     cCall { () throws(CError) -> Int32 in
         let system = try handle(engine).system
         system.music.stop(fade: .seconds(try checked(fadeSeconds, "fade", in: 0...3600)))
-        return Int32(SS_OK)
+        return SS_OK.rawValue
     }
 }
 
@@ -74,26 +50,26 @@ public func ssStopEffects(_ engine: OpaquePointer?, _ fadeSeconds: Double) -> In
     cCall { () throws(CError) -> Int32 in
         let system = try handle(engine).system
         system.effects.stopAll(fade: .seconds(try checked(fadeSeconds, "fade", in: 0...3600)))
-        return Int32(SS_OK)
+        return SS_OK.rawValue
     }
 }
 
 /// `ss_set_volume`: sets a bus's volume.
 /// - Parameters:
 ///   - engine: The handle.
-///   - bus: `master`, `music`, `effects` or `voice`.
+///   - bus: An `ss_bus` other than `SS_BUS_DEFAULT`.
 ///   - gain: 0...16.
 /// - Returns: `SS_OK` or a negative code.
 @_cdecl("ss_set_volume")
-public func ssSetVolume(_ engine: OpaquePointer?, _ bus: UnsafePointer<CChar>?, _ gain: Float) -> Int32 {
+public func ssSetVolume(_ engine: OpaquePointer?, _ bus: Int32, _ gain: Float) -> Int32 {
     cCall { () throws(CError) -> Int32 in
         let system = try handle(engine).system
-        let bus = try namedBus(bus)
+        let bus = try mixBus(bus)
         let gain = try checked(gain, "gain", in: 0...16)
         do throws(AudioEngineError) { try system.engine.setVolume(gain, for: bus) } catch {
             throw .invalid(error.description)
         }
-        return Int32(SS_OK)
+        return SS_OK.rawValue
     }
 }
 
@@ -104,7 +80,7 @@ public func ssSetVolume(_ engine: OpaquePointer?, _ bus: UnsafePointer<CChar>?, 
 public func ssPauseAll(_ engine: OpaquePointer?) -> Int32 {
     cCall { () throws(CError) -> Int32 in
         try handle(engine).system.engine.pauseAll()
-        return Int32(SS_OK)
+        return SS_OK.rawValue
     }
 }
 
@@ -115,7 +91,7 @@ public func ssPauseAll(_ engine: OpaquePointer?) -> Int32 {
 public func ssResumeAll(_ engine: OpaquePointer?) -> Int32 {
     cCall { () throws(CError) -> Int32 in
         try handle(engine).system.engine.resumeAll()
-        return Int32(SS_OK)
+        return SS_OK.rawValue
     }
 }
 
@@ -161,16 +137,30 @@ public func ssRender(
 /// `ss_poll_event`: takes the oldest event.
 /// - Parameters:
 ///   - engine: The handle.
-///   - out: Filled when there is one.
+///   - out: Filled when there is one, up to `size` bytes.
+///   - size: The caller's `sizeof(ss_event)`.
 /// - Returns: 1 with an event, 0 without, or a negative code.
 @_cdecl("ss_poll_event")
-public func ssPollEvent(_ engine: OpaquePointer?, _ out: UnsafeMutablePointer<ss_event>?) -> Int32 {
+public func ssPollEvent(_ engine: OpaquePointer?, _ out: UnsafeMutableRawPointer?, _ size: Int) -> Int32 {
     cCall { () throws(CError) -> Int32 in
         let engine = try handle(engine)
         _ = try engine.system
         guard let out else { throw .invalid("out is NULL: pass the address of an ss_event") }
+        guard size > 0 else { throw .invalid("size 0: pass sizeof(ss_event)") }
         guard let record = engine.events.pop() else { return 0 }
-        out.pointee = ss_event(record)
+        fill(out, size: size, with: ss_event(record))
         return 1
+    }
+}
+
+/// Copies a struct the library fills into the caller's, never past the size the caller stated: an
+/// older caller's shorter struct gets the fields it knows, a newer caller's longer one keeps its tail.
+/// - Parameters:
+///   - out: The caller's struct.
+///   - size: Its size as the caller compiled it.
+///   - value: The whole struct as this library knows it.
+func fill<T>(_ out: UnsafeMutableRawPointer, size: Int, with value: T) {
+    withUnsafeBytes(of: value) { bytes in
+        out.copyMemory(from: bytes.baseAddress!, byteCount: min(size, bytes.count))
     }
 }

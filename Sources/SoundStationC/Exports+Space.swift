@@ -37,7 +37,7 @@ public func ssPlayPosition(
                 throw CError(error)
             }
         }
-        return voice == nil ? Int32(SS_REFUSED) : Int32(SS_OK)
+        return voice == nil ? SS_REFUSED.rawValue : SS_OK.rawValue
     }
 }
 
@@ -58,7 +58,7 @@ public func ssSetListener(_ engine: OpaquePointer?, _ x: Float, _ y: Float, _ gl
         {
             throw CError(error)
         }
-        return Int32(SS_OK)
+        return SS_OK.rawValue
     }
 }
 
@@ -80,14 +80,14 @@ public func ssSetGrid(_ engine: OpaquePointer?, _ columns: Int32, _ rows: Int32)
         } catch {
             throw CError(error)
         }
-        return Int32(SS_OK)
+        return SS_OK.rawValue
     }
 }
 
 /// `ss_set_filter`: filters a bus with a real cutoff, or stops.
 /// - Parameters:
 ///   - engine: The handle.
-///   - bus: `master`, `music`, `effects` or `voice`.
+///   - bus: An `ss_bus` other than `SS_BUS_DEFAULT`.
 ///   - type: An `SS_FILTER_*` kind.
 ///   - hertz: The cutoff (a band-pass's centre).
 ///   - q: The resonance.
@@ -95,18 +95,18 @@ public func ssSetGrid(_ engine: OpaquePointer?, _ columns: Int32, _ rows: Int32)
 /// - Returns: `SS_OK` or a negative code.
 @_cdecl("ss_set_filter")
 public func ssSetFilter(
-    _ engine: OpaquePointer?, _ bus: UnsafePointer<CChar>?, _ type: Int32, _ hertz: Float, _ q: Float,
+    _ engine: OpaquePointer?, _ bus: Int32, _ type: Int32, _ hertz: Float, _ q: Float,
     _ glideSeconds: Double
 ) -> Int32 {
     cCall { () throws(CError) -> Int32 in
         let system = try handle(engine).system
-        let bus = try namedBus(bus)
+        let bus = try mixBus(bus)
         let filter: SoundFilter?
         switch type {
-        case Int32(SS_FILTER_OFF): filter = nil
-        case Int32(SS_FILTER_LOWPASS): filter = .lowpass(cutoff: hertz, q: q)
-        case Int32(SS_FILTER_HIGHPASS): filter = .highpass(cutoff: hertz, q: q)
-        case Int32(SS_FILTER_BANDPASS): filter = .bandpass(center: hertz, q: q)
+        case Int32(SS_FILTER_OFF.rawValue): filter = nil
+        case Int32(SS_FILTER_LOWPASS.rawValue): filter = .lowpass(cutoff: hertz, q: q)
+        case Int32(SS_FILTER_HIGHPASS.rawValue): filter = .highpass(cutoff: hertz, q: q)
+        case Int32(SS_FILTER_BANDPASS.rawValue): filter = .bandpass(center: hertz, q: q)
         default:
             throw .invalid(
                 "invalid filter type \(type): expected SS_FILTER_OFF (0), SS_FILTER_LOWPASS (1), "
@@ -118,25 +118,21 @@ public func ssSetFilter(
         } catch {
             throw CError(error)
         }
-        return Int32(SS_OK)
+        return SS_OK.rawValue
     }
 }
 
 /// `ss_set_reverb`: gives a bus a preset reverb, or takes it away.
 /// - Parameters:
 ///   - engine: The handle.
-///   - bus: `master`, `music`, `effects` or `voice`.
+///   - bus: An `ss_bus` other than `SS_BUS_DEFAULT`.
 ///   - preset: A preset's name, `off` or NULL.
 /// - Returns: `SS_OK` or a negative code.
 @_cdecl("ss_set_reverb")
-public func ssSetReverb(
-    _ engine: OpaquePointer?, _ bus: UnsafePointer<CChar>?, _ preset: UnsafePointer<CChar>?
-)
-    -> Int32
-{
+public func ssSetReverb(_ engine: OpaquePointer?, _ bus: Int32, _ preset: UnsafePointer<CChar>?) -> Int32 {
     cCall { () throws(CError) -> Int32 in
         let system = try handle(engine).system
-        let bus = try namedBus(bus)
+        let bus = try mixBus(bus)
         let name = preset.map { String(cString: $0) } ?? "off"
         var reverb: ReverbPreset?
         if name.lowercased() != "off" {
@@ -150,7 +146,7 @@ public func ssSetReverb(
         do throws(AudioEngineError) { try system.engine.setReverb(reverb, for: bus) } catch {
             throw CError(error)
         }
-        return Int32(SS_OK)
+        return SS_OK.rawValue
     }
 }
 
@@ -162,12 +158,16 @@ private func point(_ x: Float, _ y: Float, _ what: String) throws(CError) -> Sou
     return position
 }
 
-/// The bus a C string names.
-/// - Throws: ``CError`` for NULL or another name.
-func namedBus(_ bus: UnsafePointer<CChar>?) throws(CError) -> Bus {
-    let name = try string(bus, "bus")
-    guard let bus = Bus(rawValue: name) else {
-        throw .unknown("unknown bus \"\(name)\": expected \"master\", \"music\", \"effects\" or \"voice\"")
+/// The bus an `ss_bus` names.
+/// - Throws: ``CError`` (invalid argument) for `SS_BUS_DEFAULT` or a number outside the enum.
+func mixBus(_ bus: Int32) throws(CError) -> Bus {
+    switch bus {
+    case SS_BUS_MASTER.rawValue: return .master
+    case SS_BUS_MUSIC.rawValue: return .music
+    case SS_BUS_EFFECTS.rawValue: return .effects
+    case SS_BUS_VOICE.rawValue: return .voice
+    default:
+        throw .invalid(
+            "invalid bus \(bus): expected SS_BUS_MASTER (0), SS_BUS_MUSIC (1), SS_BUS_EFFECTS (2) or SS_BUS_VOICE (3)")
     }
-    return bus
 }

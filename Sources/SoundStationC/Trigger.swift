@@ -38,5 +38,5 @@ func start(
             throw CError(error)
         }
     }
-    return voice == nil ? Int32(SS_REFUSED) : Int32(SS_OK)
+    return voice == nil ? SS_REFUSED.rawValue : SS_OK.rawValue
 }

@@ -142,16 +142,16 @@ static void offline_renders(const char *assets) {
         right += fabs(out[2 * i + 1]);
     }
     CHECK(left > 10 * right, "pan -1 is left: left %f right %f", left, right);
-    CHECK(ss_set_volume(engine, "effects", 0.0f) == SS_OK, "effects volume 0");
+    CHECK(ss_set_volume(engine, SS_BUS_EFFECTS, 0.0f) == SS_OK, "effects volume 0");
     CHECK(ss_render(engine, out, RATE / 10) == RATE / 10, "render the glide");
     CHECK(ss_play(engine, ss_sound_id(engine, "explosion"), 1.0f, 1.0f, 0.0f) == SS_OK, "play explosion");
     CHECK(ss_render(engine, out, RATE / 10) == RATE / 10, "render 0.1 s");
     CHECK(first_sound(out, RATE / 10) == -1, "an effect on a muted bus is silent");
-    CHECK(ss_set_volume(engine, "effects", 1.0f) == SS_OK, "effects volume 1");
+    CHECK(ss_set_volume(engine, SS_BUS_EFFECTS, 1.0f) == SS_OK, "effects volume 1");
     CHECK(ss_render(engine, out, RATE) == RATE, "render 1 s: the sounds end");
     int started = 0, finished = 0;
     ss_event event;
-    while (ss_poll_event(engine, &event) == 1) {
+    while (ss_poll_event(engine, &event, sizeof(ss_event)) == 1) {
         if (event.type == SS_EVENT_STARTED && event.sound_id == reward && strcmp(event.name, "reward") == 0)
             started++;
         if (event.type == SS_EVENT_FINISHED && event.sound_id == reward && event.reason == SS_FINISH_ENDED)
@@ -210,13 +210,13 @@ static void errors(const char *assets) {
     CHECK_ERROR(ss_music(engine, "mian", 0), SS_ERR_UNKNOWN_NAME, "mian");
     CHECK_ERROR(ss_music(engine, NULL, 0), SS_ERR_INVALID_ARGUMENT, "name is NULL");
     CHECK_ERROR(ss_stop_music(engine, -1), SS_ERR_INVALID_ARGUMENT, "fade -1");
-    CHECK_ERROR(ss_set_volume(engine, "drums", 1), SS_ERR_UNKNOWN_NAME, "\"drums\"");
-    CHECK_ERROR(ss_set_volume(engine, "music", NAN), SS_ERR_INVALID_ARGUMENT, "gain nan");
-    CHECK_ERROR(ss_set_volume(engine, NULL, 1), SS_ERR_INVALID_ARGUMENT, "bus is NULL");
+    CHECK_ERROR(ss_set_volume(engine, (ss_bus)9, 1), SS_ERR_INVALID_ARGUMENT, "bus 9");
+    CHECK_ERROR(ss_set_volume(engine, SS_BUS_MUSIC, NAN), SS_ERR_INVALID_ARGUMENT, "gain nan");
+    CHECK_ERROR(ss_set_volume(engine, SS_BUS_DEFAULT, 1), SS_ERR_INVALID_ARGUMENT, "bus -1");
     CHECK_ERROR(ss_render(engine, NULL, 10), SS_ERR_INVALID_ARGUMENT, "NULL");
     float frame[2];
     CHECK_ERROR(ss_render(engine, frame, -5), SS_ERR_INVALID_ARGUMENT, "-5");
-    CHECK_ERROR(ss_poll_event(engine, NULL), SS_ERR_INVALID_ARGUMENT, "out is NULL");
+    CHECK_ERROR(ss_poll_event(engine, NULL, sizeof(ss_event)), SS_ERR_INVALID_ARGUMENT, "out is NULL");
     CHECK_ERROR(ss_load_file(engine, "x", "/nonexistent/x.wav"), SS_ERR_DECODE, "/nonexistent/x.wav");
     CHECK_ERROR(ss_load_file(engine, "reward", "/nonexistent/x.wav"), SS_ERR_INVALID_ARGUMENT, "\"reward\"");
     CHECK_ERROR(ss_load_file(engine, "", "/nonexistent/x.wav"), SS_ERR_INVALID_ARGUMENT, "empty");
@@ -237,6 +237,16 @@ static void errors(const char *assets) {
     CHECK(strcmp(ss_result_name(SS_ERR_CLOSED), "SS_ERR_CLOSED") == 0, "code names");
 }
 
+/* ss_music_with on a grid point (bars and marker as ss_music_options carries them). */
+static int music_at(ss_engine *engine, const char *name, int point, int bars, const char *marker) {
+    ss_music_options options;
+    ss_music_options_init(&options, sizeof options);
+    options.point = point;
+    options.bars = bars;
+    options.marker = marker;
+    return ss_music_with(engine, name, &options);
+}
+
 /* Musical time: a switch asked at 1.3 s on main's next bar (125 bpm: bars of 1.92 s) is heard from
  * frame 92160 as game from its start; the polled position follows both grids; intensity moves the
  * game track's layers; bad points are named. */
@@ -245,18 +255,18 @@ static void musical_time(const char *assets) {
     const char *names[] = {"main", "game"};
     CHECK(ss_preload(engine, names, 2, NULL, NULL) == SS_OK, "preload main, game");
     ss_musical_position position = {0, 0, 0};
-    CHECK(ss_music_position(engine, &position) == 0, "no position before any music");
+    CHECK(ss_music_position(engine, &position, sizeof(ss_musical_position)) == 0, "no position before any music");
     CHECK(ss_music(engine, "main", 0) == SS_OK, "music main");
     long asked = 62400, bar = 92160, after = 9600;
     float *out = calloc((size_t)(bar + after) * 2, sizeof *out);
     CHECK(ss_render(engine, out, (int)asked) == (int)asked, "render to 1.3 s");
-    CHECK(ss_music_position(engine, &position) == 1, "a position while main plays");
+    CHECK(ss_music_position(engine, &position, sizeof(ss_musical_position)) == 1, "a position while main plays");
     CHECK(position.bar == 1 && position.beat == 3 && fabs(position.fraction - (1.3 / 0.48 - 2)) < 1e-6,
           "main at 1.3 s: bar %d beat %d + %f", position.bar, position.beat, position.fraction);
-    CHECK(ss_music_at(engine, "game", 0, "bar") == SS_OK, "game on the next bar");
+    CHECK(music_at(engine, "game", SS_MUSIC_BAR, 1, NULL) == SS_OK, "game on the next bar");
     CHECK(ss_render(engine, out + 2 * asked, (int)(bar + after - asked)) == (int)(bar + after - asked),
           "render past the bar");
-    CHECK(ss_music_position(engine, &position) == 1 && position.bar == 1 && position.beat == 1 &&
+    CHECK(ss_music_position(engine, &position, sizeof(ss_musical_position)) == 1 && position.bar == 1 && position.beat == 1 &&
               fabs(position.fraction - 0.5) < 1e-6,
           "game 0.2 s in: bar %d beat %d + %f", position.bar, position.beat, position.fraction);
     /* The same frames from a fresh engine playing game from frame 0. */
@@ -274,10 +284,11 @@ static void musical_time(const char *assets) {
     CHECK(ss_render(fresh, alone, (int)after) == (int)after, "render at intensity 0");
     double quiet = rms(alone + 2 * 2400, after - 2400), full = rms(out + 2 * bar, after);
     CHECK(quiet < 0.8 * full, "layers out: rms %f against %f", quiet, full);
-    CHECK_ERROR(ss_music_at(engine, "main", 0, "soon"), SS_ERR_INVALID_ARGUMENT, "\"soon\"");
-    CHECK_ERROR(ss_music_at(engine, "main", 0, NULL), SS_ERR_INVALID_ARGUMENT, "at is NULL");
-    CHECK_ERROR(ss_music_at(engine, "mian", 0, "bar"), SS_ERR_UNKNOWN_NAME, "mian");
-    CHECK_ERROR(ss_music_position(engine, NULL), SS_ERR_INVALID_ARGUMENT, "out is NULL");
+    CHECK_ERROR(music_at(engine, "main", 9, 1, NULL), SS_ERR_INVALID_ARGUMENT, "point 9");
+    CHECK_ERROR(music_at(engine, "main", SS_MUSIC_MARKER, 1, NULL), SS_ERR_INVALID_ARGUMENT, "marker is NULL");
+    CHECK_ERROR(music_at(engine, "main", SS_MUSIC_BARS, 0, NULL), SS_ERR_INVALID_ARGUMENT, "bars 0");
+    CHECK_ERROR(music_at(engine, "mian", SS_MUSIC_BAR, 1, NULL), SS_ERR_UNKNOWN_NAME, "mian");
+    CHECK_ERROR(ss_music_position(engine, NULL, sizeof(ss_musical_position)), SS_ERR_INVALID_ARGUMENT, "out is NULL");
     CHECK_ERROR(ss_music_intensity(engine, 2, 0), SS_ERR_INVALID_ARGUMENT, "intensity 2");
     free(out);
     free(alone);
@@ -330,7 +341,7 @@ static void signal_handler_plays(const char *assets) {
     CHECK(ss_render(signal_engine, out, 480) == 480, "render");
     int started = 0;
     ss_event event;
-    while (ss_poll_event(signal_engine, &event) == 1)
+    while (ss_poll_event(signal_engine, &event, sizeof(ss_event)) == 1)
         if (event.type == SS_EVENT_STARTED) started++;
     CHECK(started == main_ok + signal_ok, "%d started for %d triggers", started, main_ok + (int)signal_ok);
     ss_close(signal_engine);
@@ -372,7 +383,7 @@ static void filtered_tones(const char *path, int type, float hertz, float *out) 
     ss_engine *engine = open_offline(NULL);
     int tones = ss_load_file(engine, "tones", path);
     CHECK(tones >= 0, "ss_load_file(%s) = %d", path, tones);
-    CHECK(ss_set_filter(engine, "effects", type, hertz, 0.7071f, 0) == SS_OK, "set filter %d", type);
+    CHECK(ss_set_filter(engine, SS_BUS_EFFECTS, type, hertz, 0.7071f, 0) == SS_OK, "set filter %d", type);
     CHECK(ss_play(engine, tones, 1.0f, 1.0f, 0.0f) == SS_OK, "play the tones");
     CHECK(ss_render(engine, out, RATE) == RATE, "render 1 s");
     ss_close(engine);
@@ -426,27 +437,27 @@ static void space_and_colour(const char *assets) {
     }
     CHECK(left > 0 && fabs(10 * log10(left / right)) < 0.5, "at the listener it is centred: %.2f dB",
           10 * log10(left / right));
-    CHECK(ss_set_reverb(engine, "effects", "cave") == SS_OK, "cave reverb on the effects");
+    CHECK(ss_set_reverb(engine, SS_BUS_EFFECTS, "cave") == SS_OK, "cave reverb on the effects");
     CHECK(ss_play(engine, hit, 1.0f, 1.0f, 0.0f) == SS_OK, "hit in the cave");
     CHECK(ss_render(engine, out, RATE) == RATE, "render 1 s");
     double tail = rms(out + 2 * (RATE / 2), RATE / 4);
     CHECK(tail > 1e-4, "the cave's tail is heard 0.5 s after a 0.2 s hit: rms %g", tail);
-    CHECK(ss_set_reverb(engine, "effects", "off") == SS_OK, "reverb off");
-    CHECK(ss_set_reverb(engine, "music", NULL) == SS_OK, "reverb off (NULL)");
+    CHECK(ss_set_reverb(engine, SS_BUS_EFFECTS, "off") == SS_OK, "reverb off");
+    CHECK(ss_set_reverb(engine, SS_BUS_MUSIC, NULL) == SS_OK, "reverb off (NULL)");
 
-    CHECK_ERROR(ss_set_filter(engine, "music", SS_FILTER_LOWPASS, 30000, 0.7f, 0), SS_ERR_INVALID_ARGUMENT,
+    CHECK_ERROR(ss_set_filter(engine, SS_BUS_MUSIC, SS_FILTER_LOWPASS, 30000, 0.7f, 0), SS_ERR_INVALID_ARGUMENT,
                 "30000");
-    CHECK_ERROR(ss_set_filter(engine, "music", SS_FILTER_LOWPASS, NAN, 0.7f, 0), SS_ERR_INVALID_ARGUMENT, "nan");
-    CHECK_ERROR(ss_set_filter(engine, "music", SS_FILTER_BANDPASS, 800, 0, 0), SS_ERR_INVALID_ARGUMENT, "Q 0.0");
-    CHECK_ERROR(ss_set_filter(engine, "music", 7, 800, 1, 0), SS_ERR_INVALID_ARGUMENT, "type 7");
-    CHECK_ERROR(ss_set_filter(engine, "music", SS_FILTER_LOWPASS, 800, 1, -1), SS_ERR_INVALID_ARGUMENT, "glide -1");
-    CHECK_ERROR(ss_set_filter(engine, "drums", SS_FILTER_LOWPASS, 800, 1, 0), SS_ERR_UNKNOWN_NAME, "drums");
-    CHECK_ERROR(ss_set_reverb(engine, "effects", "cathedral"), SS_ERR_UNKNOWN_NAME, "cathedral");
+    CHECK_ERROR(ss_set_filter(engine, SS_BUS_MUSIC, SS_FILTER_LOWPASS, NAN, 0.7f, 0), SS_ERR_INVALID_ARGUMENT, "nan");
+    CHECK_ERROR(ss_set_filter(engine, SS_BUS_MUSIC, SS_FILTER_BANDPASS, 800, 0, 0), SS_ERR_INVALID_ARGUMENT, "Q 0.0");
+    CHECK_ERROR(ss_set_filter(engine, SS_BUS_MUSIC, 7, 800, 1, 0), SS_ERR_INVALID_ARGUMENT, "type 7");
+    CHECK_ERROR(ss_set_filter(engine, SS_BUS_MUSIC, SS_FILTER_LOWPASS, 800, 1, -1), SS_ERR_INVALID_ARGUMENT, "glide -1");
+    CHECK_ERROR(ss_set_filter(engine, (ss_bus)9, SS_FILTER_LOWPASS, 800, 1, 0), SS_ERR_INVALID_ARGUMENT, "bus 9");
+    CHECK_ERROR(ss_set_reverb(engine, SS_BUS_EFFECTS, "cathedral"), SS_ERR_UNKNOWN_NAME, "cathedral");
     CHECK_ERROR(ss_set_listener(engine, NAN, 0, 0), SS_ERR_INVALID_ARGUMENT, "nan");
     CHECK_ERROR(ss_play_position(engine, hit, 1, INFINITY, 1, 1), SS_ERR_INVALID_ARGUMENT, "inf");
     CHECK_ERROR(ss_set_grid(engine, 0, 24), SS_ERR_INVALID_ARGUMENT, "0 x 24");
     ss_close(engine);
-    CHECK_ERROR(ss_set_filter(engine, "music", SS_FILTER_OFF, 0, 0, 0), SS_ERR_CLOSED, "closed");
+    CHECK_ERROR(ss_set_filter(engine, SS_BUS_MUSIC, SS_FILTER_OFF, 0, 0, 0), SS_ERR_CLOSED, "closed");
 }
 
 int main(int argc, char **argv) {

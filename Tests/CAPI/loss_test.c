@@ -34,13 +34,13 @@ int main(int argc, char **argv) {
     struct timespec tick = {0, 20000000L};
     for (int i = 0; i < 1000 && restored_time < 0; i++) { /* up to 20 s */
         ss_event event;
-        while (ss_poll_event(engine, &event) == 1) {
+        while (ss_poll_event(engine, &event, sizeof(ss_event)) == 1) {
             if (getenv("LOSS_TEST_EVENTS")) printf("event %d %s %.3f\n", event.type, event.name, event.time);
             if (event.type == SS_EVENT_STARTED && strcmp(event.name, "main") == 0) started++;
             if (event.type == SS_EVENT_DEVICE_LOST && lost_time < 0) lost_time = ss_time(engine);
             if (event.type == SS_EVENT_DEVICE_RESTORED) restored_time = ss_time(engine);
         }
-        if (lost_time < 0 && ss_music_position(engine, &position) == 1) at_loss = beats(&position, 4);
+        if (lost_time < 0 && ss_music_position(engine, &position, sizeof(ss_musical_position)) == 1) at_loss = beats(&position, 4);
         nanosleep(&tick, NULL);
     }
     if (lost_time < 0 || restored_time < 0) {
@@ -49,7 +49,7 @@ int main(int argc, char **argv) {
     }
     for (int i = 0; i < 50; i++) { /* 1 s more, for late events */
         ss_event event;
-        while (ss_poll_event(engine, &event) == 1) {
+        while (ss_poll_event(engine, &event, sizeof(ss_event)) == 1) {
             if (getenv("LOSS_TEST_EVENTS")) printf("event %d %s %.3f\n", event.type, event.name, event.time);
             if (event.type == SS_EVENT_STARTED && strcmp(event.name, "main") == 0) started++;
         }
@@ -57,7 +57,7 @@ int main(int argc, char **argv) {
     }
     /* 125 bpm: beats after the restore, measured against the position held at the loss. */
     double since_restore = ss_time(engine) - restored_time;
-    if (ss_music_position(engine, &position) == 1) after = beats(&position, 4);
+    if (ss_music_position(engine, &position, sizeof(ss_musical_position)) == 1) after = beats(&position, 4);
     double expected = at_loss + since_restore * 125.0 / 60.0;
     double outage = restored_time - lost_time;
     printf("loss_test: outage %.2f s; position at loss %.2f beats, %.2f s after the restore %.2f beats "

@@ -34,7 +34,7 @@ static void pause_ms(long ms) {
 
 static void drain(ss_engine *engine) {
     ss_event event;
-    while (ss_poll_event(engine, &event) == 1) {
+    while (ss_poll_event(engine, &event, sizeof(ss_event)) == 1) {
         if (event.type == SS_EVENT_NOTICE && notice_count < 64) {
             snprintf(notices[notice_count++], sizeof notices[0], "%s", event.text);
         }

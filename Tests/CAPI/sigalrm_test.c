@@ -44,7 +44,7 @@ static long started, refused, other;
 
 static void drain(void) {
     ss_event event;
-    while (ss_poll_event(engine, &event) == 1) {
+    while (ss_poll_event(engine, &event, sizeof(ss_event)) == 1) {
         if (event.sound_id != probe) continue;
         if (event.type == SS_EVENT_STARTED) started++;
         else if (event.type == SS_EVENT_REFUSED) refused++;
@@ -72,7 +72,7 @@ int main(int argc, char **argv) {
     probe = ss_load_file(engine, "probe", path);
     if (probe < 0) { printf("FAIL ss_load_file(%s): %s\n", path, ss_last_error()); return 1; }
     /* The music at a tenth (RMS about 0.01 on the monitor), so that the recording's energy is the effects'. */
-    if (ss_set_volume(engine, "music", 0.1f) != SS_OK) { printf("FAIL ss_set_volume: %s\n", ss_last_error()); return 1; }
+    if (ss_set_volume(engine, SS_BUS_MUSIC, 0.1f) != SS_OK) { printf("FAIL ss_set_volume: %s\n", ss_last_error()); return 1; }
     if (ss_music(engine, "main", 0.0) != SS_OK) { printf("FAIL ss_music: %s\n", ss_last_error()); return 1; }
 
     struct sigaction action;

@@ -52,7 +52,11 @@ enum ssrt_flag {
     SSRT_FLAG_POSITIONED = 4,
     /** A stereo sound is downmixed and placed as a point (AL_SOFT_source_spatialize) instead of
         keeping its width. */
-    SSRT_FLAG_SPATIALIZE = 8
+    SSRT_FLAG_SPATIALIZE = 8,
+    /** With SSRT_FLAG_SOUND_DEFAULTS: keep the command's bus rather than the sound's. */
+    SSRT_FLAG_OWN_BUS = 16,
+    /** With SSRT_FLAG_SOUND_DEFAULTS: keep the command's priority rather than the sound's. */
+    SSRT_FLAG_OWN_PRIORITY = 32
 };
 
 /** The kind of a play command's own filter (ssrt_command.filter). */
@@ -90,6 +94,8 @@ typedef struct ssrt_command {
     float filter_gain_hf;
     uint8_t filter;      /* an ssrt_filter */
     float duck_music_db; /* dB the music bus dips to while the voice plays (a stinger); 0 for none */
+    float fade_in;       /* seconds the voice rises from silence over; 0 for none */
+    int32_t repeats;     /* without SSRT_FLAG_LOOP: passes after the first (0 plays once) */
 } ssrt_command;
 
 /** An engine's real-time state; opaque. */
@@ -103,6 +109,9 @@ void ssrt_core_destroy(ssrt_core *core);
 
 /** A new ticket: 1, 2, 3... never reused. Async-signal-safe. */
 uint64_t ssrt_next_ticket(ssrt_core *core);
+
+/** The last ticket given (0 before the first). Async-signal-safe. */
+uint64_t ssrt_last_ticket(ssrt_core *core);
 
 /** Marks a sound id as playable (ready != 0) or not. Any thread. */
 void ssrt_set_ready(ssrt_core *core, int32_t sound, int ready);

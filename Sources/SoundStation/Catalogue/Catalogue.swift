@@ -116,6 +116,20 @@ public struct Catalogue: Sendable, Equatable {
         self.positions = Dictionary(uniqueKeysWithValues: entries.enumerated().map { ($1.name, $0) })
     }
 
+    /// The catalogue with `entry` added at its end (a sound made at run time, outside the manifest).
+    /// - Parameter entry: An entry whose name the catalogue does not have yet.
+    /// - Returns: The larger catalogue, or `nil` when the name is taken.
+    func adding(_ entry: SoundEntry) -> Catalogue? {
+        guard positions[entry.name] == nil else { return nil }
+        var positions = self.positions
+        positions[entry.name] = entries.count
+        return Catalogue(root: root, entries: entries + [entry], positions: positions)
+    }
+
+    private init(root: String, entries: [SoundEntry], positions: [String: Int]) {
+        (self.root, self.entries, self.positions) = (root, entries, positions)
+    }
+
     /// The sound with this name, or nil; use `entry(named:)` to get a helpful error instead.
     /// - Parameter name: The entry's `name` in the manifest.
     /// - Returns: The entry, or nil when the catalogue has no sound of that name.

@@ -14,7 +14,10 @@ public struct SoundEntry: Sendable, Equatable {
     /// Linear gain in 0...4; values above 1 boost quiet recordings. Defaults to 1.
     public let volume: Float
     /// Whether playback wraps around. Defaults to true for music, false otherwise.
-    public let loop: Bool
+    public internal(set) var loop: Bool
+    /// Whole passes a play of a sound that does not loop adds after its first, set by the call that
+    /// plays it (``MusicStation/play(_:transition:from:at:loop:repeats:)``); 0 in a catalogue.
+    var repeats = 0
     /// 0...255, higher wins when voices run short. Defaults to 128.
     public let priority: Int
     /// How many copies may play at once, at least 1. Defaults to 8 for effects, 1 otherwise.

@@ -45,5 +45,13 @@ extension SoundEntry {
             volume: volume, loop: loop, priority: priority, maxInstances: maxInstances, steal: steal,
             stream: true, coalesceMilliseconds: coalesceMilliseconds, loopStart: loopStart, loopEnd: loopEnd,
             channels: channels, strict: strict, tempo: tempo, markers: markers)
+            .withRepeats(repeats)
+    }
+
+    /// This entry with ``repeats`` set.
+    func withRepeats(_ repeats: Int) -> SoundEntry {
+        var entry = self
+        entry.repeats = repeats
+        return entry
     }
 }

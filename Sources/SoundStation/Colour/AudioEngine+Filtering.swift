@@ -79,7 +79,9 @@ extension AudioEngine {
         if let stream = state.pool.voices[index].stream {
             blocks = stream
         } else if let buffer = state.pool.voices[index].buffer {
-            blocks = MemoryBlocks(buffer, from: offset, loops: state.pool.voices[index].options.loop)
+            blocks = MemoryBlocks(
+                buffer, from: offset, loops: state.pool.voices[index].options.loop,
+                repeats: state.pool.voices[index].options.repeats)
         } else {
             return
         }

@@ -34,12 +34,16 @@ final class MemoryBlocks: PCMBlocks {
     private let samples: [Float]
     private let loop: Range<Int>?
     private var cursor: Int
+    /// Whole passes still to play after this one (``PlayOptions/repeats``), when not looping.
+    private var repeats: Int
 
     /// - Parameters:
     ///   - buffer: The sound, which keeps its samples (``SoundBuffer/samples``).
     ///   - frame: Where to begin.
     ///   - loops: Whether to wrap at the loop end (the buffer's loop points, else its ends).
-    init(_ buffer: SoundBuffer, from frame: Int, loops: Bool) {
+    ///   - repeats: Without `loops`: whole passes to play after this one.
+    init(_ buffer: SoundBuffer, from frame: Int, loops: Bool, repeats: Int = 0) {
+        self.repeats = loops ? 0 : max(0, repeats)
         channels = buffer.channels
         sampleRate = buffer.sampleRate
         samples = buffer.samples
@@ -48,7 +52,7 @@ final class MemoryBlocks: PCMBlocks {
         cursor = min(max(frame, 0), frames)
     }
 
-    var isFinished: Bool { loop == nil && cursor >= samples.count / max(channels, 1) }
+    var isFinished: Bool { loop == nil && repeats == 0 && cursor >= samples.count / max(channels, 1) }
 
     func nextBlock(maxFrames: Int) -> (start: Int, samples: [Float])? {
         let total = samples.count / max(channels, 1)
@@ -58,6 +62,11 @@ final class MemoryBlocks: PCMBlocks {
         while block.count < maxFrames * channels {
             let end = loop?.upperBound ?? total
             if cursor >= end {
+                if loop == nil, repeats > 0, total > 0 {
+                    repeats -= 1
+                    cursor = 0
+                    continue
+                }
                 guard let loop, !loop.isEmpty else { break }
                 cursor = loop.lowerBound
             }
@@ -79,6 +88,11 @@ final class MemoryBlocks: PCMBlocks {
             while written < maxFrames {
                 let end = loop?.upperBound ?? total
                 if cursor >= end {
+                    if loop == nil, repeats > 0, total > 0 {
+                        repeats -= 1
+                        cursor = 0
+                        continue
+                    }
                     guard let loop, !loop.isEmpty else { break }
                     cursor = loop.lowerBound
                 }

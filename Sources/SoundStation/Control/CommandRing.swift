@@ -110,6 +110,8 @@ extension ssrt_command {
         if options.spatialize { flags |= SSRT_FLAG_SPATIALIZE.rawValue }
         reverb_send = options.reverbSend
         duck_music_db = options.duckMusic
+        fade_in = Float(options.fadeIn.inSeconds)
+        repeats = Int32(clamping: options.repeats)
         let (_, lf, hf) = options.filter?.gains ?? (1, 1, 1)
         (filter_gain_lf, filter_gain_hf) = (lf, hf)
         let kind: ssrt_filter =
@@ -137,6 +139,9 @@ extension ssrt_command {
 
     var usesSoundDefaults: Bool { UInt32(flags) & SSRT_FLAG_SOUND_DEFAULTS.rawValue != 0 }
     var loops: Bool { UInt32(flags) & SSRT_FLAG_LOOP.rawValue != 0 }
+    /// With sound defaults: keep the command's bus (priority) over the sound's.
+    var ownBus: Bool { UInt32(flags) & SSRT_FLAG_OWN_BUS.rawValue != 0 }
+    var ownPriority: Bool { UInt32(flags) & SSRT_FLAG_OWN_PRIORITY.rawValue != 0 }
 
     /// The position a positioned command carries.
     var position: SoundPosition? {

@@ -81,7 +81,9 @@ extension AudioEngine {
             try source.prepare(
                 buffer: filtered ? nil : voice.buffer?.storage, channels: channels, gain: gain,
                 pitch: voice.options.pitch, pan: voice.options.pan, spatialize: voice.options.spatialize,
-                loop: voice.options.loop && voice.stream == nil && !filtered, play: atOnce && !holdingPlay)
+                loop: voice.options.loop && voice.stream == nil && !filtered,
+                repeats: voice.stream == nil && !filtered && !voice.options.loop ? voice.options.repeats : 0,
+                play: atOnce && !holdingPlay)
             if filtered {
                 try startFiltered(slot, source: source, from: voice.startOffset, in: &state, at: frame)
             } else if let stream = voice.stream {

@@ -114,11 +114,16 @@ extension AudioEngine {
                 spatialize: command.spatializes, filter: command.voiceFilter, reverbSend: command.reverb_send,
                 duckMusic: command.duck_music_db)
         )
+        request.options.repeats = command.loops ? 0 : Int(max(0, command.repeats))
+        if command.fade_in.isFinite, command.fade_in > 0 {
+            request.options.fadeIn = .seconds(Double(command.fade_in))
+            request.fadeIn = Double(command.fade_in)
+        }
         if command.usesSoundDefaults {
             let defaults = slot.defaults
             request.options.volume *= defaults.volume
-            request.options.priority = defaults.priority
-            request.options.bus = defaults.bus
+            if !command.ownPriority { request.options.priority = defaults.priority }
+            if !command.ownBus { request.options.bus = defaults.bus }
             // The deeper of the caller's dip and the catalogue's.
             request.options.duckMusic = min(request.options.duckMusic, defaults.duckMusic)
             request.limit = defaults.limit

@@ -50,7 +50,8 @@ extension AudioEngine {
     /// When a one-shot started at `frame` should end at its pitch, in render-clock frames.
     static func endEstimate(of voice: Voice, from frame: Int64, engineRate: Int) -> Int64 {
         guard !voice.options.loop, voice.stream == nil, let buffer = voice.buffer else { return .max }
-        let remaining = Double(max(buffer.frameCount - voice.startOffset, 0)) / Double(buffer.sampleRate)
+        let frames = max(buffer.frameCount - voice.startOffset, 0) + voice.options.repeats * buffer.frameCount
+        let remaining = Double(frames) / Double(buffer.sampleRate)
         return frame + Int64(remaining / Double(max(voice.options.pitch, 0.01)) * Double(engineRate))
     }
 }

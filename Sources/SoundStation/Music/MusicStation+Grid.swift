@@ -29,16 +29,22 @@ extension MusicStation: MusicTimeline {
     ///   - transition: Cut, fade in, or crossfade from the current track.
     ///   - position: Where the new track starts: by default its own first downbeat.
     ///   - point: The point of the playing track's grid to switch on.
+    ///   - loop: Whether the track starts again at its end; `nil` as its catalogue entry says.
+    ///   - repeats: When it does not loop: whole passes after its first.
     /// - Throws: ``MusicError/load(_:)`` for a sound that is unknown or not loaded or a marker its
     ///   entry lacks; ``MusicError/noTempo(track:)`` when the playing track has no tempo for a beat or
     ///   bar point; ``MusicError/invalidBars(_:)``.
     public func play(
         _ name: String, transition: MusicTransition = .cut, from position: StartPosition = .downbeat,
-        at point: MusicQuantize
+        at point: MusicQuantize, loop: Bool? = nil, repeats: Int = 0
     ) throws(MusicError) {
         do { _ = try loadedTrack(name) } catch { throw .load(error) }
         let time = try time(of: point)
-        do { try play(name, transition: transition, from: position, at: time) } catch { throw .load(error) }
+        do {
+            try play(name, transition: transition, from: position, at: time, loop: loop, repeats: repeats)
+        } catch {
+            throw .load(error)
+        }
     }
 
     /// Switches to a track named by a typed resource on the playing track's grid.

@@ -112,14 +112,21 @@ public final class MusicStation: Sendable {
     ///   - transition: Cut, fade in, or crossfade from the current track.
     ///   - position: ``StartPosition/restart`` (default) or ``StartPosition/resume``.
     ///   - time: When to switch, on the engine clock; `nil` for now.
+    ///   - loop: Whether the track starts again at its end; `nil` as its catalogue entry says.
+    ///   - repeats: When it does not loop: whole passes it plays after its first (0 once), before the
+    ///     music stops.
     /// - Throws: A catalogue error for an unknown name; ``SoundLoadError/wrongKind(name:kind:expected:)``
     ///   for an effect or voice entry; ``SoundLoadError/notLoaded(name:)`` when the track was not
     ///   preloaded.
     public func play(
         _ name: String, transition: MusicTransition = .cut, from position: StartPosition = .restart,
-        at time: Duration? = nil
+        at time: Duration? = nil, loop: Bool? = nil, repeats: Int = 0
     ) throws(SoundLoadError) {
-        let (entry, id, buffer) = try loadedTrack(name)
+        let (catalogued, id, buffer) = try loadedTrack(name)
+        var played = catalogued
+        if let loop { played.loop = loop }
+        played.repeats = played.loop ? 0 : max(0, min(repeats, PlayOptions.repeatsRange.upperBound))
+        let entry = played
         if case .marker(let marker) = position, entry.markers[marker] == nil {
             throw .catalogue(.unknownMarker(name: name, marker: marker, known: Array(entry.markers.keys)))
         }
@@ -306,8 +313,9 @@ public final class MusicStation: Sendable {
         _ entry: SoundEntry, id: SoundID, buffer: SoundBuffer?, transition: MusicTransition, offset: Int,
         volume: Float? = nil, group: UInt64 = 0
     ) -> (VoiceHandle?, [SoundEvent]) {
-        let options = PlayOptions(
+        var options = PlayOptions(
             volume: volume ?? entry.volume, loop: entry.loop, priority: 255, bus: .music)
+        options.repeats = entry.repeats
         var request: VoiceRequest
         if let buffer {
             let name = volume == nil ? entry.name : buffer.name

@@ -53,9 +53,13 @@ final class OpenALSource: @unchecked Sendable {
     /// - Parameter play: Also start it, in the same error check (the trigger path's single batch).
     func prepare(
         buffer: OpenALBuffer?, channels: Int, gain: Float, pitch: Float, pan: Float,
-        spatialize: Bool = false, loop: Bool, play: Bool = false
+        spatialize: Bool = false, loop: Bool, repeats: Int = 0, play: Bool = false
     ) throws(AudioEngineError) {
         let id = self.id
+        // Repeats queue the buffer once per pass: OpenAL plays the passes back to back, sample-exact,
+        // at any pitch and through pauses, and the source stops after the last.
+        let passes =
+            !loop && repeats > 0 ? buffer.map { [ALuint](repeating: $0.id, count: repeats + 1) } ?? [] : []
         try withOpenAL(device, play ? "alSource(prepare), alSourcePlay" : "alSource(prepare)") {
             // Voices are stopped when they are freed, so a stop here is rarely needed; it is skipped
             // then because alSourceStop takes the device's lock (the sound server's, on PulseAudio).
@@ -63,7 +67,12 @@ final class OpenALSource: @unchecked Sendable {
             alGetSourcei(id, AL_SOURCE_STATE, &state)
             if state == AL_PLAYING || state == AL_PAUSED { alSourceStop(id) }
             // Setting a buffer on a stopped source replaces whatever it held, a stream's queue included.
-            alSourcei(id, AL_BUFFER, buffer.map { ALint(bitPattern: $0.id) } ?? 0)
+            if passes.isEmpty {
+                alSourcei(id, AL_BUFFER, buffer.map { ALint(bitPattern: $0.id) } ?? 0)
+            } else {
+                alSourcei(id, AL_BUFFER, 0)
+                passes.withUnsafeBufferPointer { alSourceQueueBuffers(id, ALsizei($0.count), $0.baseAddress) }
+            }
             alSourcei(id, AL_LOOPING, loop ? AL_TRUE : AL_FALSE)
             alSourcef(id, AL_PITCH, pitch)
             alSourcef(id, AL_GAIN, gain)

@@ -64,6 +64,8 @@ final class StreamFeeder: @unchecked Sendable {
         var exhausted = false
         var loopStart = 0
         var loopEnd = 1
+        /// Passes started again for the entry's ``SoundEntry/repeats``.
+        var repeated = 0
     }
 
     private let ahead = Locked(Ahead())
@@ -326,13 +328,14 @@ final class StreamFeeder: @unchecked Sendable {
             let wanted = min(Self.chunkFrames - chunk.count / channels, decoding.loopEnd - decoding.cursor)
             let piece = wanted > 0 ? ((try? decoder.read(maxFrames: wanted)) ?? []) : []
             if piece.isEmpty {
-                guard entry.loop, decoding.cursor != decoding.loopStart,
-                    (try? decoder.seek(toFrame: decoding.loopStart)) != nil
-                else {
+                // A loop wraps to its loop start; a repeat plays the whole track again.
+                let again: Int? = entry.loop ? decoding.loopStart : (decoding.repeated < entry.repeats ? 0 : nil)
+                guard let again, decoding.cursor != again, (try? decoder.seek(toFrame: again)) != nil else {
                     decoding.exhausted = true
                     break
                 }
-                decoding.cursor = decoding.loopStart
+                if !entry.loop { decoding.repeated += 1 }
+                decoding.cursor = again
                 continue
             }
             chunk += piece

@@ -5,6 +5,8 @@ extension PlayOptions {
     public static let pitchRange: ClosedRange<Float> = 0.0625...16
     /// The pans a sound may be played at: hard left to hard right.
     public static let panRange: ClosedRange<Float> = -1...1
+    /// The repeats a sound may be played with (``repeats``): each is one more whole pass.
+    public static let repeatsRange: ClosedRange<Int> = 0...1000
 
     /// Throws unless every value is one the engine plays as asked: a bad value is a programming
     /// error, reported rather than quietly clamped.
@@ -16,6 +18,13 @@ extension PlayOptions {
         try Self.check(reverbSend, "reverb send", in: 0...1, "0 dry to 1 full")
         guard (0...255).contains(priority) else {
             throw .invalidArgument(name: "priority", value: "\(priority)", expected: "0...255")
+        }
+        guard Self.repeatsRange.contains(repeats) else {
+            throw .invalidArgument(
+                name: "repeats", value: "\(repeats)", expected: "0...1000 passes after the first (or loop)")
+        }
+        guard fadeIn >= .zero, fadeIn <= .seconds(3600) else {
+            throw .invalidArgument(name: "fadeIn", value: "\(fadeIn)", expected: "0...3600 seconds")
         }
         try position?.check()
         try filter?.check()

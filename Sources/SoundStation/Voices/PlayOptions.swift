@@ -29,6 +29,12 @@ public struct PlayOptions: Sendable, Equatable {
     public var duckMusic: Float
     /// The deepest dip ``duckMusic`` may ask for, in decibels.
     public static let deepestDuck: Float = -60
+    /// For a sound that does not ``loop``: how many more passes it plays after its first (0 plays it
+    /// once, 2 three times in all), each pass the whole sound, back to back with no gap. At most
+    /// ``repeatsRange``'s upper bound; ``loop`` plays until stopped instead.
+    public var repeats: Int = 0
+    /// How long the voice rises from silence when it starts (equal-power); `.zero` for at once.
+    public var fadeIn: Duration = .zero
     /// The distance model's gain, kept up to date by the engine for a positioned voice.
     var distanceGain: Float = 1
 

@@ -8,7 +8,7 @@ public struct VoiceHandle: Sendable, Hashable, CustomStringConvertible {
     /// The trigger's ticket: 1, 2, 3... per engine.
     public let ticket: UInt64
 
-    init(ticket: UInt64) {
+    @_spi(Bindings) public init(ticket: UInt64) {
         self.ticket = ticket
     }
 
