@@ -58,7 +58,7 @@ def text(value: Any, name: str, path: bool = False) -> bytes:
     """``value`` (a str; an os.PathLike too when ``path``) as UTF-8 bytes for C, else TypeError; a
     string holding a NUL character is a ValueError (C would read only what comes before it)."""
     if isinstance(value, str) or (path and isinstance(value, os.PathLike)):
-        encoded = os.fsencode(value) if path else value.encode("utf-8", "surrogateescape")
+        encoded = value.encode("utf-8", "surrogateescape") if isinstance(value, str) else os.fsencode(value)
         if b"\x00" in encoded:
             raise ValueError(f"{name} {_shown(value)} holds a NUL character, which C cannot pass")
         return encoded

@@ -280,7 +280,6 @@ _PYTHON_NAMES = {
     "ss_pause_music": "Engine.pause_music", "ss_resume_music": "Engine.resume_music",
     "ss_stop_music": "Engine.stop_music", "ss_stop_effects": "Engine.stop_effects",
     "ss_music_intensity": "Engine.music_intensity", "ss_music_position": "Engine.music_position",
-    "ss_cancel_preload": "Engine.close",
 }
 _C_NAME = re.compile(r"\bss_[a-z_]+\b")
 
@@ -1023,7 +1022,7 @@ class Engine:
     @property
     def time(self) -> float:
         """Seconds on the engine clock (frames rendered / rate when offline)."""
-        value = _c().ss_time(self._engine())
+        value = float(_c().ss_time(self._engine()))
         if value < 0:
             _check(int(value))
         return value
@@ -1033,12 +1032,11 @@ class Engine:
         """Where the sound goes, as opened: "device:NAME", "silent" (also when "auto" found no device;
         a NOTICE event says why), "remote" ("auto" in an SSH session of the player's
         ``soundstation ssh``: the player's machine plays it) or "offline:RATE"."""
-        return _c().ss_output(self._engine()).decode("utf-8", "replace")
+        output: bytes = _c().ss_output(self._engine())
+        return output.decode("utf-8", "replace")
 
     @property
     def sample_rate(self) -> int:
         """The output rate in Hz."""
         return _check(_c().ss_sample_rate(self._engine()))
 
-
-PROGRESS_NONE = ctypes.cast(None, _library.PROGRESS)

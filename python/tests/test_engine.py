@@ -385,6 +385,9 @@ def test_the_0_1_names_still_work_and_warn():
 
 
 def test_each_failure_raises_its_own_class(tmp_path):
+    with pytest.raises(soundstation.DeviceError, match='"no-such-device"') as raised:
+        soundstation.Engine(soundstation.Output.DEVICE, device="no-such-device")
+    assert isinstance(raised.value, OSError) and raised.value.code == soundstation.Result.DEVICE
     with pytest.raises(soundstation.CatalogueError, match="/no/such/folder"):
         soundstation.Engine("offline:48000", assets="/no/such/folder")
     (tmp_path / "catalogue.json").write_text("{ not json")
