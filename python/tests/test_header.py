@@ -186,3 +186,22 @@ def test_struct_layouts_match_c(tmp_path):
     for name, structure in _library.STRUCTS.items():  # nothing in ctypes that C lacks
         assert [field[0] for field in structure._fields_] == structs[name], f"{name}: fields in another order or extra"
     assert checked == sum(len(fields) + 1 for fields in structs.values())
+
+
+def test_the_library_writes_no_byte_past_the_size_it_is_told():
+    """What an older binding gets: ss_poll_event told a struct that ends before `text` (or before
+    `voice`) fills that much and leaves every byte after it alone."""
+    import soundstation.engine as engine_module
+
+    lib = engine_module._c()
+    with soundstation.Engine("offline:48000") as engine:
+        engine.load_file("coin", os.path.join(os.path.dirname(__file__), "..", "..", "Assets", "Effects", "coin.wav"))
+        for _ in range(2):
+            engine.play("coin")
+        engine.render(4800)
+        for cut in (_library.Event.text.offset, _library.Event.voice.offset):
+            buffer = (ctypes.c_ubyte * (ctypes.sizeof(_library.Event) + 64))(*([0xAA] * (ctypes.sizeof(_library.Event) + 64)))
+            pointer = ctypes.cast(buffer, ctypes.POINTER(_library.Event))
+            assert lib.ss_poll_event(engine._engine(), pointer, cut) == 1
+            assert pointer.contents.type == soundstation.EventType.STARTED
+            assert all(byte == 0xAA for byte in buffer[cut:]), f"bytes written past a struct of {cut}"
