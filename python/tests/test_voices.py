@@ -189,3 +189,23 @@ def test_music_at_a_bar_with_the_old_string_and_the_enum():
     by_string, by_enum = switched("bar"), switched(soundstation.MusicPoint.BAR)
     assert by_string == by_enum
     assert switched("bars=1") == switched(soundstation.MusicPoint.BARS, bars=1) == by_string
+
+
+def test_a_voice_plays_on_the_bus_it_is_given_and_fades_in(tones):
+    def heard(bus):
+        with soundstation.Engine("offline:48000") as engine:
+            low = engine.load_file("low", tones[0])
+            engine.set_volume("music", 0.0)
+            engine.render(2400)  # past the bus volume's 20 ms glide
+            engine.play(low, bus=bus)
+            return rms(interleaved(engine.render(4800)))
+
+    assert heard(soundstation.Bus.MUSIC) == 0.0
+    assert heard("effects") > 0.05 and heard(soundstation.Bus.DEFAULT) > 0.05  # a file's own bus: effects
+    with soundstation.Engine("offline:48000") as engine:
+        low = engine.load_file("low", tones[0])
+        engine.play(low, fade_in=0.1, loops=Loops.FOREVER)
+        block = interleaved(engine.render(9600))
+        windows = [rms(block[2 * a:2 * (a + 960)]) for a in range(0, 9600, 960)]
+        assert all(b > a for a, b in zip(windows[:5], windows[1:5])), windows
+        assert windows[0] < windows[-1] / 4 and abs(windows[-1] / windows[-2] - 1) < 0.02, windows
