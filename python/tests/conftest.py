@@ -41,6 +41,6 @@ def write_tone(path, frequency, seconds, amplitude=0.3):
         out.setnchannels(1)
         out.setsampwidth(2)
         out.setframerate(RATE)
-        out.writeframes(b"".join(struct.pack("<h", round(32767 * amplitude * math.sin(2 * math.pi * frequency * i / RATE)))
-                                 for i in range(frames)))
+        samples = (round(32767 * amplitude * math.sin(2 * math.pi * frequency * i / RATE)) for i in range(frames))
+        out.writeframes(b"".join(struct.pack("<h", sample) for sample in samples))
     return str(path)

@@ -24,7 +24,8 @@ import soundstation
 from soundstation import _library
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-HEADER = pathlib.Path(os.environ.get("SOUNDSTATION_HEADER", ROOT / "Sources" / "CSoundStation" / "include" / "soundstation.h"))
+HEADER = pathlib.Path(os.environ.get("SOUNDSTATION_HEADER")
+                      or ROOT / "Sources" / "CSoundStation" / "include" / "soundstation.h")
 
 
 def header_text():
@@ -164,7 +165,8 @@ def test_struct_layouts_match_c(tmp_path):
     for name, fields in structs.items():
         lines.append(f'    printf("{name} sizeof %zu\\n", sizeof({name}));')
         for field in fields:
-            lines.append(f'    printf("{name} {field} %zu %zu\\n", offsetof({name}, {field}), sizeof((({name} *)0)->{field}));')
+            lines.append(f'    printf("{name} {field} %zu %zu\\n", offsetof({name}, {field}), '
+                         f'sizeof((({name} *)0)->{field}));')
     lines += ["    return 0;", "}"]
     source = tmp_path / "layout.c"
     source.write_text("\n".join(lines) + "\n")
@@ -176,7 +178,8 @@ def test_struct_layouts_match_c(tmp_path):
         parts = line.split()
         structure = _library.STRUCTS[parts[0]]
         if parts[1] == "sizeof":
-            assert ctypes.sizeof(structure) == int(parts[2]), f"sizeof({parts[0]}): C {parts[2]}, ctypes {ctypes.sizeof(structure)}"
+            assert ctypes.sizeof(structure) == int(parts[2]), \
+                f"sizeof({parts[0]}): C {parts[2]}, ctypes {ctypes.sizeof(structure)}"
         else:
             field = getattr(structure, parts[1], None)
             assert field is not None, f"{structure.__name__} lacks {parts[0]}.{parts[1]}"
@@ -200,7 +203,8 @@ def test_the_library_writes_no_byte_past_the_size_it_is_told():
             engine.play("coin")
         engine.render(4800)
         for cut in (_library.Event.text.offset, _library.Event.voice.offset):
-            buffer = (ctypes.c_ubyte * (ctypes.sizeof(_library.Event) + 64))(*([0xAA] * (ctypes.sizeof(_library.Event) + 64)))
+            length = ctypes.sizeof(_library.Event) + 64
+            buffer = (ctypes.c_ubyte * length)(*([0xAA] * length))
             pointer = ctypes.cast(buffer, ctypes.POINTER(_library.Event))
             assert lib.ss_poll_event(engine._engine(), pointer, cut) == 1
             assert pointer.contents.type == soundstation.EventType.STARTED

@@ -60,8 +60,8 @@ def wheel(tmp_path_factory):
         return pathlib.Path(given)
     library = os.environ.get("SOUNDSTATION_LIBRARY") or loaded_library()
     out = tmp_path_factory.mktemp("dist")
-    printed = subprocess.run([sys.executable, str(ROOT / "Scripts" / "build-wheel.py"), os.path.realpath(library), str(out)],
-                             check=True, capture_output=True, text=True).stdout
+    build = [sys.executable, str(ROOT / "Scripts" / "build-wheel.py"), os.path.realpath(library), str(out)]
+    printed = subprocess.run(build, check=True, capture_output=True, text=True).stdout
     return pathlib.Path(printed.strip().splitlines()[-1])
 
 
