@@ -69,6 +69,19 @@ nothing_from_the_toolchain() {
 
 c_tests() { "${game_env[@]}" "$work/capi_test" "$root/Assets"; }
 
+build_abi_test() { # Tests/CAPI/abi_test.c: what C ABI 1.0 added, built as a game would be
+    "${game_env[@]}" sh -c "cc -Wall -Wextra -Werror -std=c99 -o '$work/abi_test' '$root/Tests/CAPI/abi_test.c' \
+        \$(pkg-config --cflags --libs soundstation) -lm"
+}
+
+abi_tests() { # voices, music pause and files, loop counts, ids past 16384, events' voices, struct sizes
+    mkdir -p "$work/abi" && "${game_env[@]}" timeout 600 "$work/abi_test" "$work/abi"
+}
+
+output_after_close_valgrind() { # ss_output's string read after ss_close: no invalid read
+    "${game_env[@]}" valgrind -q --error-exitcode=9 "$work/abi_test" "$work/abi" output
+}
+
 honest_tests() { # Tests/CAPI/honest_test.c: ss_output, notices, C-terms messages, bounded render, no loss, no growth
     "${game_env[@]}" sh -c "cc -Wall -Wextra -Werror -std=c99 -o '$work/honest_test' '$root/Tests/CAPI/honest_test.c' \
         \$(pkg-config --cflags --libs soundstation)" || return 1
@@ -229,6 +242,9 @@ check "the library exports exactly the header's functions" exports_match_header
 check "a C game builds with pkg-config" build_game
 check "ldd: nothing from the Swift toolchain" nothing_from_the_toolchain
 check "C tests: offline onsets, music, identical renders, every error path" c_tests
+check "C ABI 1.0 tests build with pkg-config" build_abi_test
+check "C ABI 1.0: voices, music pause and files, loop counts, one id space, sized structs" abi_tests
+check "ss_output after ss_close under valgrind: no invalid read" output_after_close_valgrind
 check "C: says what happened, renders in pieces, loses nothing offline, keeps only a tombstone" honest_tests
 check "README C example builds and runs" readme_c_example
 check "README holds the examples as they are" readme_holds_the_examples

@@ -135,8 +135,11 @@ static int32_t lookup(ss_engine *engine, int sound_id) {
 }
 
 int ss_internal_engine_gave(ss_engine *engine, uint64_t voice) {
-    ssrt_core *core = engine->core;
-    return core != NULL && voice != 0 && voice <= ssrt_last_ticket(core);
+    /* Counted in flight like a trigger, so that ss_close never frees the ring under the read. */
+    atomic_fetch_add(&engine->inflight, 1);
+    int gave = !atomic_load(&engine->closed) && voice != 0 && voice <= ssrt_last_ticket(engine->core);
+    atomic_fetch_sub(&engine->inflight, 1);
+    return gave;
 }
 
 /* A message built by hand: snprintf is not async-signal-safe. */
@@ -330,7 +333,7 @@ static int init_struct(const char *function, void *out, size_t size, const void 
 
 /* Reads a caller's options into `out` (already holding the defaults): only the bytes its size
    states. Returns SS_OK, or an error naming an uninitialised struct. */
-static int read_struct(const char *function, void *out, const void *options, size_t full) {
+static int read_struct(const char *function, const char *init, void *out, const void *options, size_t full) {
     uint32_t size;
     memcpy(&size, options, sizeof size);
     if (size < sizeof(uint32_t)) {
@@ -338,7 +341,9 @@ static int read_struct(const char *function, void *out, const void *options, siz
         append(&m, function);
         append(&m, ": options->size is ");
         append_unsigned(&m, size);
-        append(&m, ": fill the options with their _init function first");
+        append(&m, ": fill the options with ");
+        append(&m, init);
+        append(&m, " first");
         ss_internal_set_error(m.text);
         return SS_ERR_INVALID_ARGUMENT;
     }
@@ -378,7 +383,7 @@ int ss_open_options_init(ss_open_options *options, size_t size) {
 
 int ss_internal_read_open_options(const ss_open_options *options, ss_open_options *out) {
     ss_open_options_init(out, sizeof *out);
-    return read_struct("ss_open_with", out, options, sizeof *out);
+    return read_struct("ss_open_with", "ss_open_options_init", out, options, sizeof *out);
 }
 
 int ss_music_options_init(ss_music_options *options, size_t size) {
@@ -395,7 +400,7 @@ int ss_music_options_init(ss_music_options *options, size_t size) {
 int ss_internal_read_music_options(const ss_music_options *options, ss_music_options *out) {
     ss_music_options_init(out, sizeof *out);
     if (options == NULL) return SS_OK;
-    return read_struct("ss_music_with", out, options, sizeof *out);
+    return read_struct("ss_music_with", "ss_music_options_init", out, options, sizeof *out);
 }
 
 /* ---- ss_play_voice ---- */
@@ -405,7 +410,7 @@ static int play_voice(ss_engine *engine, int sound_id, const ss_play_options *op
     ss_play_options o;
     play_defaults(&o);
     if (options != NULL) {
-        int read = read_struct(f, &o, options, sizeof o);
+        int read = read_struct(f, "ss_play_options_init", &o, options, sizeof o);
         if (read != SS_OK) return read;
     }
     int checked = check_numbers(f, o.volume, o.pitch, o.pan);

@@ -2,9 +2,9 @@
 /// `__version__` and what each command-line program prints for `--version` (a test keeps them equal).
 public enum LibraryVersion {
     /// Changes that break source compatibility.
-    public static let major = 0
+    public static let major = 1
     /// Additions.
-    public static let minor = 1
+    public static let minor = 0
     /// Fixes.
     public static let patch = 0
     /// `major.minor.patch`.

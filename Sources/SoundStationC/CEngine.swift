@@ -65,7 +65,8 @@ final class CEngine: Sendable {
         } catch {
             throw CError(error)
         }
-        guard let cHandle = ss_internal_engine_create(engine.triggerPort.rawCore, Double(engine.sampleRate)) else {
+        guard let cHandle = ss_internal_engine_create(engine.triggerPort.rawCore, Double(engine.sampleRate))
+        else {
             throw .invalid("out of memory for the engine's handle")
         }
         self.cHandle = cHandle

@@ -19,7 +19,8 @@ final class EventQueue: Sendable {
         var voice: UInt64
 
         init(
-            type: ss_event_type, soundID: Int32, name: String, time: Double, reason: Int32 = 0, voice: UInt64 = 0
+            type: ss_event_type, soundID: Int32, name: String, time: Double, reason: Int32 = 0,
+            voice: UInt64 = 0
         ) {
             self.type = Int32(bitPattern: type.rawValue)
             self.soundID = soundID

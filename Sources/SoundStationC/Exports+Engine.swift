@@ -60,7 +60,9 @@ public func ssOpenWith(
         }
         var o = ss_open_options()
         let read = ss_internal_read_open_options(options, &o)
-        guard read == SS_OK.rawValue else { throw CError(code: read, message: String(cString: ss_last_error())) }
+        guard read == SS_OK.rawValue else {
+            throw CError(code: read, message: String(cString: ss_last_error()))
+        }
         let spec = try OutputSpec(o)
         let assets = try o.assets_dir.map { pointer throws(CError) in try string(pointer, "assets_dir") }
         let engine = try CEngine(output: spec, assets: assets)

@@ -51,7 +51,8 @@ public func ssPreload(
             guard let sound = try? system.bank.id(of: name) else { continue }
             let entry = system.catalogue[name]
             let music = entry?.kind == .music && system.bank.isStreamed(name)
-            _ = try engine.publish(.init(name: name, file: nil), as: sound, music: music, loops: entry?.loop ?? false)
+            _ = try engine.publish(
+                .init(name: name, file: nil), as: sound, music: music, loops: entry?.loop ?? false)
         }
         if !loaded.failures.isEmpty { throw CError(SoundLoadError.someFailed(failures: loaded.failures)) }
         return SS_OK.rawValue

@@ -42,7 +42,9 @@ public func ssMusicWith(
         let name = try string(name, "name")
         var o = ss_music_options()
         let read = ss_internal_read_music_options(options, &o)
-        guard read == SS_OK.rawValue else { throw CError(code: read, message: String(cString: ss_last_error())) }
+        guard read == SS_OK.rawValue else {
+            throw CError(code: read, message: String(cString: ss_last_error()))
+        }
         try checked(o.crossfade_seconds, "crossfade_seconds", in: 0...3600)
         let (loop, repeats) = try loopCount(o.loops)
         let point: MusicQuantize
@@ -85,7 +87,8 @@ func loopCount(_ loops: Int32) throws(CError) -> (loop: Bool?, repeats: Int) {
     case SS_LOOPS_FOREVER.rawValue: return (true, 0)
     case 0...Int32(PlayOptions.repeatsRange.upperBound): return (false, Int(loops))
     default:
-        throw .invalid("invalid loops \(loops): expected 0...1000, SS_LOOPS_FOREVER (-1) or SS_LOOPS_DEFAULT (-2)")
+        throw .invalid(
+            "invalid loops \(loops): expected 0...1000, SS_LOOPS_FOREVER (-1) or SS_LOOPS_DEFAULT (-2)")
     }
 }
 

@@ -168,6 +168,7 @@ func mixBus(_ bus: Int32) throws(CError) -> Bus {
     case SS_BUS_VOICE.rawValue: return .voice
     default:
         throw .invalid(
-            "invalid bus \(bus): expected SS_BUS_MASTER (0), SS_BUS_MUSIC (1), SS_BUS_EFFECTS (2) or SS_BUS_VOICE (3)")
+            "invalid bus \(bus): expected SS_BUS_MASTER (0), SS_BUS_MUSIC (1), SS_BUS_EFFECTS (2) or SS_BUS_VOICE (3)"
+        )
     }
 }

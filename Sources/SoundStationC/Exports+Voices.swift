@@ -16,6 +16,7 @@ private func voiceOf(_ engine: OpaquePointer?, _ voice: UInt64) throws(CError) -
     let system = try engine.system
     guard voice != 0 else { throw .invalid("voice 0 is no voice: pass a handle from ss_play_voice") }
     guard ss_internal_engine_gave(engine.cHandle, voice) != 0 else {
+        _ = try engine.system  // closed meanwhile: say so rather than "never given"
         throw .invalid("voice \(voice) was never given by this engine: pass a handle from its ss_play_voice")
     }
     return (system, VoiceHandle(ticket: voice))
@@ -51,7 +52,9 @@ public func ssVoiceStop(_ engine: OpaquePointer?, _ voice: UInt64, _ fadeSeconds
 ///   - tweenSeconds: 0 at once.
 /// - Returns: `SS_OK` or a negative code.
 @_cdecl("ss_voice_set_volume")
-public func ssVoiceSetVolume(_ engine: OpaquePointer?, _ voice: UInt64, _ volume: Float, _ tweenSeconds: Double)
+public func ssVoiceSetVolume(
+    _ engine: OpaquePointer?, _ voice: UInt64, _ volume: Float, _ tweenSeconds: Double
+)
     -> Int32
 {
     cCall { () throws(CError) -> Int32 in

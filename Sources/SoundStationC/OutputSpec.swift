@@ -57,7 +57,9 @@ enum OutputSpec: Equatable {
         case Int32(SS_OUTPUT_AUTO.rawValue): self = .deviceOrSilent(latency)
         case Int32(SS_OUTPUT_DEVICE.rawValue):
             let name = try options.device.map { pointer throws(CError) in try string(pointer, "device") }
-            guard name?.isEmpty != true else { throw .invalid("the device name is empty: pass NULL for the default device") }
+            guard name?.isEmpty != true else {
+                throw .invalid("the device name is empty: pass NULL for the default device")
+            }
             self = .exactly(.device(name: name, latency: latency))
         case Int32(SS_OUTPUT_SILENT.rawValue): self = .exactly(.silent)
         case Int32(SS_OUTPUT_OFFLINE.rawValue):

@@ -147,8 +147,9 @@ typedef enum ss_bus {
     SS_BUS_VOICE = 3
 } ss_bus;
 
-/* Loop counts (ss_play_options.loops, ss_music_options.loops): a count N >= 0 plays the sound N + 1
- * times in all (N repeats after the first pass, as SDL_mixer and pygame count), or: */
+/* Loop counts (ss_play_options.loops, ss_music_options.loops): a count N, 0...1000, plays the sound
+ * N + 1 times in all (N repeats after the first pass, as SDL_mixer and pygame count), each pass the
+ * whole sound, back to back, at whatever pitch the voice has; or: */
 typedef enum ss_loops {
     /* Loop until stopped. */
     SS_LOOPS_FOREVER = -1,
@@ -251,8 +252,8 @@ typedef struct ss_play_options {
     int32_t bus;            /* an ss_bus; SS_BUS_DEFAULT (the sound's own bus) */
     int32_t loops;          /* N >= 0 (plays N + 1 times), SS_LOOPS_FOREVER or SS_LOOPS_DEFAULT
                                (default) */
-    double start_time;      /* seconds on the engine clock (ss_time) to start at, or a negative
-                               number (default -1) for now; offline a time starts at frame
+    double start_time;      /* seconds on the engine clock (ss_time) to start at, up to 1e9, or a
+                               negative number (default -1) for now; offline a time starts at frame
                                round(start_time * rate) exactly, and a past time starts at once */
     double fade_in_seconds; /* 0...3600: rises from silence over this long; 0 */
     int32_t priority;       /* 0...255 (a sound may take the voice of a lower one when every voice
@@ -444,8 +445,8 @@ int ss_stop_effects(ss_engine *engine, double fade_seconds);
 
 /* Switches the music to the preloaded catalogue track (or ss_load_music_file track) `name`, from its
  * start, looping as the catalogue says; the playing track stops, or crossfades over
- * `crossfade_seconds` (0 cuts). As ss_music_with with the default options and that crossfade.
- * Returns: SS_OK, SS_ERR_INVALID_ARGUMENT, SS_ERR_UNKNOWN_NAME, SS_ERR_NOT_LOADED, SS_ERR_CLOSED.
+ * `crossfade_seconds` (0 cuts). (ss_music_with takes a grid point and a loop count, and starts the
+ * track at its first downbeat.) Returns: SS_OK, SS_ERR_INVALID_ARGUMENT, SS_ERR_UNKNOWN_NAME, SS_ERR_NOT_LOADED, SS_ERR_CLOSED.
  * Threads: any. */
 int ss_music(ss_engine *engine, const char *name, double crossfade_seconds);
 

@@ -16,7 +16,7 @@ public struct SoundEntry: Sendable, Equatable {
     /// Whether playback wraps around. Defaults to true for music, false otherwise.
     public internal(set) var loop: Bool
     /// Whole passes a play of a sound that does not loop adds after its first, set by the call that
-    /// plays it (``MusicStation/play(_:transition:from:at:loop:repeats:)``); 0 in a catalogue.
+    /// plays it (a music call's `repeats`); 0 in a catalogue.
     var repeats = 0
     /// 0...255, higher wins when voices run short. Defaults to 128.
     public let priority: Int

@@ -44,8 +44,9 @@ extension SoundEntry {
             name: "\(name) stem \(index)", path: stem.path, resolvedPath: stem.resolvedPath, kind: kind,
             volume: volume, loop: loop, priority: priority, maxInstances: maxInstances, steal: steal,
             stream: true, coalesceMilliseconds: coalesceMilliseconds, loopStart: loopStart, loopEnd: loopEnd,
-            channels: channels, strict: strict, tempo: tempo, markers: markers)
-            .withRepeats(repeats)
+            channels: channels, strict: strict, tempo: tempo, markers: markers
+        )
+        .withRepeats(repeats)
     }
 
     /// This entry with ``repeats`` set.

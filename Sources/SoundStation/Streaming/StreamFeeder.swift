@@ -329,7 +329,8 @@ final class StreamFeeder: @unchecked Sendable {
             let piece = wanted > 0 ? ((try? decoder.read(maxFrames: wanted)) ?? []) : []
             if piece.isEmpty {
                 // A loop wraps to its loop start; a repeat plays the whole track again.
-                let again: Int? = entry.loop ? decoding.loopStart : (decoding.repeated < entry.repeats ? 0 : nil)
+                let again: Int? =
+                    entry.loop ? decoding.loopStart : (decoding.repeated < entry.repeats ? 0 : nil)
                 guard let again, decoding.cursor != again, (try? decoder.seek(toFrame: again)) != nil else {
                     decoding.exhausted = true
                     break

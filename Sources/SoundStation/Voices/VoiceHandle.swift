@@ -8,6 +8,8 @@ public struct VoiceHandle: Sendable, Hashable, CustomStringConvertible {
     /// The trigger's ticket: 1, 2, 3... per engine.
     public let ticket: UInt64
 
+    /// The handle of a ticket: for a binding whose handles cross a C interface as the ticket alone.
+    /// - Parameter ticket: A ticket this engine gave.
     @_spi(Bindings) public init(ticket: UInt64) {
         self.ticket = ticket
     }
