@@ -343,8 +343,9 @@ class Event(NamedTuple):
 Sound = Union[str, int]
 """A loaded sound: its name, or its id from :meth:`Engine.sound_id` or :meth:`Engine.load_file`."""
 
-_VOICE_MAX = 2**64 - 1
 _FADE_MAX = 3600.0
+_LOOPS_MAX = 1000
+_START_MAX = 1e9
 
 
 def _deprecated(old: str, new: str) -> None:
@@ -358,7 +359,7 @@ def _loops(value: Any) -> int:
         return int(Loops.DEFAULT)
     if isinstance(value, Loops):
         return int(value)
-    return _args.integer(value, "loops", 0)
+    return _args.integer(value, "loops", 0, _LOOPS_MAX)
 
 
 class Voice:
@@ -706,10 +707,10 @@ class Engine:
             volume: Multiplies the catalogue's volume, 0...16.
             pitch: The speed, 0.0625...16 (1 as recorded).
             pan: -1 left ... 1 right.
-            loops: None (the catalogue's "loop"), a count N >= 0 (plays N + 1 times), or
-                ``Loops.FOREVER``.
+            loops: None (the catalogue's "loop"), a count N, 0...1000 (plays N + 1 times, each
+                pass the whole sound), or ``Loops.FOREVER``.
             bus: The bus to play on (a :class:`Bus` or its name); ``Bus.DEFAULT`` is the sound's own.
-            at: Seconds on the engine clock (:attr:`time`) to start at (offline: at frame
+            at: Seconds on the engine clock (:attr:`time`), 0...1e9, to start at (offline: at frame
                 round(at * rate) exactly; a past time starts at once), or None for now.
             fade_in: Seconds to rise from silence, 0...3600.
             priority: 0...255 (a sound may take the voice of a lower one when every voice is busy),
@@ -729,7 +730,7 @@ class Engine:
         options.loops = _loops(loops)
         options.bus = _args.member(bus, "bus", Bus)
         if at is not None:
-            options.start_time = _args.number(at, "at", 0.0)
+            options.start_time = _args.number(at, "at", 0.0, _START_MAX)
         options.fade_in_seconds = _args.number(fade_in, "fade_in", 0.0, _FADE_MAX)
         if priority is not None:
             options.priority = _args.integer(priority, "priority", 0, 255)
@@ -745,7 +746,7 @@ class Engine:
                 pitch: float = 1.0, loops: Optional[Union[int, Loops]] = None) -> Voice:
         """Plays a loaded sound at ``seconds`` on the engine clock (offline: at frame
         round(seconds * rate); a past time starts at once): :meth:`play` with ``at=seconds``."""
-        return self.play(sound, volume, pitch, pan, loops=loops, at=_args.number(seconds, "seconds", 0.0))
+        return self.play(sound, volume, pitch, pan, loops=loops, at=_args.number(seconds, "seconds", 0.0, _START_MAX))
 
     def play_position(self, sound: Sound, x: float, y: float, volume: float = 1.0, pitch: float = 1.0) -> bool:
         """Plays a loaded sound at a position in the game's units (columns and rows, or any 2D units).
@@ -784,8 +785,11 @@ class Engine:
                 lands on the grid's frame exactly. With no music playing it switches at once.
             bars: With ``MusicPoint.BARS``: the next bar whose count is a multiple of this (>= 1).
             marker: With ``MusicPoint.MARKER``: the marker's name.
-            loops: None (the catalogue's "loop"), a count N >= 0 (the track plays N + 1 times, then
-                the music stops), or ``Loops.FOREVER``.
+            loops: None (the catalogue's "loop"), a count N, 0...1000 (the track plays N + 1 times,
+                then the music stops), or ``Loops.FOREVER``.
+
+        With ``at`` or ``loops`` the new track starts at its first downbeat (its catalogue
+        "downbeat"); without them it starts from its very beginning, as in 0.1.
         """
         name_bytes = _args.text(name, "name")
         options = _library.MusicOptions()
@@ -821,7 +825,10 @@ class Engine:
             options.marker = marker_bytes
         elif point == MusicPoint.MARKER:
             raise ValueError("at=MusicPoint.MARKER needs marker=NAME")
-        _check(_c().ss_music_with(self._engine(), name_bytes, ctypes.byref(options)))
+        if at is None and loops is None:  # from the track's very start (ss_music_with: its downbeat)
+            _check(_c().ss_music(self._engine(), name_bytes, options.crossfade_seconds))
+        else:
+            _check(_c().ss_music_with(self._engine(), name_bytes, ctypes.byref(options)))
 
     def music_position(self) -> Optional[MusicPosition]:
         """Where the playing music is now: bar, beat and fraction; ``None`` when no music with a tempo

@@ -138,6 +138,8 @@ def test_out_of_range_values_name_the_argument():
             (lambda: engine.play("reward", pitch=0.01), "pitch"),
             (lambda: engine.play("reward", pan=-1.5), "pan"),
             (lambda: engine.play("reward", loops=-3), "loops"),
+            (lambda: engine.play("reward", loops=1001), "loops"),
+            (lambda: engine.play("reward", at=2e9), "at"),
             (lambda: engine.play("reward", priority=256), "priority"),
             (lambda: engine.play("reward", fade_in=-1), "fade_in"),
             (lambda: engine.stop_music(fade=-0.5), "fade"),
