@@ -4,9 +4,9 @@ offline rendering.
     with soundstation.Engine("auto", assets="Assets") as engine:
         engine.preload()
         engine.music("main")
-        laser = engine.play("laser", loops=soundstation.Loops.FOREVER)
-        laser.set_pitch(1.5, tween=0.5)
-        laser.stop(fade=0.2)
+        alarm = engine.play("bomb-tick", loops=soundstation.Loops.FOREVER)
+        alarm.set_pitch(1.5, tween=0.5)
+        alarm.stop(fade=0.2)
 
 Every failure of the library raises :class:`SoundStationError` (or a subclass) carrying its message;
 an argument of the wrong type or out of range raises TypeError or ValueError naming it.
