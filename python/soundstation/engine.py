@@ -43,9 +43,11 @@ def library_version() -> str:
 
 class _Named(enum.IntEnum):
     """An IntEnum whose ``str()`` is its lower-case name with dashes ("device-lost"), the word that
-    0.1's events held. Comparing one with that old string still answers True for one release, with a
-    DeprecationWarning: code written against 0.1 (``event.type == "started"``) keeps working, and
-    says where to change."""
+    0.1's events held. Comparing one with that old string still answers True for one release: code
+    written against 0.1 (``event.type == "started"``) keeps working. It raises a
+    PendingDeprecationWarning, which Python shows only when asked (``-W``, pytest), not a
+    DeprecationWarning, which it shows for code in ``__main__``: an event loop compares on every event,
+    and a curses game would get the warning drawn over its screen."""
 
     def __str__(self) -> str:
         return self.name.lower().replace("_", "-")
@@ -55,10 +57,12 @@ class _Named(enum.IntEnum):
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, str):
+            kind = type(self).__name__
+            meant = other.upper().replace("-", "_")
+            instead = f"{kind}.{meant}" if meant in type(self).__members__ else f"a {kind} member"
             warnings.warn(
-                f"compare {type(self).__name__} members with {type(self).__name__}.{self.name}, not the "
-                f"string {other!r} (strings stop comparing equal in the next release)",
-                DeprecationWarning, stacklevel=2)
+                f"compare with {instead}, not the string {other!r} (strings stop comparing equal to "
+                f"{kind} members in the next release)", PendingDeprecationWarning, stacklevel=2)
             return str(self) == other
         return int.__eq__(self, other)
 

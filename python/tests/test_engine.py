@@ -378,9 +378,9 @@ def test_the_0_1_names_still_work_and_warn():
         engine.render(RATE // 10)
         (started, *_) = list(engine.events())
         assert str(started.type) == "started" and f"{started.type}" == "started"
-        with pytest.warns(DeprecationWarning, match="EventType.STARTED"):
+        with pytest.warns(PendingDeprecationWarning, match="EventType.STARTED"):
             assert started.type == "started"
-        with pytest.warns(DeprecationWarning):
+        with pytest.warns(PendingDeprecationWarning, match="EventType.FINISHED"):
             assert started.type != "finished"
 
 
