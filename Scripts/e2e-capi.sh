@@ -75,7 +75,7 @@ build_abi_test() { # Tests/CAPI/abi_test.c: what C ABI 1.0 added, built as a gam
 }
 
 abi_tests() { # voices, music pause and files, loop counts, ids past 16384, events' voices, struct sizes
-    mkdir -p "$work/abi" && "${game_env[@]}" timeout 600 "$work/abi_test" "$work/abi"
+    mkdir -p "$work/abi" && "${game_env[@]}" timeout 600 "$work/abi_test" "$work/abi" "$root/Assets"
 }
 
 output_after_close_valgrind() { # ss_output's string read after ss_close: no invalid read

@@ -20,8 +20,8 @@ trap cleanup EXIT
 
 make_library() {
     mkdir -p "$work/lib" || return 1
-    ln -sf "$build/libSoundStationC.so" "$work/lib/libsoundstation.so.0"
-    ln -sf libsoundstation.so.0 "$work/lib/libsoundstation.so"
+    ln -sf "$build/libSoundStationC.so" "$work/lib/libsoundstation.so.1"
+    ln -sf libsoundstation.so.1 "$work/lib/libsoundstation.so"
     cc -std=c99 -Wall -Wextra -Werror -o "$work/quiet_test" "$root/Tests/CAPI/quiet_test.c" \
         -I"$root/Sources/CSoundStation/include" -L"$work/lib" -lsoundstation -Wl,-rpath,"$work/lib" -lncurses
 }
@@ -61,7 +61,7 @@ quiet_in_tmux() {
     local session=$1 command=$2 record="$work/$1.record" _
     tmux -S "$tmux_socket" new-session -d -s "$session" -x 80 -y 24 \
         "env -i HOME='$work' PATH=/usr/bin:/bin TERM=tmux-256color PULSE_SERVER='unix:$work/no-server' \
-        PYTHONPATH='$root/python' SOUNDSTATION_LIBRARY='$work/lib/libsoundstation.so.0' \
+        PYTHONPATH='$root/python' SOUNDSTATION_LIBRARY='$work/lib/libsoundstation.so.1' \
         $command '$work/assets' '$record' 3; sleep 60" || return 1
     for _ in $(seq 300); do [ -s "$record" ] && grep -q '^--- notices' "$record" && break; sleep 0.1; done
     sleep 0.3

@@ -287,8 +287,8 @@ starfall_panes_match() { # the same seed through plain ssh: the same last screen
 
 c_and_python_games_are_heard() { # Catch (C, ss_open "auto") and Snake (Python, Engine("auto"))
     mkdir -p "$work/lib"
-    ln -sf "$bindir/libSoundStationC.so" "$work/lib/libsoundstation.so.0"
-    ln -sf libsoundstation.so.0 "$work/lib/libsoundstation.so"
+    ln -sf "$bindir/libSoundStationC.so" "$work/lib/libsoundstation.so.1"
+    ln -sf libsoundstation.so.1 "$work/lib/libsoundstation.so"
     cc -std=c99 -O2 -o "$work/catch" "$repo/Examples/CursesC/catch.c" -I"$repo/Sources/CSoundStation/include" \
         -L"$work/lib" -lsoundstation -Wl,-rpath,"$work/lib" -lncurses || return 1
     heard catch "" "$work/catch --autoplay --frames 300" || return 1

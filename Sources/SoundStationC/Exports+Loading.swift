@@ -191,7 +191,17 @@ public func ssLoadMusicFile(
         }
         let warnings: [SoundLoadWarning]
         do throws(SoundLoadError) { warnings = try system.bank.loadMusic(named: name, fileAt: path) } catch {
-            throw CError(error)
+            // In this call's terms: there is no manifest to fix.
+            switch error {
+            case .catalogue(.fileMissing(_, let path)):
+                throw CError(
+                    code: SS_ERR_DECODE.rawValue,
+                    message: "no file at \(path): give ss_load_music_file a file")
+            case .catalogue(.undecodable(_, let path, let reason)):
+                throw CError(
+                    code: SS_ERR_DECODE.rawValue, message: "\(path) does not open as audio: \(reason)")
+            default: throw CError(error)
+            }
         }
         for warning in warnings { engine.notice(warning.description) }
         let sound: SoundID

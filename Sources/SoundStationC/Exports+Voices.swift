@@ -19,7 +19,7 @@ private func voiceOf(_ engine: OpaquePointer?, _ voice: UInt64) throws(CError) -
         _ = try engine.system  // closed meanwhile: say so rather than "never given"
         throw .invalid("voice \(voice) was never given by this engine: pass a handle from its ss_play_voice")
     }
-    return (system, VoiceHandle(ticket: voice))
+    return (system, VoiceHandle.bound(ticket: voice))
 }
 
 /// A tween of `seconds` (`nil` for at once), checked.

@@ -4,8 +4,8 @@
  * was, music streamed from a file with no catalogue (its samples in the render, a loop count), ss_play
  * on every id the library gave (past 16384), events naming their voices, and structs of other sizes
  * with a canary after them (nothing written or read past the size stated).
- * Usage: abi_test WORK_DIR          (writes its tone files there; exit 1 when a check fails)
- *        abi_test WORK_DIR output   (ss_output read after ss_close: run it under valgrind) */
+ * Usage: abi_test WORK_DIR ASSETS_DIR  (writes its tone files in WORK_DIR; exit 1 when a check fails)
+ *        abi_test WORK_DIR output      (ss_output read after ss_close: run it under valgrind) */
 #define _POSIX_C_SOURCE 200809L
 #include <soundstation.h>
 
@@ -493,6 +493,31 @@ static void sizes(void) {
     CHECK(ss_music_options_init((ss_music_options *)&zero, 2) == SS_ERR_INVALID_ARGUMENT, "a size of 2");
 }
 
+/* A layered track's stems report under the track's id and name, never the -1 of device events. */
+static void stems_carry_their_track(const char *assets) {
+    ss_engine *engine = NULL;
+    CHECK(ss_open(&engine, "offline:48000", assets) == SS_OK, "open with the catalogue");
+    const char *names[] = {"game"};
+    CHECK(ss_preload(engine, names, 1, NULL, NULL) == SS_OK, "preload game (three stems)");
+    int game = ss_sound_id(engine, "game");
+    CHECK(ss_music(engine, "game", 0) == SS_OK, "play game");
+    free(render(engine, RATE / 2));
+    CHECK(ss_stop_music(engine, 0) == SS_OK, "stop it");
+    free(render(engine, 256));
+    ss_event events[32];
+    int n = drain(engine, events, 32), started = 0, finished = 0;
+    for (int i = 0; i < n; i++) {
+        if (events[i].type != SS_EVENT_STARTED && events[i].type != SS_EVENT_FINISHED) continue;
+        CHECK(events[i].sound_id == game && strcmp(events[i].name, "game") == 0 && events[i].voice != 0,
+              "event %d of %s (id %d, voice %llu)", events[i].type, events[i].name, events[i].sound_id,
+              (unsigned long long)events[i].voice);
+        started += events[i].type == SS_EVENT_STARTED;
+        finished += events[i].type == SS_EVENT_FINISHED;
+    }
+    CHECK(started == 4 && finished == 4, "the track and its three stems: %d started, %d finished", started, finished);
+    ss_close(engine);
+}
+
 /* ss_output's string read after ss_close (the Valgrind run checks no freed memory is read). */
 static void output_after_close(void) {
     ss_engine *engine = open_offline();
@@ -504,14 +529,14 @@ static void output_after_close(void) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 2) {
-        printf("usage: abi_test WORK_DIR [output]\n");
+    if (argc < 3) {
+        printf("usage: abi_test WORK_DIR ASSETS_DIR | abi_test WORK_DIR output\n");
         return 2;
     }
     snprintf(work, sizeof work, "%s", argv[1]);
     CHECK(ss_version() == SS_API_VERSION && ss_version() >= 10000, "library %d, header %d", ss_version(),
           SS_API_VERSION);
-    if (argc > 2 && strcmp(argv[2], "output") == 0) {
+    if (strcmp(argv[2], "output") == 0) {
         output_after_close();
     } else {
         two_loops();
@@ -519,6 +544,7 @@ int main(int argc, char **argv) {
         music_from_a_file();
         many_ids();
         sizes();
+        stems_carry_their_track(argv[2]);
         output_after_close();
     }
     printf("abi_test: %d checks, %d failed\n", checks, failures);

@@ -8,11 +8,14 @@ public struct VoiceHandle: Sendable, Hashable, CustomStringConvertible {
     /// The trigger's ticket: 1, 2, 3... per engine.
     public let ticket: UInt64
 
-    /// The handle of a ticket: for a binding whose handles cross a C interface as the ticket alone.
-    /// - Parameter ticket: A ticket this engine gave.
-    @_spi(Bindings) public init(ticket: UInt64) {
+    init(ticket: UInt64) {
         self.ticket = ticket
     }
+
+    /// The handle of a ticket: for a binding whose handles cross a C interface as the ticket alone.
+    /// - Parameter ticket: A ticket an engine gave.
+    /// - Returns: The handle.
+    @_spi(Bindings) public static func bound(ticket: UInt64) -> VoiceHandle { VoiceHandle(ticket: ticket) }
 
     /// `voice#ticket`, for logs.
     public var description: String { "voice#\(ticket)" }
