@@ -55,12 +55,22 @@ class Snake:
         self.bonus: Optional[Tuple[int, int]] = None
         self.started = 0
         self.refused = 0
+        # The bonus ticks while it lies on the field, from where it lies: one voice, stopped when
+        # the bonus is eaten or the game ends.
+        self.bonus_tick: Optional[soundstation.Voice] = None
 
-    def sound(self, name: str, x: int = WIDTH // 2, volume: float = 1.0) -> None:
+    def sound(self, name: str, x: int = WIDTH // 2, volume: float = 1.0,
+              loops: Optional[soundstation.Loops] = None) -> Optional[soundstation.Voice]:
         try:
-            self.engine.play(name, volume=volume, pan=(2 * x - (WIDTH - 1)) / (WIDTH - 1))
+            return self.engine.play(name, volume=volume, pan=(2 * x - (WIDTH - 1)) / (WIDTH - 1), loops=loops)
         except soundstation.SoundStationError:
-            pass  # a sound that did not load: the game goes on without it
+            return None  # a sound that did not load: the game goes on without it
+
+    def end_bonus(self) -> None:
+        self.bonus = None
+        if self.bonus_tick is not None:
+            self.bonus_tick.stop(fade=0.1)
+            self.bonus_tick = None
 
     def free_cell(self) -> Tuple[int, int]:
         while True:
@@ -72,7 +82,8 @@ class Snake:
         self.scene = PLAYING
         self.score, self.level, self.ticks = 0, 1, 0
         self.body = [(WIDTH // 2 - i, HEIGHT // 2) for i in range(4)]
-        self.heading, self.turn, self.bonus = "right", None, None
+        self.heading, self.turn = "right", None
+        self.end_bonus()
         self.food = self.free_cell()
         self.sound("jump")
 
@@ -114,6 +125,7 @@ class Snake:
         head = (self.body[0][0] + dx, self.body[0][1] + dy)
         if not (0 <= head[0] < WIDTH and 0 <= head[1] < HEIGHT) or head in self.body[:-1]:
             self.sound("explosion", head[0])
+            self.end_bonus()
             self.scene, self.ticks = OVER, 0
             return
         self.body.insert(0, head)
@@ -123,12 +135,13 @@ class Snake:
             self.food = self.free_cell()
             if self.bonus is None and random.random() < 0.3:
                 self.bonus = self.free_cell()
+                self.bonus_tick = self.sound("bomb-tick", self.bonus[0], volume=0.4, loops=soundstation.Loops.FOREVER)
             if self.score % 5 == 0 and self.level < 3:
                 self.level += 1
                 self.sound("level-up")
         elif head == self.bonus:
             self.score += 3
-            self.bonus = None
+            self.end_bonus()
             self.sound("reward", head[0])
         else:
             self.body.pop()
@@ -180,8 +193,8 @@ def play(screen: "curses.window", engine: soundstation.Engine, args: argparse.Na
         while args.frames is None or frame < args.frames:
             frame += 1
             for event in engine.events():
-                game.started += event.type == "started"
-                game.refused += event.type == "refused"
+                game.started += event.type == soundstation.EventType.STARTED
+                game.refused += event.type == soundstation.EventType.REFUSED
             if game.scene == OVER and game.ticks > 30:
                 game.scene = MENU
             if game.scene != shown:  # music per scene, crossfaded
@@ -202,6 +215,7 @@ def play(screen: "curses.window", engine: soundstation.Engine, args: argparse.Na
             if key in (10, 13, curses.KEY_ENTER) and game.scene != PLAYING:
                 game.start()
             elif key == ord("m"):
+                game.end_bonus()
                 game.scene = MENU
             elif key == ord("p"):
                 paused = not paused

@@ -6,9 +6,11 @@ import ctypes
 import ctypes.util
 import os
 import subprocess
-from typing import List
+from typing import Any, Dict, List, Tuple
 
-SONAME = "libsoundstation.so.0"
+SONAME = "libsoundstation.so.1"
+MAJOR = 1
+"""The C ABI this package speaks: any 1.x library serves it (the structs it passes state their size)."""
 
 
 class LibraryNotFoundError(ImportError):
@@ -18,20 +20,74 @@ class LibraryNotFoundError(ImportError):
 class MusicalPosition(ctypes.Structure):
     """The C ``ss_musical_position``."""
 
-    _fields_ = [("bar", ctypes.c_int), ("beat", ctypes.c_int), ("fraction", ctypes.c_double)]
+    _fields_ = [("bar", ctypes.c_int32), ("beat", ctypes.c_int32), ("fraction", ctypes.c_double)]
 
 
 class Event(ctypes.Structure):
-    """The C ``ss_event``."""
+    """The C ``ss_event`` (1.0's fields; ``ss_poll_event`` is told this struct's size)."""
 
     _fields_ = [
-        ("type", ctypes.c_int),
-        ("sound_id", ctypes.c_int),
-        ("reason", ctypes.c_int),
+        ("type", ctypes.c_int32),
+        ("sound_id", ctypes.c_int32),
+        ("reason", ctypes.c_int32),
+        ("reserved", ctypes.c_int32),
         ("time", ctypes.c_double),
+        ("voice", ctypes.c_uint64),
         ("name", ctypes.c_char * 64),
         ("text", ctypes.c_char * 256),
     ]
+
+
+class OpenOptions(ctypes.Structure):
+    """The C ``ss_open_options`` (filled by ``ss_open_options_init``, which sets ``size``)."""
+
+    _fields_ = [
+        ("size", ctypes.c_uint32),
+        ("output", ctypes.c_int32),
+        ("device", ctypes.c_char_p),
+        ("sample_rate", ctypes.c_int32),
+        ("latency", ctypes.c_int32),
+        ("assets_dir", ctypes.c_char_p),
+    ]
+
+
+class PlayOptions(ctypes.Structure):
+    """The C ``ss_play_options`` (filled by ``ss_play_options_init``, which sets ``size``)."""
+
+    _fields_ = [
+        ("size", ctypes.c_uint32),
+        ("volume", ctypes.c_float),
+        ("pitch", ctypes.c_float),
+        ("pan", ctypes.c_float),
+        ("bus", ctypes.c_int32),
+        ("loops", ctypes.c_int32),
+        ("start_time", ctypes.c_double),
+        ("fade_in_seconds", ctypes.c_double),
+        ("priority", ctypes.c_int32),
+    ]
+
+
+class MusicOptions(ctypes.Structure):
+    """The C ``ss_music_options`` (filled by ``ss_music_options_init``, which sets ``size``)."""
+
+    _fields_ = [
+        ("size", ctypes.c_uint32),
+        ("point", ctypes.c_int32),
+        ("crossfade_seconds", ctypes.c_double),
+        ("bars", ctypes.c_int32),
+        ("loops", ctypes.c_int32),
+        ("marker", ctypes.c_char_p),
+    ]
+
+
+STRUCTS = {
+    "ss_event": Event,
+    "ss_musical_position": MusicalPosition,
+    "ss_open_options": OpenOptions,
+    "ss_play_options": PlayOptions,
+    "ss_music_options": MusicOptions,
+}
+"""Each C struct of the header and its ctypes twin (tests/test_layout.py compares them with C's)."""
 
 
 PROGRESS = ctypes.CFUNCTYPE(None, ctypes.c_double, ctypes.c_void_p)
@@ -76,55 +132,93 @@ def load() -> ctypes.CDLL:
         except OSError as error:
             tried.append(f"{path} ({error})")
             continue
-        _declare(lib)
+        try:
+            version = lib.ss_version()
+        except AttributeError:
+            tried.append(f"{path} (not libsoundstation: it has no ss_version)")
+            continue
+        if version // 10000 != MAJOR:
+            # Another major version has other functions and struct layouts: calling it would be wrong.
+            tried.append(f"{path} (version {version // 10000}.{version // 100 % 100}.{version % 100}; "
+                         f"this package needs {MAJOR}.x)")
+            continue
+        try:
+            _declare(lib)
+        except AttributeError as error:
+            tried.append(f"{path} (lacks a function of the {MAJOR}.0 header: {error})")
+            continue
         return lib
     raise LibraryNotFoundError(
         "cannot load libsoundstation; tried: " + "; ".join(tried)
         + ". Install the wheel that carries it (`pip install soundstation-*.whl` from `make dist`), "
-        "or the library: the libsoundstation0 package, or `make install-lib` (or `make install-lib "
+        "or the library: the libsoundstation1 package, or `make install-lib` (or `make install-lib "
         "PREFIX=$HOME/.local`) in the SoundStation repository, then make it findable: run `ldconfig`, "
-        "add PREFIX/lib/pkgconfig to PKG_CONFIG_PATH, or set SOUNDSTATION_LIBRARY=/path/to/libsoundstation.so.0"
+        "add PREFIX/lib/pkgconfig to PKG_CONFIG_PATH, or set SOUNDSTATION_LIBRARY=/path/to/libsoundstation.so.1"
     )
 
 
-def _declare(lib: ctypes.CDLL) -> None:
+def signatures() -> Dict[str, Tuple[Any, List[Any]]]:
+    """Every function of the header: its name, and its return type and argument types in ctypes.
+    (tests/test_header.py checks this against soundstation.h.)"""
     engine = ctypes.c_void_p
     c_str = ctypes.c_char_p
-    signatures = {
-        "ss_version": (ctypes.c_int, []),
+    voice = ctypes.c_uint64
+    size = ctypes.c_size_t
+    i32 = ctypes.c_int
+    f32 = ctypes.c_float
+    f64 = ctypes.c_double
+    signatures: Dict[str, Tuple[Any, List[Any]]] = {
+        "ss_version": (i32, []),
         "ss_last_error": (c_str, []),
-        "ss_result_name": (c_str, [ctypes.c_int]),
-        "ss_open": (ctypes.c_int, [ctypes.POINTER(engine), c_str, c_str]),
+        "ss_result_name": (c_str, [i32]),
+        "ss_open_options_init": (i32, [ctypes.POINTER(OpenOptions), size]),
+        "ss_open_with": (i32, [ctypes.POINTER(engine), ctypes.POINTER(OpenOptions)]),
+        "ss_open": (i32, [ctypes.POINTER(engine), c_str, c_str]),
         "ss_close": (None, [engine]),
-        "ss_preload": (ctypes.c_int, [engine, ctypes.POINTER(c_str), ctypes.c_int, PROGRESS, ctypes.c_void_p]),
-        "ss_cancel_preload": (ctypes.c_int, [engine]),
-        "ss_load_file": (ctypes.c_int, [engine, c_str, c_str]),
-        "ss_sound_id": (ctypes.c_int, [engine, c_str]),
-        "ss_play": (ctypes.c_int, [engine, ctypes.c_int, ctypes.c_float, ctypes.c_float, ctypes.c_float]),
-        "ss_play_at": (ctypes.c_int, [engine, ctypes.c_int, ctypes.c_double, ctypes.c_float, ctypes.c_float]),
-        "ss_music": (ctypes.c_int, [engine, c_str, ctypes.c_double]),
-        "ss_music_at": (ctypes.c_int, [engine, c_str, ctypes.c_double, c_str]),
-        "ss_music_position": (ctypes.c_int, [engine, ctypes.POINTER(MusicalPosition)]),
-        "ss_music_intensity": (ctypes.c_int, [engine, ctypes.c_double, ctypes.c_double]),
-        "ss_stop_music": (ctypes.c_int, [engine, ctypes.c_double]),
-        "ss_stop_effects": (ctypes.c_int, [engine, ctypes.c_double]),
-        "ss_set_volume": (ctypes.c_int, [engine, c_str, ctypes.c_float]),
-        "ss_pause_all": (ctypes.c_int, [engine]),
-        "ss_resume_all": (ctypes.c_int, [engine]),
-        "ss_render": (ctypes.c_int, [engine, ctypes.POINTER(ctypes.c_float), ctypes.c_int]),
-        "ss_poll_event": (ctypes.c_int, [engine, ctypes.POINTER(Event)]),
-        "ss_time": (ctypes.c_double, [engine]),
-        "ss_sample_rate": (ctypes.c_int, [engine]),
+        "ss_preload": (i32, [engine, ctypes.POINTER(c_str), i32, PROGRESS, ctypes.c_void_p]),
+        "ss_cancel_preload": (i32, [engine]),
+        "ss_load_file": (i32, [engine, c_str, c_str]),
+        "ss_load_music_file": (i32, [engine, c_str, c_str]),
+        "ss_sound_id": (i32, [engine, c_str]),
+        "ss_play": (i32, [engine, i32, f32, f32, f32]),
+        "ss_play_at": (i32, [engine, i32, f64, f32, f32]),
+        "ss_play_options_init": (i32, [ctypes.POINTER(PlayOptions), size]),
+        "ss_play_voice": (i32, [engine, i32, ctypes.POINTER(PlayOptions), ctypes.POINTER(voice)]),
+        "ss_voice_stop": (i32, [engine, voice, f64]),
+        "ss_voice_set_volume": (i32, [engine, voice, f32, f64]),
+        "ss_voice_set_pitch": (i32, [engine, voice, f32, f64]),
+        "ss_voice_set_pan": (i32, [engine, voice, f32, f64]),
+        "ss_voice_pause": (i32, [engine, voice]),
+        "ss_voice_resume": (i32, [engine, voice]),
+        "ss_voice_is_playing": (i32, [engine, voice]),
+        "ss_stop_effects": (i32, [engine, f64]),
+        "ss_music": (i32, [engine, c_str, f64]),
+        "ss_music_options_init": (i32, [ctypes.POINTER(MusicOptions), size]),
+        "ss_music_with": (i32, [engine, c_str, ctypes.POINTER(MusicOptions)]),
+        "ss_music_position": (i32, [engine, ctypes.POINTER(MusicalPosition), size]),
+        "ss_music_intensity": (i32, [engine, f64, f64]),
+        "ss_pause_music": (i32, [engine]),
+        "ss_resume_music": (i32, [engine]),
+        "ss_stop_music": (i32, [engine, f64]),
+        "ss_set_volume": (i32, [engine, i32, f32]),
+        "ss_pause_all": (i32, [engine]),
+        "ss_resume_all": (i32, [engine]),
+        "ss_play_position": (i32, [engine, i32, f32, f32, f32, f32]),
+        "ss_set_listener": (i32, [engine, f32, f32, f64]),
+        "ss_set_grid": (i32, [engine, i32, i32]),
+        "ss_set_filter": (i32, [engine, i32, i32, f32, f32, f64]),
+        "ss_set_reverb": (i32, [engine, i32, c_str]),
+        "ss_render": (i32, [engine, ctypes.POINTER(ctypes.c_float), i32]),
+        "ss_poll_event": (i32, [engine, ctypes.POINTER(Event), size]),
+        "ss_time": (f64, [engine]),
+        "ss_sample_rate": (i32, [engine]),
         "ss_output": (c_str, [engine]),
-        "ss_play_position": (
-            ctypes.c_int, [engine, ctypes.c_int, ctypes.c_float, ctypes.c_float, ctypes.c_float, ctypes.c_float]),
-        "ss_set_listener": (ctypes.c_int, [engine, ctypes.c_float, ctypes.c_float, ctypes.c_double]),
-        "ss_set_grid": (ctypes.c_int, [engine, ctypes.c_int, ctypes.c_int]),
-        "ss_set_filter": (
-            ctypes.c_int, [engine, c_str, ctypes.c_int, ctypes.c_float, ctypes.c_float, ctypes.c_double]),
-        "ss_set_reverb": (ctypes.c_int, [engine, c_str, c_str]),
     }
-    for name, (restype, argtypes) in signatures.items():
+    return signatures
+
+
+def _declare(lib: ctypes.CDLL) -> None:
+    for name, (restype, argtypes) in signatures().items():
         function = getattr(lib, name)
         function.restype = restype
         function.argtypes = argtypes
