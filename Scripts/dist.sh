@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make dist: what a game author installs without a Swift toolchain, built into dist/:
-#   soundstation-VERSION-py3-none-linux_x86_64.whl   the Python package with libsoundstation.so.1 inside
+#   soundstation-VERSION-py3-none-manylinux_2_36_x86_64.whl the Python package with libsoundstation.so.1 inside
 #   libsoundstation1_VERSION-1_amd64.deb             the library (Depends from its shared libraries)
 #   libsoundstation-dev_VERSION-1_amd64.deb          soundstation.h, soundstation.pc, the .so link
 #   soundstation-tools_VERSION-1_amd64.deb           the CLIs and Starfall, with Starfall's sounds

@@ -4,9 +4,9 @@
 set -euo pipefail
 
 build=(libopenal-dev libvorbis-dev libsdl2-dev libsndfile1-dev libxmp-dev)
-test=(pulseaudio pulseaudio-utils sox vorbis-tools espeak-ng tmux xvfb flac opus-tools lame mpg123 xmp
+test=(valgrind pulseaudio pulseaudio-utils sox vorbis-tools espeak-ng tmux xvfb flac opus-tools lame mpg123 xmp
     openssh-server openssh-client procps)
-bench=(libsdl2-mixer-dev valgrind)
+bench=(libsdl2-mixer-dev)
 # make dist and make dist-test: the package tools and the clean root's.
 dist=(dpkg-dev lintian debootstrap zstd)
 # The Rust and Go bindings' tests: Go from Debian; Rust from Debian unless a cargo (rustup's) is there.

@@ -33,7 +33,7 @@ struct CError: Error {
     /// The code and message for a catalogue error.
     init(_ error: CatalogueError) {
         switch error {
-        case .unknownSound: code = SS_ERR_UNKNOWN_NAME.rawValue
+        case .unknownSound, .unknownMarker: code = SS_ERR_UNKNOWN_NAME.rawValue
         case .fileMissing, .undecodable: code = SS_ERR_DECODE.rawValue
         default: code = SS_ERR_CATALOGUE.rawValue
         }

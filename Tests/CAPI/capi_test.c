@@ -288,6 +288,8 @@ static void musical_time(const char *assets) {
     CHECK_ERROR(music_at(engine, "main", SS_MUSIC_MARKER, 1, NULL), SS_ERR_INVALID_ARGUMENT, "marker is NULL");
     CHECK_ERROR(music_at(engine, "main", SS_MUSIC_BARS, 0, NULL), SS_ERR_INVALID_ARGUMENT, "bars 0");
     CHECK_ERROR(music_at(engine, "mian", SS_MUSIC_BAR, 1, NULL), SS_ERR_UNKNOWN_NAME, "mian");
+    CHECK_ERROR(music_at(engine, "main", SS_MUSIC_MARKER, 1, "no-such-marker"), SS_ERR_UNKNOWN_NAME,
+                "no-such-marker");
     CHECK_ERROR(ss_music_position(engine, NULL, sizeof(ss_musical_position)), SS_ERR_INVALID_ARGUMENT, "out is NULL");
     CHECK_ERROR(ss_music_intensity(engine, 2, 0), SS_ERR_INVALID_ARGUMENT, "intensity 2");
     free(out);

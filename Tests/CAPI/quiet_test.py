@@ -44,7 +44,7 @@ def main(screen, assets, record, seconds):
             if tick % 5 == 0:
                 engine.play("cut")
                 engine.play("damaged")
-            notices += [event.text for event in engine.events() if event.type == "notice"]
+            notices += [event.text for event in engine.events() if event.type == soundstation.EventType.NOTICE]
             draw(4, f"playing: {tick // 10}.{tick % 10} s, notices {len(notices)}")
             time.sleep(0.1)
         engine.stop_music()
