@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #define RING_MASK ((uint64_t)SSRT_RING_CAPACITY - 1)
@@ -32,8 +33,13 @@ struct ssrt_core {
 };
 
 ssrt_core *ssrt_core_create(void) {
-    ssrt_core *core = aligned_alloc(64, (sizeof(ssrt_core) + 63) / 64 * 64);
-    if (core == NULL) return NULL;
+    /* A mapping of its own, not the heap: the core is large (about 370 KB) and every engine makes
+       one. From the heap, a game opening and closing engines left each freed core behind a few small
+       blocks allocated after it, and the heap grew by a core a cycle (issue 30: 6 MB to 659 MB over
+       2,000 cycles). Unmapped, it goes back to the system whole. Page-aligned, so cache-line aligned. */
+    void *mapped = mmap(NULL, sizeof(ssrt_core), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mapped == MAP_FAILED) return NULL;
+    ssrt_core *core = mapped;
     memset(core, 0, sizeof *core);
     for (uint64_t i = 0; i < SSRT_RING_CAPACITY; i++) atomic_init(&core->cells[i].sequence, i);
     atomic_init(&core->enqueue_position, 0);
@@ -41,7 +47,7 @@ ssrt_core *ssrt_core_create(void) {
     atomic_init(&core->tickets, 0);
     atomic_init(&core->wake_pending, 0);
     if (sem_init(&core->wake, 0, 0) != 0) {
-        free(core);
+        munmap(core, sizeof(ssrt_core));
         return NULL;
     }
     return core;
@@ -50,7 +56,7 @@ ssrt_core *ssrt_core_create(void) {
 void ssrt_core_destroy(ssrt_core *core) {
     if (core == NULL) return;
     sem_destroy(&core->wake);
-    free(core);
+    munmap(core, sizeof(ssrt_core));
 }
 
 uint64_t ssrt_last_ticket(ssrt_core *core) {

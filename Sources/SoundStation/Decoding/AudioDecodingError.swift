@@ -11,12 +11,15 @@ public enum AudioDecodingError: Error, CustomStringConvertible, Equatable {
     case truncated(path: String, reason: String)
     /// The file's structure is inconsistent or the codec rejected its contents.
     case corrupt(path: String, reason: String)
+    /// Decoded, the file would take more memory than one sound held in memory may
+    /// (``AudioDecoder/maximumDecodedBytes``): it can be streamed instead.
+    case tooLarge(path: String, reason: String)
 
     /// The file the error is about.
     public var path: String {
         switch self {
         case .unreadable(let path, _), .unsupportedFormat(let path, _), .truncated(let path, _),
-            .corrupt(let path, _):
+            .corrupt(let path, _), .tooLarge(let path, _):
             return path
         }
     }
@@ -34,6 +37,10 @@ public enum AudioDecodingError: Error, CustomStringConvertible, Equatable {
             return "Audio file '\(path)' is cut short: \(reason). Re-export or re-copy it."
         case .corrupt(let path, let reason):
             return "Audio file '\(path)' is damaged: \(reason). Re-export it from the source."
+        case .tooLarge(let path, let reason):
+            return "Audio file '\(path)' is too large to hold decoded: \(reason). Stream it instead: "
+                + "in the catalogue, a music entry with \"stream\": true (effects and voices are held "
+                + "decoded: cut it shorter); in code, AudioDecoder.openStream or SoundStream."
         }
     }
 }

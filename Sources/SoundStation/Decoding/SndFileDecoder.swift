@@ -20,6 +20,11 @@ public final class SndFileDecoder: StreamingDecoder {
     private let knownShortfall: String?
     /// The frames the container declares when libsndfile reports only those present (AIFF).
     private let declaredFrames: Int?
+    /// Frames returned so far by ``read(maxFrames:)``.
+    private var framesRead = 0
+    /// Set when libsndfile failed after returning audio (a FLAC cut inside a frame loses sync
+    /// there): what it said, for the warning. The frames before are kept, as for other formats.
+    private var failedAfterAudio: String?
 
     /// Opens a file for streaming or decoding.
     /// - Parameters:
@@ -109,10 +114,15 @@ public final class SndFileDecoder: StreamingDecoder {
         if got <= 0 {
             let code = sf_error(handle)
             if code != 0 {
-                throw .corrupt(path: name, reason: "libsndfile: \(String(cString: sf_strerror(handle)))")
+                let message = "libsndfile: \(String(cString: sf_strerror(handle)))"
+                // After audio, an error is where the readable part ends (a file cut inside a frame):
+                // what came before is played, and the whole-file decode warns of the cut.
+                guard framesRead > 0 else { throw .corrupt(path: name, reason: message) }
+                failedAfterAudio = failedAfterAudio ?? message
             }
             return []
         }
+        framesRead += Int(got)
         buffer.removeLast((frames - Int(got)) * channels)
         // Float files may hold overs or NaN; one NaN would poison the whole mix.
         for i in buffer.indices where !(buffer[i] >= -1 && buffer[i] <= 1) {
@@ -142,10 +152,15 @@ public final class SndFileDecoder: StreamingDecoder {
             return try readRemaining(
                 declaredFrames: 0, byteCount: source.byteCount, name: name, options: options)
         }
-        return try readRemaining(
-            declaredFrames: max(declaredFrames ?? 0, info.frameCount), byteCount: source.byteCount,
-            name: name,
-            options: options)
+        let declared = max(declaredFrames ?? 0, info.frameCount)
+        let audio = try readRemaining(
+            declaredFrames: declared, byteCount: source.byteCount, name: name, options: options)
+        // Fewer frames than declared was warned of already; a stream of unknown length that failed
+        // part-way is warned of here.
+        if let failure = failedAfterAudio, audio.frameCount >= declared {
+            try options.cutShort(path: name, reason: "\(failure) after \(audio.frameCount) frames")
+        }
+        return audio
     }
 
     private static let virtualIO = SF_VIRTUAL_IO(

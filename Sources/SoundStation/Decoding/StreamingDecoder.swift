@@ -41,6 +41,7 @@ extension StreamingDecoder {
             let chunk = try read(maxFrames: 16_384)
             if chunk.isEmpty { break }
             samples.append(contentsOf: chunk)
+            try AudioDecoder.checkDecodedSoFar(samples: samples.count, name: name)
         }
         let frames = samples.count / max(channels, 1)
         if frames < declaredFrames {

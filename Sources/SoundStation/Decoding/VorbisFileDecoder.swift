@@ -154,6 +154,8 @@ public final class VorbisFileDecoder: StreamingDecoder {
     public func readAll() throws(AudioDecodingError) -> PCMAudio {
         // The declared length comes from the file, so a forged one must not drive a huge allocation.
         let declared = min(info.frameCount, source.byteCount * 16)
+        try AudioDecoder.checkHoldable(
+            frames: declared, channels: info.channels, sampleRate: info.sampleRate, name: name)
         var samples: [Float]
         // Whoever reads on after the declared frames: this decoder, or the one that decoded the
         // second half.
@@ -170,6 +172,7 @@ public final class VorbisFileDecoder: StreamingDecoder {
             let chunk = try rest.read(maxFrames: 4096)
             if chunk.isEmpty { break }
             samples.append(contentsOf: chunk)
+            try AudioDecoder.checkDecodedSoFar(samples: samples.count, name: name)
         }
         // This decoder ends where a whole read ends, whichever decoder read.
         if rest !== self { _ = ov_pcm_seek(file, ov_pcm_total(file, -1)) }

@@ -58,7 +58,7 @@ struct WAVLayout {
             case .unsupportedFormat(_, let reason):
                 throw .unsupportedFormat(path: name, reason: "\(what): \(reason)")
             case .truncated(_, let reason): throw .truncated(path: name, reason: "\(what): \(reason)")
-            case .unreadable: throw error
+            case .unreadable, .tooLarge: throw error
             }
         }
     }

@@ -32,13 +32,17 @@ public enum WAVDecoder {
             try options.cutShort(path: name, reason: shortfall)
         }
         let format = layout.format
+        let mixer = ChannelMixer(roles: format.channelRoles, selection: options.channels)
+        // Before a byte is read: the frames the file holds say what decoding them would take.
+        try AudioDecoder.checkHoldable(
+            frames: layout.frameCount, channels: max(format.channels, mixer.outputChannels),
+            sampleRate: format.sampleRate, name: name)
         let sampleCount = layout.frameCount * format.channels
         let raw = try source.bytes(at: layout.dataOffset, count: sampleCount * format.encoding.bytesPerSample)
         let bigEndian = layout.container == .rifx
         let samples = raw.withUnsafeBytes {
             convert($0, count: sampleCount, from: format.encoding, bigEndian: bigEndian)
         }
-        let mixer = ChannelMixer(roles: format.channelRoles, selection: options.channels)
         return PCMAudio(
             sampleRate: format.sampleRate, channels: mixer.outputChannels, samples: mixer.mix(samples))
     }

@@ -156,7 +156,9 @@ public final class AudioEngine: Sendable {
     }
 
     /// Stops every sound and the engine's driver thread, waiting for it, so the process can exit
-    /// without OpenAL's exit-time cleanup racing a mix in progress. The engine plays nothing after.
+    /// without OpenAL's exit-time cleanup racing a mix in progress. The engine plays nothing after,
+    /// and lets go of every call still scheduled (``schedule(at:_:)``, a music switch waiting for its
+    /// bar), so nothing it holds keeps it alive.
     public func shutdown() {
         let driver = self.driver.withLock { driver -> RealtimeDriver? in
             defer { driver = nil }
@@ -167,6 +169,13 @@ public final class AudioEngine: Sendable {
         // No mixing side runs any more (offline, none ever did between renders): carry out what is
         // queued, so that no command's closure keeps the engine alive after it is let go of.
         drainCommands()
+        // Calls scheduled for later never run now; they may hold what holds the engine (a music
+        // station's switch on the next bar), so they are let go of, after the lock.
+        let unrun = state.withLock { state in
+            defer { state.calls = [] }
+            return state.calls
+        }
+        _ = unrun
         // A remote session's last commands go out, then its goodbye.
         closeRemoteLink()
         hub.finish()

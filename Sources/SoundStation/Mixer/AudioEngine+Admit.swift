@@ -32,6 +32,10 @@ extension AudioEngine {
         if let stolen = claimed.stolen {
             stolen.source?.stop()
             let old = VoiceHandle(ticket: stolen.ticket)
+            // Stolen before it began: its start is told first, as ``finish(_:reason:in:at:events:)`` does.
+            if !stolen.announced {
+                events.append(.started(old, sound: stolen.name, time: time(ofFrame: now)))
+            }
             events.append(.finished(old, sound: stolen.name, reason: .stolen, time: time(ofFrame: now)))
         }
         // Streams decode their first buffers when they start: leave that to housekeeping, off the

@@ -1,5 +1,10 @@
 extension AudioEngine {
     /// Stops a busy voice and frees it, with a finished event.
+    ///
+    /// A voice that ends before it began (stolen or stopped within the round it was asked for, or
+    /// while waiting for its start frame) sends its `started` first, at the same frame: every
+    /// accepted trigger is answered by exactly one of `started`, `refused` or `coalesced`, and every
+    /// `started` by one `finished`.
     func finish(
         _ slot: Int32, reason: SoundEvent.FinishReason, in state: inout EngineState, at frame: Int64,
         events: inout [SoundEvent]
@@ -9,10 +14,11 @@ extension AudioEngine {
         state.pool.voices[Int(slot)].source?.stop()
         let handle = state.pool.handle(slot)
         if hub.isListening {
-            events.append(
-                .finished(
-                    handle, sound: state.pool.voices[Int(slot)].name, reason: reason,
-                    time: time(ofFrame: frame)))
+            let name = state.pool.voices[Int(slot)].name
+            if !state.pool.voices[Int(slot)].announced {
+                events.append(.started(handle, sound: name, time: time(ofFrame: frame)))
+            }
+            events.append(.finished(handle, sound: name, reason: reason, time: time(ofFrame: frame)))
         }
         state.pool.release(slot)
     }

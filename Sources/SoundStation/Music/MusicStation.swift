@@ -111,7 +111,9 @@ public final class MusicStation: Sendable {
     ///   - name: A preloaded music entry.
     ///   - transition: Cut, fade in, or crossfade from the current track.
     ///   - position: ``StartPosition/restart`` (default) or ``StartPosition/resume``.
-    ///   - time: When to switch, on the engine clock; `nil` for now.
+    ///   - time: When to switch, on the engine clock; `nil` for now. A later switch waits in the
+    ///     engine without holding the station: it does not happen if the station is freed, or the
+    ///     engine shut down, before it is due.
     ///   - loop: Whether the track starts again at its end; `nil` as its catalogue entry says.
     ///   - repeats: When it does not loop: whole passes it plays after its first (0 once), before the
     ///     music stops.
@@ -139,7 +141,10 @@ public final class MusicStation: Sendable {
                     return
                 }
                 state.withLock { _ = $0.switchFrames.insert(frame) }
-                engine.schedule(atFrame: frame) { [self] in
+                // Held weakly: the engine keeps its scheduled calls, and the station holds the engine
+                // (through its bank), so a strong hold would keep both alive while the switch waits.
+                engine.schedule(atFrame: frame) { [weak self] in
+                    guard let self else { return }
                     state.withLock { _ = $0.switchFrames.remove(frame) }
                     switchTo(entry, id: id, buffer: buffer, transition, position)
                 }
@@ -176,7 +181,7 @@ public final class MusicStation: Sendable {
     /// Stops the music, at once or fading out.
     /// - Parameters:
     ///   - fade: How long to fade out; `.zero` stops at once.
-    ///   - time: When, on the engine clock; `nil` for now.
+    ///   - time: When, on the engine clock; `nil` for now (a later stop waits as a later switch does).
     public func stop(fade: Duration = .zero, at time: Duration? = nil) {
         let frame = time.map(engine.frame(for:))
         engine.submit(
@@ -185,7 +190,7 @@ public final class MusicStation: Sendable {
                     stopNow(fade: fade.inSeconds)
                     return
                 }
-                engine.schedule(atFrame: frame) { [self] in stopNow(fade: fade.inSeconds) }
+                engine.schedule(atFrame: frame) { [weak self] in self?.stopNow(fade: fade.inSeconds) }
             })
     }
 

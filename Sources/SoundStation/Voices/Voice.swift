@@ -14,8 +14,9 @@ struct Voice {
     /// The sound's id, for its instance list.
     var sound = SoundID(rawValue: -1)
     var phase: Phase = .free
-    /// False for a voice begun while the engine was paused: its `started` event waits for
-    /// ``AudioEngine/resumeAll()``, when it is first heard.
+    /// Whether its `started` event was sent. False until it begins, and for a voice begun while the
+    /// engine was paused until ``AudioEngine/resumeAll()``, when it is first heard; a voice that ends
+    /// still unannounced (stolen or stopped before it began) sends it just before its `finished`.
     var announced = true
     /// True while a voice carried over a device loss waits to begin again on the new device (a
     /// stream decodes first): its `started` was sent when it first began, so none is sent again.

@@ -131,6 +131,10 @@ struct VoicePool {
         voices[index].appliedGain = -1
         voices[index].gainSettled = false
         voices[index].phase = phase
+        // Its `started` is sent when it begins (``AudioEngine/begin(_:in:at:events:holdingPlay:)``),
+        // or, should it end before then, just before its `finished`.
+        voices[index].announced = false
+        voices[index].resuming = false
         voices[index].sequence = nextSequence
         nextSequence += 1
         if busyIndex[index] < 0 {
