@@ -187,6 +187,18 @@ build_catch() { # Examples/CursesC/catch.c, as its README line builds it, warnin
 
 catch_in_tmux() { play_in_tmux catch CATCH '=======' "'$work/catch' --autoplay"; }
 
+# --synth: every effect from the generator (ss_synth), no asset folder (the one named does not exist).
+catch_synth_in_tmux() {
+    play_in_tmux catch-synth CATCH '=======' "SOUNDSTATION_ASSETS=/nonexistent '$work/catch' --synth --autoplay"
+}
+
+catch_synth_frames_alone() {
+    "${game_env[@]}" TERM=dumb SOUNDSTATION_OUTPUT=silent timeout 20 script -qec \
+        "'$work/catch' --synth --autoplay --frames 60 --assets /nonexistent" /dev/null >"$work/synth-frames.out" \
+        </dev/null || return 1
+    grep -ao 'catch: score.*sounds started [1-9][0-9]*' "$work/synth-frames.out"
+}
+
 catch_frames_alone() { # --frames N ends it unattended; silent output; exit 0 and its summary
     "${game_env[@]}" TERM=dumb SOUNDSTATION_OUTPUT=silent timeout 20 script -qec \
         "'$work/catch' --autoplay --frames 60 --assets '$root/Assets'" /dev/null >"$work/frames.out" </dev/null || return 1
@@ -254,6 +266,8 @@ check "Python without the library says what to do" python_says_what_to_do
 check "Catch (Examples/CursesC) builds with pkg-config and ncurses" build_catch
 check "Catch in tmux on the device: plays, heard on the sink, q restores the terminal" catch_in_tmux
 check "Catch --frames N ends by itself" catch_frames_alone
+check "Catch --synth in tmux on the device: every effect synthesised, no assets, heard on the sink" catch_synth_in_tmux
+check "Catch --synth --frames N: no asset folder, sounds start" catch_synth_frames_alone
 check "Catch: bad output, --frames and assets are messages, not aborts" catch_bad_input
 check "Snake (Examples/CursesPython) in tmux on the device: plays, heard, q restores the terminal" snake_in_tmux
 check "Snake --frames N ends by itself" snake_frames_alone
