@@ -82,6 +82,12 @@ output_after_close_valgrind() { # ss_output's string read after ss_close: no inv
     "${game_env[@]}" valgrind -q --error-exitcode=9 "$work/abi_test" "$work/abi" output
 }
 
+synth_tests() { # Tests/CAPI/synth_test.c: ss_synth's bytes are Swift's, its three forms, variation, errors
+    "${game_env[@]}" sh -c "cc -Wall -Wextra -Werror -std=c99 -o '$work/synth_test' '$root/Tests/CAPI/synth_test.c' \
+        \$(pkg-config --cflags --libs soundstation) -lm" || return 1
+    "${game_env[@]}" timeout 120 "$work/synth_test" "$root/Tests/Synth/coin-seed7.fnv1a"
+}
+
 honest_tests() { # Tests/CAPI/honest_test.c: ss_output, notices, C-terms messages, bounded render, no loss, no growth
     "${game_env[@]}" sh -c "cc -Wall -Wextra -Werror -std=c99 -o '$work/honest_test' '$root/Tests/CAPI/honest_test.c' \
         \$(pkg-config --cflags --libs soundstation)" || return 1
@@ -257,6 +263,7 @@ check "C tests: offline onsets, music, identical renders, every error path" c_te
 check "C ABI 1.0 tests build with pkg-config" build_abi_test
 check "C ABI 1.0: voices, music pause and files, loop counts, one id space, sized structs" abi_tests
 check "ss_output after ss_close under valgrind: no invalid read" output_after_close_valgrind
+check "C: ss_synth renders Swift's bytes for a seed, reads jsfxr's and sfxr's strings, varies per play" synth_tests
 check "C: says what happened, renders in pieces, loses nothing offline, keeps only a tombstone" honest_tests
 check "README C example builds and runs" readme_c_example
 check "README holds the examples as they are" readme_holds_the_examples

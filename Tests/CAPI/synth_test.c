@@ -68,13 +68,18 @@ int main(int argc, char **argv) {
     check(rms(mix, 2 * FRAMES) > 0.01, "the coin is heard");
 
     int other = ss_synth(engine, "coin8", "{\"preset\": \"coin\", \"seed\": 8}");
-    check(other >= 0 && play_and_hash(engine, other, 1.0f) != fnv1a(mix, 0), "seed 8 synthesises");
+    check(other >= 0, "seed 8 synthesises");
+    play_and_hash(engine, other, 1.0f);
     snprintf(hex, sizeof hex, "%016llx", (unsigned long long)fnv1a(mix, 2 * FRAMES));
     check(strcmp(hex, golden) != 0, "seed 8 renders other bytes than seed 7");
 
     /* The same laser as JSON, then as jsfxr's share string and sfxr's settings string. */
-    int shared = ss_synth(engine, "share", "#11111111111111111111111111111111112vFzyxFu9fVGprxrqfvYzTYfkG9dEuiQ4vTU4KwCxqTZSS4xFJNRJYphmf7vmxsPTvvZUhwKRa5SFRnTCdTSJDd5v2XKdhSZKbgrpMuxzgtQfKLa8Sb5i");
-    check(shared == SS_ERR_INVALID_ARGUMENT || shared >= 0, "a share string reads or is refused with a message");
+    int shared = ss_synth(engine, "share", "#111114zUgM88ECUJPtVN5Td6u54vgQtCm1oGzACoo6kN7shSfHpXQZcVqpxpGZ6iUxBojXSXiEqSk2Cjkx9ss1R3TAy4cKuo3x939CsRdDgAJ2Ja2rT2ZrJs");
+    check(shared >= 0, "jsfxr's share string (laser seed 3's, from `soundstation synth laser --seed 3`)");
+    if (shared >= 0) {
+        play_and_hash(engine, shared, 1.0f);
+        check(rms(mix, 2 * FRAMES) > 0.01, "the share string's laser is heard");
+    }
     int settings = ss_synth(engine, "settings", "0,,0.3,,0.2,0.4,,,,,,,,,,,,,1,,,,,0.5");
     check(settings >= 0, "sfxr's settings string");
     if (settings >= 0) {

@@ -75,8 +75,9 @@ public struct SynthParameters: Sendable, Equatable {
     public var highPassCutoff = 0.0
     /// High-pass cutoff sweep (`p_hpf_ramp`, signed).
     public var highPassSweep = 0.0
-    /// Volume (`sound_vol`), 0...1: jsfxr's gain `exp(volume) - 1`.
-    public var volume = 0.5
+    /// Volume (`sound_vol`), 0...1: jsfxr's gain `exp(volume) - 1`. 0.25 as jsfxr's page and its
+    /// `sfxr.generate` start with (a gain of 0.28, which leaves a punchy noise room below clipping).
+    public var volume = 0.25
     /// Seeds the noise wave's random values; the same seed renders the same samples.
     public var noiseSeed: UInt64 = 0
 

@@ -3,7 +3,8 @@
 /// The draws follow sfxr's (and jsfxr's) preset buttons, with a ``SplitMix64`` instead of the system's
 /// random numbers, so a preset and a seed name one sound for good. One change: sfxr gives a coin its
 /// second, higher step only half the time, sometimes after the sound has ended or only 4% higher; here
-/// a coin always has it, at least 9% higher and before the decay ends (a coin without it is a blip).
+/// a coin always has it, at least 9% higher and before the decay ends (a coin without it is a blip);
+/// and an explosion always decays for at least 0.1 s (sfxr's may stop dead after its sustain).
 public enum SynthPreset: String, Sendable, CaseIterable {
     /// A pickup or coin: a bright tone that jumps up once.
     case coin
@@ -124,7 +125,7 @@ private struct PresetDraw {
         if rnd(2) == 0 { p.repeatSpeed = 0.3 + frnd(0.5) }
         p.attack = 0
         p.sustain = 0.1 + frnd(0.3)
-        p.decay = frnd(0.5)
+        p.decay = 0.3 + frnd(0.3)
         if coinFlip() {
             p.phaserOffset = -0.3 + frnd(0.9)
             p.phaserSweep = -frnd(0.3)

@@ -17,25 +17,38 @@ import Testing
         AudioAnalysis.zeroCrossingFrequency(audio, frames: frames)
     }
 
-    /// Spectral flatness (geometric over arithmetic mean of the power spectrum, 1 for white noise, near
-    /// 0 for a tone) of 2048 frames from `start`, by a plain DFT over 1...1023.
-    func flatness(_ audio: PCMAudio, from start: Int) -> Double {
-        let n = 2048
-        let frames = (0..<n).map { Double(audio.samples[start + $0]) }
-        var logSum = 0.0
-        var sum = 0.0
-        for bin in 1..<(n / 2) {
+    /// The frames between successive zero crossings (either way): half a period each for a tone.
+    func halfPeriods(_ audio: PCMAudio) -> [Double] {
+        var crossings: [Int] = []
+        for frame in 1..<audio.frameCount where (audio.samples[frame - 1] <= 0) != (audio.samples[frame] <= 0) {
+            crossings.append(frame)
+        }
+        return zip(crossings.dropFirst(), crossings).map { Double($0 - $1) }
+    }
+
+    /// Spectral flatness (the power spectrum's geometric mean over its arithmetic mean: about 0.56
+    /// for white noise's periodogram, near 0 for a tone) of the first 8192 frames, over the bins from
+    /// 40 Hz to `top` Hz, by a plain DFT (8192 frames: 5.4 Hz bins, which resolve a low tone's lines).
+    func flatness(_ audio: PCMAudio, upTo top: Double) -> Double {
+        let n = 8192
+        let cosines = (0..<n).map { cos(2 * Double.pi * Double($0) / Double(n)) }
+        let sines = (0..<n).map { sin(2 * Double.pi * Double($0) / Double(n)) }
+        let frames = (0..<n).map { $0 < audio.frameCount ? Double(audio.samples[$0]) : 0 }
+        let binWidth = Double(audio.sampleRate) / Double(n)
+        let bins = Int((40 / binWidth).rounded(.up))...Int(top / binWidth)
+        var (logSum, sum) = (0.0, 0.0)
+        for bin in bins {
             var (re, im) = (0.0, 0.0)
             for (index, value) in frames.enumerated() {
-                let angle = 2 * Double.pi * Double(bin * index % n) / Double(n)
-                re += value * cos(angle)
-                im -= value * sin(angle)
+                let turn = bin * index % n
+                re += value * cosines[turn]
+                im -= value * sines[turn]
             }
-            let power = re * re + im * im + 1e-20
+            let power = re * re + im * im + 1e-30
             logSum += log(power)
             sum += power
         }
-        let count = Double(n / 2 - 1)
+        let count = Double(bins.count)
         return exp(logSum / count) / (sum / count)
     }
 
@@ -60,29 +73,37 @@ import Testing
     @Test(arguments: 1...6 as ClosedRange<UInt64>)
     func laserFalls(seed: UInt64) throws {
         let (_, audio) = try render(.laser, seed: seed)
-        let count = audio.frameCount
-        #expect(count > 2000)
-        let window = max(count / 6, 300)
-        let first = pitch(audio, 0..<window)
-        let last = pitch(audio, (count - window)..<count)
-        #expect(last < first * 0.85, "laser \(seed): \(first) Hz at the start, \(last) Hz at the end")
+        // Half-period by half-period: those of the last third are longer than those of the first (a
+        // laser may last only a few periods, so no fixed window would hold enough of them).
+        let periods = halfPeriods(audio)
+        #expect(periods.count >= 4, "laser \(seed): \(periods.count) half-periods")
+        let third = periods.count / 3
+        let first = periods.prefix(third).reduce(0, +) / Double(third)
+        let last = periods.suffix(third).reduce(0, +) / Double(third)
+        #expect(last > first * 1.15, "laser \(seed): periods of \(first) then \(last) frames")
     }
 
     @Test(arguments: 1...6 as ClosedRange<UInt64>)
     func explosionIsDecayingNoise(seed: UInt64) throws {
         let (parameters, audio) = try render(.explosion, seed: seed)
         #expect(parameters.wave == .noise)
-        #expect(audio.frameCount > 8000)
+        #expect(audio.frameCount > 8192)
         let envelope = AudioAnalysis.envelope(audio, window: 0.02)
         let loudest = envelope.indices.max { envelope[$0] < envelope[$1] }!
         #expect(loudest < envelope.count / 2, "explosion \(seed) peaks late")
-        #expect(envelope.last! < envelope[loudest] * 0.3, "explosion \(seed) does not decay")
-        let noise = flatness(audio, from: 256)
-        // A laser's tone, measured the same way, for scale.
-        let (_, tone) = try render(.laser, seed: seed)
-        let tonal = flatness(tone, from: 256)
-        #expect(noise > 0.1, "explosion \(seed): flatness \(noise)")
-        #expect(noise > tonal * 5, "explosion \(seed): flatness \(noise), a laser's \(tonal)")
+        let tail = envelope.suffix(envelope.count / 5)
+        #expect(tail.max()! < envelope[loudest] * 0.5, "explosion \(seed) does not decay")
+        #expect(envelope.last! < envelope[loudest] * 0.2, "explosion \(seed) does not end quietly")
+        // Noise: flat up to half the rate its values change at (32 a period of sfxr's frequency, which
+        // the start frequency gives), where a tone is not: the same explosion with a square wave.
+        let start = 8 * 44_100 / (100 / (parameters.frequency * parameters.frequency + 0.001))
+        let top = min(16 * start, 8_000)
+        let noise = flatness(audio, upTo: top)
+        var square = parameters
+        square.wave = .square
+        let tonal = flatness(try SynthGenerator.render(square), upTo: top)
+        #expect(noise > 0.3, "explosion \(seed): flatness \(noise) below \(top) Hz")
+        #expect(noise > tonal * 2, "explosion \(seed): flatness \(noise), as a square wave \(tonal)")
     }
 
     @Test func sameSeedSameSamplesOtherSeedOtherSamples() throws {
