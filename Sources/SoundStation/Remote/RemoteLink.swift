@@ -147,12 +147,8 @@ final class RemoteLink: Sendable {
     /// its samples: the catalogue goes out again with the sound added, and the player renders the same
     /// samples from them. It goes out ahead of any command that plays the sound.
     func offerSynth(name: String, sound: SynthSound) {
-        guard let synth = try? ManifestJSON.parse(Array(sound.json.utf8)) else { return }
-        let entry = RemoteJSON.Value.object(
-            ManifestJSON.Object(members: [("name", .string(name)), ("kind", .string("effect")), ("synth", synth)]))
         let queued = outbox.withLock { box -> Bool in
-            box.sounds.removeAll { RemoteJSON.string($0, "name") == name }
-            box.sounds.append(entry)
+            box.sounds = Self.adding(synth: sound, named: name, to: box.sounds)
             let files = box.catalogue?.files ?? []
             let message = RemoteMessage.catalogue(
                 manifest: RemoteJSON.manifest(box.sounds), files: files.map { RemoteFile(hash: $0.hash, size: $0.size) })
@@ -163,6 +159,17 @@ final class RemoteLink: Sendable {
             return true
         }
         if queued { wake.signal() }
+    }
+
+    /// `sounds` (a manifest's entries) with a synthesised effect called `name` in place of any entry of
+    /// that name: `{"name": ..., "kind": "effect", "synth": {every parameter}}`.
+    static func adding(synth sound: SynthSound, named name: String, to sounds: [RemoteJSON.Value])
+        -> [RemoteJSON.Value]
+    {
+        guard let synth = try? ManifestJSON.parse(Array(sound.json.utf8)) else { return sounds }
+        let entry = RemoteJSON.Value.object(
+            ManifestJSON.Object(members: [("name", .string(name)), ("kind", .string("effect")), ("synth", synth)]))
+        return sounds.filter { RemoteJSON.string($0, "name") != name } + [entry]
     }
 
     /// The files a player with `announcement` lacks, smallest first (effects are playable within
