@@ -13,7 +13,8 @@ enum SynthCommand {
         let play = try arguments.flag("play")
         let outputText = try arguments.value("output")
         let out = try arguments.value("out")
-        let what = try arguments.single("a preset (\(SynthPreset.allCases.map(\.rawValue).joined(separator: ", "))) or parameters")
+        let what = try arguments.single(
+            "a preset (\(SynthPreset.allCases.map(\.rawValue).joined(separator: ", "))) or parameters")
         var sound: SynthSound
         if let preset = try? SynthPreset(named: what) {
             sound = .preset(preset, seed: UInt64(seed ?? 0), mutations: mutations, variation: variation)
@@ -23,14 +24,20 @@ enum SynthCommand {
             }
             do { sound = try SynthSound(parsing: what) } catch { throw CLIError.usage(error.description) }
             if seed != nil || mutations > 0 || variation > 0 {
-                throw CLIError.usage("--seed, --mutate and --variation go with a preset; parameters hold their own")
+                throw CLIError.usage(
+                    "--seed, --mutate and --variation go with a preset; parameters hold their own")
             }
         }
         let audio: PCMAudio
-        do { audio = try SynthGenerator.render(sound.parameters) } catch { throw CLIError.usage(error.description) }
+        do { audio = try SynthGenerator.render(sound.parameters) } catch {
+            throw CLIError.usage(error.description)
+        }
         print(sound.json)
         print("jsfxr: #\(sound.base58)")
-        print(String(cFormat: "%.3f s at %d Hz, peak %.2f", audio.duration.inSeconds, audio.sampleRate, peak(audio)))
+        print(
+            String(
+                cFormat: "%.3f s at %d Hz, peak %.2f", audio.duration.inSeconds, audio.sampleRate, peak(audio)
+            ))
         if let out {
             try WAVWriter.write(audio, toFileAt: out, format: .int16)
             print("wrote \(out.printable)")

@@ -34,7 +34,9 @@ struct EntryReader {
         if synth != nil, let path = object["path"] {
             throw invalid("path", path, "no path on a sound with \"synth\" (the generator makes it)")
         }
-        if synth == nil, object["path"] == nil { throw .missingKey(path: manifestPath, entry: label, key: "path") }
+        if synth == nil, object["path"] == nil {
+            throw .missingKey(path: manifestPath, entry: label, key: "path")
+        }
         let path =
             synth != nil
             ? ""
@@ -46,9 +48,11 @@ struct EntryReader {
         let loop = try bool("loop") ?? SoundEntry.defaultLoop(for: kind)
         let (loopStart, loopEnd) = try loopPoints(looping: loop)
         let resolvedPath =
-            synth != nil ? "" : try PathSafety.resolve(name: name, path: path, root: root, manifestPath: manifestPath)
+            synth != nil
+            ? "" : try PathSafety.resolve(name: name, path: path, root: root, manifestPath: manifestPath)
         if synth != nil, kind == .music || object["stream"] == .bool(true) || object["stems"] != nil {
-            throw invalid("synth", object["synth"]!, "a synthesised effect or voice (not music, streamed or layered)")
+            throw invalid(
+                "synth", object["synth"]!, "a synthesised effect or voice (not music, streamed or layered)")
         }
         let stealNames = StealPolicy.allCases.map(\.rawValue).joined(separator: ", ")
         var entry = SoundEntry(

@@ -229,7 +229,8 @@ public final class SoundBank: Sendable {
                 try SynthGenerator.render(parameters)
             }
             let info = AudioFileInfo(
-                format: .wav, sampleRate: audio.sampleRate, channels: audio.channels, frameCount: audio.frameCount)
+                format: .wav, sampleRate: audio.sampleRate, channels: audio.channels,
+                frameCount: audio.frameCount)
             return Decoded(buffer: buffer, info: info, stems: [], warnings: [])
         } catch {
             throw .engine(name: name, error)

@@ -151,7 +151,8 @@ final class RemoteLink: Sendable {
             box.sounds = Self.adding(synth: sound, named: name, to: box.sounds)
             let files = box.catalogue?.files ?? []
             let message = RemoteMessage.catalogue(
-                manifest: RemoteJSON.manifest(box.sounds), files: files.map { RemoteFile(hash: $0.hash, size: $0.size) })
+                manifest: RemoteJSON.manifest(box.sounds),
+                files: files.map { RemoteFile(hash: $0.hash, size: $0.size) })
             guard let frame = RemoteFraming.frame(message.encoded()) else { return false }
             box.catalogue = (frame, files)
             guard box.announcement != nil else { return false }
@@ -168,7 +169,9 @@ final class RemoteLink: Sendable {
     {
         guard let synth = try? ManifestJSON.parse(Array(sound.json.utf8)) else { return sounds }
         let entry = RemoteJSON.Value.object(
-            ManifestJSON.Object(members: [("name", .string(name)), ("kind", .string("effect")), ("synth", synth)]))
+            ManifestJSON.Object(members: [
+                ("name", .string(name)), ("kind", .string("effect")), ("synth", synth),
+            ]))
         return sounds.filter { RemoteJSON.string($0, "name") != name } + [entry]
     }
 

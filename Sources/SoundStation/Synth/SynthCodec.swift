@@ -11,7 +11,9 @@ enum SynthCodec {
         var bytes: [UInt8] = [UInt8(parameters.wave.rawValue)]
         for field in SynthParameters.fields {
             let bits = truncatedFloatBits(parameters[keyPath: field.path])
-            for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: bits >> shift)) }
+            for shift in stride(from: 0, to: 32, by: 8) {
+                bytes.append(UInt8(truncatingIfNeeded: bits >> shift))
+            }
         }
         return encode(bytes)
     }
@@ -48,7 +50,8 @@ enum SynthCodec {
         guard fields.count == 1 + sliders || fields.count == 2 + sliders else {
             throw .unreadable(
                 text: text,
-                reason: "it has \(fields.count) values; sfxr's settings have \(1 + sliders) or \(2 + sliders)")
+                reason: "it has \(fields.count) values; sfxr's settings have \(1 + sliders) or \(2 + sliders)"
+            )
         }
         let values = try fields.enumerated().map { (index, field) throws(SynthError) -> Double in
             if field.isEmpty { return 0 }
@@ -57,7 +60,8 @@ enum SynthCodec {
             }
             return value
         }
-        guard let wave = SynthParameters.Wave(rawValue: Int(values[0])), Double(wave.rawValue) == values[0] else {
+        guard let wave = SynthParameters.Wave(rawValue: Int(values[0])), Double(wave.rawValue) == values[0]
+        else {
             throw .invalidParameter(key: "wave_type", value: String(fields[0]), expected: "0, 1, 2 or 3")
         }
         var parameters = SynthParameters()

@@ -104,7 +104,8 @@ private struct SfxrVoice {
         dutyCycleSlide = -p.dutySweep * 0.000_05
         arpeggioMultiplier =
             p.arpeggioAmount >= 0 ? 1 - square(p.arpeggioAmount) * 0.9 : 1 + square(p.arpeggioAmount) * 10
-        arpeggioTime = p.arpeggioSpeed == 1 ? 0 : Int((square(1 - p.arpeggioSpeed) * 20_000 + 32).rounded(.down))
+        arpeggioTime =
+            p.arpeggioSpeed == 1 ? 0 : Int((square(1 - p.arpeggioSpeed) * 20_000 + 32).rounded(.down))
     }
 
     mutating func run() -> [Float] {
@@ -172,7 +173,8 @@ private struct SfxrVoice {
                 switch p.wave {
                 case .square: sub = fp < dutyCycle ? 0.5 : -0.5
                 case .sawtooth:
-                    sub = fp < dutyCycle ? -1 + 2 * fp / dutyCycle : 1 - 2 * (fp - dutyCycle) / (1 - dutyCycle)
+                    sub =
+                        fp < dutyCycle ? -1 + 2 * fp / dutyCycle : 1 - 2 * (fp - dutyCycle) / (1 - dutyCycle)
                 case .sine: sub = sin(fp * 2 * Double.pi)
                 case .noise: sub = noise[phase * 32 / iperiod]
                 }

@@ -86,19 +86,20 @@ public struct SynthParameters: Sendable, Equatable {
 
     /// The slider fields in sfxr's order (jsfxr's `params_order` after `wave_type`), with their key and
     /// whether they are signed. The codecs, the mutation and the range check walk this one list.
-    static let fields: [(key: String, path: WritableKeyPath<SynthParameters, Double> & Sendable, signed: Bool)] = [
-        ("p_env_attack", \.attack, false), ("p_env_sustain", \.sustain, false),
-        ("p_env_punch", \.punch, false), ("p_env_decay", \.decay, false),
-        ("p_base_freq", \.frequency, false), ("p_freq_limit", \.minFrequency, false),
-        ("p_freq_ramp", \.slide, true), ("p_freq_dramp", \.deltaSlide, true),
-        ("p_vib_strength", \.vibratoDepth, false), ("p_vib_speed", \.vibratoSpeed, false),
-        ("p_arp_mod", \.arpeggioAmount, true), ("p_arp_speed", \.arpeggioSpeed, false),
-        ("p_duty", \.duty, false), ("p_duty_ramp", \.dutySweep, true),
-        ("p_repeat_speed", \.repeatSpeed, false), ("p_pha_offset", \.phaserOffset, true),
-        ("p_pha_ramp", \.phaserSweep, true), ("p_lpf_freq", \.lowPassCutoff, false),
-        ("p_lpf_ramp", \.lowPassSweep, true), ("p_lpf_resonance", \.lowPassResonance, false),
-        ("p_hpf_freq", \.highPassCutoff, false), ("p_hpf_ramp", \.highPassSweep, true),
-    ]
+    static let fields:
+        [(key: String, path: WritableKeyPath<SynthParameters, Double> & Sendable, signed: Bool)] = [
+            ("p_env_attack", \.attack, false), ("p_env_sustain", \.sustain, false),
+            ("p_env_punch", \.punch, false), ("p_env_decay", \.decay, false),
+            ("p_base_freq", \.frequency, false), ("p_freq_limit", \.minFrequency, false),
+            ("p_freq_ramp", \.slide, true), ("p_freq_dramp", \.deltaSlide, true),
+            ("p_vib_strength", \.vibratoDepth, false), ("p_vib_speed", \.vibratoSpeed, false),
+            ("p_arp_mod", \.arpeggioAmount, true), ("p_arp_speed", \.arpeggioSpeed, false),
+            ("p_duty", \.duty, false), ("p_duty_ramp", \.dutySweep, true),
+            ("p_repeat_speed", \.repeatSpeed, false), ("p_pha_offset", \.phaserOffset, true),
+            ("p_pha_ramp", \.phaserSweep, true), ("p_lpf_freq", \.lowPassCutoff, false),
+            ("p_lpf_ramp", \.lowPassSweep, true), ("p_lpf_resonance", \.lowPassResonance, false),
+            ("p_hpf_freq", \.highPassCutoff, false), ("p_hpf_ramp", \.highPassSweep, true),
+        ]
 
     /// The widest a slider may be set: jsfxr's own random sounds reach -1...1.5 on some (a start
     /// frequency of `cube(x) + 0.5`), which sfxr's algorithm takes in its stride.

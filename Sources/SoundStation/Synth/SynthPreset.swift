@@ -33,7 +33,9 @@ public enum SynthPreset: String, Sendable, CaseIterable {
     /// - Parameter name: `coin`, `laser`, ... or `pickup`, `shoot`, `hurt`, `select`, ...
     /// - Throws: ``SynthError/unknownPreset(_:)``.
     public init(named name: String) throws(SynthError) {
-        guard let preset = SynthPreset(rawValue: name) ?? Self.aliases[name] else { throw .unknownPreset(name) }
+        guard let preset = SynthPreset(rawValue: name) ?? Self.aliases[name] else {
+            throw .unknownPreset(name)
+        }
         self = preset
     }
 

@@ -100,7 +100,9 @@ public struct SynthSound: Sendable, Equatable {
         } else if let seed {
             parameters.noiseSeed = UInt64(seed)
         }
-        if let wave = try whole("wave_type", 0...3) { parameters.wave = SynthParameters.Wave(rawValue: wave)! }
+        if let wave = try whole("wave_type", 0...3) {
+            parameters.wave = SynthParameters.Wave(rawValue: wave)!
+        }
         for field in SynthParameters.fields {
             if let value = try number(field.key) { parameters[keyPath: field.path] = value }
         }
@@ -109,7 +111,8 @@ public struct SynthSound: Sendable, Equatable {
         parameters = Self.mutate(parameters, seed: UInt64(seed ?? 0), times: mutations)
         let variation = try number("variation") ?? 0
         guard (0...12).contains(variation) else {
-            throw .invalidParameter(key: "variation", value: "\(variation)", expected: "semitones from 0 to 12")
+            throw .invalidParameter(
+                key: "variation", value: "\(variation)", expected: "semitones from 0 to 12")
         }
         try parameters.validate()
         self.init(parameters, variation: variation)

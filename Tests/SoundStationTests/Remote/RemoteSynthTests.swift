@@ -11,7 +11,8 @@ import Testing
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("ss-rsynth-\(UUID())").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let manifest = #"{"sounds": [{"name": "coin", "kind": "effect", "synth": {"preset": "coin", "seed": 7}}]}"#
+        let manifest =
+            #"{"sounds": [{"name": "coin", "kind": "effect", "synth": {"preset": "coin", "seed": 7}}]}"#
         try manifest.write(toFile: root + "/catalogue.json", atomically: true, encoding: .utf8)
         let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
         let server = SoundSystem(engine: engine, catalogue: try Catalogue(assetsRoot: root), pcmCache: nil)
@@ -19,7 +20,9 @@ import Testing
         let laser = SynthSound.preset(.laser, seed: 3)
         _ = try server.synth("laser", laser)
         let sent = Locked<[(EngineCommand, Int64)]>([])
-        engine.commandTap.withLock { $0 = { command, frame in sent.withLock { $0.append((command, frame)) } } }
+        engine.commandTap.withLock {
+            $0 = { command, frame in sent.withLock { $0.append((command, frame)) } }
+        }
 
         // What the link sends: the catalogue with no file, then again with the laser made at run time.
         let (first, files) = try #require(RemoteLink.rewrite(root: root, entries: server.catalogue.entries))
@@ -28,10 +31,12 @@ import Testing
         let second = RemoteJSON.manifest(RemoteLink.adding(synth: laser, named: "laser", to: sounds))
         #expect(!String(decoding: second, as: UTF8.self).contains("\"path\""))
 
-        let cacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent("ss-cache-\(UUID())").path
+        let cacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent("ss-cache-\(UUID())")
+            .path
         defer { try? FileManager.default.removeItem(atPath: cacheFolder) }
         let local = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
-        let player = RemotePlayer(engine: local, cache: try AssetCache(directory: cacheFolder), delay: .milliseconds(100))
+        let player = RemotePlayer(
+            engine: local, cache: try AssetCache(directory: cacheFolder), delay: .milliseconds(100))
         defer { player.finish() }
         RemoteSessionTests.transport(
             [

@@ -25,12 +25,15 @@ import Testing
     }
 
     @Test func coinSeedSevenIsTheSharedReference() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("ss-hash-\(UUID().uuidString)").path
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ss-hash-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
         let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
         let system = SoundSystem(
-            engine: engine, catalogue: try Catalogue(json: Array(#"{"sounds": []}"#.utf8), root: root), pcmCache: nil)
+            engine: engine, catalogue: try Catalogue(json: Array(#"{"sounds": []}"#.utf8), root: root),
+            pcmCache: nil)
         let coin = try system.synth("coin", try SynthSound(parsing: #"{"preset": "coin", "seed": 7}"#))
         #expect(engine.triggerPort.play(coin) != nil)
         let mix = try engine.render(frames: 24_000)

@@ -20,7 +20,8 @@ import Testing
     /// The frames between successive zero crossings (either way): half a period each for a tone.
     func halfPeriods(_ audio: PCMAudio) -> [Double] {
         var crossings: [Int] = []
-        for frame in 1..<audio.frameCount where (audio.samples[frame - 1] <= 0) != (audio.samples[frame] <= 0) {
+        for frame in 1..<audio.frameCount where (audio.samples[frame - 1] <= 0) != (audio.samples[frame] <= 0)
+        {
             crossings.append(frame)
         }
         return zip(crossings.dropFirst(), crossings).map { Double($0 - $1) }
@@ -63,7 +64,9 @@ import Testing
         let after = pitch(audio, (step + 64)..<(step + 64 + window))
         let expected = 1 / (1 - parameters.arpeggioAmount * parameters.arpeggioAmount * 0.9)
         #expect(after / before > 1.06, "coin \(seed): \(before) Hz then \(after) Hz")
-        #expect(abs(after / before - expected) < 0.06 * expected, "coin \(seed): ratio \(after / before), sfxr's \(expected)")
+        #expect(
+            abs(after / before - expected) < 0.06 * expected,
+            "coin \(seed): ratio \(after / before), sfxr's \(expected)")
         // Steady on each side of the step: the first and second halves of the first step agree.
         let half = window / 2
         let early = pitch(audio, (step - window)..<(step - half))
@@ -164,15 +167,18 @@ import Testing
     @Test func settingsStringAndJSONRead() throws {
         let settings = "0,,0.0625,0.5,0.25,0.5,,,,,,0.375,0.625,,,,,,1,,,,,0.5"
         let parameters = try SynthSound(parsing: settings).parameters
-        #expect(parameters.frequency == 0.5 && parameters.arpeggioSpeed == 0.625 && parameters.lowPassCutoff == 1)
+        #expect(
+            parameters.frequency == 0.5 && parameters.arpeggioSpeed == 0.625 && parameters.lowPassCutoff == 1)
         let sound = SynthSound.preset(.explosion, seed: 7, mutations: 2, variation: 1.5)
         let again = try SynthSound(parsing: sound.json)
         #expect(again == sound)
         #expect(try SynthGenerator.render(again.parameters) == SynthGenerator.render(sound.parameters))
-        let short = try SynthSound(parsing: #"{"preset": "explosion", "seed": 7, "mutate": 2, "variation": 1.5}"#)
+        let short = try SynthSound(
+            parsing: #"{"preset": "explosion", "seed": 7, "mutate": 2, "variation": 1.5}"#)
         #expect(short == sound)
         // jsfxr's own JSON reads as is.
-        let jsfxr = #"{"oldParams": true, "wave_type": 1, "p_env_attack": 0, "p_env_sustain": 0.3, "p_base_freq": 0.4, "sound_vol": 0.25, "sample_rate": 44100, "sample_size": 8}"#
+        let jsfxr =
+            #"{"oldParams": true, "wave_type": 1, "p_env_attack": 0, "p_env_sustain": 0.3, "p_base_freq": 0.4, "sound_vol": 0.25, "sample_rate": 44100, "sample_size": 8}"#
         #expect(try SynthSound(parsing: jsfxr).parameters.wave == .sawtooth)
     }
 
@@ -193,7 +199,9 @@ import Testing
     }
 
     @Test func catalogueEntryLoadsAndVariesPerTrigger() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("ss-synth-\(UUID().uuidString)").path
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ss-synth-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
         let json = """
@@ -229,18 +237,23 @@ import Testing
         #expect(lengths.count >= 4, "lengths \(lengths)")
         #expect(throws: CatalogueError.self) {
             _ = try Catalogue(
-                json: Array(#"{"sounds": [{"name": "x", "kind": "effect", "path": "a.wav", "synth": {"preset": "coin"}}]}"#.utf8),
+                json: Array(
+                    #"{"sounds": [{"name": "x", "kind": "effect", "path": "a.wav", "synth": {"preset": "coin"}}]}"#
+                        .utf8),
                 root: root)
         }
     }
 
     @Test func runtimeSynthGivesAnId() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("ss-synth-\(UUID().uuidString)").path
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ss-synth-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
         let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
         let system = SoundSystem(
-            engine: engine, catalogue: try Catalogue(json: Array(#"{"sounds": []}"#.utf8), root: root), pcmCache: nil)
+            engine: engine, catalogue: try Catalogue(json: Array(#"{"sounds": []}"#.utf8), root: root),
+            pcmCache: nil)
         let id = try system.synth("laser", .preset(.laser, seed: 3))
         #expect(try system.bank.id(of: "laser") == id)
         #expect(throws: SoundLoadError.self) { try system.synth("laser", .preset(.coin, seed: 1)) }
