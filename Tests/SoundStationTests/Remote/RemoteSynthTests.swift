@@ -8,9 +8,8 @@ import Testing
 /// and its mix holds the server's samples exactly, shifted by the delay.
 @Suite struct RemoteSynthTests {
     @Test func thePlayerRendersTheGamesBytesFromTheParameters() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("ss-rsynth-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let assets = try TestAssets()  // a temporary folder, removed at the end
+        let root = assets.root
         let manifest =
             #"{"sounds": [{"name": "coin", "kind": "effect", "synth": {"preset": "coin", "seed": 7}}]}"#
         try manifest.write(toFile: root + "/catalogue.json", atomically: true, encoding: .utf8)

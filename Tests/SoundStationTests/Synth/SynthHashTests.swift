@@ -25,11 +25,8 @@ import Testing
     }
 
     @Test func coinSeedSevenIsTheSharedReference() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "ss-hash-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let assets = try TestAssets()  // a temporary folder, removed at the end
+        let root = assets.root
         let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
         let system = SoundSystem(
             engine: engine, catalogue: try Catalogue(json: Array(#"{"sounds": []}"#.utf8), root: root),

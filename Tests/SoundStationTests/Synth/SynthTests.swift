@@ -199,11 +199,8 @@ import Testing
     }
 
     @Test func catalogueEntryLoadsAndVariesPerTrigger() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "ss-synth-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let assets = try TestAssets()  // a temporary folder, removed at the end
+        let root = assets.root
         let json = """
             {"sounds": [
               {"name": "coin", "kind": "effect", "synth": {"preset": "coin", "seed": 7}},
@@ -245,11 +242,8 @@ import Testing
     }
 
     @Test func runtimeSynthGivesAnId() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "ss-synth-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let assets = try TestAssets()  // a temporary folder, removed at the end
+        let root = assets.root
         let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
         let system = SoundSystem(
             engine: engine, catalogue: try Catalogue(json: Array(#"{"sounds": []}"#.utf8), root: root),
