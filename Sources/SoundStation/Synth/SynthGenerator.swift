@@ -148,13 +148,19 @@ private struct SfxrVoice {
                 stage += 1
                 if stage > 2 { break }
             }
-            // A stage of length 0 lasts one sample at its start (jsfxr divides 0 by 0 there).
-            let fraction = Double(stageElapsed) / Double(max(envelopeLength[stage], 1))
+            // A stage of length 0 lasts one sample at its start, which jsfxr writes as 0 (its envelope
+            // is 0 / 0 there, NaN, which its conversion to integers makes 0).
+            let length = envelopeLength[stage]
+            let fraction = length == 0 ? 0 : Double(stageElapsed) / Double(length)
             let envelope =
-                switch stage {
-                case 0: fraction
-                case 1: 1 + (1 - fraction) * 2 * p.punch
-                default: 1 - fraction
+                if length == 0 {
+                    0.0
+                } else {
+                    switch stage {
+                    case 0: fraction
+                    case 1: 1 + (1 - fraction) * 2 * p.punch
+                    default: 1 - fraction
+                    }
                 }
 
             flangerOffset += flangerOffsetSlide
