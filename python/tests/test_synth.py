@@ -59,3 +59,17 @@ def test_bad_params_name_the_value():
         engine.synth("x", {"preset": "blip"})
         with pytest.raises(soundstation.InvalidArgumentError, match="already in use"):
             engine.synth("x", {"preset": "blip"})
+
+
+def test_variation_makes_each_play_differ():
+    with soundstation.Engine("offline:48000") as engine:
+        zap = engine.synth("zap", {"preset": "laser", "seed": 3, "variation": 2})
+        steady = engine.synth("steady", {"preset": "laser", "seed": 3})
+        varied, same = set(), set()
+        for _ in range(5):
+            engine.play(zap)
+            varied.add(fnv1a(interleaved(engine.render(12000))))
+            engine.play(steady)
+            same.add(fnv1a(interleaved(engine.render(12000))))
+    assert len(varied) == 5
+    assert len(same) == 1
