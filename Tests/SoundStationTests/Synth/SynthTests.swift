@@ -209,6 +209,10 @@ import Testing
             """
         let catalogue = try Catalogue(json: Array(json.utf8), root: root)
         #expect(catalogue["coin"]?.synth == .preset(.coin, seed: 7))
+        // No file to watch for a synthesised sound: only catalogue.json's folder (not the working one).
+        #expect(
+            SoundBank(engine: try AudioEngine(output: .silent), catalogue: catalogue, pcmCache: nil)
+                .watchedFolders() == [catalogue.root])
         let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
         let system = SoundSystem(engine: engine, catalogue: catalogue, pcmCache: nil)
         try await system.bank.preload().throwIfFailed()
