@@ -16,7 +16,7 @@ import Testing
         let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
         let server = SoundSystem(engine: engine, catalogue: try Catalogue(assetsRoot: root), pcmCache: nil)
         try await server.bank.preload().throwIfFailed()
-        let laser = SynthSound.preset(.laser, seed: 3)
+        let laser = SynthSound.preset(.laser, seed: 3, variation: 2)
         _ = try server.synth("laser", laser)
         let sent = Locked<[(EngineCommand, Int64)]>([])
         engine.commandTap.withLock {
@@ -47,9 +47,15 @@ import Testing
 
         try server.effects.play("coin", at: .milliseconds(200))
         try server.effects.play("laser", at: .milliseconds(600))
+        _ = engine.triggerPort.play(try server.bank.id(of: "laser"), at: .milliseconds(800))
         let heard = try engine.render(frames: 48_000)
         #expect(AudioAnalysis.rms(heard) > 0.01)
         let commands = sent.withLock { $0 }
+        // The laser's variation moved the pitch of its plays by id; the command carries it to the player.
+        let pitches = commands.compactMap { command -> Float? in
+            if case .play(_, _, let options, _) = command.0 { options.pitch } else { nil }
+        }
+        #expect(pitches.count == 3 && pitches.contains { $0 != 1 }, "pitches \(pitches)")
         RemoteSessionTests.transport(
             [
                 .soundName(try server.bank.id(of: "coin"), name: "coin"),
