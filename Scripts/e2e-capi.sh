@@ -82,6 +82,12 @@ output_after_close_valgrind() { # ss_output's string read after ss_close: no inv
     "${game_env[@]}" valgrind -q --error-exitcode=9 "$work/abi_test" "$work/abi" output
 }
 
+synth_tests() { # Tests/CAPI/synth_test.c: ss_synth's bytes are Swift's, its three forms, variation, errors
+    "${game_env[@]}" sh -c "cc -Wall -Wextra -Werror -std=c99 -o '$work/synth_test' '$root/Tests/CAPI/synth_test.c' \
+        \$(pkg-config --cflags --libs soundstation) -lm" || return 1
+    "${game_env[@]}" timeout 120 "$work/synth_test" "$root/Tests/Synth/coin-seed7.fnv1a"
+}
+
 honest_tests() { # Tests/CAPI/honest_test.c: ss_output, notices, C-terms messages, bounded render, no loss, no growth
     "${game_env[@]}" sh -c "cc -Wall -Wextra -Werror -std=c99 -o '$work/honest_test' '$root/Tests/CAPI/honest_test.c' \
         \$(pkg-config --cflags --libs soundstation)" || return 1
@@ -187,6 +193,18 @@ build_catch() { # Examples/CursesC/catch.c, as its README line builds it, warnin
 
 catch_in_tmux() { play_in_tmux catch CATCH '=======' "'$work/catch' --autoplay"; }
 
+# --synth: every effect from the generator (ss_synth), no asset folder (the one named does not exist).
+catch_synth_in_tmux() {
+    play_in_tmux catch-synth CATCH '=======' "SOUNDSTATION_ASSETS=/nonexistent '$work/catch' --synth --autoplay"
+}
+
+catch_synth_frames_alone() {
+    "${game_env[@]}" TERM=dumb SOUNDSTATION_OUTPUT=silent timeout 20 script -qec \
+        "'$work/catch' --synth --autoplay --frames 60 --assets /nonexistent" /dev/null >"$work/synth-frames.out" \
+        </dev/null || return 1
+    grep -ao 'catch: score.*sounds started [1-9][0-9]*' "$work/synth-frames.out"
+}
+
 catch_frames_alone() { # --frames N ends it unattended; silent output; exit 0 and its summary
     "${game_env[@]}" TERM=dumb SOUNDSTATION_OUTPUT=silent timeout 20 script -qec \
         "'$work/catch' --autoplay --frames 60 --assets '$root/Assets'" /dev/null >"$work/frames.out" </dev/null || return 1
@@ -245,6 +263,7 @@ check "C tests: offline onsets, music, identical renders, every error path" c_te
 check "C ABI 1.0 tests build with pkg-config" build_abi_test
 check "C ABI 1.0: voices, music pause and files, loop counts, one id space, sized structs" abi_tests
 check "ss_output after ss_close under valgrind: no invalid read" output_after_close_valgrind
+check "C: ss_synth renders Swift's bytes for a seed, reads jsfxr's and sfxr's strings, varies per play" synth_tests
 check "C: says what happened, renders in pieces, loses nothing offline, keeps only a tombstone" honest_tests
 check "README C example builds and runs" readme_c_example
 check "README holds the examples as they are" readme_holds_the_examples
@@ -254,6 +273,8 @@ check "Python without the library says what to do" python_says_what_to_do
 check "Catch (Examples/CursesC) builds with pkg-config and ncurses" build_catch
 check "Catch in tmux on the device: plays, heard on the sink, q restores the terminal" catch_in_tmux
 check "Catch --frames N ends by itself" catch_frames_alone
+check "Catch --synth in tmux on the device: every effect synthesised, no assets, heard on the sink" catch_synth_in_tmux
+check "Catch --synth --frames N: no asset folder, sounds start" catch_synth_frames_alone
 check "Catch: bad output, --frames and assets are messages, not aborts" catch_bad_input
 check "Snake (Examples/CursesPython) in tmux on the device: plays, heard, q restores the terminal" snake_in_tmux
 check "Snake --frames N ends by itself" snake_frames_alone

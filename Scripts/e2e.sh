@@ -121,6 +121,26 @@ renders_identical() {
     cmp "$work/a.wav" "$work/b.wav"
 }
 
+synth_plays_exports_and_prints() { # synth coin --seed 7: heard on the device, the WAV, the JSON form read back
+    parecord --device=test.monitor --rate=16000 --channels=1 --file-format=wav "$work/synth-heard.wav" &
+    local recorder=$! heard json
+    sleep 0.3
+    "$cli" synth coin --seed 7 --play --output device --out "$work/coin.wav" >"$work/synth.out" || return 1
+    sleep 0.3
+    kill "$recorder" 2>/dev/null
+    wait "$recorder" 2>/dev/null
+    cat "$work/synth.out"
+    heard=$(peak "$work/synth-heard.wav")
+    echo "recorded peak $heard"
+    above "$heard" 0.05 || return 1
+    # The WAV: 16-bit mono at 44.1 kHz, as long as the render said.
+    [ "$(soxi -r "$work/coin.wav")" = 44100 ] && [ "$(soxi -c "$work/coin.wav")" = 1 ] || return 1
+    grep -q "^$(soxi -D "$work/coin.wav" | cut -c1-4)" <(sed -n 3p "$work/synth.out") || return 1
+    # The printed JSON form is the same sound: its WAV is byte for byte the preset's.
+    json=$(head -1 "$work/synth.out")
+    "$cli" synth "$json" --out "$work/again.wav" >/dev/null && cmp "$work/coin.wav" "$work/again.wav"
+}
+
 play_is_heard() { # play on the default device while parecord records the null sink's monitor
     parecord --device=test.monitor --rate=16000 --channels=1 --file-format=wav "$work/heard.wav" &
     local recorder=$!
@@ -303,6 +323,8 @@ check "render: a tempo cue's clock places effects, intensity cues move the layer
 check "bad easing exits 2 naming it" fails 2 '"bouncy" is not an easing' "$cli" render --seconds 1 --out "$work/x.wav" 0:tempo:120:over=1:ease=bouncy
 check "bad grid point exits 2 naming it" fails 2 '"soon" is not a grid point' "$cli" render --seconds 1 --out "$work/x.wav" 0:music:main:at=soon
 check "play is heard on the default device" play_is_heard
+check "synth coin --seed 7 --play is heard, --out writes it, its printed JSON renders the same bytes" synth_plays_exports_and_prints
+check "synth with an unknown preset exits 2 naming it" fails 2 'unknown synth preset "kazoo"' "$cli" synth kazoo
 check "play on silent output" play_silent_output
 check "play falls back to silent without a device" play_falls_back_without_device
 check "play survives the sound server stopping and coming back" play_survives_server_restart

@@ -10,10 +10,12 @@
  * the main loop when the handler changes the scene.
  *
  *     cc -o catch Examples/CursesC/catch.c $(pkg-config --cflags --libs soundstation) -lncurses
- *     ./catch [--output auto|device|silent] [--assets DIR] [--autoplay] [--frames N]
+ *     ./catch [--output auto|device|silent] [--assets DIR | --synth] [--autoplay] [--frames N]
  *
  * --output defaults to $SOUNDSTATION_OUTPUT, else "auto" (the device, or silence when there is
- * none); --assets to $SOUNDSTATION_ASSETS, else "Assets". --autoplay starts a game by itself and
+ * none); --assets to $SOUNDSTATION_ASSETS, else "Assets". --synth needs no asset folder: every
+ * effect is made by the engine's sfxr generator (ss_synth) from a preset and a seed, the coins and
+ * bombs vary a little at each catch, and there is no music. --autoplay starts a game by itself and
  * moves the paddle; --frames N quits after N drawn frames (about 30 a second). Keys: Enter/s starts,
  * arrows or a/d move, p pauses, m goes back to the menu, q quits.
  */
@@ -160,6 +162,29 @@ static void draw(int scene, int started, int refused) {
     refresh();
 }
 
+/* The effects as --synth makes them: sfxr presets with seeds chosen by ear, in the catalogue's JSON
+ * form (jsfxr's share strings and sfxr's settings strings work too). */
+static const char *const synth_effects[][2] = {
+    {"coin", "{\"preset\": \"coin\", \"seed\": 7, \"variation\": 0.5}"},
+    {"reward", "{\"preset\": \"powerup\", \"seed\": 4}"},
+    {"miss", "{\"preset\": \"hit\", \"seed\": 2}"},
+    {"explosion", "{\"preset\": \"explosion\", \"seed\": 3, \"variation\": 1}"},
+    {"level-up", "{\"preset\": \"powerup\", \"seed\": 11}"},
+    {"bomb-tick", "{\"preset\": \"blip\", \"seed\": 5}"},
+    {"click", "{\"preset\": \"blip\", \"seed\": 1}"},
+    {"jump", "{\"preset\": \"jump\", \"seed\": 6}"},
+};
+
+static int synthesise(void) { /* 0 when every effect was made */
+    for (size_t i = 0; i < sizeof synth_effects / sizeof synth_effects[0]; i++) {
+        if (ss_synth(sound, synth_effects[i][0], synth_effects[i][1]) < 0) {
+            fprintf(stderr, "catch: %s: %s\n", synth_effects[i][0], ss_last_error());
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int load(const char *name) {
     int id = ss_sound_id(sound, name);
     if (id < 0) fprintf(stderr, "catch: %s (playing without it)\n", ss_last_error());
@@ -169,23 +194,29 @@ static int load(const char *name) {
 int main(int argc, char **argv) {
     const char *output = getenv("SOUNDSTATION_OUTPUT"), *assets = getenv("SOUNDSTATION_ASSETS");
     long frames = -1;
+    int synth = 0;
     if (output == NULL || *output == '\0') output = "auto";
     if (assets == NULL || *assets == '\0') assets = "Assets";
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--autoplay") == 0) autoplay = 1;
         else if (strcmp(argv[i], "--output") == 0 && i + 1 < argc) output = argv[++i];
         else if (strcmp(argv[i], "--assets") == 0 && i + 1 < argc) assets = argv[++i];
+        else if (strcmp(argv[i], "--synth") == 0) synth = 1;
         else if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) {
             char *end;
             frames = strtol(argv[++i], &end, 10);
             if (*end != '\0' || frames <= 0) { fprintf(stderr, "catch: --frames wants a positive number, not \"%s\"\n", argv[i]); return 2; }
         } else {
-            fprintf(stderr, "usage: catch [--output auto|device|device:NAME|silent] [--assets DIR] [--autoplay] [--frames N]\n");
+            fprintf(stderr, "usage: catch [--output auto|device|device:NAME|silent] [--assets DIR | --synth] [--autoplay] [--frames N]\n");
             return 2;
         }
     }
-    if (ss_open(&sound, output, assets) != SS_OK) { fprintf(stderr, "catch: %s\n", ss_last_error()); return 1; }
-    if (ss_preload(sound, NULL, 0, NULL, NULL) != SS_OK) fprintf(stderr, "catch: %s\n", ss_last_error());
+    if (ss_open(&sound, output, synth ? NULL : assets) != SS_OK) { fprintf(stderr, "catch: %s\n", ss_last_error()); return 1; }
+    if (synth) {
+        if (synthesise() != 0) { ss_close(sound); return 1; }
+    } else if (ss_preload(sound, NULL, 0, NULL, NULL) != SS_OK) {
+        fprintf(stderr, "catch: %s\n", ss_last_error());
+    }
     fx_coin = load("coin"), fx_reward = load("reward"), fx_miss = load("miss"), fx_explosion = load("explosion");
     fx_level = load("level-up"), fx_tick = load("bomb-tick"), fx_click = load("click"), fx_jump = load("jump");
     game.seed = (unsigned)time(NULL);
@@ -222,8 +253,8 @@ int main(int argc, char **argv) {
         int scene = game.scene;
         if (scene == OVER && game.ticks > 150) scene = game.scene = MENU; /* 3 s, then the menu */
         if (scene != shown_scene) { /* music per scene, crossfaded; not from the handler */
-            if (scene == MENU) ss_music(sound, "main", 1.5);
-            if (scene == PLAYING) ss_music(sound, "game", 1.0);
+            if (scene == MENU && !synth) ss_music(sound, "main", 1.5);
+            if (scene == PLAYING && !synth) ss_music(sound, "game", 1.0);
             if (scene == OVER) ss_stop_music(sound, 2.0);
             shown_scene = scene;
         }

@@ -1,4 +1,5 @@
 import Glibc
+import SoundStation
 
 /// The drum sounds of the songs, each synthesised from scratch per hit.
 enum Drum: Sendable {

@@ -1,4 +1,5 @@
 import Glibc
+import SoundStation
 
 /// The demo game's sound effects: short mono one-shots.
 ///

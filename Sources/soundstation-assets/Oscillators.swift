@@ -1,4 +1,5 @@
 import Glibc
+import SoundStation
 
 /// The basic shapes a tone can have.
 enum Waveform: Sendable {

@@ -1,4 +1,5 @@
 import Glibc
+import SoundStation
 
 /// One note of a part, positioned in beats from the start of the song.
 struct Note: Sendable {

@@ -53,6 +53,23 @@ enum CatalogueCommand {
         var problems: [String] = []
         var warnings: [SoundLoadWarning] = []
         for entry in catalogue.entries {
+            if let synth = entry.synth {
+                // Rendered, as loading it would: no file, the generator's 44.1 kHz mono.
+                do {
+                    let audio = try SynthGenerator.render(synth.parameters)
+                    rows.append(
+                        Row(
+                            name: entry.name, kind: entry.kind.rawValue, path: "(synth)",
+                            format: "sfxr synth",
+                            seconds: audio.duration.inSeconds, sampleRate: audio.sampleRate,
+                            channels: audio.channels, fileBytes: 0, pcmBytes: audio.byteCount, bpm: nil,
+                            beatsPerBar: nil, downbeat: nil, markers: nil,
+                            duckMusic: entry.duckMusic < 0 ? entry.duckMusic : nil))
+                } catch {
+                    problems.append("sound \"\(entry.name)\": \(error.description)")
+                }
+                continue
+            }
             do {
                 // Collected rather than printed by the decoder, so each names its sound.
                 var (options, collected) = entry.decodingOptions.collectingWarnings()

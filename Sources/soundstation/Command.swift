@@ -12,6 +12,7 @@ enum Command {
                soundstation ssh [--socket] [--output O] [--delay MS] [--cache DIR] [ssh options] [user@]host [command]
                soundstation listen [--socket PATH] [--sessions N] [--output O] [--delay MS] [--cache DIR]
                soundstation cache [list|clear] [--cache DIR]
+               soundstation synth PRESET|PARAMS [--seed N] [--mutate N] [--variation ST] [--play] [--output O] [--out FILE.wav]
                soundstation --help | --version
         EVENT: T:effect:NAME  T:music:NAME[:fade=S|:crossfade=S]  T:stop-music[:fade=S]
                T:pause  T:resume  T:volume:BUS:GAIN   (T in seconds; BUS master|music|effects|voice)
@@ -22,6 +23,9 @@ enum Command {
                T:tempo:BPM[:over=S[:ease=E]]     (the cue list's clock: the first starts it, and effects
                                                   cued at=beat|bar then follow it)
                (E linear, in-quad, out-quad, in-out-quad, in-cubic, out-cubic, in-out-cubic, equal-power)
+        synth: an sfxr effect (PRESET coin, laser, explosion, powerup, hit, jump, blip, random; or PARAMS in the
+               catalogue's JSON form, jsfxr's share string or sfxr's settings); prints its parameters in the
+               catalogue's form; --play plays it (--output device|device:NAME|silent), --out writes a WAV
         --watch: load edited sound files and catalogue.json again while playing (one line per reload),
                  until --seconds or Ctrl-C
         environment: SOUNDSTATION_OUTPUT=device|silent|remote, SOUNDSTATION_DEVICE=NAME, SOUNDSTATION_ASSETS=DIR
@@ -47,6 +51,7 @@ enum Command {
         case "render": try await RenderCommand.run(&arguments)
         case "play": try await PlayCommand.run(&arguments)
         case "cache": try CacheCommand.run(&arguments)
+        case "synth": try await SynthCommand.run(&arguments)
         case "help", "--help", "-h": program.printUsage()
         default: throw CLIError.usage("unknown command \"\(name)\"")
         }

@@ -13,6 +13,7 @@ an argument of the wrong type or out of range raises TypeError or ValueError nam
 """
 
 from ._library import LibraryNotFoundError
+from . import synth as _synth  # noqa: F401  (Engine.synth)
 from .engine import (
     Bus,
     CancelledError,

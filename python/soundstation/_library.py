@@ -213,6 +213,7 @@ def signatures() -> Dict[str, Tuple[Any, List[Any]]]:
         "ss_time": (f64, [engine]),
         "ss_sample_rate": (i32, [engine]),
         "ss_output": (c_str, [engine]),
+        "ss_synth": (i32, [engine, c_str, c_str]),
     }
     return signatures
 

@@ -284,6 +284,7 @@ _PYTHON_NAMES = {
     "ss_pause_music": "Engine.pause_music", "ss_resume_music": "Engine.resume_music",
     "ss_stop_music": "Engine.stop_music", "ss_stop_effects": "Engine.stop_effects",
     "ss_music_intensity": "Engine.music_intensity", "ss_music_position": "Engine.music_position",
+    "ss_synth": "Engine.synth",
 }
 _C_NAME = re.compile(r"\bss_[a-z_]+\b")
 

@@ -51,7 +51,7 @@ extern "C" {
 /* The version of this header; ss_version() gives the library's. 1.x keeps the soname
  * libsoundstation.so.1: a 1.y library serves a program built against any 1.x header. */
 #define SS_VERSION_MAJOR 1
-#define SS_VERSION_MINOR 0
+#define SS_VERSION_MINOR 1
 #define SS_VERSION_PATCH 0
 /* One number for comparisons: major * 10000 + minor * 100 + patch. */
 #define SS_API_VERSION (SS_VERSION_MAJOR * 10000 + SS_VERSION_MINOR * 100 + SS_VERSION_PATCH)
@@ -580,6 +580,22 @@ int ss_sample_rate(ss_engine *engine);
  * Returns: a string owned by the handle, valid as long as the handle, which is never freed: also after
  * ss_close (then it still says what was open); "" for NULL. Threads: any. */
 const char *ss_output(ss_engine *engine);
+
+/* ---- Synthesised effects ---- */
+
+/* Renders an sfxr sound effect and makes it an effect called `name`, played on the effects bus like a
+ * file from ss_load_file: no file and no catalogue entry needed. `params` is either the catalogue's
+ * JSON form (Docs/Catalogue.md, "Synthesised sounds"), e.g. {"preset": "coin", "seed": 7} or
+ * {"preset": "laser", "seed": 3, "variation": 1}, or an sfxr parameter string as jsfxr and sfxr copy
+ * it (jsfxr's base58 share string, with or without its "#", or sfxr's comma-separated settings). The
+ * same parameters render the same samples in every language and on a remote player, to which only the
+ * parameters travel. With "variation", each ss_play of the id strays in pitch by up to that many
+ * semitones, from a sequence seeded by the sound (the same in every offline render).
+ * Returns: the new sound's id (>= 0), or SS_ERR_INVALID_ARGUMENT (NULL or empty name, a name already
+ * in use, params that do not read: the message names the value), SS_ERR_CLOSED. Blocks while it
+ * renders (about a millisecond per 10 ms of sound; an sfxr effect lasts at most about 6.8 s).
+ * Threads: any. */
+int ss_synth(ss_engine *engine, const char *name, const char *params);
 
 #ifdef __cplusplus
 }

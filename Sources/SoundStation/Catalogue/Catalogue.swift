@@ -126,6 +126,14 @@ public struct Catalogue: Sendable, Equatable {
         return Catalogue(root: root, entries: entries + [entry], positions: positions)
     }
 
+    /// A copy without `name` (itself when it has no such entry): a synthesised sound that failed to load.
+    func removing(_ name: String) -> Catalogue {
+        guard positions[name] != nil else { return self }
+        let kept = entries.filter { $0.name != name }
+        let positions = Dictionary(uniqueKeysWithValues: kept.enumerated().map { ($1.name, $0) })
+        return Catalogue(root: root, entries: kept, positions: positions)
+    }
+
     private init(root: String, entries: [SoundEntry], positions: [String: Int]) {
         (self.root, self.entries, self.positions) = (root, entries, positions)
     }

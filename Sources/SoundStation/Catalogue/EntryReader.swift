@@ -30,19 +30,32 @@ struct EntryReader {
         let name = try string("name", expected: "a non-empty name without leading or trailing spaces") {
             Self.isUsableName($0)
         }
-        let path = try string("path", expected: "a non-empty path relative to the assets folder") {
-            !$0.isEmpty
+        let synth = try synthSound()
+        if synth != nil, let path = object["path"] {
+            throw invalid("path", path, "no path on a sound with \"synth\" (the generator makes it)")
         }
+        if synth == nil, object["path"] == nil {
+            throw .missingKey(path: manifestPath, entry: label, key: "path")
+        }
+        let path =
+            synth != nil
+            ? ""
+            : try string("path", expected: "a non-empty path relative to the assets folder") { !$0.isEmpty }
         let kindNames = SoundKind.allCases.map(\.rawValue).joined(separator: ", ")
         guard let kind = try choice("kind", SoundKind.self, expected: "one of \(kindNames)") else {
             throw .missingKey(path: manifestPath, entry: label, key: "kind")
         }
         let loop = try bool("loop") ?? SoundEntry.defaultLoop(for: kind)
         let (loopStart, loopEnd) = try loopPoints(looping: loop)
-        let resolvedPath = try PathSafety.resolve(
-            name: name, path: path, root: root, manifestPath: manifestPath)
+        let resolvedPath =
+            synth != nil
+            ? "" : try PathSafety.resolve(name: name, path: path, root: root, manifestPath: manifestPath)
+        if synth != nil, kind == .music || object["stream"] == .bool(true) || object["stems"] != nil {
+            throw invalid(
+                "synth", object["synth"]!, "a synthesised effect or voice (not music, streamed or layered)")
+        }
         let stealNames = StealPolicy.allCases.map(\.rawValue).joined(separator: ", ")
-        return SoundEntry(
+        var entry = SoundEntry(
             name: name, path: path, resolvedPath: resolvedPath, kind: kind,
             volume: Float(try number("volume", in: 0...4) ?? Double(SoundEntry.defaultVolume)),
             loop: loop,
@@ -58,6 +71,19 @@ struct EntryReader {
             strict: try bool("strict") ?? false, tempo: try tempo(kind: kind),
             markers: try markers(kind: kind), stems: try stems(kind: kind, name: name, root: root),
             duckMusic: try duckMusic(kind: kind))
+        entry.synth = synth
+        return entry
+    }
+
+    /// The entry's `synth`: the JSON form (an object) or an sfxr parameter string.
+    private func synthSound() throws(CatalogueError) -> SynthSound? {
+        guard let value = object["synth"] else { return nil }
+        do {
+            if case .string(let text) = value { return try SynthSound(parsing: text) }
+            return try SynthSound(json: value)
+        } catch {
+            throw invalid("synth", value, error.description)
+        }
     }
 
     func invalid(_ key: String, _ value: ManifestJSON.Value, _ expected: String) -> CatalogueError {

@@ -9,8 +9,8 @@ enum ManifestKeys {
     static let entry = [
         "name", "path", "kind", "volume", "loop", "priority", "maxInstances", "steal", "stream",
         "coalesceMs", "loopStart", "loopEnd", "channels", "strict", "bpm", "beatsPerBar", "downbeat",
-        "markers", "stems", "duckMusic",
+        "markers", "stems", "duckMusic", "synth",
     ]
-    /// Keys every sound entry must have.
-    static let required = ["name", "path", "kind"]
+    /// Keys every sound entry must have (`path` unless it has `synth`).
+    static let required = ["name", "kind"]
 }

@@ -51,6 +51,9 @@ public struct SoundEntry: Sendable, Equatable {
     /// Decibels the music dips to while this sound plays (key `duckMusic`, -60...0; 0, the default,
     /// for none): a stinger heard over the music. Not on music.
     public let duckMusic: Float
+    /// The sound the generator renders instead of a file (key `synth`); `nil` for a sound on a file.
+    /// A synthesised entry has no `path` (its `path` and `resolvedPath` are empty).
+    public internal(set) var synth: SynthSound?
 
     /// Creates an entry directly, applying the manifest's defaults for every nil argument.
     ///

@@ -94,8 +94,10 @@ extension AudioEngine {
         // trigger by id, which plays the id's installed buffer).
         let carried = command.retained.map { Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue() }
         let stream = carried as? StreamFeeder
-        let (slot, name) = sounds.withLock { table in
-            (table.index(sound).map { table.slots[$0] }, table.name(of: sound))
+        let (slot, name, variedPitch) = sounds.withLock { table in
+            let index = table.index(sound)
+            let pitch = command.usesSoundDefaults ? index.map { table.nextPitch($0) } ?? 1 : 1
+            return (index.map { table.slots[$0] }, table.name(of: sound), pitch)
         }
         let buffer = carried as? SoundBuffer ?? (carried == nil ? slot?.buffer : nil)
         // A pan outside -1...1 from the trigger that cannot throw (TriggerPort, in signal handlers;
@@ -122,6 +124,7 @@ extension AudioEngine {
         if command.usesSoundDefaults {
             let defaults = slot.defaults
             request.options.volume *= defaults.volume
+            request.options.pitch *= variedPitch
             if !command.ownPriority { request.options.priority = defaults.priority }
             if !command.ownBus { request.options.bus = defaults.bus }
             // The deeper of the caller's dip and the catalogue's.

@@ -215,6 +215,28 @@ public final class SoundBank: Sendable {
         }
     }
 
+    /// Renders a synthesised sound and uploads it under `id`.
+    static func synthesise(
+        _ synth: SynthSound, name: String, id: SoundID, engine: AudioEngine
+    ) throws(SoundLoadError) -> Decoded {
+        let audio: PCMAudio
+        do { audio = try SynthGenerator.render(synth.parameters) } catch {
+            throw .catalogue(.undecodable(name: name, path: "synth", reason: error.description))
+        }
+        let parameters = synth.parameters
+        do {
+            let buffer = try engine.makeBuffer(audio, name: name, loopPoints: nil, id: id) {
+                try SynthGenerator.render(parameters)
+            }
+            let info = AudioFileInfo(
+                format: .wav, sampleRate: audio.sampleRate, channels: audio.channels,
+                frameCount: audio.frameCount)
+            return Decoded(buffer: buffer, info: info, stems: [], warnings: [])
+        } catch {
+            throw .engine(name: name, error)
+        }
+    }
+
     /// The settings a trigger by id takes from `entry`.
     func defaults(for entry: SoundEntry) -> SoundDefaults {
         let limit = InstanceLimit(
@@ -222,7 +244,7 @@ public final class SoundBank: Sendable {
             coalesceFrames: Int64(entry.coalesceMilliseconds / 1000 * Double(engine.sampleRate)))
         return SoundDefaults(
             volume: entry.volume, priority: entry.priority, bus: entry.kind == .voice ? .voice : .effects,
-            limit: limit, duckMusic: entry.duckMusic)
+            limit: limit, duckMusic: entry.duckMusic, variation: Float(entry.synth?.variation ?? 0))
     }
 
     /// A sound decoded (or, for a streamed track, opened and checked) and uploaded, not yet in the table.
@@ -241,6 +263,9 @@ public final class SoundBank: Sendable {
         _ entry: SoundEntry, id: SoundID, engine: AudioEngine, cache: PCMCache? = nil,
         splittingLongDecodes: Bool = false, shares: DecodedShares? = nil
     ) throws(SoundLoadError) -> Decoded {
+        if let synth = entry.synth {
+            return try synthesise(synth, name: entry.name, id: id, engine: engine)
+        }
         var (options, collected) = entry.decodingOptions.collectingWarnings()
         options.splitsLongDecodes = splittingLongDecodes
         let (buffer, info) = try decodeAndUpload(

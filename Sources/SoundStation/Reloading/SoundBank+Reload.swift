@@ -37,7 +37,8 @@ extension SoundBank {
     func watchedFolders() -> Set<String> {
         let catalogue = self.catalogue
         var folders: Set<String> = [catalogue.root]
-        for entry in catalogue.entries {
+        // A synthesised entry has no file: it changes with catalogue.json only.
+        for entry in catalogue.entries where entry.synth == nil {
             for path in [entry.resolvedPath] + entry.stems.map(\.resolvedPath) {
                 folders.insert(Self.watchPath(path).folder)
             }
@@ -66,7 +67,7 @@ extension SoundBank {
         if everything || paths.contains(manifest) { events += reloadCatalogue(done: &done) }
         let loaded = table.withLock { $0.loaded.values.map(\.entry) }.sorted { $0.name < $1.name }
         for entry in loaded where !done.contains(entry.name) {
-            let files = [entry.resolvedPath] + entry.stems.map(\.resolvedPath)
+            let files = entry.synth != nil ? [] : [entry.resolvedPath] + entry.stems.map(\.resolvedPath)
             guard everything || files.contains(where: { paths.contains(Self.watchPath($0).full) }) else {
                 continue
             }

@@ -25,6 +25,8 @@ enum RemoteJSON {
 
     /// An entry's file paths: its own and its stems'.
     static func paths(_ sound: Value) -> [String?] {
+        // A synthesised sound has no file: the player renders it from its parameters.
+        if member(sound, "synth") != nil { return [] }
         var paths = [string(sound, "path")]
         if case .array(let stems)? = member(sound, "stems") {
             for stem in stems { paths.append(string(stem, "path")) }

@@ -39,6 +39,8 @@ final class RemoteLink: Sendable {
         var files: [(hash: ContentHash, path: String, size: Int, offset: Int)] = []
         /// The catalogue's frame and files, sent again to a player that connects later.
         var catalogue: (frame: [UInt8], files: [File])?
+        /// The sounds of the catalogue sent, with the synthesised ones made at run time added.
+        var sounds: [RemoteJSON.Value] = []
         var catalogueOffered = false
         /// What the connected player holds; `nil` while no player is connected (a socket link
         /// before its announcement, or after its player left).
@@ -132,12 +134,45 @@ final class RemoteLink: Sendable {
         guard let frame = RemoteFraming.frame(message.encoded()) else { return }
         outbox.withLock { box in
             box.catalogue = (frame, files)
+            box.sounds = RemoteJSON.sounds(manifest) ?? []
             // Before a player connects, the writer sends it on connecting.
             guard let announcement = box.announcement else { return }
             box.frames.append((frame, nil))
             box.files = Self.needed(files, by: announcement)
         }
         wake.signal()
+    }
+
+    /// Sends a synthesised sound made at run time (``SoundBank/synth(_:_:)``) as its parameters, not
+    /// its samples: the catalogue goes out again with the sound added, and the player renders the same
+    /// samples from them. It goes out ahead of any command that plays the sound.
+    func offerSynth(name: String, sound: SynthSound) {
+        let queued = outbox.withLock { box -> Bool in
+            box.sounds = Self.adding(synth: sound, named: name, to: box.sounds)
+            let files = box.catalogue?.files ?? []
+            let message = RemoteMessage.catalogue(
+                manifest: RemoteJSON.manifest(box.sounds),
+                files: files.map { RemoteFile(hash: $0.hash, size: $0.size) })
+            guard let frame = RemoteFraming.frame(message.encoded()) else { return false }
+            box.catalogue = (frame, files)
+            guard box.announcement != nil else { return false }
+            box.frames.append((frame, nil))
+            return true
+        }
+        if queued { wake.signal() }
+    }
+
+    /// `sounds` (a manifest's entries) with a synthesised effect called `name` in place of any entry of
+    /// that name: `{"name": ..., "kind": "effect", "synth": {every parameter}}`.
+    static func adding(synth sound: SynthSound, named name: String, to sounds: [RemoteJSON.Value])
+        -> [RemoteJSON.Value]
+    {
+        guard let synth = try? ManifestJSON.parse(Array(sound.json.utf8)) else { return sounds }
+        let entry = RemoteJSON.Value.object(
+            ManifestJSON.Object(members: [
+                ("name", .string(name)), ("kind", .string("effect")), ("synth", synth),
+            ]))
+        return sounds.filter { RemoteJSON.string($0, "name") != name } + [entry]
     }
 
     /// The files a player with `announcement` lacks, smallest first (effects are playable within

@@ -532,6 +532,12 @@ public final class RemotePlayer: Sendable {
         var copies: [String: Int] = [:]
         let options = entry.decodingOptions
         let tag = String(PCMCache.tag(options), radix: 16)
+        if let synth = entry.synth {
+            // Rendered here: its samples, and the device's copy of them at the player's rate or less.
+            let bytes = SynthGenerator.frameBound(synth.parameters) * 4
+            samples["synth " + name] = bytes
+            copies["synth " + name] = bytes
+        }
         for path in [entry.resolvedPath] + entry.stems.map(\.resolvedPath) {
             guard let info = try? AudioDecoder.info(ofFileAt: path, options: options) else { continue }
             let count = info.frameCount * info.channels

@@ -34,6 +34,7 @@ use std::path::Path;
 use std::ptr;
 
 pub mod sys;
+mod synth;
 
 /// What kind of failure an [`Error`] is: the C library's `SS_ERR_*` codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -343,3 +343,34 @@ fn a_trigger_plays_from_a_sigalrm_handler() {
     let lead = onset(0.0).unwrap();
     assert_eq!(first_sound(&buffer), Some(lead));
 }
+
+/// FNV-1a, 64-bit, of the floats' little-endian bytes (Tests/Synth/README.md).
+fn fnv1a(samples: &[f32]) -> String {
+    let mut value: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in samples.iter().flat_map(|s| s.to_le_bytes()) {
+        value = (value ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{value:016x}")
+}
+
+#[test]
+fn synth_renders_the_same_bytes_as_swift() {
+    let golden = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../Tests/Synth/coin-seed7.fnv1a"),
+    )
+    .expect("the golden hash");
+    let mut engine = Engine::open(Output::Offline { rate: RATE as u32 }, None).expect("offline engine");
+    let coin = engine.synth("coin", r#"{"preset": "coin", "seed": 7}"#).expect("synth");
+    assert!(engine.play(coin, 1.0, 1.0, 0.0).expect("play"));
+    let samples = render(&mut engine, 0.5);
+    assert!(energy(&samples, 0) > 1e-4);
+    assert_eq!(fnv1a(&samples), golden.trim());
+    // Another seed, other bytes; a bad preset is an error naming it.
+    let other = engine.synth("coin2", r#"{"preset": "coin", "seed": 8}"#).expect("synth");
+    assert!(engine.play(other, 1.0, 1.0, 0.0).expect("play"));
+    assert_ne!(fnv1a(&render(&mut engine, 0.5)), golden.trim());
+    let error = engine.synth("x", r#"{"preset": "kazoo"}"#).unwrap_err();
+    assert_eq!(error.code, ErrorCode::InvalidArgument);
+    assert!(error.message.contains("kazoo"), "{}", error.message);
+    assert_eq!(engine.synth("coin", r#"{"preset": "coin"}"#).unwrap_err().code, ErrorCode::InvalidArgument);
+}
