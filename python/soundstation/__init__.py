@@ -13,6 +13,7 @@ an argument of the wrong type or out of range raises TypeError or ValueError nam
 """
 
 from ._library import LibraryNotFoundError
+from .memory import SampleFormat
 from .engine import (
     Bus,
     CancelledError,
@@ -65,6 +66,7 @@ __all__ = [
     "Output",
     "RenderBlock",
     "Result",
+    "SampleFormat",
     "Sound",
     "SoundStationError",
     "UnknownNameError",

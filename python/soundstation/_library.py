@@ -213,6 +213,8 @@ def signatures() -> Dict[str, Tuple[Any, List[Any]]]:
         "ss_time": (f64, [engine]),
         "ss_sample_rate": (i32, [engine]),
         "ss_output": (c_str, [engine]),
+        "ss_load_memory": (i32, [engine, c_str, ctypes.c_void_p, size]),
+        "ss_load_pcm": (i32, [engine, c_str, ctypes.c_void_p, i32, i32, i32, i32]),
     }
     return signatures
 

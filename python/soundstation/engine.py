@@ -16,6 +16,7 @@ from typing import (
 
 from . import _args
 from . import _library
+from . import memory as _memory
 
 if TYPE_CHECKING:
     import numpy
@@ -284,6 +285,7 @@ _PYTHON_NAMES = {
     "ss_pause_music": "Engine.pause_music", "ss_resume_music": "Engine.resume_music",
     "ss_stop_music": "Engine.stop_music", "ss_stop_effects": "Engine.stop_effects",
     "ss_music_intensity": "Engine.music_intensity", "ss_music_position": "Engine.music_position",
+    "ss_load_memory": "Engine.load_memory", "ss_load_pcm": "Engine.load_pcm",
 }
 _C_NAME = re.compile(r"\bss_[a-z_]+\b")
 
@@ -678,6 +680,40 @@ class Engine:
         """
         sound_id = _check(_c().ss_load_music_file(self._engine(), _args.text(name, "name"),
                                                   _args.text(path, "path", path=True)))
+        self._ids[name] = sound_id
+        return sound_id
+
+    def load_memory(self, name: str, data: Any) -> int:
+        """Decodes a whole encoded file held in memory (any format :meth:`load_file` reads: WAV,
+        AIFF, FLAC, Ogg Vorbis, Opus, MP3, tracker modules) into an effect called ``name``; returns
+        its id. ``data`` is bytes, a bytearray, a memoryview or anything with the buffer protocol; it
+        is copied. Blocks while decoding.
+
+        Raises:
+            TypeError: for ``data`` that is no buffer. ValueError: for empty ``data``.
+            InvalidArgumentError: for an empty name or one already in use.
+            DecodeError: for bytes that are no audio the engine reads.
+        """
+        buffer, size = _memory.file_bytes(data)
+        sound_id = _check(_c().ss_load_memory(self._engine(), _args.text(name, "name"), buffer, size))
+        self._ids[name] = sound_id
+        return sound_id
+
+    def load_pcm(self, name: str, samples: Any, channels: Optional[int] = None, rate: int = 48000,
+                 format: Any = None) -> int:
+        """Makes raw interleaved samples an effect called ``name``; returns its id. ``samples`` is an
+        ``array('f')`` or ``array('h')``, a numpy float32 or int16 array (2-D: frames x channels,
+        which gives ``channels``), float64 (converted to float32), a list of floats, or plain bytes
+        with ``format`` (:class:`SampleFormat`). ``channels`` is 1...32 (above 2 mixed to stereo),
+        ``rate`` 1000...384000 Hz. The samples are copied. Blocks while they are uploaded.
+
+        Raises:
+            TypeError, ValueError: naming a bad argument.
+            InvalidArgumentError: for an empty name or one already in use.
+        """
+        buffer, kind, frames, channels, rate = _memory.pcm(samples, channels, rate, format)
+        sound_id = _check(_c().ss_load_pcm(self._engine(), _args.text(name, "name"), buffer, int(kind),
+                                           frames, channels, rate))
         self._ids[name] = sound_id
         return sound_id
 

@@ -34,6 +34,9 @@ use std::path::Path;
 use std::ptr;
 
 pub mod sys;
+mod memory;
+
+pub use memory::{Sample, SampleFormat};
 
 /// What kind of failure an [`Error`] is: the C library's `SS_ERR_*` codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -124,6 +127,8 @@ const RUST_NAMES: &[(&str, &str)] = &[
     ("ss_preload", "Engine::preload"),
     ("ss_cancel_preload", "Engine::cancel_preload"),
     ("ss_load_file", "Engine::load_file"),
+    ("ss_load_memory", "Engine::load_memory"),
+    ("ss_load_pcm", "Engine::load_pcm"),
     ("ss_load_music_file", "Engine::load_music_file"),
     ("ss_sound_id", "Engine::sound_id"),
     ("ss_play_options_init", "PlayOptions"),

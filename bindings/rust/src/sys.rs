@@ -215,3 +215,21 @@ extern "C" {
     pub fn ss_sample_rate(engine: *mut ss_engine) -> c_int;
     pub fn ss_output(engine: *mut ss_engine) -> *const c_char;
 }
+
+// ---- Sounds from memory ----
+
+pub const SS_SAMPLE_FLOAT32: i32 = 0;
+pub const SS_SAMPLE_INT16: i32 = 1;
+
+extern "C" {
+    pub fn ss_load_memory(engine: *mut ss_engine, name: *const c_char, bytes: *const c_void, size: usize) -> c_int;
+    pub fn ss_load_pcm(
+        engine: *mut ss_engine,
+        name: *const c_char,
+        samples: *const c_void,
+        format: i32,
+        frames: c_int,
+        channels: c_int,
+        rate: c_int,
+    ) -> c_int;
+}
