@@ -147,9 +147,8 @@ extension AudioEngine {
                 let source = state.pool.voices[index].source
             {
                 ended = !feeder.refill(source: source, settings: filterSettings(slot, in: state, at: now))
-                let dry = feeder.takeUnderruns()
-                state.underruns += dry
-                state.pool.voices[index].fed?.noteHeard(feeder.position(source: source), ranDry: dry)
+                state.underruns += feeder.takeUnderruns()
+                state.pool.voices[index].fed?.noteHeard(feeder.position(source: source))
                 let pitch = state.pool.voices[index].options.pitch
                 let span = feeder.blockSpan(pitch: pitch, engineRate: sampleRate)
                 // Next when a queued block has been heard (a refill then has work), within a block;

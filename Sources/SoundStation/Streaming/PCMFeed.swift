@@ -104,6 +104,8 @@ final class FeedRing: PCMBlocks, @unchecked Sendable {
     private let heard = Atomic<Int>(0)
     /// Whether a block has been handed to the voice (a dry queue before that is no underrun).
     private var begun = false
+    /// Whether the voice has run dry and no frame has come since. Mixing side.
+    private var dry = false
     /// Wakes the mixing side (a device's driver) when frames come to an empty ring.
     private let wake: @Sendable () -> Void
 
@@ -160,11 +162,16 @@ final class FeedRing: PCMBlocks, @unchecked Sendable {
     /// Whether the first frames have come, so the voice may begin. Mixing side.
     var isReadyToBegin: Bool { ringFrames > 0 || closed.load(ordering: .acquiring) }
 
-    /// Records what the voice has heard (a sound frame) and whether its source ran dry since the
-    /// last round. Mixing side.
-    func noteHeard(_ frame: Int, ranDry: Int) {
+    /// Records the sound frame the voice has heard up to. When it has heard every frame handed to it
+    /// and the ring is empty, the voice has run dry: one underrun, counted once until frames come
+    /// again. Mixing side.
+    func noteHeard(_ frame: Int) {
         heard.store(frame, ordering: .relaxed)
-        if begun, ranDry > 0 { underruns.add(ranDry, ordering: .relaxed) }
+        let handed = read.load(ordering: .relaxed) / channels
+        if begun, !dry, frame >= handed, ringFrames == 0, !closed.load(ordering: .relaxed) {
+            dry = true
+            underruns.add(1, ordering: .relaxed)
+        }
     }
 
     // MARK: PCMBlocks (mixing side)
@@ -194,6 +201,7 @@ final class FeedRing: PCMBlocks, @unchecked Sendable {
         }
         read.store(tail + count, ordering: .releasing)
         begun = true
+        dry = false
         return (tail / channels, frames)
     }
 }
