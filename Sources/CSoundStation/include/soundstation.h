@@ -640,8 +640,9 @@ int ss_stream_options_init(ss_stream_options *options, size_t size);
  * as a voice as `options` say (NULL: the defaults). The voice begins with the first frames written
  * (offline: at the first ss_render after them, sample-exact) and plays until ss_stream_close;
  * whenever the queue runs dry it plays silence and counts an underrun. On a device the engine takes
- * frames in blocks of 256 frames, at most 4 ahead (21 ms at 48 kHz), so frames written just ahead
- * are heard within the device's latency.
+ * frames as soon as they come, in blocks of at most 256 frames (8 of them at most: 43 ms at 48 kHz),
+ * so frames written just ahead are heard within the device's latency (measured on PulseAudio at
+ * SS_LATENCY_LOW: 8 to 16 ms from the write to the sink's monitor).
  * Returns: SS_OK and the stream in *stream, or SS_ERR_INVALID_ARGUMENT (NULL stream, channels,
  * rate or an option out of range, an options->size of 0: the message names the value),
  * SS_ERR_CLOSED. Threads: any. */

@@ -12,11 +12,15 @@ import COpenAL
 final class FilteredFeeder: @unchecked Sendable {
     /// Frames per queued block, at the sound's rate.
     static let blockFrames = 1024
-    /// Frames per block of a stream the game feeds: 4 x 256 frames is 21 ms at 48 kHz, so frames
-    /// written just ahead are heard within a device's latency.
+    /// Frames per block of a stream the game feeds: short, so frames written just ahead are queued
+    /// as soon as they come; and 8 of them (43 ms at 48 kHz) may be queued, so a game that writes
+    /// further ahead rides out a driver thread held up that long on a busy machine. A block holds
+    /// only what was written: a game 10 ms ahead has 10 ms queued, not 43.
     static let fedBlockFrames = 256
-    /// This feeder's frames per block.
+    static let fedBufferCount = 8
+    /// This feeder's frames per block and blocks queued.
     let blockFrames: Int
+    let bufferCount: Int
     /// Blocks queued on the source: 4 x 1024 frames is 85 ms at 48 kHz.
     static let bufferCount = 4
 
@@ -46,19 +50,21 @@ final class FilteredFeeder: @unchecked Sendable {
     ///   - startOffset: The sound frame the first block begins at.
     ///   - heardSince: See ``heardSince``.
     ///   - blockFrames: Frames per block.
+    ///   - bufferCount: Blocks queued at most.
     init(
         blocks: any PCMBlocks, from frame: Int64, startOffset: Int, heardSince: Int64,
-        blockFrames: Int = FilteredFeeder.blockFrames
+        blockFrames: Int = FilteredFeeder.blockFrames, bufferCount: Int = FilteredFeeder.bufferCount
     ) {
         self.blocks = blocks
         self.blockFrames = blockFrames
+        self.bufferCount = bufferCount
         slotSamples = blockFrames * 2
         self.clock = Double(frame)
         self.heardSince = heardSince
         queue.next = startOffset
         // Room for stereo whatever `blocks` says now: a stream knows its channels only once the
         // worker has opened its file, after this feeder is made.
-        let count = Self.bufferCount * slotSamples
+        let count = bufferCount * slotSamples
         storage = .allocate(capacity: count)
         storage.initialize(repeating: 0, count: count)
     }
@@ -104,7 +110,7 @@ final class FilteredFeeder: @unchecked Sendable {
     func prime(source: OpenALSource, settings: Settings) throws(AudioEngineError) {
         if buffers.isEmpty {
             buffers = try BufferQueue.makeBuffers(
-                count: Self.bufferCount, device: source.device, sampleRate: blocks.sampleRate,
+                count: bufferCount, device: source.device, sampleRate: blocks.sampleRate,
                 channels: blocks.channels)
         }
         queue.starts = []

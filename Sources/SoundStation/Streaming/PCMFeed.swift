@@ -5,9 +5,9 @@ import Synchronization
 ///
 /// ``write(_:)`` copies frames into a bounded lock-free queue and returns at once, from any thread:
 /// what does not fit is refused and counted (``refusedFrames``), never waited for. The mixing side
-/// takes frames from the queue in short blocks (``blockFrames``, 4 of them queued on the voice's
-/// OpenAL source, about 21 ms at 48 kHz), so frames written just ahead of the device are heard
-/// within its latency. When the queue runs dry the voice plays silence until frames come again,
+/// takes frames from the queue as soon as they come, in blocks of at most 256 frames (up to 8 of them
+/// queued on the voice's OpenAL source), so frames written just ahead of the device are heard within
+/// its latency. When the queue runs dry the voice plays silence until frames come again,
 /// and ``underruns`` counts that. A stream at another rate than the engine's is resampled by OpenAL
 /// Soft, as every sound at another rate is; offline the frames render sample-exactly.
 ///
@@ -106,6 +106,8 @@ final class FeedRing: PCMBlocks, @unchecked Sendable {
     private var begun = false
     /// Whether the voice has run dry and no frame has come since. Mixing side.
     private var dry = false
+    /// Gaps counted as the game's whose restart has not come yet. Mixing side.
+    private var pendingRestarts = 0
     /// Wakes the mixing side (a device's driver) when frames come to an empty ring.
     private let wake: @Sendable () -> Void
 
@@ -162,14 +164,22 @@ final class FeedRing: PCMBlocks, @unchecked Sendable {
     /// Whether the first frames have come, so the voice may begin. Mixing side.
     var isReadyToBegin: Bool { ringFrames > 0 || closed.load(ordering: .acquiring) }
 
-    /// Records the sound frame the voice has heard up to. When it has heard every frame handed to it
-    /// and the ring is empty, the voice has run dry: one underrun, counted once until frames come
-    /// again. Mixing side.
-    func noteHeard(_ frame: Int) {
+    /// Records the sound frame the voice has heard up to, and how often its source ran dry and was
+    /// started again since the last round. Mixing side.
+    ///
+    /// Two ways to run dry, one count for each gap: the voice heard every frame handed to it and the
+    /// ring is empty (the game was late: counted at once, and the restart that ends it is not counted
+    /// again), or the source ran out while the ring held frames (the mixing side was late: counted at
+    /// the restart).
+    func noteHeard(_ frame: Int, restarted: Int) {
         heard.store(frame, ordering: .relaxed)
+        let absorbed = min(restarted, pendingRestarts)
+        pendingRestarts -= absorbed
+        if restarted > absorbed { underruns.add(restarted - absorbed, ordering: .relaxed) }
         let handed = read.load(ordering: .relaxed) / channels
         if begun, !dry, frame >= handed, ringFrames == 0, !closed.load(ordering: .relaxed) {
             dry = true
+            pendingRestarts += 1
             underruns.add(1, ordering: .relaxed)
         }
     }
