@@ -1,5 +1,5 @@
 /* A fed stream on a real device (a PulseAudio null sink; Scripts/e2e-feed.sh runs it under
- * Scripts/with-pulse.sh), at low latency:
+ * Scripts/with-pulse.sh):
  *   tone SECONDS: a 440 Hz sine written in 10 ms pieces, kept 50 ms ahead (by ss_stream_queued); the
  *     underrun count must stay 0 (the script records the sink's monitor meanwhile and checks that
  *     the tone has no gap);
@@ -7,7 +7,10 @@
  *     a burst instead; the sink's monitor, captured in this process through OpenAL, says when it
  *     came out. Prints each delay from the write to the first captured sample of the burst: that
  *     includes the capture path's own delay, so it is an upper bound of the playback delay.
- * Usage: feed_device_test tone SECONDS | latency */
+ * The tone plays at SS_LATENCY_NORMAL unless `low` is given: at low latency OpenAL Soft's own mixing
+ * thread has a 10 ms buffer, which a machine whose cores are all busy (a load of 10 on 2 cores)
+ * lets run dry now and then, whatever feeds it (the stream's underrun count stays 0 then).
+ * Usage: feed_device_test tone SECONDS [low] | latency */
 #define _POSIX_C_SOURCE 200809L
 #include <soundstation.h>
 
@@ -36,11 +39,11 @@ static void sleep_until(double when) {
     }
 }
 
-static ss_engine *open_device(void) {
+static ss_engine *open_device(ss_latency latency) {
     ss_open_options options;
     ss_open_options_init(&options, sizeof options);
     options.output = SS_OUTPUT_DEVICE;
-    options.latency = SS_LATENCY_LOW;
+    options.latency = latency;
     ss_engine *engine = NULL;
     if (ss_open_with(&engine, &options) != SS_OK) {
         printf("FAIL cannot open the device: %s\n", ss_last_error());
@@ -50,8 +53,8 @@ static ss_engine *open_device(void) {
     return engine;
 }
 
-static int tone(double seconds) {
-    ss_engine *engine = open_device();
+static int tone(double seconds, ss_latency latency) {
+    ss_engine *engine = open_device(latency);
     ss_stream *stream = NULL;
     if (ss_stream_open(engine, 1, RATE, NULL, &stream) != SS_OK) {
         printf("FAIL open: %s\n", ss_last_error());
@@ -96,7 +99,7 @@ static int latency(void) {
         printf("FAIL cannot open the monitor for capture\n");
         return 1;
     }
-    ss_engine *engine = open_device();
+    ss_engine *engine = open_device(SS_LATENCY_LOW);
     ss_stream *stream = NULL;
     if (ss_stream_open(engine, 1, RATE, NULL, &stream) != SS_OK) {
         printf("FAIL open: %s\n", ss_last_error());
@@ -172,8 +175,9 @@ static int latency(void) {
 }
 
 int main(int argc, char **argv) {
-    if (argc >= 3 && strcmp(argv[1], "tone") == 0) return tone(atof(argv[2]));
+    if (argc >= 3 && strcmp(argv[1], "tone") == 0)
+        return tone(atof(argv[2]), argc >= 4 && strcmp(argv[3], "low") == 0 ? SS_LATENCY_LOW : SS_LATENCY_NORMAL);
     if (argc >= 2 && strcmp(argv[1], "latency") == 0) return latency();
-    fprintf(stderr, "usage: feed_device_test tone SECONDS | latency\n");
+    fprintf(stderr, "usage: feed_device_test tone SECONDS [low] | latency\n");
     return 2;
 }
