@@ -4,7 +4,7 @@
 #   Ogg Vorbis, FLAC, Opus, MP3) render the same samples as the file; raw PCM; a fed stream renders
 #   sample-exactly; a full queue refuses and counts; bad arguments;
 # - Examples/C/stream.c (the chiptune example), rendered offline and checked for sound;
-# - Tests/CAPI/feed_device_test.c on a private PulseAudio null sink at low latency: a 440 Hz sine
+# - Tests/CAPI/feed_device_test.c on a private PulseAudio null sink: a 440 Hz sine
 #   written in 10 ms pieces for 10 s (normal latency), recorded from the sink's monitor, has no gap
 #   and no underrun;
 #   and at low latency the delay from a write to the monitor is measured (printed; at most 30 ms).

@@ -14,6 +14,7 @@ an argument of the wrong type or out of range raises TypeError or ValueError nam
 
 from ._library import LibraryNotFoundError
 from .memory import SampleFormat
+from .stream import Stream
 from .engine import (
     Bus,
     CancelledError,
@@ -69,6 +70,7 @@ __all__ = [
     "SampleFormat",
     "Sound",
     "SoundStationError",
+    "Stream",
     "UnknownNameError",
     "Voice",
     "library_version",

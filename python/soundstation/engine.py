@@ -17,6 +17,7 @@ from typing import (
 from . import _args
 from . import _library
 from . import memory as _memory
+from . import stream as _stream
 
 if TYPE_CHECKING:
     import numpy
@@ -286,6 +287,7 @@ _PYTHON_NAMES = {
     "ss_stop_music": "Engine.stop_music", "ss_stop_effects": "Engine.stop_effects",
     "ss_music_intensity": "Engine.music_intensity", "ss_music_position": "Engine.music_position",
     "ss_load_memory": "Engine.load_memory", "ss_load_pcm": "Engine.load_pcm",
+    "ss_stream_open": "Engine.open_stream", "ss_stream_write": "Stream.write", "ss_stream_close": "Stream.close",
 }
 _C_NAME = re.compile(r"\bss_[a-z_]+\b")
 
@@ -716,6 +718,29 @@ class Engine:
                                            frames, channels, rate))
         self._ids[name] = sound_id
         return sound_id
+
+    def open_stream(self, channels: int = 2, rate: int = 48000, *, bus: Union[Bus, str] = Bus.EFFECTS,
+                    volume: float = 1.0, pan: float = 0.0, queue_frames: int = 0) -> "_stream.Stream":
+        """Opens a stream of float frames the game writes as it makes them, heard at once through a
+        voice (from its first frames until it is closed); see :class:`Stream`. ``channels`` is 1 or
+        2, ``rate`` 8000...192000 Hz (resampled to the engine's), ``queue_frames`` the most frames the
+        queue holds (0: half a second). A context manager: ``with engine.open_stream(1) as s: ...``.
+
+        Raises:
+            TypeError, ValueError: naming a bad argument. ClosedError: for a closed engine.
+        """
+        options = _stream.StreamOptions()
+        _c().ss_stream_options_init(ctypes.byref(options), ctypes.sizeof(options))
+        options.bus = _args.member(bus, "bus", Bus)
+        options.volume = _args.number(volume, "volume", 0.0, 16.0)
+        options.pan = _args.number(pan, "pan", -1.0, 1.0)
+        options.queue_frames = _args.integer(queue_frames, "queue_frames", 0, _stream.QUEUE_FRAMES_MAX)
+        channels = _args.integer(channels, "channels", 1, 2)
+        rate = _args.integer(rate, "rate", 8000, 192000)
+        handle = ctypes.c_void_p()
+        _check(_c().ss_stream_open(self._engine(), channels, rate, ctypes.byref(options), ctypes.byref(handle)))
+        voice = Voice(self, _c().ss_stream_voice(handle), volume=options.volume, pan=options.pan)
+        return _stream.Stream(self, handle, channels, rate, voice)
 
     def sound_id(self, name: str) -> int:
         """The id of a loaded sound (ids are 0, 1, 2... in load order)."""
