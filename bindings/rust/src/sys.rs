@@ -14,7 +14,7 @@ pub type ss_voice = u64;
 pub type ss_progress_fn = Option<extern "C" fn(fraction: c_double, user: *mut c_void)>;
 
 pub const SS_VERSION_MAJOR: c_int = 1;
-pub const SS_VERSION_MINOR: c_int = 0;
+pub const SS_VERSION_MINOR: c_int = 1;
 pub const SS_VERSION_PATCH: c_int = 0;
 /// The header this crate was written against, as `ss_version()` counts.
 pub const SS_API_VERSION: c_int = SS_VERSION_MAJOR * 10000 + SS_VERSION_MINOR * 100 + SS_VERSION_PATCH;
@@ -232,4 +232,37 @@ extern "C" {
         channels: c_int,
         rate: c_int,
     ) -> c_int;
+}
+
+// ---- Streams a game feeds ----
+
+/// A stream the game feeds (opaque).
+pub type ss_stream = c_void;
+
+/// `ss_stream_options`: filled by `ss_stream_options_init`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct ss_stream_options {
+    pub size: u32,
+    pub bus: i32,
+    pub volume: c_float,
+    pub pan: c_float,
+    pub queue_frames: i32,
+}
+
+extern "C" {
+    pub fn ss_stream_options_init(options: *mut ss_stream_options, size: usize) -> c_int;
+    pub fn ss_stream_open(
+        engine: *mut ss_engine,
+        channels: c_int,
+        rate: c_int,
+        options: *const ss_stream_options,
+        stream: *mut *mut ss_stream,
+    ) -> c_int;
+    pub fn ss_stream_write(stream: *mut ss_stream, interleaved: *const c_float, frames: c_int) -> c_int;
+    pub fn ss_stream_queued(stream: *mut ss_stream) -> c_int;
+    pub fn ss_stream_underruns(stream: *mut ss_stream) -> c_int;
+    pub fn ss_stream_refused(stream: *mut ss_stream) -> c_int;
+    pub fn ss_stream_voice(stream: *mut ss_stream) -> ss_voice;
+    pub fn ss_stream_close(stream: *mut ss_stream);
 }
