@@ -25,7 +25,8 @@ public func ssLoadMemory(
         // size_t arrives as Int: a value above Int.max (a negative length cast to size_t) shows here.
         guard size > 0 else {
             throw .invalid(
-                "size \(UInt(bitPattern: size)) is not a file's length: expected 1...\(maximumMemoryBytes) bytes")
+                "size \(UInt(bitPattern: size)) is not a file's length: expected 1...\(maximumMemoryBytes) bytes"
+            )
         }
         guard size <= maximumMemoryBytes else {
             throw .invalid("size \(size) is too large: ss_load_memory takes at most 1 GiB")
@@ -34,7 +35,8 @@ public func ssLoadMemory(
         let (options, warnings) = DecodingOptions().collectingWarnings()
         let audio: PCMAudio
         do throws(AudioDecodingError) {
-            audio = try AudioDecoder.decode(bytes: copy, name: "\(name) (\(size) bytes in memory)", options: options)
+            audio = try AudioDecoder.decode(
+                bytes: copy, name: "\(name) (\(size) bytes in memory)", options: options)
         } catch {
             throw CError(code: SS_ERR_DECODE.rawValue, message: error.description)
         }
@@ -105,7 +107,9 @@ private func newSoundName(_ name: UnsafePointer<CChar>?, in engine: CEngine, sys
     throws(CError) -> String
 {
     let name = try string(name, "name")
-    guard !name.isEmpty else { throw .invalid("the sound name is empty: give the sound a name to play it by") }
+    guard !name.isEmpty else {
+        throw .invalid("the sound name is empty: give the sound a name to play it by")
+    }
     if system.catalogue[name] != nil || engine.table.withLock({ $0.ids[name] }) != nil {
         throw .invalid("sound name \"\(name)\" is already in use in this engine: choose another name")
     }

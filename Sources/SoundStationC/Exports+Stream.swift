@@ -40,7 +40,8 @@ public func ssStreamOptionsInit(_ options: UnsafeMutablePointer<ss_stream_option
         }
         guard size >= MemoryLayout<UInt32>.size, size <= Int(UInt32.max) else {
             throw .invalid(
-                "ss_stream_options_init: invalid size \(UInt(bitPattern: size)): pass sizeof the options struct")
+                "ss_stream_options_init: invalid size \(UInt(bitPattern: size)): pass sizeof the options struct"
+            )
         }
         var defaults = streamDefaults(size: UInt32(size))
         let full = MemoryLayout<ss_stream_options>.size
@@ -74,7 +75,8 @@ public func ssStreamOpen(
             let stated = options.loadUnaligned(as: UInt32.self)
             guard stated >= UInt32(MemoryLayout<UInt32>.size) else {
                 throw .invalid(
-                    "ss_stream_open: options->size is \(stated): fill the options with ss_stream_options_init first")
+                    "ss_stream_open: options->size is \(stated): fill the options with ss_stream_options_init first"
+                )
             }
             let count = min(Int(stated), MemoryLayout<ss_stream_options>.size)
             withUnsafeMutableBytes(of: &read) { $0.baseAddress!.copyMemory(from: options, byteCount: count) }
@@ -92,7 +94,8 @@ public func ssStreamOpen(
         guard read.pan.isFinite, (-1...1).contains(read.pan) else {
             throw .invalid("invalid options->pan \(read.pan): expected -1...1")
         }
-        guard read.queue_frames == 0 || (1...Int32(AudioEngine.maximumFeedFrames)).contains(read.queue_frames) else {
+        guard read.queue_frames == 0 || (1...Int32(AudioEngine.maximumFeedFrames)).contains(read.queue_frames)
+        else {
             throw .invalid(
                 "invalid options->queue_frames \(read.queue_frames): expected 1...\(AudioEngine.maximumFeedFrames), "
                     + "or 0 for half a second")
@@ -118,7 +121,9 @@ public func ssStreamOpen(
 ///   - frames: How many frames.
 /// - Returns: The frames taken, or a negative code.
 @_cdecl("ss_stream_write")
-public func ssStreamWrite(_ handle: OpaquePointer?, _ samples: UnsafePointer<Float>?, _ frames: Int32) -> Int32 {
+public func ssStreamWrite(_ handle: OpaquePointer?, _ samples: UnsafePointer<Float>?, _ frames: Int32)
+    -> Int32
+{
     cCall { () throws(CError) -> Int32 in
         let stream = try stream(handle)
         guard frames >= 0 else { throw .invalid("invalid frames \(frames): expected 0 or more") }
@@ -154,7 +159,8 @@ public func ssStreamRefused(_ handle: OpaquePointer?) -> Int32 {
 @_cdecl("ss_stream_voice")
 public func ssStreamVoice(_ handle: OpaquePointer?) -> UInt64 {
     guard let handle else { return 0 }
-    return Unmanaged<CStream>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue().feed.voice?.ticket ?? 0
+    return Unmanaged<CStream>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue().feed.voice?.ticket
+        ?? 0
 }
 
 /// `ss_stream_close`: stops the voice and frees the handle.

@@ -73,7 +73,8 @@ extension AudioEngine {
         let gain = state.gain(of: voice, at: frame)
         do {
             let source = try state.pool.sourceFor(slot, device: device)
-            let channels = voice.buffer?.channels ?? voice.stream?.format?.channels ?? voice.fed?.channels ?? 1
+            let channels =
+                voice.buffer?.channels ?? voice.stream?.format?.channels ?? voice.fed?.channels ?? 1
             // A voice under a cutoff filter is fed as a queue of filtered blocks (Filtering/), and so
             // is a stream the game feeds, in short blocks.
             let filtered = needsCutoff(voice, in: state, at: frame) || voice.fed != nil

@@ -44,7 +44,8 @@ extension AudioEngine {
         let ring = FeedRing(channels: channels, sampleRate: sampleRate, capacityFrames: capacity, wake: wake)
         let voice = trigger(reserveSoundID(name: name), options: options, at: nil, carrying: ring)
         return PCMFeed(
-            name: name, channels: channels, sampleRate: sampleRate, capacity: capacity, ring: ring, voice: voice,
+            name: name, channels: channels, sampleRate: sampleRate, capacity: capacity, ring: ring,
+            voice: voice,
             engine: self)
     }
 }

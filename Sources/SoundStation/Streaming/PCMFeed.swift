@@ -159,7 +159,9 @@ final class FeedRing: PCMBlocks, @unchecked Sendable {
     var ringFrames: Int { (written.load(ordering: .acquiring) - read.load(ordering: .acquiring)) / channels }
 
     /// Frames written and not yet heard.
-    var queuedFrames: Int { max(written.load(ordering: .acquiring) / channels - heard.load(ordering: .relaxed), 0) }
+    var queuedFrames: Int {
+        max(written.load(ordering: .acquiring) / channels - heard.load(ordering: .relaxed), 0)
+    }
 
     /// Whether the first frames have come, so the voice may begin. Mixing side.
     var isReadyToBegin: Bool { ringFrames > 0 || closed.load(ordering: .acquiring) }
@@ -190,12 +192,16 @@ final class FeedRing: PCMBlocks, @unchecked Sendable {
 
     func nextBlock(maxFrames: Int) -> (start: Int, samples: [Float])? {
         var samples = [Float](repeating: 0, count: maxFrames * channels)
-        let got = samples.withUnsafeMutableBufferPointer { nextBlock(into: $0.baseAddress!, maxFrames: maxFrames) }
+        let got = samples.withUnsafeMutableBufferPointer {
+            nextBlock(into: $0.baseAddress!, maxFrames: maxFrames)
+        }
         guard let got else { return nil }
         return (got.start, Array(samples[..<(got.frames * channels)]))
     }
 
-    func nextBlock(into destination: UnsafeMutablePointer<Float>, maxFrames: Int) -> (start: Int, frames: Int)? {
+    func nextBlock(into destination: UnsafeMutablePointer<Float>, maxFrames: Int) -> (
+        start: Int, frames: Int
+    )? {
         guard !closed.load(ordering: .acquiring) else { return nil }
         let tail = read.load(ordering: .relaxed)
         let available = written.load(ordering: .acquiring) - tail
