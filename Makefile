@@ -27,6 +27,7 @@ e2e:
 	Scripts/e2e-starfall.sh .build/debug
 	Scripts/e2e-voicenote.sh .build/debug
 	Scripts/e2e-capi.sh .build/debug
+	Scripts/e2e-feed.sh .build/debug
 	Scripts/e2e-quiet.sh .build/debug
 	Scripts/e2e-ssh.sh .build/debug
 	Scripts/test-bindings.sh .build/debug

@@ -88,6 +88,9 @@ final class CEngine: Sendable {
         }
     }
 
+    /// Whether `ss_close` has been called: one atomic load, for calls that must not take a lock.
+    var isClosed: Bool { closed.load(ordering: .acquiring) }
+
     /// Queues a notice for `ss_poll_event`.
     /// - Parameter line: One line for the game to show or log.
     func notice(_ line: String) {

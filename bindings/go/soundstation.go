@@ -108,6 +108,8 @@ var goNames = map[string]string{
 	"ss_set_filter": "Engine.SetFilter", "ss_set_reverb": "Engine.SetReverb", "ss_render": "Engine.Render",
 	"ss_poll_event": "Engine.PollEvent", "ss_time": "Engine.Time", "ss_sample_rate": "Engine.SampleRate",
 	"ss_output": "Engine.Output",
+	"ss_load_memory": "Engine.LoadMemory", "ss_load_pcm": "LoadPCM",
+	"ss_stream_open": "Engine.OpenStream", "ss_stream_write": "Stream.Write", "ss_stream_close": "Stream.Close",
 }
 
 // goTerms is message with every C function name replaced by the package's.

@@ -14,6 +14,8 @@ an argument of the wrong type or out of range raises TypeError or ValueError nam
 
 from ._library import LibraryNotFoundError
 from . import synth as _synth  # noqa: F401  (Engine.synth)
+from .memory import SampleFormat
+from .stream import Stream
 from .engine import (
     Bus,
     CancelledError,
@@ -66,8 +68,10 @@ __all__ = [
     "Output",
     "RenderBlock",
     "Result",
+    "SampleFormat",
     "Sound",
     "SoundStationError",
+    "Stream",
     "UnknownNameError",
     "Voice",
     "library_version",

@@ -80,12 +80,15 @@ class MusicOptions(ctypes.Structure):
     ]
 
 
+from .stream import StreamOptions  # noqa: E402 - after the structs above, which it does not need
+
 STRUCTS = {
     "ss_event": Event,
     "ss_musical_position": MusicalPosition,
     "ss_open_options": OpenOptions,
     "ss_play_options": PlayOptions,
     "ss_music_options": MusicOptions,
+    "ss_stream_options": StreamOptions,
 }
 """Each C struct of the header and its ctypes twin (tests/test_layout.py compares them with C's)."""
 
@@ -214,6 +217,16 @@ def signatures() -> Dict[str, Tuple[Any, List[Any]]]:
         "ss_sample_rate": (i32, [engine]),
         "ss_output": (c_str, [engine]),
         "ss_synth": (i32, [engine, c_str, c_str]),
+        "ss_load_memory": (i32, [engine, c_str, ctypes.c_void_p, size]),
+        "ss_load_pcm": (i32, [engine, c_str, ctypes.c_void_p, i32, i32, i32, i32]),
+        "ss_stream_options_init": (i32, [ctypes.POINTER(StreamOptions), size]),
+        "ss_stream_open": (i32, [engine, i32, i32, ctypes.POINTER(StreamOptions), ctypes.POINTER(ctypes.c_void_p)]),
+        "ss_stream_write": (i32, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_float), i32]),
+        "ss_stream_queued": (i32, [ctypes.c_void_p]),
+        "ss_stream_underruns": (i32, [ctypes.c_void_p]),
+        "ss_stream_refused": (i32, [ctypes.c_void_p]),
+        "ss_stream_voice": (voice, [ctypes.c_void_p]),
+        "ss_stream_close": (None, [ctypes.c_void_p]),
     }
     return signatures
 

@@ -16,6 +16,8 @@ from typing import (
 
 from . import _args
 from . import _library
+from . import memory as _memory
+from . import stream as _stream
 
 if TYPE_CHECKING:
     import numpy
@@ -285,6 +287,8 @@ _PYTHON_NAMES = {
     "ss_stop_music": "Engine.stop_music", "ss_stop_effects": "Engine.stop_effects",
     "ss_music_intensity": "Engine.music_intensity", "ss_music_position": "Engine.music_position",
     "ss_synth": "Engine.synth",
+    "ss_load_memory": "Engine.load_memory", "ss_load_pcm": "Engine.load_pcm",
+    "ss_stream_open": "Engine.open_stream", "ss_stream_write": "Stream.write", "ss_stream_close": "Stream.close",
 }
 _C_NAME = re.compile(r"\bss_[a-z_]+\b")
 
@@ -681,6 +685,63 @@ class Engine:
                                                   _args.text(path, "path", path=True)))
         self._ids[name] = sound_id
         return sound_id
+
+    def load_memory(self, name: str, data: Any) -> int:
+        """Decodes a whole encoded file held in memory (any format :meth:`load_file` reads: WAV,
+        AIFF, FLAC, Ogg Vorbis, Opus, MP3, tracker modules) into an effect called ``name``; returns
+        its id. ``data`` is bytes, a bytearray, a memoryview or anything with the buffer protocol; it
+        is copied. Blocks while decoding.
+
+        Raises:
+            TypeError: for ``data`` that is no buffer. ValueError: for empty ``data``.
+            InvalidArgumentError: for an empty name or one already in use.
+            DecodeError: for bytes that are no audio the engine reads.
+        """
+        buffer, size = _memory.file_bytes(data)
+        sound_id = _check(_c().ss_load_memory(self._engine(), _args.text(name, "name"), buffer, size))
+        self._ids[name] = sound_id
+        return sound_id
+
+    def load_pcm(self, name: str, samples: Any, channels: Optional[int] = None, rate: int = 48000,
+                 format: Any = None) -> int:
+        """Makes raw interleaved samples an effect called ``name``; returns its id. ``samples`` is an
+        ``array('f')`` or ``array('h')``, a numpy float32 or int16 array (2-D: frames x channels,
+        which gives ``channels``), float64 (converted to float32), a list of floats, or plain bytes
+        with ``format`` (:class:`SampleFormat`). ``channels`` is 1...32 (above 2 mixed to stereo),
+        ``rate`` 1000...384000 Hz. The samples are copied. Blocks while they are uploaded.
+
+        Raises:
+            TypeError, ValueError: naming a bad argument.
+            InvalidArgumentError: for an empty name or one already in use.
+        """
+        buffer, kind, frames, channels, rate = _memory.pcm(samples, channels, rate, format)
+        sound_id = _check(_c().ss_load_pcm(self._engine(), _args.text(name, "name"), buffer, int(kind),
+                                           frames, channels, rate))
+        self._ids[name] = sound_id
+        return sound_id
+
+    def open_stream(self, channels: int = 2, rate: int = 48000, *, bus: Union[Bus, str] = Bus.EFFECTS,
+                    volume: float = 1.0, pan: float = 0.0, queue_frames: int = 0) -> "_stream.Stream":
+        """Opens a stream of float frames the game writes as it makes them, heard at once through a
+        voice (from its first frames until it is closed); see :class:`Stream`. ``channels`` is 1 or
+        2, ``rate`` 8000...192000 Hz (resampled to the engine's), ``queue_frames`` the most frames the
+        queue holds (0: half a second). A context manager: ``with engine.open_stream(1) as s: ...``.
+
+        Raises:
+            TypeError, ValueError: naming a bad argument. ClosedError: for a closed engine.
+        """
+        options = _stream.StreamOptions()
+        _c().ss_stream_options_init(ctypes.byref(options), ctypes.sizeof(options))
+        options.bus = _args.member(bus, "bus", Bus)
+        options.volume = _args.number(volume, "volume", 0.0, 16.0)
+        options.pan = _args.number(pan, "pan", -1.0, 1.0)
+        options.queue_frames = _args.integer(queue_frames, "queue_frames", 0, _stream.QUEUE_FRAMES_MAX)
+        channels = _args.integer(channels, "channels", 1, 2)
+        rate = _args.integer(rate, "rate", 8000, 192000)
+        handle = ctypes.c_void_p()
+        _check(_c().ss_stream_open(self._engine(), channels, rate, ctypes.byref(options), ctypes.byref(handle)))
+        voice = Voice(self, _c().ss_stream_voice(handle), volume=options.volume, pan=options.pan)
+        return _stream.Stream(self, handle, channels, rate, voice)
 
     def sound_id(self, name: str) -> int:
         """The id of a loaded sound (ids are 0, 1, 2... in load order)."""

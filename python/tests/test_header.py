@@ -63,6 +63,7 @@ def c_type(spelling):
             "ss_voice": ctypes.c_uint64, "void": None, "ss_progress_fn": _library.PROGRESS,
             # named enum types are passed as int
             "ss_bus": ctypes.c_int, "ss_filter_type": ctypes.c_int, "ss_result": ctypes.c_int,
+            "ss_sample_format": ctypes.c_int,
         }
         return scalars[base]
     if base == "char" and pointers == 1:
@@ -72,6 +73,10 @@ def c_type(spelling):
     if base == "ss_engine" and pointers == 1:
         return ctypes.c_void_p
     if base == "ss_engine" and pointers == 2:
+        return ctypes.POINTER(ctypes.c_void_p)
+    if base == "ss_stream" and pointers == 1:
+        return ctypes.c_void_p
+    if base == "ss_stream" and pointers == 2:
         return ctypes.POINTER(ctypes.c_void_p)
     if base == "void" and pointers == 1:
         return ctypes.c_void_p
@@ -104,7 +109,7 @@ ENUMS = [  # prefix of the C constants -> the IntEnum holding them (longest pref
     ("SS_ERR_", soundstation.Result), ("SS_EVENT_", soundstation.EventType), ("SS_FINISH_", soundstation.FinishReason),
     ("SS_BUS_", soundstation.Bus), ("SS_LOOPS_", soundstation.Loops), ("SS_OUTPUT_", soundstation.Output),
     ("SS_LATENCY_", soundstation.Latency), ("SS_MUSIC_", soundstation.MusicPoint),
-    ("SS_FILTER_", soundstation.FilterType), ("SS_", soundstation.Result),
+    ("SS_FILTER_", soundstation.FilterType), ("SS_SAMPLE_", soundstation.SampleFormat), ("SS_", soundstation.Result),
 ]
 
 

@@ -597,6 +597,104 @@ const char *ss_output(ss_engine *engine);
  * Threads: any. */
 int ss_synth(ss_engine *engine, const char *name, const char *params);
 
+/* ---- Sounds from memory ---- */
+
+/* The sample formats ss_load_pcm reads. */
+typedef enum ss_sample_format {
+    /* 32-bit float samples, -1...1 (values beyond are clipped when played). */
+    SS_SAMPLE_FLOAT32 = 0,
+    /* Signed 16-bit samples, -32768...32767. */
+    SS_SAMPLE_INT16 = 1
+} ss_sample_format;
+
+/* Decodes a whole encoded file held in memory (any format ss_load_file reads from disk: WAV, AIFF,
+ * FLAC, Ogg Vorbis, Opus, MP3, MOD/XM/S3M/IT; the format comes from the bytes) into an effect called
+ * `name` on the effects bus, as ss_load_file does with a file: for a game that carries its sounds in
+ * its program (an `xxd -i` array, Go's embed, Rust's include_bytes!). The library copies what it
+ * needs: the caller may free `bytes` as soon as the call returns.
+ * Returns: the new sound's id (>= 0), or SS_ERR_INVALID_ARGUMENT (NULL bytes, a size of 0, NULL or
+ * empty name, a name already in use), SS_ERR_DECODE (bytes that are no audio, or a damaged file: the
+ * message names the sound), SS_ERR_DEVICE, SS_ERR_CLOSED. Blocks while decoding. Threads: any. */
+int ss_load_memory(ss_engine *engine, const char *name, const void *bytes, size_t size);
+
+/* Makes `frames` frames of raw interleaved PCM an effect called `name` on the effects bus: `format`
+ * says what each sample is, `channels` how many samples a frame has (1 to 32; above 2 they are mixed
+ * to stereo as files are: front left and right at 0 dB, centre and surrounds at -3 dB, LFE dropped),
+ * `rate` the frames per second (1000 to 384000; the engine resamples to its own). The library copies
+ * the samples: the caller may free them as soon as the call returns.
+ * Returns: the new sound's id (>= 0), or SS_ERR_INVALID_ARGUMENT (NULL samples, a format not in
+ * ss_sample_format, frames below 1, channels or rate out of range, NULL or empty name, a name already
+ * in use; the message names the value), SS_ERR_DEVICE, SS_ERR_CLOSED. Blocks while it converts and
+ * uploads. Threads: any. */
+int ss_load_pcm(ss_engine *engine, const char *name, const void *samples, ss_sample_format format,
+                int frames, int channels, int rate);
+
+/* ---- Streams a game feeds ---- */
+
+/* A stream of PCM the game writes as it makes it (an emulator, a tracker, a synth, voice chat),
+ * heard through one voice (opaque; from ss_stream_open, freed by ss_stream_close). */
+typedef struct ss_stream ss_stream;
+
+/* How ss_stream_open plays a stream; ss_stream_options_init fills the defaults. */
+typedef struct ss_stream_options {
+    uint32_t size;        /* the struct's size in bytes: set by ss_stream_options_init */
+    int32_t bus;          /* an ss_bus; SS_BUS_EFFECTS (SS_BUS_DEFAULT is SS_BUS_EFFECTS too) */
+    float volume;         /* 0...16; 1 */
+    float pan;            /* -1 left ... 1 right; 0 */
+    int32_t queue_frames; /* the most frames the queue holds, 1...480000; 0 (default): half a
+                             second at the stream's rate */
+} ss_stream_options;
+
+/* Fills `options` with the defaults shown in ss_stream_options and sets options->size to `size`.
+ * size: sizeof(ss_stream_options) as the caller compiled it; bytes past it are never written.
+ * Returns: SS_OK, or SS_ERR_INVALID_ARGUMENT (NULL, or a size too small to hold `size` itself).
+ * Threads: any. */
+int ss_stream_options_init(ss_stream_options *options, size_t size);
+
+/* Opens a stream of `channels` (1 or 2) interleaved float channels at `rate` Hz (8000...192000;
+ * another rate than the engine's is resampled by OpenAL Soft, as every sound's is) and plays it
+ * as a voice as `options` say (NULL: the defaults). The voice begins with the first frames written
+ * (offline: at the first ss_render after them, sample-exact) and plays until ss_stream_close;
+ * whenever the queue runs dry it plays silence and counts an underrun. On a device the engine takes
+ * frames as soon as they come, in blocks of at most 256 frames (8 of them at most: 43 ms at 48 kHz),
+ * so frames written just ahead are heard within the device's latency (measured on PulseAudio at
+ * SS_LATENCY_LOW: 8 to 16 ms from the write to the sink's monitor).
+ * Returns: SS_OK and the stream in *stream, or SS_ERR_INVALID_ARGUMENT (NULL stream, channels,
+ * rate or an option out of range, an options->size of 0: the message names the value),
+ * SS_ERR_CLOSED. Threads: any. */
+int ss_stream_open(ss_engine *engine, int channels, int rate, const ss_stream_options *options,
+                   ss_stream **stream);
+
+/* Copies `frames` interleaved frames (channels * frames floats, -1...1; beyond is clipped, NaN is
+ * 0) into the stream's queue and returns at once: it never waits. What does not fit is refused and
+ * counted (ss_stream_refused); so is a write while another thread writes to the same stream.
+ * Returns: the frames taken (0...frames), or SS_ERR_INVALID_ARGUMENT (NULL stream or samples with
+ * frames above 0, negative frames), SS_ERR_CLOSED (after ss_stream_close's stop, or the engine's
+ * ss_close). Threads: any; lock-free (it may call sem_post to wake the engine's driver). */
+int ss_stream_write(ss_stream *stream, const float *interleaved, int frames);
+
+/* Frames written and not yet heard: in the queue, and taken by the voice but not played yet (as of
+ * the engine's last round, a block or sooner). Returns: the count, or SS_ERR_INVALID_ARGUMENT (NULL).
+ * Threads: any. */
+int ss_stream_queued(ss_stream *stream);
+
+/* Times the voice ran out of frames after it had begun (each a gap the game was late for).
+ * Returns: the count, or SS_ERR_INVALID_ARGUMENT (NULL). Threads: any. */
+int ss_stream_underruns(ss_stream *stream);
+
+/* Frames ss_stream_write refused (the queue was full, or another thread was writing), up to
+ * INT_MAX. Returns: the count, or SS_ERR_INVALID_ARGUMENT (NULL). Threads: any. */
+int ss_stream_refused(ss_stream *stream);
+
+/* The voice the stream plays through, for ss_voice_set_volume, ss_voice_set_pan, ss_voice_pause and
+ * the others (0 when the engine had fallen too far behind to start it). Threads: any. */
+ss_voice ss_stream_voice(ss_stream *stream);
+
+/* Stops the stream's voice at once and frees the stream: `stream` must not be used again. NULL is
+ * ignored. Works after the engine's ss_close too. Threads: any, not while another thread uses the
+ * same stream. */
+void ss_stream_close(ss_stream *stream);
+
 #ifdef __cplusplus
 }
 #endif

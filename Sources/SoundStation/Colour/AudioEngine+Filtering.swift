@@ -76,8 +76,12 @@ extension AudioEngine {
     ) throws(AudioEngineError) {
         let index = Int(slot)
         let blocks: any PCMBlocks
+        var (blockFrames, bufferCount) = (FilteredFeeder.blockFrames, FilteredFeeder.bufferCount)
         if let stream = state.pool.voices[index].stream {
             blocks = stream
+        } else if let fed = state.pool.voices[index].fed {
+            blocks = fed
+            (blockFrames, bufferCount) = (FilteredFeeder.fedBlockFrames, FilteredFeeder.fedBufferCount)
         } else if let buffer = state.pool.voices[index].buffer {
             blocks = MemoryBlocks(
                 buffer, from: offset, loops: state.pool.voices[index].options.loop,
@@ -86,7 +90,8 @@ extension AudioEngine {
             return
         }
         let feeder = FilteredFeeder(
-            blocks: blocks, from: frame, startOffset: offset, heardSince: engaged ? .min : frame)
+            blocks: blocks, from: frame, startOffset: offset, heardSince: engaged ? .min : frame,
+            blockFrames: blockFrames, bufferCount: bufferCount)
         try feeder.prime(source: source, settings: filterSettings(slot, in: state, at: frame))
         state.pool.update(slot) {
             $0.filtered = feeder

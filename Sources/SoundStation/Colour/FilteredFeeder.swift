@@ -12,6 +12,15 @@ import COpenAL
 final class FilteredFeeder: @unchecked Sendable {
     /// Frames per queued block, at the sound's rate.
     static let blockFrames = 1024
+    /// Frames per block of a stream the game feeds: short, so frames written just ahead are queued
+    /// as soon as they come; and 8 of them (43 ms at 48 kHz) may be queued, so a game that writes
+    /// further ahead rides out a driver thread held up that long on a busy machine. A block holds
+    /// only what was written: a game 10 ms ahead has 10 ms queued, not 43.
+    static let fedBlockFrames = 256
+    static let fedBufferCount = 8
+    /// This feeder's frames per block and blocks queued.
+    let blockFrames: Int
+    let bufferCount: Int
     /// Blocks queued on the source: 4 x 1024 frames is 85 ms at 48 kHz.
     static let bufferCount = 4
 
@@ -40,14 +49,22 @@ final class FilteredFeeder: @unchecked Sendable {
     ///   - frame: The render-clock frame the voice is heard from.
     ///   - startOffset: The sound frame the first block begins at.
     ///   - heardSince: See ``heardSince``.
-    init(blocks: any PCMBlocks, from frame: Int64, startOffset: Int, heardSince: Int64) {
+    ///   - blockFrames: Frames per block.
+    ///   - bufferCount: Blocks queued at most.
+    init(
+        blocks: any PCMBlocks, from frame: Int64, startOffset: Int, heardSince: Int64,
+        blockFrames: Int = FilteredFeeder.blockFrames, bufferCount: Int = FilteredFeeder.bufferCount
+    ) {
         self.blocks = blocks
+        self.blockFrames = blockFrames
+        self.bufferCount = bufferCount
+        slotSamples = blockFrames * 2
         self.clock = Double(frame)
         self.heardSince = heardSince
         queue.next = startOffset
         // Room for stereo whatever `blocks` says now: a stream knows its channels only once the
         // worker has opened its file, after this feeder is made.
-        let count = Self.bufferCount * Self.slotSamples
+        let count = bufferCount * slotSamples
         storage = .allocate(capacity: count)
         storage.initialize(repeating: 0, count: count)
     }
@@ -66,7 +83,7 @@ final class FilteredFeeder: @unchecked Sendable {
     /// Render-clock frames one block lasts at `pitch`: how often the queue needs a refill.
     func blockSpan(pitch: Float, engineRate: Int) -> Int64 {
         let rate = Double(blocks.sampleRate) * Double(max(pitch, 0.01))
-        return max(Int64(Double(Self.blockFrames) / rate * Double(engineRate)), 1)
+        return max(Int64(Double(blockFrames) / rate * Double(engineRate)), 1)
     }
 
     /// The first render-clock frame after `now` at which a queued block has been heard, from the
@@ -93,7 +110,7 @@ final class FilteredFeeder: @unchecked Sendable {
     func prime(source: OpenALSource, settings: Settings) throws(AudioEngineError) {
         if buffers.isEmpty {
             buffers = try BufferQueue.makeBuffers(
-                count: Self.bufferCount, device: source.device, sampleRate: blocks.sampleRate,
+                count: bufferCount, device: source.device, sampleRate: blocks.sampleRate,
                 channels: blocks.channels)
         }
         queue.starts = []
@@ -281,11 +298,11 @@ final class FilteredFeeder: @unchecked Sendable {
 
     /// The samples one slot holds: a block of the most channels a sound has (decoders give mono or
     /// stereo).
-    private static let slotSamples = blockFrames * 2
+    private let slotSamples: Int
 
     /// The samples of buffer `slot`'s block.
     private func slot(_ slot: Int) -> UnsafeMutablePointer<Float> {
-        storage + slot * Self.slotSamples
+        storage + slot * slotSamples
     }
 
     /// Takes the blocks the mixer has finished with off the source.
@@ -318,7 +335,7 @@ final class FilteredFeeder: @unchecked Sendable {
         let framesPerSample = Double(settings.engineRate) / heardRate(settings)
         for buffer in idle {
             guard let slot = buffers.firstIndex(where: { $0 === buffer }),
-                let block = blocks.nextBlock(into: self.slot(slot), maxFrames: Self.blockFrames)
+                let block = blocks.nextBlock(into: self.slot(slot), maxFrames: blockFrames)
             else { break }
             // A block is heard right after the one before it, or now if the queue had run dry.
             clock = max(clock, Double(settings.now))
@@ -364,7 +381,7 @@ final class FilteredFeeder: @unchecked Sendable {
     /// Fills `buffer` with the next filtered block.
     /// - Returns: False when no block was ready.
     private func fill(_ buffer: OpenALBuffer, settings: Settings) throws(AudioEngineError) -> Bool {
-        guard var block = blocks.nextBlock(maxFrames: Self.blockFrames) else { return false }
+        guard var block = blocks.nextBlock(maxFrames: blockFrames) else { return false }
         let channels = blocks.channels
         let heardRate = Double(blocks.sampleRate) * Double(max(settings.pitch, 0.01))
         let framesPerSample = Double(settings.engineRate) / heardRate

@@ -40,7 +40,8 @@ extension AudioEngine {
         }
         // Streams decode their first buffers when they start: leave that to housekeeping, off the
         // caller's thread.
-        let deferred = frame > now || isOffline || request.stream != nil || request.group != 0
+        let deferred =
+            frame > now || isOffline || request.stream != nil || request.fed != nil || request.group != 0
         let phase: Voice.Phase = deferred ? .scheduled(frame: frame) : .playing
         // A stream opens and decodes its first chunks on the streaming worker from now on.
         request.stream?.start(from: request.startOffset)

@@ -63,14 +63,21 @@ extension AudioEngine {
             state.pool.reschedule(slot, at: frame + Self.quantum)
             return nil
         }
+        if let fed = voice.fed, !fed.isReadyToBegin {
+            // A fed stream begins with its first frames (a write wakes the driver).
+            state.pool.reschedule(slot, at: frame + Self.quantum)
+            return nil
+        }
         placeVoice(slot, in: &state, at: frame)
         voice = state.pool.voices[Int(slot)]
         let gain = state.gain(of: voice, at: frame)
         do {
             let source = try state.pool.sourceFor(slot, device: device)
-            let channels = voice.buffer?.channels ?? voice.stream?.format?.channels ?? 1
-            // A voice under a cutoff filter is fed as a queue of filtered blocks (Filtering/).
-            let filtered = needsCutoff(voice, in: state, at: frame)
+            let channels =
+                voice.buffer?.channels ?? voice.stream?.format?.channels ?? voice.fed?.channels ?? 1
+            // A voice under a cutoff filter is fed as a queue of filtered blocks (Filtering/), and so
+            // is a stream the game feeds, in short blocks.
+            let filtered = needsCutoff(voice, in: state, at: frame) || voice.fed != nil
             // A plain one-shot is set up and started in one batch; streams queue first, resumed
             // sounds seek after starting.
             let atOnce = voice.stream == nil && voice.startOffset == 0 && !filtered

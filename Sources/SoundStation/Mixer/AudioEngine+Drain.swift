@@ -94,6 +94,7 @@ extension AudioEngine {
         // trigger by id, which plays the id's installed buffer).
         let carried = command.retained.map { Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue() }
         let stream = carried as? StreamFeeder
+        let fed = carried as? FeedRing
         let (slot, name, variedPitch) = sounds.withLock { table in
             let index = table.index(sound)
             let pitch = command.usesSoundDefaults ? index.map { table.nextPitch($0) } ?? 1 : 1
@@ -103,13 +104,15 @@ extension AudioEngine {
         // A pan outside -1...1 from the trigger that cannot throw (TriggerPort, in signal handlers;
         // every other trigger checked it) is refused like a start the pool cannot take, so a bad value
         // is heard of, not moved.
-        guard (-1...1).contains(command.pan), let slot, let name = buffer?.name ?? stream?.name else {
+        guard (-1...1).contains(command.pan), let slot,
+            let name = buffer?.name ?? stream?.name ?? (fed == nil ? nil : table(name: sound))
+        else {
             let handle = VoiceHandle(ticket: command.ticket)
             events.append(.refused(handle, sound: name, time: time(ofFrame: currentFrame(&state))))
             return
         }
         var request = VoiceRequest(
-            name: name, sound: sound, buffer: buffer, stream: stream,
+            name: name, sound: sound, buffer: buffer, stream: stream, fed: fed,
             options: PlayOptions(
                 volume: command.volume, pitch: command.pitch, pan: command.pan, loop: command.loops,
                 priority: Int(command.priority), bus: Bus(index: command.bus), position: command.position,
@@ -139,6 +142,13 @@ extension AudioEngine {
                 frame: frame),
             currentFrame(&state))
         _ = startVoice(request, ticket: command.ticket, atFrame: frame, in: &state, events: &events)
+    }
+}
+
+extension AudioEngine {
+    /// The name the sound table gives `sound`.
+    fileprivate func table(name sound: SoundID) -> String {
+        sounds.withLock { $0.name(of: sound) }
     }
 }
 

@@ -147,7 +147,9 @@ extension AudioEngine {
                 let source = state.pool.voices[index].source
             {
                 ended = !feeder.refill(source: source, settings: filterSettings(slot, in: state, at: now))
-                state.underruns += feeder.takeUnderruns()
+                let restarted = feeder.takeUnderruns()
+                state.underruns += restarted
+                state.pool.voices[index].fed?.noteHeard(feeder.position(source: source), restarted: restarted)
                 let pitch = state.pool.voices[index].options.pitch
                 let span = feeder.blockSpan(pitch: pitch, engineRate: sampleRate)
                 // Next when a queued block has been heard (a refill then has work), within a block;

@@ -24,6 +24,8 @@ struct Voice {
     var buffer: SoundBuffer?
     /// Set instead of `buffer` for a track streamed from its file.
     var stream: StreamFeeder?
+    /// Set instead of `buffer` for a stream the game feeds (``PCMFeed``): always on the filtered path.
+    var fed: FeedRing?
     /// The sound's name: its buffer's or its stream's.
     var name = ""
     var options = PlayOptions()

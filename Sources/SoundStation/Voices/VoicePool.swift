@@ -118,6 +118,7 @@ struct VoicePool {
         voices[index].name = request.name
         voices[index].buffer = request.buffer
         voices[index].stream = request.stream
+        voices[index].fed = request.fed
         voices[index].options = request.options
         voices[index].positionRamp = request.options.position.map(PositionRamp.constant)
         voices[index].cutoffRamp = request.options.filter?.cutoffFilter.map(CutoffRamp.constant)
@@ -190,6 +191,7 @@ struct VoicePool {
         voices[index].gainSettled = false
         voices[index].buffer = nil
         voices[index].stream = nil
+        voices[index].fed = nil
         voices[index].filtered = nil
         let at = Int(busyIndex[index])
         if at >= 0 {

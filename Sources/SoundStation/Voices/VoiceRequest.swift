@@ -5,6 +5,8 @@ struct VoiceRequest {
     var sound: SoundID
     var buffer: SoundBuffer?
     var stream: StreamFeeder?
+    /// The queue of a stream the game feeds.
+    var fed: FeedRing?
     var options: PlayOptions
     var fadeIn: Double = 0
     var startOffset = 0

@@ -35,6 +35,11 @@ use std::ptr;
 
 pub mod sys;
 mod synth;
+mod memory;
+mod stream;
+
+pub use memory::{Sample, SampleFormat};
+pub use stream::{Stream, StreamOptions};
 
 /// What kind of failure an [`Error`] is: the C library's `SS_ERR_*` codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -125,6 +130,10 @@ const RUST_NAMES: &[(&str, &str)] = &[
     ("ss_preload", "Engine::preload"),
     ("ss_cancel_preload", "Engine::cancel_preload"),
     ("ss_load_file", "Engine::load_file"),
+    ("ss_load_memory", "Engine::load_memory"),
+    ("ss_load_pcm", "Engine::load_pcm"),
+    ("ss_stream_open", "Engine::open_stream"),
+    ("ss_stream_write", "Stream::write"),
     ("ss_load_music_file", "Engine::load_music_file"),
     ("ss_sound_id", "Engine::sound_id"),
     ("ss_play_options_init", "PlayOptions"),

@@ -220,3 +220,54 @@ extern "C" {
 extern "C" {
     pub fn ss_synth(engine: *mut ss_engine, name: *const c_char, params: *const c_char) -> c_int;
 }
+
+// ---- Sounds from memory ----
+
+pub const SS_SAMPLE_FLOAT32: i32 = 0;
+pub const SS_SAMPLE_INT16: i32 = 1;
+
+extern "C" {
+    pub fn ss_load_memory(engine: *mut ss_engine, name: *const c_char, bytes: *const c_void, size: usize) -> c_int;
+    pub fn ss_load_pcm(
+        engine: *mut ss_engine,
+        name: *const c_char,
+        samples: *const c_void,
+        format: i32,
+        frames: c_int,
+        channels: c_int,
+        rate: c_int,
+    ) -> c_int;
+}
+
+// ---- Streams a game feeds ----
+
+/// A stream the game feeds (opaque).
+pub type ss_stream = c_void;
+
+/// `ss_stream_options`: filled by `ss_stream_options_init`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct ss_stream_options {
+    pub size: u32,
+    pub bus: i32,
+    pub volume: c_float,
+    pub pan: c_float,
+    pub queue_frames: i32,
+}
+
+extern "C" {
+    pub fn ss_stream_options_init(options: *mut ss_stream_options, size: usize) -> c_int;
+    pub fn ss_stream_open(
+        engine: *mut ss_engine,
+        channels: c_int,
+        rate: c_int,
+        options: *const ss_stream_options,
+        stream: *mut *mut ss_stream,
+    ) -> c_int;
+    pub fn ss_stream_write(stream: *mut ss_stream, interleaved: *const c_float, frames: c_int) -> c_int;
+    pub fn ss_stream_queued(stream: *mut ss_stream) -> c_int;
+    pub fn ss_stream_underruns(stream: *mut ss_stream) -> c_int;
+    pub fn ss_stream_refused(stream: *mut ss_stream) -> c_int;
+    pub fn ss_stream_voice(stream: *mut ss_stream) -> ss_voice;
+    pub fn ss_stream_close(stream: *mut ss_stream);
+}

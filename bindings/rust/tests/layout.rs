@@ -58,6 +58,12 @@ fn rust_side() -> Vec<(&'static str, i64)> {
         ("offsetof(ss_music_options, loops)", offset!(sys::ss_music_options, loops) as i64),
         ("offsetof(ss_music_options, marker)", offset!(sys::ss_music_options, marker) as i64),
         ("sizeof(ss_voice)", size_of::<sys::ss_voice>() as i64),
+        ("sizeof(ss_stream_options)", size_of::<sys::ss_stream_options>() as i64),
+        ("offsetof(ss_stream_options, size)", offset!(sys::ss_stream_options, size) as i64),
+        ("offsetof(ss_stream_options, bus)", offset!(sys::ss_stream_options, bus) as i64),
+        ("offsetof(ss_stream_options, volume)", offset!(sys::ss_stream_options, volume) as i64),
+        ("offsetof(ss_stream_options, pan)", offset!(sys::ss_stream_options, pan) as i64),
+        ("offsetof(ss_stream_options, queue_frames)", offset!(sys::ss_stream_options, queue_frames) as i64),
     ];
     macro_rules! constants {
         ($($name:ident),* $(,)?) => { $( rows.push((stringify!($name), sys::$name as i64)); )* };
@@ -72,6 +78,7 @@ fn rust_side() -> Vec<(&'static str, i64)> {
         SS_LOOPS_DEFAULT, SS_OUTPUT_AUTO, SS_OUTPUT_DEVICE, SS_OUTPUT_SILENT, SS_OUTPUT_OFFLINE,
         SS_LATENCY_NORMAL, SS_LATENCY_LOW, SS_MUSIC_NOW, SS_MUSIC_BEAT, SS_MUSIC_BAR, SS_MUSIC_BARS,
         SS_MUSIC_MARKER, SS_FILTER_OFF, SS_FILTER_LOWPASS, SS_FILTER_HIGHPASS, SS_FILTER_BANDPASS,
+        SS_SAMPLE_FLOAT32, SS_SAMPLE_INT16,
     );
     rows
 }
