@@ -51,7 +51,7 @@ extern "C" {
 /* The version of this header; ss_version() gives the library's. 1.x keeps the soname
  * libsoundstation.so.1: a 1.y library serves a program built against any 1.x header. */
 #define SS_VERSION_MAJOR 1
-#define SS_VERSION_MINOR 1
+#define SS_VERSION_MINOR 0
 #define SS_VERSION_PATCH 0
 /* One number for comparisons: major * 10000 + minor * 100 + patch. */
 #define SS_API_VERSION (SS_VERSION_MAJOR * 10000 + SS_VERSION_MINOR * 100 + SS_VERSION_PATCH)
