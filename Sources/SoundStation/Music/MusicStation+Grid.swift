@@ -188,17 +188,28 @@ extension MusicStation: MusicTimeline {
         }
         guard let due else { return }
         engine.schedule(atFrame: due.frame) { [weak self] in
-            let current = self?.state.withLock { state -> Bool in
+            let step = self?.state.withLock { state -> BeatStep in
+                // A switch, stop or pause since this beat was scheduled started a chain of its own
+                // (or ended the beats): this chain ends here, so switches never pile up beat calls.
+                guard state.generation == due.generation else { return .end }
                 // A switch due on this frame announces the beat with the new track's count.
-                guard state.generation == due.generation, !state.switchFrames.contains(due.frame) else {
-                    return false
-                }
+                guard !state.switchFrames.contains(due.frame) else { return .skip }
                 state.lastBeatFrame = due.frame
-                return true
+                return .announce
             }
-            guard let self, let current else { return }
-            if current { beatHub.send(due.beat) }
+            guard let self, let step, step != .end else { return }
+            if step == .announce { beatHub.send(due.beat) }
             scheduleNextBeat(after: due.unwrapped)
         }
     }
+}
+
+/// What a scheduled beat call does when its frame comes.
+private enum BeatStep {
+    /// Sends the beat and schedules the next.
+    case announce
+    /// A switch lands on this frame and announces it: schedules the next beat only.
+    case skip
+    /// The track it counted for is gone: the chain ends.
+    case end
 }

@@ -62,12 +62,9 @@ import Testing
             cycleGrowth + switchGrowth < 5_000,
             "RSS grew by \(cycleGrowth) KB over 2,000 open/close cycles and \(switchGrowth) KB over the switches"
         )
-        // Issue 30 measured 190-250 bytes kept per switch. Still so for a track with a tempo: each
-        // switch leaves its beat call, scheduled ahead on the engine clock, in the engine's calls
-        // (Docs/Reliability.md); without a tempo nothing is kept.
-        withKnownIssue("a switch of a track with a tempo leaves its beat call in the engine") {
-            #expect(heapPerSwitch < 16, "\(heapPerSwitch) bytes of heap kept per switch")
-        }
+        // Issue 30 measured 190-250 bytes kept per switch of a track with a tempo: each switch left
+        // a chain of beat calls running in the engine.
+        #expect(heapPerSwitch < 16, "\(heapPerSwitch) bytes of heap kept per switch")
     }
 }
 
