@@ -28,6 +28,12 @@ public final class RemoteSpeaker: Sendable {
     /// Times the device ran dry before the next piece was queued.
     public var underruns: Int { underrunCount.load(ordering: .relaxed) }
     private let underrunCount = Atomic<Int>(0)
+    /// Frames of the render the device has played (taken from the queue), skipped ones included.
+    public var playedFrames: Int { playedCount.load(ordering: .relaxed) }
+    private let playedCount = Atomic<Int>(0)
+    /// Frames rendered and not played, to keep the sounds after an underrun at their time.
+    public var skippedFrames: Int { skippedCount.load(ordering: .relaxed) }
+    private let skippedCount = Atomic<Int>(0)
 
     /// Opens the device and starts rendering.
     /// - Parameters:
@@ -104,16 +110,32 @@ public final class RemoteSpeaker: Sendable {
         free.removeAll()
         try? source.play()
         var started = true
+        // The wall clock the device plays by, from the moment the queue is steady: the device has
+        // taken `consumed` pieces plus the time it ran dry; a render clock behind it is moved on.
+        var steadyStart: ContinuousClock.Instant?
+        var steadyFrames = 0
+        // How far the device's taking runs behind the wall clock while it plays (its mixing periods).
+        var usualLag = 0
+        let rate = Double(engine.sampleRate)
         while running.load(ordering: .acquiring) {
             let processed = source.processedBuffers
             consumed += processed
+            playedCount.add(processed * Self.pieceFrames, ordering: .relaxed)
             // Steady once two whole queues went through: the clock then runs with the device.
             if consumed >= 2 * Self.queuedPieces, !signalled {
                 signalled = true
                 consuming.signal()
+                steadyStart = .now
+                steadyFrames = playedFrames
             }
             if processed > 0, let ids = try? source.unqueue(count: processed) {
                 for id in ids { if let buffer = queued.removeValue(forKey: id) { free.append(buffer) } }
+            }
+            let dry = source.state != .playing
+            if let steadyStart {
+                let behind = frames(since: steadyStart, from: steadyFrames, rate: rate) - playedFrames
+                // Dropped before the refill, so the pieces queued next are the ones due now.
+                if dry { catchUp(behind: behind - usualLag) } else { usualLag = max(usualLag, behind) }
             }
             var refilled: [OpenALBuffer] = []
             for buffer in free {
@@ -125,7 +147,7 @@ public final class RemoteSpeaker: Sendable {
                 try? source.queue(refilled)
                 for buffer in refilled { queued[buffer.id] = buffer }
             }
-            if source.state != .playing {
+            if dry {
                 // The queue ran dry (the thread was held up): start again with what is queued.
                 if started { underrunCount.add(1, ordering: .relaxed) }
                 try? source.play()
@@ -134,6 +156,36 @@ public final class RemoteSpeaker: Sendable {
             usleep(2000)
         }
         source.stop()
+    }
+
+    /// After the device ran dry: renders and drops the frames the device would have played while it
+    /// was silent, so every later sound is heard at its time (a gap never delays the rest of the
+    /// session). What sounded during the gap is lost; what follows keeps its spacing.
+    private func catchUp(behind frames: Int) {
+        var behind = frames
+        while behind >= Self.pieceFrames {
+            _ = piece()
+            behind -= Self.pieceFrames
+            playedCount.add(Self.pieceFrames, ordering: .relaxed)
+            skippedCount.add(Self.pieceFrames, ordering: .relaxed)
+        }
+    }
+
+    /// The frames the device would have taken by now at its rate, counted from `start`.
+    private func frames(since start: ContinuousClock.Instant, from startFrames: Int, rate: Double) -> Int {
+        Int((ContinuousClock.now - start).inSeconds * rate) + startFrames
+    }
+
+    /// Waits until the device has played the render up to engine frame `frame` (what was queued when
+    /// the render clock passed it), or until `timeout`; returns whether it has.
+    public func waitUntilPlayed(frame: Int, timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            // The render clock runs `aheadFrames` ahead of what the device has taken.
+            if deviceName == nil || playedFrames >= frame { return true }
+            if ContinuousClock.now >= deadline || !running.load(ordering: .acquiring) { return false }
+            usleep(5000)
+        }
     }
 
     /// Renders in step with the wall clock, for a player without a device.
