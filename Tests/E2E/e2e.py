@@ -113,6 +113,22 @@ class Recorder:
             20, f"parecord to write sound data into {self.path}", lambda: f"{data_bytes(self.path)} bytes")
         assert self.process.poll() is None, f"parecord exited {self.process.returncode}"
 
+    def samples(self):
+        """The 16-bit samples recorded so far (mono)."""
+        import array
+        data = array.array("h")
+        try:
+            raw = self.path.read_bytes()[44:]
+        except OSError:
+            return data
+        data.frombytes(raw[: len(raw) // 2 * 2])
+        return data
+
+    def heard_above(self, level):
+        """Whether the recording holds a sample above `level` (0..1) yet."""
+        limit = level * 32768
+        return any(abs(v) > limit for v in self.samples())
+
     def seconds(self):
         return data_bytes(self.path) / (2 * self.rate)
 
@@ -142,8 +158,7 @@ class Tmux:
     def __init__(self, socket_path, alternate_screen=True):
         self.socket = str(socket_path)
         self.cmd("new-session", "-d", "-s", "keeper", "sleep 86400")
-        # A pane whose program ended stays, dead, with its last screen and exit status, and nothing
-        # added to it: the end of a program is a condition to wait on, its screen what it left.
+        # A pane whose program ended stays with its last screen and nothing added to it.
         self.cmd("set-option", "-g", "remain-on-exit", "on")
         self.cmd("set-option", "-g", "remain-on-exit-format", "")
         if not alternate_screen:
@@ -173,12 +188,6 @@ class Tmux:
         return wait_until(lambda: re.search(pattern, self.pane(name)), timeout,
                           f"the pane {name} to show {pattern!r}", lambda: self.pane(name))
 
-    def dead(self, name):
-        """The exit status of the pane's program once it has ended, else None."""
-        shown = self.cmd("display-message", "-p", "-t", name, "#{pane_dead} #{pane_dead_status}",
-                         check=False).stdout.split()
-        return int(shown[1]) if len(shown) == 2 and shown[0] == "1" else None
-
     def processes(self, name):
         """The pane's process tree (pid, state, kernel wait, command), to tell what a pane waits on."""
         pid = self.cmd("display-message", "-p", "-t", name, "#{pane_pid}", check=False).stdout.strip()
@@ -193,14 +202,41 @@ class Tmux:
                 if row[1] in keep and row[0] not in keep:
                     keep.add(row[0])
                     found = True
-        return "\n".join(" ".join(row) for row in rows if row[0] in keep)
+        shown = [" ".join(row) for row in rows if row[0] in keep]
+        # Whoever else holds the pane's terminal .
+        tty = self.cmd("display-message", "-p", "-t", name, "#{pane_tty}", check=False).stdout.strip()
+        for row in rows:
+            try:
+                fds = os.listdir(f"/proc/{row[0]}/fd")
+                holds = tty and any(os.readlink(f"/proc/{row[0]}/fd/{fd}") == tty for fd in fds)
+            except OSError:
+                holds = False
+            if holds and row[0] not in keep:
+                shown.append("holds " + tty + ": " + " ".join(row))
+        return "\n".join(shown)
+
+    def status(self, name):
+        """The exit status a pane started by ``run`` reported, else None. The wrapper reports it in
+        the pane's title (an escape tmux reads in order after all the command wrote, showing nothing),
+        so once it is there the pane holds the command's whole output."""
+        title = self.cmd("display-message", "-p", "-t", name, "#{pane_title}", check=False).stdout.strip()
+        return int(title[5:]) if title.startswith("exit=") and title[5:].lstrip("-").isdigit() else None
+
+    def start(self, name, command, width=100, height=30):
+        """Starts `command` (a shell command line) in a pane that reports its exit status."""
+        self.new(name, f"{command}; printf '\\033]2;exit=%s\\033\\\\' $?; exec sleep 86400", width, height)
+
+    def finished(self, name, timeout=90):
+        """Waits for a pane started by ``start`` to report its status; returns it."""
+        wait_until(lambda: self.status(name) is not None, timeout, f"{name} to finish",
+                   lambda: self.pane(name) + "\nits processes:\n" + self.processes(name))
+        return self.status(name)
 
     def run(self, name, command, timeout=90, width=100, height=30):
         """Runs `command` in a pane until it ends; returns (exit status, the pane's text)."""
-        self.new(name, command, width, height)
-        wait_until(lambda: self.dead(name) is not None, timeout, f"{name} to finish",
-                   lambda: self.pane(name) + "\nits processes:\n" + self.processes(name))
-        status, text = self.dead(name), self.pane(name)
+        self.start(name, command, width, height)
+        status = self.finished(name, timeout)
+        text = self.pane(name)
         self.cmd("kill-session", "-t", name, check=False)
         return status, text
 

@@ -9,10 +9,12 @@ import hashlib
 import os
 import shlex
 import shutil
+import signal
 import socket
 import struct
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -220,6 +222,50 @@ def test_three_effects_keep_their_spacing_and_the_server_opens_no_sound_device(s
     assert "playing on remote" in (site.work / "spaced.pane").read_text()
 
 
+def player_pid(site, name):
+    """The process id of the `soundstation ssh` running in pane NAME."""
+    tree = site.tmux.processes(name)
+    for line in tree.splitlines():
+        pid, _, _, _, args = (line.split(None, 4) + [""] * 5)[:5]
+        if args.startswith(f"{CLI} ssh"):
+            return int(pid)
+    return None
+
+
+def test_a_player_held_up_mid_session_hears_the_later_sounds_at_their_time(site):
+    """The player's process stopped for 0.3 s after the first of three sounds 1 s apart (a machine
+    busy elsewhere): its device runs dry, and the sounds after the gap still come 1 s apart from the
+    first (before, each gap delayed the rest of the session by its length)."""
+    keep = subprocess.Popen(["pacat", "--playback", "--latency-msec=10", "--rate=48000", "--channels=1",
+                             "--format=s16le", "/dev/zero"])
+    recording = Recorder(site.work / "held.wav", latency_ms=100)
+    try:
+        command = (f"'{CLI}' ssh --cache '{site.cache}' --stats '{site.work}/held.json' -t {site.ssh_options} "
+                   f"{USER_AT} -- soundstation play 0:effect:hit 1.0:effect:hit 2.0:effect:hit")
+        site.tmux.start("held", f"env LANG=C.UTF-8 sh -c {shlex.quote(command)}")
+        pid = wait_until(lambda: player_pid(site, "held"), 30, "soundstation ssh to start",
+                         lambda: site.tmux.processes("held"))
+        wait_until(lambda: recording.heard_above(0.05), 30, "the first effect on the sink's monitor",
+                   lambda: f"{recording.seconds():.2f} s recorded; pane:\n{site.tmux.pane('held')}")
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            # The hold-up under test, not a wait for something: 0.3 s of a machine busy elsewhere.
+            time.sleep(0.3)
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        site.tmux.finished("held", 60)
+        recording.stop(after=1.0)
+    finally:
+        recording.close()
+        keep.terminate()
+        keep.wait()
+    s = site.stats("held")
+    print(s, site.tmux.pane("held"))
+    assert s["notArrived"] == 0 and s["underruns"] >= 1, s
+    gaps = site.onsets("held")
+    assert len(gaps) == 2 and all(abs(g - 1000) <= 2 for g in gaps), f"gaps {gaps} ms, wanted 1000 +- 2"
+
+
 def test_a_slow_uneven_link_keeps_the_spacing(site):
     assert site.heard("relayed", THREE, extra=f"-o 'ProxyCommand={site.relay}'") == 0
     s = site.stats("relayed")
@@ -284,14 +330,14 @@ def test_a_hostile_server_leaves_the_player_up_counting_drops_with_a_clean_scree
 
 def test_keys_window_size_and_exit_status_pass_through(site):
     command = f"'{CLI}' ssh --quiet --cache '{site.cache}' -t {site.ssh_options} {USER_AT} -- 'stty size; read line; echo got:$line; exit 7'"
-    site.tmux.new("keys", f"env LANG=C.UTF-8 sh -c {shlex.quote(command)}")
+    site.tmux.start("keys", f"env LANG=C.UTF-8 sh -c {shlex.quote(command)}")
     site.tmux.wait_for("keys", r"(?m)^30 100", timeout=30)
     site.tmux.keys("keys", "hello", "Enter")
-    wait_until(lambda: site.tmux.dead("keys") is not None, 30, "the session to end", lambda: site.tmux.pane("keys"))
+    status = site.tmux.finished("keys", 30)
     pane = site.tmux.pane("keys")
     print(pane)
     assert "got:hello" in pane
-    assert site.tmux.dead("keys") == 7
+    assert status == 7
 
 
 def test_starfalls_terminal_front_end_with_its_bot_over_ssh_is_heard_matching_an_offline_render(site):
@@ -406,15 +452,13 @@ def test_after_a_detach_the_player_who_attaches_from_a_new_session_hears_the_gam
     # game holds its socket; it plays silent, so the sink hears the second only); a second session
     # attaches once the first player has played two of the game's sounds.
     first_record = site.work / "first-tmux.rec"
-    site.tmux.new("first-tmux", f"env LANG=C.UTF-8 '{CLI}' ssh --socket --output silent --record '{first_record}' "
+    site.tmux.start("first-tmux", f"env LANG=C.UTF-8 '{CLI}' ssh --socket --output silent --record '{first_record}' "
                   f"--cache '{site.cache}' --stats '{site.work}/first-tmux.json' -t {site.ssh_options} {USER_AT} "
                   f"-- tmux-start soundstation play --seconds 13 {cues}")
     wait_until(lambda: commands_in(first_record) >= 2, 30, "the first player to receive two commands",
                lambda: f"{commands_in(first_record)} commands; pane:\n{site.tmux.pane('first-tmux')}")
     assert site.heard("attached", "tmux-attach", flags="--socket") == 0
-    wait_until(lambda: site.tmux.dead("first-tmux") is not None, 60, "the first session to end",
-               lambda: site.tmux.pane("first-tmux"))
-    assert site.tmux.dead("first-tmux") == 0
+    assert site.tmux.finished("first-tmux", 60) == 0
     first, attached = site.stats("first-tmux"), site.stats("attached")
     print(first, attached)
     # The first player heard the game until the game found the newer socket (it looks every 2 s) and

@@ -110,13 +110,12 @@ public final class RemoteSpeaker: Sendable {
         free.removeAll()
         try? source.play()
         var started = true
-        // The wall clock the device plays by, from the moment the queue is steady: the device has
-        // taken `consumed` pieces plus the time it ran dry; a render clock behind it is moved on.
-        var steadyStart: ContinuousClock.Instant?
-        var steadyFrames = 0
-        // How far the device's taking runs behind the wall clock while it plays (its mixing periods).
-        var usualLag = 0
-        let rate = Double(engine.sampleRate)
+        // When the source is heard falling behind the wall clock (what a listener hears by), the
+        // frames it fell behind by are rendered and dropped. `lag` is wall-clock frames minus the
+        // source's position; it saws by a device period between the device's mixes, so the smallest
+        // over a window longer than a period is compared with the smallest seen in steady play.
+        var clock = DriftWatch(rate: Double(engine.sampleRate), period: device.refresh)
+        let timed = device.withContext { alIsExtensionPresent("AL_SOFT_source_latency") != 0 }
         while running.load(ordering: .acquiring) {
             let processed = source.processedBuffers
             consumed += processed
@@ -125,17 +124,22 @@ public final class RemoteSpeaker: Sendable {
             if consumed >= 2 * Self.queuedPieces, !signalled {
                 signalled = true
                 consuming.signal()
-                steadyStart = .now
-                steadyFrames = playedFrames
             }
             if processed > 0, let ids = try? source.unqueue(count: processed) {
                 for id in ids { if let buffer = queued.removeValue(forKey: id) { free.append(buffer) } }
             }
             let dry = source.state != .playing
-            if let steadyStart {
-                let behind = frames(since: steadyStart, from: steadyFrames, rate: rate) - playedFrames
+            if signalled, !dry {
                 // Dropped before the refill, so the pieces queued next are the ones due now.
-                if dry { catchUp(behind: behind - usualLag) } else { usualLag = max(usualLag, behind) }
+                if timed,
+                    let heard = Self.heardPosition(
+                        of: source, on: device, played: playedFrames, rate: Double(engine.sampleRate))
+                {
+                    let late = clock.observe(position: heard)
+                    if late > 0 { catchUp(behind: late) }
+                }
+            } else {
+                clock.interrupt()
             }
             var refilled: [OpenALBuffer] = []
             for buffer in free {
@@ -158,22 +162,31 @@ public final class RemoteSpeaker: Sendable {
         source.stop()
     }
 
-    /// After the device ran dry: renders and drops the frames the device would have played while it
-    /// was silent, so every later sound is heard at its time (a gap never delays the rest of the
-    /// session). What sounded during the gap is lost; what follows keeps its spacing.
+    /// After the device ran dry: renders and drops the frames the device played silence for, so every
+    /// later sound is heard at its time (a gap never delays the rest of the session). What sounded
+    /// during the gap is lost; what follows keeps its spacing.
     private func catchUp(behind frames: Int) {
-        var behind = frames
-        while behind >= Self.pieceFrames {
-            _ = piece()
-            behind -= Self.pieceFrames
-            playedCount.add(Self.pieceFrames, ordering: .relaxed)
-            skippedCount.add(Self.pieceFrames, ordering: .relaxed)
-        }
+        _ = try? engine.render(frames: frames)
+        playedCount.add(frames, ordering: .relaxed)
+        skippedCount.add(frames, ordering: .relaxed)
     }
 
-    /// The frames the device would have taken by now at its rate, counted from `start`.
-    private func frames(since start: ContinuousClock.Instant, from startFrames: Int, rate: Double) -> Int {
-        Int((ContinuousClock.now - start).inSeconds * rate) + startFrames
+    /// The frame of the render being heard now: the source's position (the pieces already unqueued
+    /// plus its offset in the queue) less the device's latency, read together
+    /// (AL_SAMPLE_OFFSET_LATENCY_SOFT); nil when the read fails.
+    private static func heardPosition(
+        of source: OpenALSource, on device: OpenALDevice, played: Int, rate: Double
+    ) -> Int? {
+        var values: [ALint64SOFT] = [0, 0]
+        let id = source.id
+        let failed = device.withContext { () -> Bool in
+            alGetSourcei64vSOFT(id, AL_SAMPLE_OFFSET_LATENCY_SOFT, &values)
+            return alGetError() != AL_NO_ERROR
+        }
+        guard !failed else { return nil }
+        // The offset is 32.32 fixed point, in the render's frames; the latency in nanoseconds.
+        let offset = Double(values[0]) / 4_294_967_296
+        return Int((Double(played) + offset - Double(values[1]) * rate / 1e9).rounded())
     }
 
     /// Waits until the device has played the render up to engine frame `frame` (what was queued when
@@ -202,4 +215,48 @@ public final class RemoteSpeaker: Sendable {
             usleep(5000)
         }
     }
+}
+
+/// Watches how far a device's playing falls behind the wall clock (see ``RemoteSpeaker``).
+struct DriftWatch {
+    /// Frames behind that are let be (the wall clock and the position are read a poll apart).
+    static let slack = 96
+    let rate: Double
+    /// The window the smallest lag is taken over: a device period and a half, plus two polls.
+    let window: Double
+    let start = ContinuousClock.now
+    /// The smallest lag seen in steady play.
+    var floor: Int?
+    var recent: [(at: Double, lag: Int)] = []
+
+    init(rate: Double, period refresh: Int) {
+        self.rate = rate
+        let period = refresh > 0 ? 1 / Double(refresh) : 0.025
+        window = period * 1.5 + 0.004
+    }
+
+    /// Takes the source's position (frames played since it started, skipped ones included) now;
+    /// returns the frames it has fallen behind by, to drop (0 when it has not).
+    mutating func observe(position: Int) -> Int {
+        let now = (ContinuousClock.now - start).inSeconds
+        // A poll that came late (this thread held up) starts the window again.
+        if let last = recent.last, now - last.at > 0.01 { recent.removeAll() }
+        recent.append((now, Int(now * rate) - position))
+        guard let first = recent.first, now - first.at >= window else { return 0 }
+        let window = self.window
+        recent.removeAll { now - $0.at > window }
+        let lag = recent.map(\.lag).min()!
+        guard let floor else {
+            self.floor = lag
+            return 0
+        }
+        if lag < floor { self.floor = lag }
+        guard lag - floor > Self.slack else { return 0 }
+        // The frames dropped move the position on; the window starts again after them.
+        recent.removeAll()
+        return lag - floor
+    }
+
+    /// The source stopped (ran dry): the next window starts when it plays again.
+    mutating func interrupt() { recent.removeAll() }
 }
