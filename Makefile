@@ -26,7 +26,6 @@ unit:
 E2E_PYTEST_FLAGS ?=
 e2e:
 	$(SWIFT) build
-	Scripts/e2e.sh .build/debug
 	Scripts/e2e-starfall.sh .build/debug
 	Scripts/e2e-voicenote.sh .build/debug
 	Scripts/e2e-capi.sh .build/debug
