@@ -29,7 +29,6 @@ e2e:
 	Scripts/e2e-starfall.sh .build/debug
 	Scripts/e2e-voicenote.sh .build/debug
 	Scripts/e2e-capi.sh .build/debug
-	Scripts/e2e-quiet.sh .build/debug
 	SOUNDSTATION_BIN=.build/debug /usr/bin/python3 -m pytest -p no:cacheprovider -q -rfE Tests/E2E $(E2E_PYTEST_FLAGS)
 	Scripts/test-bindings.sh .build/debug
 	Scripts/size.sh --guard .build/debug
