@@ -26,7 +26,6 @@ unit:
 E2E_PYTEST_FLAGS ?=
 e2e:
 	$(SWIFT) build
-	Scripts/e2e-voicenote.sh .build/debug
 	Scripts/e2e-capi.sh .build/debug
 	SOUNDSTATION_BIN=.build/debug /usr/bin/python3 -m pytest -p no:cacheprovider -q -rfE Tests/E2E $(E2E_PYTEST_FLAGS)
 	Scripts/test-bindings.sh .build/debug
