@@ -18,6 +18,12 @@ from e2e import BIN, REPO, PulseServer, Recorder, Tmux  # noqa: E402
 LOGS = REPO / ".build" / "test-logs"
 
 
+def pytest_sessionstart(session):
+    # The logs are this run's: cleared once, by the main process (not by each xdist worker).
+    if not hasattr(session.config, "workerinput"):
+        shutil.rmtree(LOGS, ignore_errors=True)
+
+
 def pytest_configure(config):
     missing = [name for name in ("soundstation", "starfall", "voicenote") if not (BIN / name).exists()]
     if missing:

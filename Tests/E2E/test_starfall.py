@@ -169,7 +169,7 @@ def test_the_window_survives_the_sound_server_stopping_and_coming_back(work, pul
     assert status == 0 and heard > 0.02 and alive
 
 
-def test_the_window_watch_assets_reports_a_reloaded_effect_and_a_broken_catalogue(work, pulse):
+def test_the_window_watch_assets_reports_a_reloaded_effect_and_a_broken_catalogue(work, pulse, recorder):
     assets = work / "watched"
     shutil.copytree(REPO / "Assets", assets)
     err_path = work / "watch.err"
@@ -177,10 +177,11 @@ def test_the_window_watch_assets_reports_a_reloaded_effect_and_a_broken_catalogu
     game = subprocess.Popen([str(GAME), "--window", "--autostart", "--bot", "--seed", "2", "--frames", "480",
                              "--assets", str(assets), "--watch-assets"], env=dummy(), stderr=err)
     try:
-        # Its sound is open (assets loaded, watched) once its stream is on the sink.
-        wait_until(lambda: subprocess.run(["pactl", "list", "short", "sink-inputs"], capture_output=True,
-                                          text=True).stdout.strip() or game.poll() is not None,
-                   30, "the game's stream on the sink")
+        # The game watches its assets before its front end starts, and the front end plays the music:
+        # watched once the sink hears it.
+        rec = recorder("watch", rate=16000)
+        wait_until(lambda: rec.heard_above(0.02) or game.poll() is not None, 30, "the game's music on the sink",
+                   lambda: err_path.read_text())
         shutil.copy(assets / "Effects/coin.wav", assets / "Effects/.click.tmp")
         os.rename(assets / "Effects/.click.tmp", assets / "Effects/click.wav")
         wait_until(lambda: 'reloaded "click" from Effects/click.wav' in err_path.read_text(), 20,
