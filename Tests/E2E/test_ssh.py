@@ -263,7 +263,9 @@ def test_a_player_held_up_mid_session_hears_the_later_sounds_at_their_time(site)
     print(s, site.tmux.pane("held"))
     assert s["notArrived"] == 0 and s["underruns"] >= 1, s
     gaps = site.onsets("held")
-    assert len(gaps) == 2 and all(abs(g - 1000) <= 2 for g in gaps), f"gaps {gaps} ms, wanted 1000 +- 2"
+    # Within 10 ms: the speaker finds how far behind it is from readings a device period apart (and a
+    # machine busy enough to hold it up blurs them); a gap not made up shows as the whole 0.3 s.
+    assert len(gaps) == 2 and all(abs(g - 1000) <= 10 for g in gaps), f"gaps {gaps} ms, wanted 1000 +- 10"
 
 
 def test_a_slow_uneven_link_keeps_the_spacing(site):
