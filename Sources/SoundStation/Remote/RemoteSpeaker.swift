@@ -241,8 +241,8 @@ struct DriftWatch {
     /// returns the frames it has fallen behind by, to drop (0 when it has not).
     mutating func observe(position: Int) -> Int {
         let now = (ContinuousClock.now - start).inSeconds
-        // A poll that came late (this thread held up) starts the window again.
-        if let last = recent.last, now - last.at > 0.01 { recent.removeAll() }
+        // A poll that came a whole window late (this thread held up) starts the window again.
+        if let last = recent.last, now - last.at > window { recent.removeAll() }
         recent.append((now, Int(now * rate) - position))
         guard let first = recent.first, now - first.at >= window else { return 0 }
         let window = self.window
