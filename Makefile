@@ -21,15 +21,14 @@ unit:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build $(SWIFT_TEST_FLAGS)
 
+# Tests/E2E runs under pytest (Debian's python3-pytest) with its own PulseAudio server, sshd and tmux;
+# E2E_PYTEST_FLAGS adds pytest options (-k NAME, -x, -n 2 with python3-pytest-xdist).
+E2E_PYTEST_FLAGS ?=
 e2e:
 	$(SWIFT) build
-	Scripts/e2e.sh .build/debug
-	Scripts/e2e-starfall.sh .build/debug
-	Scripts/e2e-voicenote.sh .build/debug
 	Scripts/e2e-capi.sh .build/debug
 	Scripts/e2e-feed.sh .build/debug
-	Scripts/e2e-quiet.sh .build/debug
-	Scripts/e2e-ssh.sh .build/debug
+	SOUNDSTATION_BIN=.build/debug /usr/bin/python3 -m pytest -p no:cacheprovider -q -rfE Tests/E2E $(E2E_PYTEST_FLAGS)
 	Scripts/test-bindings.sh .build/debug
 	Scripts/size.sh --guard .build/debug
 

@@ -99,7 +99,9 @@ let package = Package(
         ),
         .testTarget(
             name: "SoundStationTests",
-            dependencies: ["SoundStation", "CSndFile", "SoundStationTesting"]
+            dependencies: ["SoundStation", "CSndFile", "SoundStationTesting"],
+            // Golden renders are read from the source tree (#filePath), never from a bundle.
+            exclude: ["Golden"]
         ),
         .target(
             name: "StarfallCore",

@@ -2,7 +2,7 @@
 # Makes the seed inputs of fuzz-formats (Fuzz/Corpus/formats/seed-*): one small file of every format
 # and encoding SoundStation reads, all made here by sox, flac, lame, opusenc and a few lines of Python
 # (RF64 and a ProTracker module), none fetched. Each stays under libFuzzer's 8 KiB -max_len.
-# Scripts/e2e.sh makes the same files for `soundstation catalogue`.
+# Tests/E2E/test_cli.py makes the same files for `soundstation catalogue`.
 # Usage: Scripts/fuzz-seeds.sh [OUT_DIR]   (default Fuzz/Corpus/formats)
 set -euo pipefail
 out=${1:-$(cd "$(dirname "$0")/.." && pwd)/Fuzz/Corpus/formats}

@@ -5,7 +5,7 @@ set -euo pipefail
 
 build=(libopenal-dev libvorbis-dev libsdl2-dev libsndfile1-dev libxmp-dev)
 test=(valgrind pulseaudio pulseaudio-utils sox vorbis-tools espeak-ng tmux xvfb flac opus-tools lame mpg123 xmp
-    openssh-server openssh-client procps)
+    openssh-server openssh-client procps python3-pytest python3-pytest-xdist)
 bench=(libsdl2-mixer-dev)
 # make dist and make dist-test: the package tools and the clean root's.
 dist=(dpkg-dev lintian debootstrap zstd)

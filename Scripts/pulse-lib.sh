@@ -41,19 +41,3 @@ pulse_stop() { # returns once the server's process is gone, so a server started 
     [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
     return 0
 }
-
-# pulse_listen_until_heard DIR SINK FILE PID: records SINK's monitor in 1 s takes (up to 6) until one
-# holds sound (peak above 0.02), for a player that reopens its device once a second after a restart.
-# Prints "PEAK TAKES ALIVE": the last take's peak, how many takes, and whether PID still ran after it
-# (a take after the player's end hears its silence, not a failed recovery). Needs e2e-lib.sh's peak and above.
-pulse_listen_until_heard() {
-    local dir=$1 sink=$2 file=$3 pid=$4 take heard=0 alive=no
-    for take in 1 2 3 4 5 6; do
-        env $(pulse_env "$dir") timeout 1 parecord --device="$sink.monitor" --rate=16000 --channels=1 \
-            --file-format=wav "$file"
-        kill -0 "$pid" 2>/dev/null && alive=yes || alive=no
-        heard=$(peak "$file")
-        above "$heard" 0.02 && break
-    done
-    echo "$heard $take $alive"
-}

@@ -58,5 +58,10 @@ report() { # NAME FILE BUDGET
 }
 report libsoundstation.so .build/release/libSoundStationC.so "$lib_budget"
 for p in "${clis[@]}"; do report "$p" ".build/release/$p" "$cli_budget"; done
+# The measured sizes, for the pages that quote them (Tests/E2E/test_docs.py checks they agree).
+{
+    echo "# Written by Scripts/size.sh from the last release build: stripped installed sizes in bytes."
+    for p in libsoundstation.so "${clis[@]}"; do echo "$p $(stat -c %s "$work/$p")"; done
+} >Docs/generated/sizes.txt
 echo "libsoundstation.so needs: $(readelf -d .build/release/libSoundStationC.so | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
 exit $status

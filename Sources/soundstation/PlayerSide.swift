@@ -158,9 +158,12 @@ final class PlayerSide: @unchecked Sendable {
         {
             usleep(20_000)
         }
-        // The speaker's queue, then the sound server's buffer (100 ms, PULSE_LATENCY_MSEC above), so
-        // the last fade is heard whole before the stream closes.
-        usleep(UInt32(RemoteSpeaker.aheadFrames * 1_000_000 / engine.sampleRate) + 200_000)
+        // Everything rendered so far goes through the device (however far a busy machine held it
+        // back), then through the sound server's buffer (100 ms, PULSE_LATENCY_MSEC above), so the
+        // last sound is heard whole and at its time before the stream closes.
+        let rendered = Int(engine.time.inSeconds * Double(engine.sampleRate))
+        _ = speaker.waitUntilPlayed(frame: rendered, timeout: .seconds(5))
+        usleep(200_000)
         if recording >= 0 { close(recording) }
         let report = player.report
         var counts = terminalCounts

@@ -28,6 +28,12 @@ public final class RemoteSpeaker: Sendable {
     /// Times the device ran dry before the next piece was queued.
     public var underruns: Int { underrunCount.load(ordering: .relaxed) }
     private let underrunCount = Atomic<Int>(0)
+    /// Frames of the render the device has played (taken from the queue), skipped ones included.
+    public var playedFrames: Int { playedCount.load(ordering: .relaxed) }
+    private let playedCount = Atomic<Int>(0)
+    /// Frames rendered and not played, to keep the sounds after an underrun at their time.
+    public var skippedFrames: Int { skippedCount.load(ordering: .relaxed) }
+    private let skippedCount = Atomic<Int>(0)
 
     /// Opens the device and starts rendering.
     /// - Parameters:
@@ -104,9 +110,16 @@ public final class RemoteSpeaker: Sendable {
         free.removeAll()
         try? source.play()
         var started = true
+        // When the source is heard falling behind the wall clock (what a listener hears by), the
+        // frames it fell behind by are rendered and dropped. `lag` is wall-clock frames minus the
+        // source's position; it saws by a device period between the device's mixes, so the smallest
+        // over a window longer than a period is compared with the smallest seen in steady play.
+        var clock = DriftWatch(rate: Double(engine.sampleRate), period: device.refresh)
+        let timed = device.withContext { alIsExtensionPresent("AL_SOFT_source_latency") != 0 }
         while running.load(ordering: .acquiring) {
             let processed = source.processedBuffers
             consumed += processed
+            playedCount.add(processed * Self.pieceFrames, ordering: .relaxed)
             // Steady once two whole queues went through: the clock then runs with the device.
             if consumed >= 2 * Self.queuedPieces, !signalled {
                 signalled = true
@@ -114,6 +127,19 @@ public final class RemoteSpeaker: Sendable {
             }
             if processed > 0, let ids = try? source.unqueue(count: processed) {
                 for id in ids { if let buffer = queued.removeValue(forKey: id) { free.append(buffer) } }
+            }
+            let dry = source.state != .playing
+            if signalled, !dry {
+                // Dropped before the refill, so the pieces queued next are the ones due now.
+                if timed,
+                    let heard = Self.heardPosition(
+                        of: source, on: device, played: playedFrames, rate: Double(engine.sampleRate))
+                {
+                    let late = clock.observe(position: heard)
+                    if late > 0 { catchUp(behind: late) }
+                }
+            } else {
+                clock.interrupt()
             }
             var refilled: [OpenALBuffer] = []
             for buffer in free {
@@ -125,7 +151,7 @@ public final class RemoteSpeaker: Sendable {
                 try? source.queue(refilled)
                 for buffer in refilled { queued[buffer.id] = buffer }
             }
-            if source.state != .playing {
+            if dry {
                 // The queue ran dry (the thread was held up): start again with what is queued.
                 if started { underrunCount.add(1, ordering: .relaxed) }
                 try? source.play()
@@ -134,6 +160,45 @@ public final class RemoteSpeaker: Sendable {
             usleep(2000)
         }
         source.stop()
+    }
+
+    /// After the device ran dry: renders and drops the frames the device played silence for, so every
+    /// later sound is heard at its time (a gap never delays the rest of the session). What sounded
+    /// during the gap is lost; what follows keeps its spacing.
+    private func catchUp(behind frames: Int) {
+        _ = try? engine.render(frames: frames)
+        playedCount.add(frames, ordering: .relaxed)
+        skippedCount.add(frames, ordering: .relaxed)
+    }
+
+    /// The frame of the render being heard now: the source's position (the pieces already unqueued
+    /// plus its offset in the queue) less the device's latency, read together
+    /// (AL_SAMPLE_OFFSET_LATENCY_SOFT); nil when the read fails.
+    private static func heardPosition(
+        of source: OpenALSource, on device: OpenALDevice, played: Int, rate: Double
+    ) -> Int? {
+        var values: [ALint64SOFT] = [0, 0]
+        let id = source.id
+        let failed = device.withContext { () -> Bool in
+            alGetSourcei64vSOFT(id, AL_SAMPLE_OFFSET_LATENCY_SOFT, &values)
+            return alGetError() != AL_NO_ERROR
+        }
+        guard !failed else { return nil }
+        // The offset is 32.32 fixed point, in the render's frames; the latency in nanoseconds.
+        let offset = Double(values[0]) / 4_294_967_296
+        return Int((Double(played) + offset - Double(values[1]) * rate / 1e9).rounded())
+    }
+
+    /// Waits until the device has played the render up to engine frame `frame` (what was queued when
+    /// the render clock passed it), or until `timeout`; returns whether it has.
+    public func waitUntilPlayed(frame: Int, timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            // The render clock runs `aheadFrames` ahead of what the device has taken.
+            if deviceName == nil || playedFrames >= frame { return true }
+            if ContinuousClock.now >= deadline || !running.load(ordering: .acquiring) { return false }
+            usleep(5000)
+        }
     }
 
     /// Renders in step with the wall clock, for a player without a device.
@@ -150,4 +215,60 @@ public final class RemoteSpeaker: Sendable {
             usleep(5000)
         }
     }
+}
+
+/// Watches how far a device's playing falls behind the wall clock (see ``RemoteSpeaker``).
+struct DriftWatch {
+    /// Frames behind that are let be (the wall clock and the position are read a poll apart).
+    static let slack = 96
+    let rate: Double
+    /// The window the smallest lag is taken over: a device period and a half, plus two polls.
+    let window: Double
+    let start = ContinuousClock.now
+    /// The smallest lag seen in steady play.
+    var floor: Int?
+    /// How far behind the last window was, when it was past the slack.
+    var previous: Int?
+    var recent: [(at: Double, lag: Int)] = []
+
+    init(rate: Double, period refresh: Int) {
+        self.rate = rate
+        let period = refresh > 0 ? 1 / Double(refresh) : 0.025
+        window = period * 1.5 + 0.004
+    }
+
+    /// Takes the source's position (frames played since it started, skipped ones included) now;
+    /// returns the frames it has fallen behind by, to drop (0 when it has not).
+    mutating func observe(position: Int) -> Int {
+        let now = (ContinuousClock.now - start).inSeconds
+        // A poll that came a whole window late (this thread held up) starts the window again.
+        if let last = recent.last, now - last.at > window { recent.removeAll() }
+        recent.append((now, Int(now * rate) - position))
+        guard let first = recent.first, now - first.at >= window else { return 0 }
+        let window = self.window
+        recent.removeAll { now - $0.at > window }
+        let lag = recent.map(\.lag).min()!
+        guard let floor else {
+            self.floor = lag
+            return 0
+        }
+        if lag < floor { self.floor = lag }
+        recent.removeAll()
+        // Behind in two windows in a row (one window's reads can all come late on a busy machine):
+        // the smaller of the two is dropped; the position then moves on, and the windows start again.
+        let behind = lag - floor
+        guard behind > Self.slack else {
+            previous = nil
+            return 0
+        }
+        guard let earlier = previous else {
+            previous = behind
+            return 0
+        }
+        previous = nil
+        return min(behind, earlier)
+    }
+
+    /// The source stopped (ran dry): the next window starts when it plays again.
+    mutating func interrupt() { recent.removeAll() }
 }
