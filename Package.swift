@@ -66,6 +66,18 @@ let package = Package(
             pkgConfig: "libxmp",
             providers: [.apt(["libxmp-dev"])]
         ),
+        // Chiptune rips (NSF, SPC, GBS, VGM, ...) through Game Music Emu.
+        .systemLibrary(
+            name: "CGME",
+            pkgConfig: "libgme",
+            providers: [.apt(["libgme-dev"])]
+        ),
+        // Standard MIDI files through FluidSynth and a SoundFont.
+        .systemLibrary(
+            name: "CFluidSynth",
+            pkgConfig: "fluidsynth",
+            providers: [.apt(["libfluidsynth-dev"])]
+        ),
         // Starfall's window reaches SDL2 through a table of function pointers filled by dlopen when
         // a window opens (include/CSDL2.h): the binary does not link SDL2, so the autoplay and
         // terminal front ends start without loading it and its ~35 libraries. SDL's headers
@@ -75,7 +87,9 @@ let package = Package(
         .target(name: "CSoundStationRT"),
         .target(
             name: "SoundStation",
-            dependencies: ["COpenAL", "CVorbis", "CSoundStationRT", "CSndFile", "CXMP"]
+            dependencies: [
+                "COpenAL", "CVorbis", "CSoundStationRT", "CSndFile", "CXMP", "CGME", "CFluidSynth",
+            ]
         ),
         .target(name: "SoundStationTesting", dependencies: ["SoundStation"]),
         .target(name: "TerminalKit"),
