@@ -41,9 +41,12 @@ enum PlayCommand {
         let soundFont = try arguments.value("soundfont")
         var events = try arguments.positional()
         let catalogue: Catalogue
+        // A song file plays once and the command returns at its end.
+        var songOnce = false
         if let song = try songFile(events, track: track, soundFont: soundFont) {
             catalogue = song
             events = ["0:music:\(song.entries[0].name)"]
+            songOnce = true
         } else {
             guard track == nil, soundFont == nil else {
                 throw CLIError("--track and --soundfont go with a song file: soundstation play FILE [--track N]")
@@ -86,7 +89,7 @@ enum PlayCommand {
         }
         let start = engine.time + .milliseconds(50)
         session.schedule(on: stage, offset: start)
-        let musicForever = (session.leavesMusicPlaying || watch) && limit == nil
+        let musicForever = (session.leavesMusicPlaying && !songOnce || watch) && limit == nil
         if musicForever, !watch { print("music plays until interrupted (Ctrl-C) or --seconds") }
         while true {
             try await Task.sleep(for: .milliseconds(20))
