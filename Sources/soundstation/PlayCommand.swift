@@ -20,7 +20,9 @@ enum PlayCommand {
         ]
         if let track { members.append("\"track\": \(track)") }
         if let soundFont {
-            guard let font = realPath(soundFont) else { throw CLIError("no SoundFont at \(soundFont.printable)") }
+            guard let font = realPath(soundFont) else {
+                throw CLIError("no SoundFont at \(soundFont.printable)")
+            }
             members.append("\"soundfont\": \(JSONValue.string(String(font.dropFirst())).text())")
         }
         let json = "{\"sounds\": [{" + members.joined(separator: ", ") + "}]}"
@@ -49,7 +51,8 @@ enum PlayCommand {
             songOnce = true
         } else {
             guard track == nil, soundFont == nil else {
-                throw CLIError("--track and --soundfont go with a song file: soundstation play FILE [--track N]")
+                throw CLIError(
+                    "--track and --soundfont go with a song file: soundstation play FILE [--track N]")
             }
             catalogue = try Command.loadCatalogue(assets)
         }

@@ -64,7 +64,9 @@ struct EntryReader {
 
     /// Reads `"soundfont": "Fonts/chip.sf2"`: the SoundFont a MIDI file plays through, a file under
     /// the assets root like the sound's own (so it travels with the catalogue to a remote player).
-    private func soundFont(name: String, root: String) throws(CatalogueError) -> (path: String, resolved: String)? {
+    private func soundFont(name: String, root: String) throws(CatalogueError) -> (
+        path: String, resolved: String
+    )? {
         guard let value = object["soundfont"] else { return nil }
         guard case .string(let path) = value, !path.isEmpty else {
             throw invalid("soundfont", value, "the path of a SoundFont (.sf2) relative to the assets folder")

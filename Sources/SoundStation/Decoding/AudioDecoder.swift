@@ -184,7 +184,9 @@ public enum AudioDecoder {
         let limit = format == .midi ? MIDIDecoder.maximumFileBytes : ChiptuneDecoder.maximumFileBytes
         guard source.byteCount <= limit else {
             throw .unsupportedFormat(
-                path: name, reason: "a \(format.displayName) file of \(source.byteCount) bytes (at most \(limit >> 20) MiB)")
+                path: name,
+                reason:
+                    "a \(format.displayName) file of \(source.byteCount) bytes (at most \(limit >> 20) MiB)")
         }
         let bytes = try source.bytes(at: 0, count: source.byteCount)
         if format == .midi { return try MIDIDecoder(bytes: bytes, name: name, options: options) }
@@ -212,7 +214,8 @@ public enum AudioDecoder {
         case .midi, .nsf, .nsfe, .spc, .gbs, .vgm, .vgz, .ay, .hes, .kss, .sap, .gym:
             return try songDecoder(format: format, source: bytes, name: name, options: options)
         case .wav:
-            return try WAVLayout(of: bytes, name: name).libraryDecoder(source: bytes, name: name, options: options)
+            return try WAVLayout(of: bytes, name: name).libraryDecoder(
+                source: bytes, name: name, options: options)
         case .mp3:
             return try MPEGDecoder(source: bytes, name: name, options: options)
         case .aiff, .oggOpus, .flac:

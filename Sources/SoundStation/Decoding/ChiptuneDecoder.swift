@@ -1,5 +1,5 @@
-import Glibc
 import CGME
+import Glibc
 
 /// Plays chiptune rips and logs (NSF, NSFe, SPC, GBS, VGM, VGZ, AY, HES, KSS, SAP, GYM) through Game
 /// Music Emu at 48 kHz stereo, by emulating the console's sound chips running the song's own code or
@@ -51,7 +51,8 @@ public final class ChiptuneDecoder: StreamingDecoder {
     {
         let file = try InputFile(path: path)
         guard file.byteCount <= Self.maximumFileBytes else {
-            throw .unsupportedFormat(path: path, reason: "a chiptune of \(file.byteCount) bytes (at most 32 MiB)")
+            throw .unsupportedFormat(
+                path: path, reason: "a chiptune of \(file.byteCount) bytes (at most 32 MiB)")
         }
         try self.init(bytes: file.readAll(), name: path, options: options)
     }
@@ -68,7 +69,8 @@ public final class ChiptuneDecoder: StreamingDecoder {
     {
         guard !bytes.isEmpty else { throw .unreadable(path: name, reason: "the file is empty (0 bytes)") }
         guard bytes.count <= Self.maximumFileBytes else {
-            throw .unsupportedFormat(path: name, reason: "a chiptune of \(bytes.count) bytes (at most 32 MiB)")
+            throw .unsupportedFormat(
+                path: name, reason: "a chiptune of \(bytes.count) bytes (at most 32 MiB)")
         }
         var opened: OpaquePointer?
         let failure = bytes.withUnsafeBytes { raw in
@@ -84,7 +86,9 @@ public final class ChiptuneDecoder: StreamingDecoder {
             gme_delete(emulator)
             throw .unsupportedFormat(
                 path: name,
-                reason: "it holds \(count) track\(count == 1 ? "" : "s") (1 to \(count)), not track \(options.track)")
+                reason:
+                    "it holds \(count) track\(count == 1 ? "" : "s") (1 to \(count)), not track \(options.track)"
+            )
         }
         let track = Int32(options.track - 1)
         var details: UnsafeMutablePointer<gme_info_t>?
@@ -111,7 +115,9 @@ public final class ChiptuneDecoder: StreamingDecoder {
         gme_set_autoload_playback_limit(emulator, 0)
         if let error = gme_start_track(emulator, track) {
             gme_delete(emulator)
-            throw .corrupt(path: name, reason: "Game Music Emu cannot start track \(options.track): \(Self.text(error) ?? "")")
+            throw .corrupt(
+                path: name,
+                reason: "Game Music Emu cannot start track \(options.track): \(Self.text(error) ?? "")")
         }
         let rate = Self.sampleRate
         passFrames = passMilliseconds * rate / 1000
@@ -124,7 +130,8 @@ public final class ChiptuneDecoder: StreamingDecoder {
         self.track = track
         looping = options.loopModules
         let detected =
-            (try? FormatDetection.detect(Array(bytes.prefix(FormatDetection.probeLength)), in: bytes, name: name))
+            (try? FormatDetection.detect(
+                Array(bytes.prefix(FormatDetection.probeLength)), in: bytes, name: name))
             ?? .vgm
         var encoding = system.isEmpty ? [] : [system]
         if count > 1 { encoding.append("track \(options.track) of \(count)") }
@@ -148,7 +155,9 @@ public final class ChiptuneDecoder: StreamingDecoder {
         if !looping { frames = min(frames, passFrames - position) }
         guard frames > 0, gme_track_ended(emulator) == 0 else { return [] }
         var shorts = [Int16](repeating: 0, count: frames * 2)
-        let error = shorts.withUnsafeMutableBufferPointer { gme_play(emulator, Int32($0.count), $0.baseAddress) }
+        let error = shorts.withUnsafeMutableBufferPointer {
+            gme_play(emulator, Int32($0.count), $0.baseAddress)
+        }
         if let error {
             throw .corrupt(path: name, reason: "Game Music Emu stopped: \(Self.text(error) ?? "")")
         }
@@ -164,7 +173,8 @@ public final class ChiptuneDecoder: StreamingDecoder {
         var target = max(frame, 0)
         if !looping { target = min(target, passFrames) }
         if let error = gme_start_track(emulator, track) {
-            throw .corrupt(path: name, reason: "Game Music Emu cannot restart the track: \(Self.text(error) ?? "")")
+            throw .corrupt(
+                path: name, reason: "Game Music Emu cannot restart the track: \(Self.text(error) ?? "")")
         }
         position = 0
         var scratch = [Int16](repeating: 0, count: 8_192 * 2)

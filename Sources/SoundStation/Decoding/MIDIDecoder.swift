@@ -102,7 +102,8 @@ public final class MIDIDecoder: StreamingDecoder {
     {
         let file = try InputFile(path: path)
         guard file.byteCount <= Self.maximumFileBytes else {
-            throw .unsupportedFormat(path: path, reason: "a MIDI file of \(file.byteCount) bytes (at most 16 MiB)")
+            throw .unsupportedFormat(
+                path: path, reason: "a MIDI file of \(file.byteCount) bytes (at most 16 MiB)")
         }
         try self.init(bytes: file.readAll(), name: path, options: options)
     }
@@ -118,7 +119,8 @@ public final class MIDIDecoder: StreamingDecoder {
     {
         guard !bytes.isEmpty else { throw .unreadable(path: name, reason: "the file is empty (0 bytes)") }
         guard bytes.count <= Self.maximumFileBytes else {
-            throw .unsupportedFormat(path: name, reason: "a MIDI file of \(bytes.count) bytes (at most 16 MiB)")
+            throw .unsupportedFormat(
+                path: name, reason: "a MIDI file of \(bytes.count) bytes (at most 16 MiB)")
         }
         let song = try MIDISong(bytes: bytes, name: name)
         let font = try SoundFonts.find(named: options.soundFont, for: name)
@@ -176,7 +178,8 @@ public final class MIDIDecoder: StreamingDecoder {
         guard fluid_synth_sfload(synth, font, 1) != FLUID_FAILED else {
             delete_fluid_synth(synth)
             throw .unreadable(
-                path: name, reason: "FluidSynth cannot load its SoundFont '\(font)' (damaged, or not a SoundFont)")
+                path: name,
+                reason: "FluidSynth cannot load its SoundFont '\(font)' (damaged, or not a SoundFont)")
         }
         return synth
     }

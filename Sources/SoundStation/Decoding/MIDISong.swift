@@ -37,10 +37,15 @@ struct MIDISong: Sendable, Equatable {
         let format = Self.be16(bytes, 8)
         let declaredTracks = Self.be16(bytes, 10)
         let division = Self.be16(bytes, 12)
-        guard format <= 2 else { throw .unsupportedFormat(path: name, reason: "MIDI file format \(format) (0, 1 or 2)") }
-        guard division != 0 else { throw .corrupt(path: name, reason: "its MIDI header gives 0 ticks per beat") }
+        guard format <= 2 else {
+            throw .unsupportedFormat(path: name, reason: "MIDI file format \(format) (0, 1 or 2)")
+        }
+        guard division != 0 else {
+            throw .corrupt(path: name, reason: "its MIDI header gives 0 ticks per beat")
+        }
         guard declaredTracks <= Self.maximumTracks else {
-            throw .unsupportedFormat(path: name, reason: "\(declaredTracks) tracks (at most \(Self.maximumTracks))")
+            throw .unsupportedFormat(
+                path: name, reason: "\(declaredTracks) tracks (at most \(Self.maximumTracks))")
         }
         var tempos: [(tick: Int, microsecondsPerBeat: Int)] = []
         var endTick = 0
@@ -52,7 +57,8 @@ struct MIDISong: Sendable, Equatable {
             let start = offset + 8
             guard start + length <= bytes.count else {
                 throw .truncated(
-                    path: name, reason: "track \(tracks + 1) claims \(length) bytes, \(bytes.count - start) are there")
+                    path: name,
+                    reason: "track \(tracks + 1) claims \(length) bytes, \(bytes.count - start) are there")
             }
             if Array(bytes[offset..<offset + 4]) == Array("MTrk".utf8) {
                 let scan = try Self.scanTrack(bytes, start..<start + length, track: tracks + 1, name: name)
@@ -118,7 +124,9 @@ struct MIDISong: Sendable, Equatable {
                 let type = bytes[index]
                 index += 1
                 let length = try quantity()
-                guard index + length <= range.upperBound else { throw damaged("has a meta event past its end") }
+                guard index + length <= range.upperBound else {
+                    throw damaged("has a meta event past its end")
+                }
                 if type == 0x51, length == 3 {
                     let tempo = Int(bytes[index]) << 16 | Int(bytes[index + 1]) << 8 | Int(bytes[index + 2])
                     if tempo > 0 { scan.tempos.append((tick, tempo)) }

@@ -85,7 +85,8 @@ struct SongDecodingTests {
         #expect(abs(Self.strongest(later, near: second) / second - 1) < 0.015)
         try decoder.seek(toFrame: 30_000)
         let again = try decoder.read(maxFrames: 1_000)
-        let fresh = try AudioDecoder.openStream(bytes: song, name: "song.mid", options: DecodingOptions(loopModules: true))
+        let fresh = try AudioDecoder.openStream(
+            bytes: song, name: "song.mid", options: DecodingOptions(loopModules: true))
         _ = try fresh.read(maxFrames: 30_000)
         #expect(again == (try fresh.read(maxFrames: 1_000)))
     }
@@ -96,10 +97,13 @@ struct SongDecodingTests {
             _ = try SoundFonts.find(named: nil, for: "song.mid", candidates: ["/nonexistent/a.sf2"])
             Issue.record("found a SoundFont that is not there")
         } catch {
-            #expect(error.description.contains("timgm6mb-soundfont") && error.description.contains("song.mid"))
+            #expect(
+                error.description.contains("timgm6mb-soundfont") && error.description.contains("song.mid"))
         }
         #expect(throws: AudioDecodingError.self) {
-            _ = try MIDIDecoder(bytes: SongFixture.midi(), name: "song.mid", options: DecodingOptions(soundFont: "/nonexistent/x.sf2"))
+            _ = try MIDIDecoder(
+                bytes: SongFixture.midi(), name: "song.mid",
+                options: DecodingOptions(soundFont: "/nonexistent/x.sf2"))
         }
         #expect(throws: AudioDecodingError.self) {
             _ = try AudioDecoder.decode(bytes: Array(SongFixture.midi().prefix(30)), name: "cut.mid")
@@ -115,7 +119,8 @@ struct SongDecodingTests {
         #expect(abs(pass.frameCount - 96_000) <= 48, "\(pass.frameCount) frames")
         func hertz(_ samples: [Float], _ seconds: Double) -> Double {
             let start = Int(seconds * 48_000) * 2
-            let left = DecodingTestSignal.channel(0, of: Array(samples[start..<start + 9_600 * 2]), channels: 2)
+            let left = DecodingTestSignal.channel(
+                0, of: Array(samples[start..<start + 9_600 * 2]), channels: 2)
             return Double(DecodingTestSignal.zeroCrossings(left)) / 2 / 0.2
         }
         #expect(abs(hertz(pass.samples, 0.3) - 440) < 15, "intro \(hertz(pass.samples, 0.3)) Hz")
@@ -129,7 +134,8 @@ struct SongDecodingTests {
         while samples.count < 5 * 48_000 * 2 { samples += try decoder.read(maxFrames: 10_000) }
         // After the loop point (2 s) the loop plays again, not the intro: 660 Hz, then 880 Hz.
         for (seconds, expected) in [(2.1, 660.0), (2.6, 880.0), (3.1, 660.0), (4.6, 880.0)] {
-            #expect(abs(hertz(samples, seconds) - expected) < 15, "\(seconds) s: \(hertz(samples, seconds)) Hz")
+            #expect(
+                abs(hertz(samples, seconds) - expected) < 15, "\(seconds) s: \(hertz(samples, seconds)) Hz")
             let start = Int(seconds * 48_000) * 2
             #expect(AudioAnalysis.rms(Array(samples[start..<start + 9_600])) > 0.05)
         }
@@ -140,7 +146,8 @@ struct SongDecodingTests {
     @Test("a chiptune track the file does not hold is an error naming the track and the count")
     func missingTrack() throws {
         do {
-            _ = try AudioDecoder.decode(bytes: SongFixture.vgm(), name: "song.vgm", options: DecodingOptions(track: 2))
+            _ = try AudioDecoder.decode(
+                bytes: SongFixture.vgm(), name: "song.vgm", options: DecodingOptions(track: 2))
             Issue.record("track 2 of 1 decoded")
         } catch {
             #expect(error.description.contains("not track 2") && error.description.contains("song.vgm"))
