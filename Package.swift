@@ -72,12 +72,6 @@ let package = Package(
             pkgConfig: "libgme",
             providers: [.apt(["libgme-dev"])]
         ),
-        // Standard MIDI files through FluidSynth and a SoundFont.
-        .systemLibrary(
-            name: "CFluidSynth",
-            pkgConfig: "fluidsynth",
-            providers: [.apt(["libfluidsynth-dev"])]
-        ),
         // Starfall's window reaches SDL2 through a table of function pointers filled by dlopen when
         // a window opens (include/CSDL2.h): the binary does not link SDL2, so the autoplay and
         // terminal front ends start without loading it and its ~35 libraries. SDL's headers
@@ -85,6 +79,9 @@ let package = Package(
         // SwiftPM would warn about in every build of every game that depends on this package.
         .target(name: "CSDL2", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CSoundStationRT"),
+        // Standard MIDI files through FluidSynth and a SoundFont: loaded with dlopen when a MIDI file
+        // opens (include/CFluidSynth.h says why); its header (libfluidsynth-dev) gives the types.
+        .target(name: "CFluidSynth", linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "SoundStation",
             dependencies: [

@@ -129,9 +129,11 @@ printf 'activate-noawait ldconfig\n' >"$lib_tree/DEBIAN/triggers"
 overrides libsoundstation1 "$lib_tree" "$common_overrides
 $binary_overrides
 no-symbols-control-file usr/lib/$multiarch/libsoundstation.so.$version # the version script (SOUNDSTATION_1) exports exactly the header's functions and the shlibs file covers them; a symbols file adds nothing until a second version node"
-# Depends (from dpkg-shlibdeps) name libgme0 and libfluidsynth3, which the library links; a MIDI song
-# also needs a General MIDI SoundFont, found at run time: recommended, since a game may name its own.
-soundfont_recommends="Recommends: timgm6mb-soundfont | fluid-soundfont-gm | musescore-general-soundfont"
+# Depends (from dpkg-shlibdeps) name libgme0, which the library links. FluidSynth is loaded with
+# dlopen when a MIDI file opens (linking it would map its audio drivers' ~40 libraries into every
+# game), and a MIDI song needs a General MIDI SoundFont found at run time unless the game ships one:
+# both recommended.
+soundfont_recommends="Recommends: libfluidsynth3, timgm6mb-soundfont | fluid-soundfont-gm | musescore-general-soundfont"
 build_deb libsoundstation1 "$lib_tree" libs "$(shlibs_depends "$lib_tree/usr/lib/$multiarch/libsoundstation.so.$version")" \
     "Multi-Arch: same
 $soundfont_recommends" \

@@ -85,13 +85,6 @@ public final class MIDIDecoder: StreamingDecoder {
     private var position = 0
     private let passFrames: Int
 
-    /// FluidSynth's log goes nowhere: a library never writes on the terminal.
-    private static let quiet: Void = {
-        for level in [FLUID_PANIC, FLUID_ERR, FLUID_WARN, FLUID_INFO, FLUID_DBG] {
-            _ = fluid_set_log_function(Int32(level.rawValue), nil, nil)
-        }
-    }()
-
     /// Loads a MIDI file.
     /// - Parameters:
     ///   - path: The file.
@@ -124,19 +117,28 @@ public final class MIDIDecoder: StreamingDecoder {
         }
         let song = try MIDISong(bytes: bytes, name: name)
         let font = try SoundFonts.find(named: options.soundFont, for: name)
-        Self.quiet
-        guard let settings = new_fluid_settings() else {
+        var failure = [CChar](repeating: 0, count: 256)
+        guard ssfs_load(&failure, Int32(failure.count)) == 0 else {
+            let reason = String(
+                decoding: failure.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw .unreadable(
+                path: name,
+                reason:
+                    "MIDI plays through FluidSynth, which cannot be loaded (\(reason)): install Debian's libfluidsynth3"
+            )
+        }
+        guard let settings = ssfs_new_fluid_settings() else {
             throw .unreadable(path: name, reason: "FluidSynth could not make its settings (out of memory?)")
         }
-        fluid_settings_setnum(settings, "synth.sample-rate", Double(Self.sampleRate))
-        fluid_settings_setnum(settings, "synth.gain", Self.gain)
+        ssfs_fluid_settings_setnum(settings, "synth.sample-rate", Double(Self.sampleRate))
+        ssfs_fluid_settings_setnum(settings, "synth.gain", Self.gain)
         // The player follows the samples rendered, not the wall clock: rendering faster than real
         // time (a whole decode, a seek) keeps the song's timing.
-        fluid_settings_setstr(settings, "player.timing-source", "sample")
-        fluid_settings_setint(settings, "synth.threadsafe-api", 0)
+        ssfs_fluid_settings_setstr(settings, "player.timing-source", "sample")
+        ssfs_fluid_settings_setint(settings, "synth.threadsafe-api", 0)
         let synth: OpaquePointer
         do { synth = try Self.makeSynth(settings, font: font, name: name) } catch {
-            delete_fluid_settings(settings)
+            ssfs_delete_fluid_settings(settings)
             throw error
         }
         let rate = Double(Self.sampleRate)
@@ -160,11 +162,11 @@ public final class MIDIDecoder: StreamingDecoder {
 
     deinit {
         if let player {
-            fluid_player_stop(player)
-            delete_fluid_player(player)
+            ssfs_fluid_player_stop(player)
+            ssfs_delete_fluid_player(player)
         }
-        delete_fluid_synth(synth)
-        delete_fluid_settings(settings)
+        ssfs_delete_fluid_synth(synth)
+        ssfs_delete_fluid_settings(settings)
     }
 
     /// A synth with the SoundFont loaded (FluidSynth keeps a loaded SoundFont's samples in a cache
@@ -172,11 +174,11 @@ public final class MIDIDecoder: StreamingDecoder {
     private static func makeSynth(_ settings: OpaquePointer, font: String, name: String)
         throws(AudioDecodingError) -> OpaquePointer
     {
-        guard let synth = new_fluid_synth(settings) else {
+        guard let synth = ssfs_new_fluid_synth(settings) else {
             throw .unreadable(path: name, reason: "FluidSynth could not make a synth")
         }
-        guard fluid_synth_sfload(synth, font, 1) != FLUID_FAILED else {
-            delete_fluid_synth(synth)
+        guard ssfs_fluid_synth_sfload(synth, font, 1) != FLUID_FAILED else {
+            ssfs_delete_fluid_synth(synth)
             throw .unreadable(
                 path: name,
                 reason: "FluidSynth cannot load its SoundFont '\(font)' (damaged, or not a SoundFont)")
@@ -186,15 +188,15 @@ public final class MIDIDecoder: StreamingDecoder {
 
     /// A new player at the song's start.
     private func startPlayer() throws(AudioDecodingError) {
-        guard let player = new_fluid_player(synth) else {
+        guard let player = ssfs_new_fluid_player(synth) else {
             throw .unreadable(path: name, reason: "FluidSynth could not make a player")
         }
         self.player = player
-        let added = bytes.withUnsafeBytes { fluid_player_add_mem(player, $0.baseAddress, $0.count) }
+        let added = bytes.withUnsafeBytes { ssfs_fluid_player_add_mem(player, $0.baseAddress, $0.count) }
         // Looping, the player starts again by itself should it reach the end before the decoder
         // sends it to the loop start (it ends on a 64-frame block boundary).
-        if looping { fluid_player_set_loop(player, -1) }
-        guard added == FLUID_OK, fluid_player_play(player) == FLUID_OK else {
+        if looping { ssfs_fluid_player_set_loop(player, -1) }
+        guard added == FLUID_OK, ssfs_fluid_player_play(player) == FLUID_OK else {
             throw .corrupt(path: name, reason: "FluidSynth cannot play it")
         }
         songFrame = 0
@@ -216,7 +218,7 @@ public final class MIDIDecoder: StreamingDecoder {
             if looping {
                 if songFrame >= endFrame, let player {
                     // The song's end: back to its loop start; the notes still sounding are released.
-                    fluid_player_seek(player, Int32(song.hasLoopMarker ? song.loopTick : 0))
+                    ssfs_fluid_player_seek(player, Int32(song.hasLoopMarker ? song.loopTick : 0))
                     songFrame = loopStartFrame
                 }
                 frames = min(frames, max(endFrame - songFrame, 1))
@@ -232,7 +234,7 @@ public final class MIDIDecoder: StreamingDecoder {
     private func render(into out: inout [Float], at frame: Int, frames: Int) {
         out.withUnsafeMutableBufferPointer { buffer in
             let base = UnsafeMutableRawPointer(buffer.baseAddress! + frame * 2)
-            _ = fluid_synth_write_float(synth, Int32(frames), base, 0, 2, base, 1, 2)
+            _ = ssfs_fluid_synth_write_float(synth, Int32(frames), base, 0, 2, base, 1, 2)
         }
     }
 
@@ -252,12 +254,12 @@ public final class MIDIDecoder: StreamingDecoder {
         // A new synth: a reset one would keep its reverb's tail and its place in a 64-frame block,
         // and the samples would differ from a first play's.
         if let player {
-            fluid_player_stop(player)
-            delete_fluid_player(player)
+            ssfs_fluid_player_stop(player)
+            ssfs_delete_fluid_player(player)
             self.player = nil
         }
         let fresh = try Self.makeSynth(settings, font: soundFont, name: name)
-        delete_fluid_synth(synth)
+        ssfs_delete_fluid_synth(synth)
         synth = fresh
         try startPlayer()
         var scratch = [Float](repeating: 0, count: 8192 * 2)
