@@ -66,6 +66,12 @@ let package = Package(
             pkgConfig: "libxmp",
             providers: [.apt(["libxmp-dev"])]
         ),
+        // Chiptune rips (NSF, SPC, GBS, VGM, ...) through Game Music Emu.
+        .systemLibrary(
+            name: "CGME",
+            pkgConfig: "libgme",
+            providers: [.apt(["libgme-dev"])]
+        ),
         // Starfall's window reaches SDL2 through a table of function pointers filled by dlopen when
         // a window opens (include/CSDL2.h): the binary does not link SDL2, so the autoplay and
         // terminal front ends start without loading it and its ~35 libraries. SDL's headers
@@ -73,9 +79,14 @@ let package = Package(
         // SwiftPM would warn about in every build of every game that depends on this package.
         .target(name: "CSDL2", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CSoundStationRT"),
+        // Standard MIDI files through FluidSynth and a SoundFont: loaded with dlopen when a MIDI file
+        // opens (include/CFluidSynth.h says why); its header (libfluidsynth-dev) gives the types.
+        .target(name: "CFluidSynth", linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "SoundStation",
-            dependencies: ["COpenAL", "CVorbis", "CSoundStationRT", "CSndFile", "CXMP"]
+            dependencies: [
+                "COpenAL", "CVorbis", "CSoundStationRT", "CSndFile", "CXMP", "CGME", "CFluidSynth",
+            ]
         ),
         .target(name: "SoundStationTesting", dependencies: ["SoundStation"]),
         .target(name: "TerminalKit"),

@@ -129,10 +129,16 @@ printf 'activate-noawait ldconfig\n' >"$lib_tree/DEBIAN/triggers"
 overrides libsoundstation1 "$lib_tree" "$common_overrides
 $binary_overrides
 no-symbols-control-file usr/lib/$multiarch/libsoundstation.so.$version # the version script (SOUNDSTATION_1) exports exactly the header's functions and the shlibs file covers them; a symbols file adds nothing until a second version node"
+# Depends (from dpkg-shlibdeps) name libgme0, which the library links. FluidSynth is loaded with
+# dlopen when a MIDI file opens (linking it would map its audio drivers' ~40 libraries into every
+# game), and a MIDI song needs a General MIDI SoundFont found at run time unless the game ships one:
+# both recommended.
+soundfont_recommends="Recommends: libfluidsynth3, timgm6mb-soundfont | fluid-soundfont-gm | musescore-general-soundfont"
 build_deb libsoundstation1 "$lib_tree" libs "$(shlibs_depends "$lib_tree/usr/lib/$multiarch/libsoundstation.so.$version")" \
-    "Multi-Arch: same" \
+    "Multi-Arch: same
+$soundfont_recommends" \
     "game sound engine for terminal games (shared library)" \
-    "SoundStation plays music and sound effects for games: preloading, effects started from any thread or a signal handler, music with tempo, stems and transitions, positions, filters and reverb, and offline rendering at an exact frame. This package holds libsoundstation.so.1, the C library (OpenAL Soft, Ogg Vorbis, libsndfile, libxmp), with the Swift runtime linked in: no Swift toolchain is needed."
+    "SoundStation plays music and sound effects for games: preloading, effects started from any thread or a signal handler, music with tempo, stems and transitions, positions, filters and reverb, and offline rendering at an exact frame. This package holds libsoundstation.so.1, the C library (OpenAL Soft, Ogg Vorbis, libsndfile, libxmp, Game Music Emu for chiptunes, FluidSynth for MIDI), with the Swift runtime linked in: no Swift toolchain is needed."
 
 dev_tree="$stage/deb/libsoundstation-dev"
 install -d "$dev_tree/usr/lib/$multiarch/pkgconfig" "$dev_tree/usr/include"
@@ -156,7 +162,7 @@ done
 doc_files soundstation-tools "$tools_tree"
 overrides soundstation-tools "$tools_tree" "$common_overrides
 $binary_overrides"
-build_deb soundstation-tools "$tools_tree" sound "$(shlibs_depends "$tools_tree"/usr/bin/*)" "" \
+build_deb soundstation-tools "$tools_tree" sound "$(shlibs_depends "$tools_tree"/usr/bin/*)" "$soundfont_recommends" \
     "game sound engine for terminal games (command-line tools and demo)" \
     "SoundStation plays music and sound effects for games. This package holds its command-line tools: soundstation (play, render and check a catalogue of sounds), soundstation-assets (synthesise the demo's sounds from code), voicenote (record and play voice notes) and starfall, the demo game, with its sounds. Each carries the Swift runtime: no Swift toolchain is needed."
 fi

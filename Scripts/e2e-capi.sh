@@ -78,6 +78,12 @@ abi_tests() { # voices, music pause and files, loop counts, ids past 16384, even
     mkdir -p "$work/abi" && "${game_env[@]}" timeout 600 "$work/abi_test" "$work/abi" "$root/Assets"
 }
 
+songs_tests() { # Tests/CAPI/songs_test.c: a MIDI file's notes every 0.5 s at their pitch, a VGM looping at its loop offset
+    "${game_env[@]}" sh -c "cc -Wall -Wextra -Werror -std=c99 -o '$work/songs_test' '$root/Tests/CAPI/songs_test.c' \
+        \$(pkg-config --cflags --libs soundstation) -lm" || return 1
+    mkdir -p "$work/songs" && "${game_env[@]}" timeout 300 "$work/songs_test" "$work/songs"
+}
+
 output_after_close_valgrind() { # ss_output's string read after ss_close: no invalid read
     "${game_env[@]}" valgrind -q --error-exitcode=9 "$work/abi_test" "$work/abi" output
 }
@@ -262,6 +268,7 @@ check "ldd: nothing from the Swift toolchain" nothing_from_the_toolchain
 check "C tests: offline onsets, music, identical renders, every error path" c_tests
 check "C ABI 1.0 tests build with pkg-config" build_abi_test
 check "C ABI 1.0: voices, music pause and files, loop counts, one id space, sized structs" abi_tests
+check "C: MIDI notes at 120 bpm onset every 0.5 s at their pitch; a VGM loops at its loop offset" songs_tests
 check "ss_output after ss_close under valgrind: no invalid read" output_after_close_valgrind
 check "C: ss_synth renders Swift's bytes for a seed, reads jsfxr's and sfxr's strings, varies per play" synth_tests
 check "C: says what happened, renders in pieces, loses nothing offline, keeps only a tombstone" honest_tests

@@ -9,6 +9,7 @@ enum Command {
                soundstation devices
                soundstation render --seconds S --out FILE.wav [--rate HZ] [--assets DIR] EVENT...
                soundstation play [--seconds S] [--assets DIR] [--watch] EVENT...
+               soundstation play [--seconds S] [--track N] [--soundfont F.sf2] FILE   (a song file, once)
                soundstation ssh [--socket] [--output O] [--delay MS] [--cache DIR] [ssh options] [user@]host [command]
                soundstation listen [--socket PATH] [--sessions N] [--output O] [--delay MS] [--cache DIR]
                soundstation cache [list|clear] [--cache DIR]

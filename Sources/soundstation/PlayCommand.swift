@@ -2,17 +2,60 @@ import CommandLineKit
 import Glibc
 import SoundStation
 
-/// `soundstation play [--seconds S] [--assets DIR] [--watch] EVENT...` on the real device (or the
+/// `soundstation play [--seconds S] [--assets DIR] [--watch] EVENT...` (or `play FILE [--track N]
+/// [--soundfont F]`: one song file, played once) on the real device (or the
 /// output that SOUNDSTATION_OUTPUT names), until every cue has happened and every sound it started has
 /// ended; with `--watch`, until `--seconds` or Ctrl-C, loading edited assets again and printing one
 /// line per reload.
 enum PlayCommand {
+    /// `soundstation play FILE [--track N] [--soundfont F]`: one sound file (a MIDI song, a chiptune
+    /// rip, a module, any format the engine reads) played once as music, with a catalogue of its own
+    /// rooted at `/`; nil when the arguments are events.
+    static func songFile(_ events: [String], track: Int?, soundFont: String?) throws -> Catalogue? {
+        guard events.count == 1, let file = realPath(events[0]) else { return nil }
+        var members = [
+            "\"name\": \(JSONValue.string(PathText.lastComponent(file)).text())",
+            "\"path\": \(JSONValue.string(String(file.dropFirst())).text())",
+            "\"kind\": \"music\"", "\"loop\": false", "\"stream\": true",
+        ]
+        if let track { members.append("\"track\": \(track)") }
+        if let soundFont {
+            guard let font = realPath(soundFont) else {
+                throw CLIError("no SoundFont at \(soundFont.printable)")
+            }
+            members.append("\"soundfont\": \(JSONValue.string(String(font.dropFirst())).text())")
+        }
+        let json = "{\"sounds\": [{" + members.joined(separator: ", ") + "}]}"
+        return try Catalogue(json: Array(json.utf8), root: "/", manifestName: "the command line")
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = Glibc.realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     static func run(_ arguments: inout Arguments) async throws {
         let limit = try arguments.number("seconds", in: 0...86_400).map(Duration.seconds)
         let assets = try arguments.value("assets")
         let watch = try arguments.flag("watch")
-        let events = try arguments.positional()
-        let catalogue = try Command.loadCatalogue(assets)
+        let track = try arguments.integer("track", in: 1...Int(Int32.max))
+        let soundFont = try arguments.value("soundfont")
+        var events = try arguments.positional()
+        let catalogue: Catalogue
+        // A song file plays once and the command returns at its end.
+        var songOnce = false
+        if let song = try songFile(events, track: track, soundFont: soundFont) {
+            catalogue = song
+            events = ["0:music:\(song.entries[0].name)"]
+            songOnce = true
+        } else {
+            guard track == nil, soundFont == nil else {
+                throw CLIError(
+                    "--track and --soundfont go with a song file: soundstation play FILE [--track N]")
+            }
+            catalogue = try Command.loadCatalogue(assets)
+        }
         let session = try CueSession(events, catalogue: catalogue)
         let engine = try AudioEngine.openWithFallback(.fromEnvironment()) { notice in
             StandardStream.error.write("soundstation: notice: \(notice.printable)\n")
@@ -49,7 +92,7 @@ enum PlayCommand {
         }
         let start = engine.time + .milliseconds(50)
         session.schedule(on: stage, offset: start)
-        let musicForever = (session.leavesMusicPlaying || watch) && limit == nil
+        let musicForever = (session.leavesMusicPlaying && !songOnce || watch) && limit == nil
         if musicForever, !watch { print("music plays until interrupted (Ctrl-C) or --seconds") }
         while true {
             try await Task.sleep(for: .milliseconds(20))

@@ -1,7 +1,9 @@
 /*
  * soundstation.h: the C interface of SoundStation, a game sound engine for Linux (OpenAL Soft).
- * Every format the engine decodes loads: WAV (every variant), Ogg Vorbis, Opus, FLAC, AIFF, MP3 and
- * tracker modules (MOD, XM, S3M, IT).
+ * Every format the engine decodes loads: WAV (every variant), Ogg Vorbis, Opus, FLAC, AIFF, MP3,
+ * tracker modules (MOD, XM, S3M, IT), chiptune rips (NSF, NSFe, SPC, GBS, VGM, VGZ, AY, HES, KSS,
+ * SAP, GYM; the catalogue's "track" picks a rip's song) and MIDI files (through the catalogue's
+ * "soundfont", else the system's General MIDI SoundFont: Debian's timgm6mb-soundfont).
  *
  *     #include <soundstation.h>
  *     cc game.c $(pkg-config --cflags --libs soundstation)

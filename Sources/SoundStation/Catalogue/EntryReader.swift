@@ -55,6 +55,7 @@ struct EntryReader {
                 "synth", object["synth"]!, "a synthesised effect or voice (not music, streamed or layered)")
         }
         let stealNames = StealPolicy.allCases.map(\.rawValue).joined(separator: ", ")
+        let soundFont = try soundFont(name: name, root: root)
         var entry = SoundEntry(
             name: name, path: path, resolvedPath: resolvedPath, kind: kind,
             volume: Float(try number("volume", in: 0...4) ?? Double(SoundEntry.defaultVolume)),
@@ -70,7 +71,8 @@ struct EntryReader {
                 ?? .downmix,
             strict: try bool("strict") ?? false, tempo: try tempo(kind: kind),
             markers: try markers(kind: kind), stems: try stems(kind: kind, name: name, root: root),
-            duckMusic: try duckMusic(kind: kind))
+            duckMusic: try duckMusic(kind: kind), track: try integer("track", in: 1...Int.max) ?? 1,
+            soundFont: soundFont.map { $0.path }, resolvedSoundFont: soundFont.map { $0.resolved })
         entry.synth = synth
         return entry
     }
@@ -84,6 +86,18 @@ struct EntryReader {
         } catch {
             throw invalid("synth", value, error.description)
         }
+    }
+
+    /// Reads `"soundfont": "Fonts/chip.sf2"`: the SoundFont a MIDI file plays through, a file under
+    /// the assets root like the sound's own (so it travels with the catalogue to a remote player).
+    private func soundFont(name: String, root: String) throws(CatalogueError) -> (
+        path: String, resolved: String
+    )? {
+        guard let value = object["soundfont"] else { return nil }
+        guard case .string(let path) = value, !path.isEmpty else {
+            throw invalid("soundfont", value, "the path of a SoundFont (.sf2) relative to the assets folder")
+        }
+        return (path, try PathSafety.resolve(name: name, path: path, root: root, manifestPath: manifestPath))
     }
 
     func invalid(_ key: String, _ value: ManifestJSON.Value, _ expected: String) -> CatalogueError {

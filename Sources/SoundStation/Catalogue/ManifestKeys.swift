@@ -9,7 +9,7 @@ enum ManifestKeys {
     static let entry = [
         "name", "path", "kind", "volume", "loop", "priority", "maxInstances", "steal", "stream",
         "coalesceMs", "loopStart", "loopEnd", "channels", "strict", "bpm", "beatsPerBar", "downbeat",
-        "markers", "stems", "duckMusic", "synth",
+        "markers", "stems", "duckMusic", "synth", "track", "soundfont",
     ]
     /// Keys every sound entry must have (`path` unless it has `synth`).
     static let required = ["name", "kind"]

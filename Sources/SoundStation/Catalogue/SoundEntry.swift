@@ -54,6 +54,13 @@ public struct SoundEntry: Sendable, Equatable {
     /// The sound the generator renders instead of a file (key `synth`); `nil` for a sound on a file.
     /// A synthesised entry has no `path` (its `path` and `resolvedPath` are empty).
     public internal(set) var synth: SynthSound?
+    /// Which song of a chiptune rip plays, from 1 (key `track`); 1 by default.
+    public let track: Int
+    /// The SoundFont a MIDI file plays through, as the manifest writes it (key `soundfont`); nil for
+    /// the system's default General MIDI SoundFont.
+    public let soundFont: String?
+    /// The absolute path of ``soundFont``, under the assets root.
+    public let resolvedSoundFont: String?
 
     /// Creates an entry directly, applying the manifest's defaults for every nil argument.
     ///
@@ -81,6 +88,9 @@ public struct SoundEntry: Sendable, Equatable {
     ///   - markers: Named positions in seconds from the start of the file; music only.
     ///   - stems: The layers of a layered track; music only.
     ///   - duckMusic: Decibels (-60...0) the music dips to while this sound plays; 0 for none.
+    ///   - track: Which song of a chiptune rip, from 1.
+    ///   - soundFont: The SoundFont of a MIDI file as the manifest writes it; nil for the default.
+    ///   - resolvedSoundFont: Its absolute path; nil for the default.
     public init(
         name: String, path: String, resolvedPath: String, kind: SoundKind,
         volume: Float = SoundEntry.defaultVolume, loop: Bool? = nil,
@@ -88,9 +98,13 @@ public struct SoundEntry: Sendable, Equatable {
         steal: StealPolicy = SoundEntry.defaultSteal, stream: Bool = false,
         coalesceMilliseconds: Double? = nil, loopStart: LoopPoint? = nil, loopEnd: LoopPoint? = nil,
         channels: ChannelSelection = .downmix, strict: Bool = false, tempo: Tempo? = nil,
-        markers: [String: Double] = [:], stems: [Stem] = [], duckMusic: Float = 0
+        markers: [String: Double] = [:], stems: [Stem] = [], duckMusic: Float = 0, track: Int = 1,
+        soundFont: String? = nil, resolvedSoundFont: String? = nil
     ) {
         self.duckMusic = duckMusic
+        self.track = track
+        self.soundFont = soundFont
+        self.resolvedSoundFont = resolvedSoundFont
         self.name = name
         self.path = path
         self.resolvedPath = resolvedPath
@@ -111,13 +125,16 @@ public struct SoundEntry: Sendable, Equatable {
         self.stems = stems
     }
 
-    /// How this entry's file is decoded: its `channels` and `strict` keys, and for a looping module
-    /// with no loop points of its own, looping by the song's structure.
+    /// How this entry's file is decoded: its `channels` and `strict` keys, a chiptune's `track`, a
+    /// MIDI file's `soundfont`, and for a looping song with no loop points of its own, looping by the
+    /// song's structure.
     public var decodingOptions: DecodingOptions {
-        DecodingOptions(channels: channels, strict: strict, loopModules: loopsBySongStructure)
+        DecodingOptions(
+            channels: channels, strict: strict, loopModules: loopsBySongStructure, track: track,
+            soundFont: resolvedSoundFont)
     }
 
-    /// True when a module file plays on by its own song structure: it loops and the catalogue sets
+    /// True when a song (module, chiptune, MIDI) plays on by its own song structure: it loops and the catalogue sets
     /// no loop points that would override the song's.
     public var loopsBySongStructure: Bool { loop && loopStart == nil && loopEnd == nil }
 

@@ -8,6 +8,8 @@
 /// | MP3 (and MP2, MP1) | libmpg123, quiet (a damaged file never writes on the terminal) |
 /// | Ogg Vorbis | ``VorbisFileDecoder`` (libvorbisfile) |
 /// | MOD, XM, S3M, IT | ``ModuleDecoder`` (libxmp, 48 kHz stereo) |
+/// | NSF, NSFe, SPC, GBS, VGM, VGZ, AY, HES, KSS, SAP, GYM | ``ChiptuneDecoder`` (Game Music Emu, 48 kHz stereo) |
+/// | MIDI (Standard MIDI file) | ``MIDIDecoder`` (FluidSynth and a SoundFont, 48 kHz stereo) |
 public enum AudioDecoder {
     /// Reads format, rate, channels and length from the headers only; cheap enough to call for every
     /// asset (a module is loaded, not rendered).
@@ -102,6 +104,8 @@ public enum AudioDecoder {
                     path: file.path, reason: "a module of \(file.byteCount) bytes (at most 64 MiB)")
             }
             return try ModuleDecoder(bytes: file.readAll(), name: file.path, options: options)
+        case .midi, .nsf, .nsfe, .spc, .gbs, .vgm, .vgz, .ay, .hes, .kss, .sap, .gym:
+            return try songDecoder(format: format, source: file, name: file.path, options: options)
         case .wav:
             let layout = try WAVLayout(of: file, name: file.path)
             if layout.isNative {
@@ -154,10 +158,68 @@ public enum AudioDecoder {
                 bytes: source.bytes(at: 0, count: source.byteCount), name: name, options: onePass
             )
             .readAll()
+        case .midi, .nsf, .nsfe, .spc, .gbs, .vgm, .vgz, .ay, .hes, .kss, .sap, .gym:
+            // A whole decode is one pass of the song, whatever the looping option.
+            var onePass = options
+            onePass.loopModules = false
+            let decoder = try songDecoder(format: format, source: source, name: name, options: onePass)
+            return try decoder.readRemaining(
+                declaredFrames: 0, byteCount: decoder.info.frameCount, name: name, options: onePass)
         case .mp3:
             return try MPEGDecoder(source: source, name: name, options: options).readAll()
         case .aiff, .oggOpus, .flac:
             return try libraryDecoder(format: format, source: source, name: name, options: options).readAll()
+        }
+    }
+
+    /// The decoder of a chiptune or MIDI song, from its bytes (a file's, or a game's in memory).
+    /// - Parameters:
+    ///   - format: A chiptune format or `.midi`.
+    ///   - source: The file's contents.
+    ///   - name: The file name for messages.
+    ///   - options: Track, SoundFont and looping.
+    static func songDecoder(
+        format: AudioFileFormat, source: some ByteSource, name: String, options: DecodingOptions
+    ) throws(AudioDecodingError) -> any StreamingDecoder {
+        let limit = format == .midi ? MIDIDecoder.maximumFileBytes : ChiptuneDecoder.maximumFileBytes
+        guard source.byteCount <= limit else {
+            throw .unsupportedFormat(
+                path: name,
+                reason:
+                    "a \(format.displayName) file of \(source.byteCount) bytes (at most \(limit >> 20) MiB)")
+        }
+        let bytes = try source.bytes(at: 0, count: source.byteCount)
+        if format == .midi { return try MIDIDecoder(bytes: bytes, name: name, options: options) }
+        return try ChiptuneDecoder(bytes: bytes, name: name, options: options)
+    }
+
+    /// Opens bytes held in memory for streaming, with the decoder their contents call for: the way a
+    /// game's own bytes (not a file) play as a streamed, looping song.
+    /// - Parameters:
+    ///   - bytes: A whole file's contents.
+    ///   - name: The name to use in messages.
+    ///   - options: Channel handling, track, SoundFont and looping.
+    /// - Returns: A decoder positioned at the first frame.
+    /// - Throws: ``AudioDecodingError`` naming `name` and what is wrong.
+    public static func openStream(
+        bytes: [UInt8], name: String, options: DecodingOptions = DecodingOptions()
+    ) throws(AudioDecodingError) -> any StreamingDecoder {
+        if bytes.isEmpty { throw .unreadable(path: name, reason: "the file is empty (0 bytes)") }
+        let format = try detect(bytes, name: name)
+        switch format {
+        case .mod, .xm, .s3m, .it:
+            return try ModuleDecoder(bytes: bytes, name: name, options: options)
+        case .oggVorbis:
+            return try VorbisFileDecoder(bytes: bytes, name: name, options: options)
+        case .midi, .nsf, .nsfe, .spc, .gbs, .vgm, .vgz, .ay, .hes, .kss, .sap, .gym:
+            return try songDecoder(format: format, source: bytes, name: name, options: options)
+        case .wav:
+            return try WAVLayout(of: bytes, name: name).libraryDecoder(
+                source: bytes, name: name, options: options)
+        case .mp3:
+            return try MPEGDecoder(source: bytes, name: name, options: options)
+        case .aiff, .oggOpus, .flac:
+            return try libraryDecoder(format: format, source: bytes, name: name, options: options)
         }
     }
 

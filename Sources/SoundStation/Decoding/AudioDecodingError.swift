@@ -31,8 +31,8 @@ public enum AudioDecodingError: Error, CustomStringConvertible, Equatable {
             return "Cannot read audio file '\(path)': \(reason). Check that it exists and is readable."
         case .unsupportedFormat(let path, let reason):
             return "Unsupported audio in '\(path)': \(reason). SoundStation plays WAV (PCM, float, "
-                + "mu-law, A-law, ADPCM, RIFX, RF64), AIFF, FLAC, Ogg Vorbis, Opus, MP3 and MOD/XM/S3M/IT "
-                + "modules; convert it (e.g. `sox IN -b 16 OUT.wav`)."
+                + "mu-law, A-law, ADPCM, RIFX, RF64), AIFF, FLAC, Ogg Vorbis, Opus, MP3, MOD/XM/S3M/IT "
+                + "modules, chiptunes (NSF, NSFe, SPC, GBS, VGM, VGZ, AY, HES, KSS, SAP, GYM) and MIDI; convert it (e.g. `sox IN -b 16 OUT.wav`)."
         case .truncated(let path, let reason):
             return "Audio file '\(path)' is cut short: \(reason). Re-export or re-copy it."
         case .corrupt(let path, let reason):

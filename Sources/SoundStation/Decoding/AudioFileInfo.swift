@@ -20,6 +20,30 @@ public enum AudioFileFormat: String, Sendable, CaseIterable {
     case s3m
     /// Impulse Tracker module.
     case it
+    /// NES Sound Format rip (6502 code driving the NES's sound chips).
+    case nsf
+    /// Extended NES Sound Format rip (NSF with chunks: track names and lengths).
+    case nsfe
+    /// SNES SPC700 sound processor snapshot.
+    case spc
+    /// Game Boy Sound System rip.
+    case gbs
+    /// Video Game Music log: register writes to Sega (SN76489, YM2612) and other chips.
+    case vgm
+    /// A gzip-compressed VGM log.
+    case vgz
+    /// ZX Spectrum / Amstrad CPC AY rip.
+    case ay
+    /// PC Engine / TurboGrafx-16 rip.
+    case hes
+    /// MSX / Sega Master System KSS rip.
+    case kss
+    /// Atari 8-bit POKEY rip (SAP).
+    case sap
+    /// Sega Genesis YM2612 log (GYMX header).
+    case gym
+    /// Standard MIDI file, played through a SoundFont.
+    case midi
 
     /// The name people know the format by, as `soundstation catalogue` shows it.
     public var displayName: String {
@@ -34,6 +58,18 @@ public enum AudioFileFormat: String, Sendable, CaseIterable {
         case .xm: "XM"
         case .s3m: "S3M"
         case .it: "IT"
+        case .nsf: "NSF"
+        case .nsfe: "NSFe"
+        case .spc: "SPC"
+        case .gbs: "GBS"
+        case .vgm: "VGM"
+        case .vgz: "VGZ"
+        case .ay: "AY"
+        case .hes: "HES"
+        case .kss: "KSS"
+        case .sap: "SAP"
+        case .gym: "GYM"
+        case .midi: "MIDI"
         }
     }
 
@@ -44,6 +80,19 @@ public enum AudioFileFormat: String, Sendable, CaseIterable {
         default: false
         }
     }
+
+    /// Whether the file is a chiptune rip or log, played by emulating its sound chips (Game Music Emu).
+    public var isChiptune: Bool {
+        switch self {
+        case .nsf, .nsfe, .spc, .gbs, .vgm, .vgz, .ay, .hes, .kss, .sap, .gym: true
+        default: false
+        }
+    }
+
+    /// Whether the file is a song the engine performs (a tracker module, a chiptune, a MIDI file)
+    /// rather than recorded samples: its length is the song's, and a streamed one can loop by the
+    /// song's own loop point rather than by a range of frames.
+    public var isSong: Bool { isTrackerModule || isChiptune || self == .midi }
 }
 
 /// What a file holds, learned from its headers without decoding the audio.

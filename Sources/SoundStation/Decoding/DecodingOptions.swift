@@ -38,9 +38,15 @@ public struct DecodingOptions: Sendable {
     /// True: a file cut short is a ``AudioDecodingError/truncated(path:reason:)`` error. False (the
     /// default): what is there loads and ``warn`` is told.
     public var strict: Bool
-    /// For a streamed tracker module: go on by the song's own structure (its restart position,
+    /// For a streamed tracker module, chiptune or MIDI song: go on by the song's own structure (its restart position,
     /// backward jumps) for ever instead of ending after one pass.
     public var loopModules: Bool
+    /// Which song of a chiptune rip that holds several (NSF, SPC sets, GBS, AY, ...), from 1; 1 by
+    /// default (catalogue key `track`). Files of one song accept only 1.
+    public var track: Int
+    /// The SoundFont (.sf2/.sf3) a MIDI file plays through; nil for the default one a Debian package
+    /// installs, found at run time (``SoundFonts/defaultCandidates``; catalogue key `soundfont`).
+    public var soundFont: String?
     /// Receives warnings about files that load anyway; the default (``noticeWarning``) hands them to
     /// every open engine's notice handler (``AudioEngine/onNotice(_:)``): a library never writes on
     /// the terminal.
@@ -55,15 +61,20 @@ public struct DecodingOptions: Sendable {
     /// - Parameters:
     ///   - channels: What to do with more than two channels.
     ///   - strict: Whether a file cut short is an error.
-    ///   - loopModules: Whether a streamed module plays on by its own song structure.
+    ///   - loopModules: Whether a streamed module, chiptune or MIDI song plays on by its own loop.
+    ///   - track: Which song of a chiptune rip, from 1.
+    ///   - soundFont: The SoundFont a MIDI file plays through; nil for the system's default.
     ///   - warn: Receives warnings; the default hands them to the open engines' notice handlers.
     public init(
         channels: ChannelSelection = .downmix, strict: Bool = false, loopModules: Bool = false,
+        track: Int = 1, soundFont: String? = nil,
         warn: @escaping @Sendable (AudioDecodingWarning) -> Void = DecodingOptions.noticeWarning
     ) {
         self.channels = channels
         self.strict = strict
         self.loopModules = loopModules
+        self.track = track
+        self.soundFont = soundFont
         self.warn = warn
     }
 

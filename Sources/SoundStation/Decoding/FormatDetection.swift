@@ -67,6 +67,19 @@ enum FormatDetection {
         if ascii(header, 0, "Extended Module: ") { return .xm }
         if ascii(header, 0, "IMPM") { return .it }
         if ascii(header, 44, "SCRM") { return .s3m }
+        return songMagic(header)
+    }
+
+    /// Chiptune rips and logs (the magic numbers Game Music Emu checks) and Standard MIDI files.
+    private static func songMagic(_ header: [UInt8]) -> AudioFileFormat? {
+        let magics: [(String, AudioFileFormat)] = [
+            ("NESM\u{1A}", .nsf), ("NSFE", .nsfe), ("SNES-SPC700 Sound File Data", .spc), ("GBS", .gbs),
+            ("Vgm ", .vgm), ("ZXAYEMUL", .ay), ("HESM", .hes), ("KSCC", .kss), ("KSSX", .kss),
+            ("SAP\r\n", .sap), ("SAP\n", .sap), ("GYMX", .gym), ("MThd", .midi),
+        ]
+        if let found = magics.first(where: { ascii(header, 0, $0.0) }) { return found.1 }
+        // gzip: only a compressed VGM is played (Game Music Emu unpacks it).
+        if header.count >= 3, header[0] == 0x1F, header[1] == 0x8B, header[2] == 8 { return .vgz }
         return nil
     }
 

@@ -129,7 +129,21 @@ public struct PCMCache: Sendable, Equatable {
     static func tag(_ options: DecodingOptions) -> UInt64 {
         XXHash64.xxh64(
             "soundstation-pcm \(layoutVersion) \(LibraryVersion.string) channels=\(options.channels.rawValue) "
-                + "strict=\(options.strict)")
+                + "strict=\(options.strict)" + songTag(options))
+    }
+
+    /// The options that change a song's samples: the chiptune track, and the SoundFont a MIDI file
+    /// plays through with its size and time (a SoundFont replaced under the same name changes the
+    /// sound); empty for the defaults, so other files' tags stay as they were.
+    private static func songTag(_ options: DecodingOptions) -> String {
+        var tag = options.track == 1 ? "" : " track=\(options.track)"
+        if let font = options.soundFont {
+            var status = stat()
+            let known = stat(font, &status) == 0
+            tag += " soundfont=\(font)"
+            if known { tag += " \(status.st_size) \(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)" }
+        }
+        return tag
     }
 
     /// Where `key`'s entry lives.

@@ -299,13 +299,13 @@ public final class SoundBank: Sendable {
         slot: inout DecodedShares.Slot
     ) throws(SoundLoadError) -> (SoundBuffer?, AudioFileInfo) {
         do {
-            let known = slot.info.flatMap { $0.format.isTrackerModule ? nil : $0 }
+            let known = slot.info.flatMap { $0.format.isSong ? nil : $0 }
             let info = try known ?? AudioDecoder.info(ofFileAt: entry.resolvedPath, options: options)
             slot.info = info
             let bytes = info.frameCount * info.channels * MemoryLayout<Float>.size
-            // Every format streams; a module that loops by its song structure always does, since
-            // its loop is the song's and not a range of frames.
-            let songLoop = info.format.isTrackerModule && entry.loopsBySongStructure
+            // Every format streams; a song (module, chiptune, MIDI) that loops by its own structure
+            // always does, since its loop is the song's and not a range of frames.
+            let songLoop = info.format.isSong && entry.loopsBySongStructure
             // A layered track streams only when asked to (its stems stream beside it), never by size.
             if entry.kind == .music,
                 entry.stream || (entry.stems.isEmpty && (bytes > streamingThreshold || songLoop))

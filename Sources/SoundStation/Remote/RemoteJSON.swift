@@ -23,23 +23,24 @@ enum RemoteJSON {
         return nil
     }
 
-    /// An entry's file paths: its own and its stems'.
+    /// An entry's file paths: its own, its stems' and its SoundFont's (a MIDI song's instruments).
     static func paths(_ sound: Value) -> [String?] {
         // A synthesised sound has no file: the player renders it from its parameters.
         if member(sound, "synth") != nil { return [] }
         var paths = [string(sound, "path")]
+        if member(sound, "soundfont") != nil { paths.append(string(sound, "soundfont")) }
         if case .array(let stems)? = member(sound, "stems") {
             for stem in stems { paths.append(string(stem, "path")) }
         }
         return paths
     }
 
-    /// `value` with every `path` (its own and its stems') passed through `rename`.
+    /// `value` with every `path` (its own and its stems') and its `soundfont` passed through `rename`.
     static func renamingPaths(_ value: Value, _ rename: (String) -> String?) -> Value {
         guard case .object(var object) = value else { return value }
         for index in object.members.indices {
             switch (object.members[index].key, object.members[index].value) {
-            case ("path", .string(let path)):
+            case ("path", .string(let path)), ("soundfont", .string(let path)):
                 object.members[index].value = rename(path).map(Value.string) ?? .null
             case ("stems", .array(let stems)):
                 object.members[index].value = .array(stems.map { renamingPaths($0, rename) })

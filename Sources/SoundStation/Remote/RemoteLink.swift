@@ -187,7 +187,7 @@ final class RemoteLink: Sendable {
         }
     }
 
-    /// The manifest at `root` with each `path` (and each stem's) replaced by `<sha256>.<ext>`, and the
+    /// The manifest at `root` with each `path` (and each stem's and SoundFont's) replaced by `<sha256>.<ext>`, and the
     /// files it names; `nil` when it cannot be read.
     static func rewrite(root: String, entries: [SoundEntry]) -> (
         manifest: [UInt8], files: [(hash: ContentHash, path: String, size: Int)]
@@ -199,6 +199,8 @@ final class RemoteLink: Sendable {
         for entry in entries {
             resolved[entry.path] = entry.resolvedPath
             for stem in entry.stems { resolved[stem.path] = stem.resolvedPath }
+            // A MIDI song's SoundFont travels like its song, cached by hash on the player.
+            if let font = entry.soundFont, let full = entry.resolvedSoundFont { resolved[font] = full }
         }
         var files: [(hash: ContentHash, path: String, size: Int)] = []
         var names: [String: String] = [:]

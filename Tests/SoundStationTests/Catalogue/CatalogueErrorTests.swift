@@ -33,7 +33,7 @@ import Testing
                 == "catalogue.json: sound \"reward\": unknown key \"volumn\"; did you mean \"volume\"? "
                 + "(allowed: name, path, kind, volume, loop, priority, maxInstances, steal, stream, "
                 + "coalesceMs, loopStart, loopEnd, channels, strict, bpm, beatsPerBar, downbeat, markers, stems, "
-                + "duckMusic, synth)"
+                + "duckMusic, synth, track, soundfont)"
         )
     }
 
