@@ -57,6 +57,10 @@ let package = Package(
             providers: [.apt(["libvorbis-dev"])]
         ),
         .systemLibrary(
+            name: "CSoundTouch",
+            providers: [.apt(["libsoundtouch-dev"])]
+        ),
+        .systemLibrary(
             name: "CSndFile",
             pkgConfig: "sndfile",
             providers: [.apt(["libsndfile1-dev"])]
@@ -75,7 +79,7 @@ let package = Package(
         .target(name: "CSoundStationRT"),
         .target(
             name: "SoundStation",
-            dependencies: ["COpenAL", "CVorbis", "CSoundStationRT", "CSndFile", "CXMP"]
+            dependencies: ["COpenAL", "CVorbis", "CSoundStationRT", "CSndFile", "CXMP", "CSoundTouch"]
         ),
         .target(name: "SoundStationTesting", dependencies: ["SoundStation"]),
         .target(name: "TerminalKit"),

@@ -3,7 +3,7 @@
 # Usage: Scripts/install-deps.sh [build|test|bench|dist]
 set -euo pipefail
 
-build=(libopenal-dev libvorbis-dev libsdl2-dev libsndfile1-dev libxmp-dev)
+build=(libopenal-dev libvorbis-dev libsdl2-dev libsndfile1-dev libxmp-dev libsoundtouch-dev)
 test=(pulseaudio pulseaudio-utils sox vorbis-tools espeak-ng tmux xvfb flac opus-tools lame mpg123 xmp
     openssh-server openssh-client procps)
 bench=(libsdl2-mixer-dev valgrind)

@@ -122,6 +122,10 @@ struct VoicePool {
         voices[index].positionRamp = request.options.position.map(PositionRamp.constant)
         voices[index].cutoffRamp = request.options.filter?.cutoffFilter.map(CutoffRamp.constant)
         voices[index].filtered = nil
+        voices[index].stretch =
+            request.stretch
+            ?? (request.options.pitchShift == 0
+                ? nil : StretchTap(group: StretchGroup(members: 1, semitones: request.options.pitchShift), index: 0))
         voices[index].fade = .constant(1)
         voices[index].stopsAfterFade = false
         voices[index].startOffset = request.startOffset
