@@ -17,16 +17,18 @@ import Testing
         return frame
     }
 
-    static func toneSystem(streamed: Bool) async throws -> SoundSystem {
+    /// A system with the tone as a music track, and its assets (kept alive: a stream reads the file).
+    static func toneSystem(streamed: Bool) async throws -> (SoundSystem, TestAssets) {
         let assets = try TestAssets()
         try assets.addWAV(
             "tone", tone, kind: "music", extra: "\"loop\": false" + (streamed ? ", \"stream\": true" : ""))
-        return try await assets.system()
+        return (try await assets.system(), assets)
     }
 
     @Test(arguments: [1.25, 0.8], [false, true])
     func aToneKeepsItsPitchAndTheTrackItsNewLength(speed: Double, streamed: Bool) async throws {
-        let system = try await Self.toneSystem(streamed: streamed)
+        let (system, assets) = try await Self.toneSystem(streamed: streamed)
+        defer { withExtendedLifetime(assets) {} }
         try system.music.setSpeed(speed)
         #expect(system.music.speed == speed)
         try system.music.play("tone")
@@ -73,7 +75,8 @@ import Testing
         // The clicks come 1.2 times as often after the change: 11 987 frames apart become 9 989.
         let first = try #require(AudioAnalysis.onset(mix, threshold: 0.05, from: 3 * 48_000))
         let second = try #require(AudioAnalysis.onset(mix, threshold: 0.05, from: first + 2_000))
-        #expect(abs(second - first - 9_989) < 240, "clicks \(second - first) frames apart")
+        // Within the stretcher's own jitter: it cuts where the waveform fits, 10 ms either way.
+        #expect(abs(second - first - 9_989) < 480, "clicks \(second - first) frames apart")
     }
 
     @Test func aSwitchOnTheNextBarAfterASpeedChangeLandsOnThatBarsFrame() async throws {
@@ -92,7 +95,7 @@ import Testing
             system.music.musicalPosition(at: .frames(81_600, rate: 48_000))
                 == MusicPosition(bar: 2, beat: 1, fraction: 0))
         #expect(
-            system.music.musicalPosition(at: .seconds(1.1)) == MusicPosition(bar: 1, beat: 3, fraction: 0))
+            system.music.musicalPosition(at: .seconds(1.1)) == MusicPosition(bar: 1, beat: 3, fraction: 0.5))
         try system.music.play("game", from: .restart, at: .nextBar)
         let mix = try system.engine.render(frames: 48_000)
         let onset = try #require(AudioAnalysis.onset(mix, threshold: 0.05))
@@ -119,7 +122,7 @@ import Testing
     }
 
     @Test func badSpeedsAreErrorsNamingTheValue() async throws {
-        let system = try await Self.toneSystem(streamed: false)
+        let (system, _) = try await Self.toneSystem(streamed: false)
         #expect(throws: MusicError.invalidSpeed(3)) { try system.music.setSpeed(3) }
         #expect(throws: MusicError.invalidSpeed(0.25)) { try system.music.setSpeed(0.25) }
         #expect(throws: MusicError.invalidGlide(.seconds(-1))) {
