@@ -64,6 +64,7 @@ class PlayOptions(ctypes.Structure):
         ("start_time", ctypes.c_double),
         ("fade_in_seconds", ctypes.c_double),
         ("priority", ctypes.c_int32),
+        ("pitch_shift", ctypes.c_double),
     ]
 
 
@@ -213,6 +214,7 @@ def signatures() -> Dict[str, Tuple[Any, List[Any]]]:
         "ss_time": (f64, [engine]),
         "ss_sample_rate": (i32, [engine]),
         "ss_output": (c_str, [engine]),
+        "ss_set_music_speed": (i32, [engine, f64, f64]),
     }
     return signatures
 
