@@ -12,8 +12,10 @@ enum TempoCase {
     static let names = ["music-speed-1.25"]
 
     static func run(runs: Int) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ss-bench-tempo-\(getpid())")
-            .path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ss-bench-tempo-\(getpid())"
+        )
+        .path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // Chords rather than noise: the stretcher's search works on music-like material.
@@ -26,7 +28,8 @@ enum TempoCase {
                 samples[frame * 2 + 1] = Float(value * 0.8)
             }
             try WAVWriter.write(
-                PCMAudio(sampleRate: MixCase.rate, channels: 2, samples: samples), toFileAt: folder + "/" + file,
+                PCMAudio(sampleRate: MixCase.rate, channels: 2, samples: samples),
+                toFileAt: folder + "/" + file,
                 format: .float32)
         }
         let catalogue = """
@@ -51,7 +54,8 @@ enum TempoCase {
             without += try MixCase.renderCPU(plain.engine, runs: 1)
         }
         let label = "AudioEngine.render(frames: 1024) (CPU time for 10 s), a track and one stem (stereo)"
-        CaseReport(case: "music-speed-1.25", unit: "ms", label: label + " at speed 1.25", samples: withIt).emit()
+        CaseReport(case: "music-speed-1.25", unit: "ms", label: label + " at speed 1.25", samples: withIt)
+            .emit()
         CaseReport(
             case: "music-speed-1.25", side: "engine-variant", peer: "soundstation-unstretched", unit: "ms",
             label: label + " at speed 1", samples: without

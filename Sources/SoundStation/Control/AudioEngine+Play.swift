@@ -142,7 +142,9 @@ extension AudioEngine {
             options.duckMusic.isFinite ? max(PlayOptions.deepestDuck, min(0, options.duckMusic)) : 0
         clamped.pitchShift =
             options.pitchShift.isFinite
-            ? min(max(options.pitchShift, StretchGroup.semitoneRange.lowerBound), StretchGroup.semitoneRange.upperBound)
+            ? min(
+                max(options.pitchShift, StretchGroup.semitoneRange.lowerBound),
+                StretchGroup.semitoneRange.upperBound)
             : 0
         return clamped
     }

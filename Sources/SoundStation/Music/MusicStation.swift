@@ -260,7 +260,8 @@ public final class MusicStation: Sendable {
             state.generation &+= 1
             if !entry.stems.isEmpty { state.group &+= 1 }
             return (
-                state.playing, state.intensity, state.paused, entry.stems.isEmpty ? 0 : state.group, state.speed
+                state.playing, state.intensity, state.paused, entry.stems.isEmpty ? 0 : state.group,
+                state.speed
             )
         }
         // Events are sent at the end, outside every lock: a handler may switch the music.

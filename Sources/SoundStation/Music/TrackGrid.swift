@@ -152,7 +152,8 @@ struct GridAnchor: Sendable {
     func speed(atFrame frame: Int64) -> Double {
         let t = Double(frame - self.frame)
         guard t > 0, glideFrames > 0 else { return t > 0 ? targetSpeed : speed }
-        return t >= Double(glideFrames) ? targetSpeed : speed + (targetSpeed - speed) * t / Double(glideFrames)
+        return t >= Double(glideFrames)
+            ? targetSpeed : speed + (targetSpeed - speed) * t / Double(glideFrames)
     }
 
     /// Moves the anchor to `frame`, keeping the track's position and speed there, and glides the

@@ -10,7 +10,9 @@ extension AudioEngine {
                 guard let slot = state.pool.slot(of: handle), let tap = state.pool.voices[Int(slot)].stretch
                 else { continue }
                 groups[ObjectIdentifier(tap.group)] = tap.group
-                if !tap.group.hasInput(tap.index), let blocks = Self.stretchInput(state.pool.voices[Int(slot)]) {
+                if !tap.group.hasInput(tap.index),
+                    let blocks = Self.stretchInput(state.pool.voices[Int(slot)])
+                {
                     tap.group.attach(tap.index, blocks)
                 }
             }
@@ -54,7 +56,8 @@ extension AudioEngine {
                     offset = source.sampleOffset
                     group.attach(
                         index,
-                        MemoryBlocks(buffer, from: offset, loops: voice.options.loop, repeats: voice.options.repeats))
+                        MemoryBlocks(
+                            buffer, from: offset, loops: voice.options.loop, repeats: voice.options.repeats))
                 } else {
                     continue
                 }
@@ -65,7 +68,8 @@ extension AudioEngine {
             // Every input is attached before the first feeder asks the group for samples.
             for voice in begun {
                 do throws(AudioEngineError) {
-                    try startFiltered(voice.slot, source: voice.source, from: voice.offset, in: &state, at: now)
+                    try startFiltered(
+                        voice.slot, source: voice.source, from: voice.offset, in: &state, at: now)
                     if voice.playing { try voice.source.play() }
                 } catch {
                     // Housekeeping finds the source stopped and ends the voice.

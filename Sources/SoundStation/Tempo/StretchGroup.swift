@@ -88,7 +88,9 @@ final class StretchGroup: @unchecked Sendable {
 
     /// Gives every member still without an input one that plays nothing.
     func fillMissing(sampleRate: Int) {
-        for index in inputs.indices where inputs[index] == nil { inputs[index] = NoBlocks(sampleRate: sampleRate) }
+        for index in inputs.indices where inputs[index] == nil {
+            inputs[index] = NoBlocks(sampleRate: sampleRate)
+        }
     }
 
     /// Glides the speed from where it is to `speed` over `frames` output frames from the next one made.
@@ -97,13 +99,17 @@ final class StretchGroup: @unchecked Sendable {
     }
 
     /// Stretched frames member `index` has ready and not yet taken.
-    func buffered(_ index: Int) -> Int { outputs[index].count / max(channels.isEmpty ? 1 : channels[index], 1) }
+    func buffered(_ index: Int) -> Int {
+        outputs[index].count / max(channels.isEmpty ? 1 : channels[index], 1)
+    }
 
     /// The sample rate of the members (the first member's).
     var sampleRate: Int { inputs.first??.sampleRate ?? 48_000 }
 
     /// Member `index`'s channels (as its input says until the group is configured).
-    func channels(of index: Int) -> Int { channels.isEmpty ? (inputs[index]?.channels ?? 1) : channels[index] }
+    func channels(of index: Int) -> Int {
+        channels.isEmpty ? (inputs[index]?.channels ?? 1) : channels[index]
+    }
 
     /// Whether member `index` will get nothing more.
     func isFinished(_ index: Int) -> Bool { flushed && outputs[index].isEmpty }
@@ -153,7 +159,8 @@ final class StretchGroup: @unchecked Sendable {
         for index in inputs.indices where !finishedInput[index] {
             let input = inputs[index]!
             while pending[index].count < Self.step * channels[index] {
-                guard let block = input.nextBlock(maxFrames: Self.step - pending[index].count / channels[index])
+                guard
+                    let block = input.nextBlock(maxFrames: Self.step - pending[index].count / channels[index])
                 else {
                     if input.isFinished { finishedInput[index] = true }
                     break
@@ -193,7 +200,9 @@ final class StretchGroup: @unchecked Sendable {
             offset += count
         }
         soundtouch_setTempo(handle, Float(speed))
-        interleaved.withUnsafeBufferPointer { _ = soundtouch_putSamples(handle, $0.baseAddress, UInt32(frames)) }
+        interleaved.withUnsafeBufferPointer {
+            _ = soundtouch_putSamples(handle, $0.baseAddress, UInt32(frames))
+        }
         receive()
         return true
     }
@@ -204,14 +213,18 @@ final class StretchGroup: @unchecked Sendable {
         var chunk = [Float](repeating: 0, count: 1024 * total)
         while true {
             let got = Int(
-                chunk.withUnsafeMutableBufferPointer { soundtouch_receiveSamples(handle, $0.baseAddress, 1024) })
+                chunk.withUnsafeMutableBufferPointer {
+                    soundtouch_receiveSamples(handle, $0.baseAddress, 1024)
+                })
             if got == 0 { break }
             var offset = 0
             for index in inputs.indices {
                 let count = channels[index]
                 outputs[index].reserveCapacity(outputs[index].count + got * count)
                 for frame in 0..<got {
-                    for channel in 0..<count { outputs[index].append(chunk[frame * total + offset + channel]) }
+                    for channel in 0..<count {
+                        outputs[index].append(chunk[frame * total + offset + channel])
+                    }
                 }
                 offset += count
             }

@@ -125,7 +125,8 @@ struct VoicePool {
         voices[index].stretch =
             request.stretch
             ?? (request.options.pitchShift == 0
-                ? nil : StretchTap(group: StretchGroup(members: 1, semitones: request.options.pitchShift), index: 0))
+                ? nil
+                : StretchTap(group: StretchGroup(members: 1, semitones: request.options.pitchShift), index: 0))
         voices[index].fade = .constant(1)
         voices[index].stopsAfterFade = false
         voices[index].startOffset = request.startOffset

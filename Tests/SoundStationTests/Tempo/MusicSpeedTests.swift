@@ -81,7 +81,8 @@ import Testing
 
     @Test func aSwitchOnTheNextBarAfterASpeedChangeLandsOnThatBarsFrame() async throws {
         let assets = try TestAssets()
-        let silence = PCMAudio(sampleRate: 48_000, channels: 1, samples: [Float](repeating: 0, count: 8 * 48_000))
+        let silence = PCMAudio(
+            sampleRate: 48_000, channels: 1, samples: [Float](repeating: 0, count: 8 * 48_000))
         try assets.addWAV("main", silence, kind: "music", extra: "\"bpm\": 120, \"beatsPerBar\": 4")
         let game = Signals.sine(frequency: 440, seconds: 2, amplitude: 0.5, phase: .pi / 2)
         try assets.addWAV("game", game, kind: "music", extra: "\"bpm\": 120")
