@@ -132,7 +132,7 @@ no-symbols-control-file usr/lib/$multiarch/libsoundstation.so.$version # the ver
 build_deb libsoundstation1 "$lib_tree" libs "$(shlibs_depends "$lib_tree/usr/lib/$multiarch/libsoundstation.so.$version")" \
     "Multi-Arch: same" \
     "game sound engine for terminal games (shared library)" \
-    "SoundStation plays music and sound effects for games: preloading, effects started from any thread or a signal handler, music with tempo, stems and transitions, positions, filters and reverb, and offline rendering at an exact frame. This package holds libsoundstation.so.1, the C library (OpenAL Soft, Ogg Vorbis, libsndfile, libxmp), with the Swift runtime linked in: no Swift toolchain is needed."
+    "SoundStation plays music and sound effects for games: preloading, effects started from any thread or a signal handler, music with tempo, stems and transitions, positions, filters and reverb, and offline rendering at an exact frame. This package holds libsoundstation.so.1, the C library (OpenAL Soft, Ogg Vorbis, libsndfile, libxmp, SoundTouch), with the Swift runtime linked in: no Swift toolchain is needed."
 
 dev_tree="$stage/deb/libsoundstation-dev"
 install -d "$dev_tree/usr/lib/$multiarch/pkgconfig" "$dev_tree/usr/include"
