@@ -15,7 +15,10 @@ extension MusicStation {
     /// The first change of a track from speed 1 moves it onto the filtered path from where it is;
     /// on a device a later change is heard after what is already queued (about 100 ms), and the grid
     /// changes from that frame too. A track under a cutoff filter of its own gets the speed from its
-    /// next start. Returns at once.
+    /// next start. A seek of a stretched voice is not followed (the stretcher reads on from where
+    /// it was); the position kept for a later ``StartPosition/resume`` is the stretcher's input
+    /// position, ahead of what is heard by what the stretcher and its queue hold (about 100 ms).
+    /// Returns at once.
     /// - Parameters:
     ///   - speed: 0.5...2; 1 as recorded.
     ///   - tween: How long the glide takes; `.zero` (the default) changes at once.

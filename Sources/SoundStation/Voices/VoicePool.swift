@@ -192,6 +192,8 @@ struct VoicePool {
         voices[index].buffer = nil
         voices[index].stream = nil
         voices[index].filtered = nil
+        // The stretcher (and its SoundTouch instance) goes with the last voice that reads it.
+        voices[index].stretch = nil
         let at = Int(busyIndex[index])
         if at >= 0 {
             let last = busySlots.removeLast()
