@@ -57,6 +57,10 @@ let package = Package(
             providers: [.apt(["libvorbis-dev"])]
         ),
         .systemLibrary(
+            name: "CSoundTouch",
+            providers: [.apt(["libsoundtouch-dev"])]
+        ),
+        .systemLibrary(
             name: "CSndFile",
             pkgConfig: "sndfile",
             providers: [.apt(["libsndfile1-dev"])]
@@ -86,6 +90,7 @@ let package = Package(
             name: "SoundStation",
             dependencies: [
                 "COpenAL", "CVorbis", "CSoundStationRT", "CSndFile", "CXMP", "CGME", "CFluidSynth",
+                "CSoundTouch",
             ]
         ),
         .target(name: "SoundStationTesting", dependencies: ["SoundStation"]),

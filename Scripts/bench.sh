@@ -75,7 +75,7 @@ fi
 # (BENCH_SOAK_SECONDS, default 60 s) runs once: the engine, then pacat as long (2 minutes).
 long=(--load-seconds "${BENCH_LOAD_SECONDS:-10}" --idle-seconds "${BENCH_IDLE_SECONDS:-20}")
 long+=(--soak-seconds "${BENCH_SOAK_SECONDS:-60}")
-for group in preload trigger mix filter voice-encode latency trigger-under-load idle-music latency-device-low-underruns; do
+for group in preload trigger mix filter music-speed voice-encode latency trigger-under-load idle-music latency-device-low-underruns; do
     group_rounds=$rounds
     group_runs=$runs
     case $group in
@@ -88,7 +88,8 @@ for group in preload trigger mix filter voice-encode latency trigger-under-load 
         "$bin/soundstation-bench" all --work "$work" --runs "$group_runs" --only "$group" "${long[@]}" >>"$lines"
         # The underrun soak has no C case (its peer, pacat, runs inside the engine's case). filter has
         # two peers: the engine without the colour (in the engine's process) and the C floor.
-        [ "$group" = latency-device-low-underruns ] ||
+        # music-speed's peer is the engine itself (the track unstretched), in the engine's process.
+        [ "$group" = latency-device-low-underruns ] || [ "$group" = music-speed ] ||
             "$bin/raw-openal-bench" all --work "$work" --runs "$group_runs" --only "$group" "${long[@]}" >>"$lines"
         case $group in
         preload | trigger | latency)

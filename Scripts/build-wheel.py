@@ -8,7 +8,7 @@ The wheel is platform-specific but not tied to a Python version (the package is 
 ctypes). It is first written with the standard library alone (a wheel is a zip with a .dist-info
 folder; PEP 427) as soundstation-<version>-py3-none-linux_x86_64.whl, a tag for local installs only:
 the index refuses it. `auditwheel repair` then copies the shared libraries libsoundstation needs
-that no manylinux system is promised to have (OpenAL Soft, libvorbis, libogg, libsndfile, libxmp and
+that no manylinux system is promised to have (OpenAL Soft, libvorbis, libogg, libsndfile, libxmp, SoundTouch and
 theirs: FLAC, Opus, mpg123, LAME, sndio, ALSA's libasound, libbsd, libmd) into soundstation.libs/
 under unique names, points libsoundstation's RPATH at them, and tags the wheel with the oldest glibc
 whose symbols it uses: soundstation-<version>-py3-none-manylinux_2_36_x86_64.whl when built on Debian

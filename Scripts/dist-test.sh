@@ -85,7 +85,7 @@ check "no Swift toolchain in the root" \
 check "apt-get install ./libsoundstation-dev_*.deb pulls its dependencies" \
     'apt-get update -qq >/dev/null 2>&1 || true
      apt-get install -y -qq --no-install-recommends ./libsoundstation1_*.deb ./libsoundstation-dev_*.deb >/tmp/apt.log 2>&1 || { tail -20 /tmp/apt.log; exit 1; }
-     dpkg-query -W -f="\${Package} \${Version}\n" libsoundstation1 libsoundstation-dev libopenal1 libvorbisfile3 libsndfile1 libxmp4'
+     dpkg-query -W -f="\${Package} \${Version}\n" libsoundstation1 libsoundstation-dev libopenal1 libvorbisfile3 libsndfile1 libxmp4 libsoundtouch1'
 check "a C game builds with pkg-config and renders reward at its exact frame" \
     'cc -std=c99 -Wall -Wextra -Werror -o onset onset.c $(pkg-config --cflags --libs soundstation) -lm
      ldd ./onset | grep soundstation

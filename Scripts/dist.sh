@@ -138,7 +138,7 @@ build_deb libsoundstation1 "$lib_tree" libs "$(shlibs_depends "$lib_tree/usr/lib
     "Multi-Arch: same
 $soundfont_recommends" \
     "game sound engine for terminal games (shared library)" \
-    "SoundStation plays music and sound effects for games: preloading, effects started from any thread or a signal handler, music with tempo, stems and transitions, positions, filters and reverb, and offline rendering at an exact frame. This package holds libsoundstation.so.1, the C library (OpenAL Soft, Ogg Vorbis, libsndfile, libxmp, Game Music Emu for chiptunes, FluidSynth for MIDI), with the Swift runtime linked in: no Swift toolchain is needed."
+    "SoundStation plays music and sound effects for games: preloading, effects started from any thread or a signal handler, music with tempo, stems and transitions, positions, filters and reverb, and offline rendering at an exact frame. This package holds libsoundstation.so.1, the C library (OpenAL Soft, Ogg Vorbis, libsndfile, libxmp, Game Music Emu for chiptunes, FluidSynth for MIDI, SoundTouch for tempo), with the Swift runtime linked in: no Swift toolchain is needed."
 
 dev_tree="$stage/deb/libsoundstation-dev"
 install -d "$dev_tree/usr/lib/$multiarch/pkgconfig" "$dev_tree/usr/include"

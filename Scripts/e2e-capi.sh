@@ -74,6 +74,13 @@ build_abi_test() { # Tests/CAPI/abi_test.c: what C ABI 1.0 added, built as a gam
         \$(pkg-config --cflags --libs soundstation) -lm"
 }
 
+build_tempo_test() { # Tests/CAPI/tempo_test.c: music speed without pitch and pitch shift (1.1)
+    "${game_env[@]}" sh -c "cc -Wall -Wextra -Werror -std=c99 -o '$work/tempo_test' '$root/Tests/CAPI/tempo_test.c' \
+        \$(pkg-config --cflags --libs soundstation) -lm"
+}
+
+tempo_tests() { mkdir -p "$work/tempo" && "${game_env[@]}" timeout 300 "$work/tempo_test" "$work/tempo"; }
+
 abi_tests() { # voices, music pause and files, loop counts, ids past 16384, events' voices, struct sizes
     mkdir -p "$work/abi" && "${game_env[@]}" timeout 600 "$work/abi_test" "$work/abi" "$root/Assets"
 }
@@ -269,6 +276,8 @@ check "C tests: offline onsets, music, identical renders, every error path" c_te
 check "C ABI 1.0 tests build with pkg-config" build_abi_test
 check "C ABI 1.0: voices, music pause and files, loop counts, one id space, sized structs" abi_tests
 check "C: MIDI notes at 120 bpm onset every 0.5 s at their pitch; a VGM loops at its loop offset" songs_tests
+check "C 1.1 music speed test builds with pkg-config" build_tempo_test
+check "C: music speed 1.25 keeps 440 Hz and shortens the track, 0.8 lengthens it; pitch_shift" tempo_tests
 check "ss_output after ss_close under valgrind: no invalid read" output_after_close_valgrind
 check "C: ss_synth renders Swift's bytes for a seed, reads jsfxr's and sfxr's strings, varies per play" synth_tests
 check "C: says what happened, renders in pieces, loses nothing offline, keeps only a tombstone" honest_tests

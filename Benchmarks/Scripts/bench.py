@@ -65,6 +65,8 @@ ROWS = [
     ("filter-reverb-64", "raw-openal", None),
     ("filter-reverb-idle-16", "soundstation-unfiltered", ("ratio<=", 1.05)),
     ("filter-latency-device", "soundstation-unfiltered", None),
+    # Music speed without pitch against the same layered track unstretched (issue 33).
+    ("music-speed-1.25", "soundstation-unstretched", None),
     ("stream-memory", "soundstation-preloaded", None),
     ("stream-memory-pcm", "soundstation-preloaded", ("engine<", 2.0)),
     ("voice-encode", "raw-openal", ("ratio<=", 1.1)),

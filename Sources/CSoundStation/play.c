@@ -430,6 +430,9 @@ static int play_voice(ss_engine *engine, int sound_id, const ss_play_options *op
     if (o.priority < -1 || o.priority > 255) {
         return fail_int(f, "priority", o.priority, "0...255 or -1 (the sound's own)");
     }
+    if (!(o.pitch_shift >= -24.0 && o.pitch_shift <= 24.0)) {
+        return fail_number(f, "pitch_shift", o.pitch_shift, "-24...24 semitones, 0 for none");
+    }
     int32_t sound = sound_of(f, engine, sound_id);
     if (sound < 0) return sound;
     ssrt_command command;
@@ -453,6 +456,7 @@ static int play_voice(ss_engine *engine, int sound_id, const ss_play_options *op
         command.frame = frame < 0 ? 0 : (int64_t)frame;
     }
     command.fade_in = (float)o.fade_in_seconds;
+    command.pitch_shift = (float)o.pitch_shift;
     uint64_t ticket = push(engine, &command);
     if (ticket == 0) {
         ss_internal_set_error("ss_play_voice: the engine has fallen 4096 triggers behind; this one was dropped");

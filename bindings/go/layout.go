@@ -34,6 +34,7 @@ static size_t ss_layout(int i) {
     case 23: return offsetof(ss_music_options, bars);
     case 24: return offsetof(ss_music_options, loops);
     case 25: return offsetof(ss_music_options, marker);
+    case 26: return offsetof(ss_play_options, pitch_shift);
     }
     return 0;
 }
@@ -52,7 +53,7 @@ var layoutNames = []string{
 	"sizeof ss_play_options", "ss_play_options.bus", "ss_play_options.loops", "ss_play_options.start_time",
 	"ss_play_options.fade_in_seconds", "ss_play_options.priority",
 	"sizeof ss_music_options", "ss_music_options.crossfade_seconds", "ss_music_options.bars",
-	"ss_music_options.loops", "ss_music_options.marker",
+	"ss_music_options.loops", "ss_music_options.marker", "ss_play_options.pitch_shift",
 }
 
 // cLayout is what the C compiler says of each entry of layoutNames.
@@ -81,7 +82,7 @@ func goLayout() []uintptr {
 		unsafe.Sizeof(play), unsafe.Offsetof(play.bus), unsafe.Offsetof(play.loops), unsafe.Offsetof(play.start_time),
 		unsafe.Offsetof(play.fade_in_seconds), unsafe.Offsetof(play.priority),
 		unsafe.Sizeof(music), unsafe.Offsetof(music.crossfade_seconds), unsafe.Offsetof(music.bars),
-		unsafe.Offsetof(music.loops), unsafe.Offsetof(music.marker),
+		unsafe.Offsetof(music.loops), unsafe.Offsetof(music.marker), unsafe.Offsetof(play.pitch_shift),
 	}
 }
 

@@ -474,6 +474,8 @@ type PlayOptions struct {
 	StartTime float64 // seconds on the engine clock, or negative for now
 	FadeIn    float64 // seconds, 0...3600
 	Priority  int     // 0...255, or -1 for the sound's own
+	// PitchShift is semitones (-24...24) the pitch moves without the speed changing; 0 for none.
+	PitchShift float64
 }
 
 // DefaultPlayOptions is now, volume 1, pitch 1, centred, the sound's own bus, loops and priority.
@@ -508,6 +510,7 @@ func (e *Engine) PlayVoice(id int, options *PlayOptions) (*Voice, error) {
 	raw.volume, raw.pitch, raw.pan = C.float(options.Volume), C.float(options.Pitch), C.float(options.Pan)
 	raw.bus, raw.loops, raw.priority = C.int32_t(options.Bus), C.int32_t(options.Loops), C.int32_t(options.Priority)
 	raw.start_time, raw.fade_in_seconds = C.double(options.StartTime), C.double(options.FadeIn)
+	raw.pitch_shift = C.double(options.PitchShift)
 	var voice C.ss_voice
 	code, err := e.do(func(raw_ *C.ss_engine) C.int { return C.ss_play_voice(raw_, C.int(id), &raw, &voice) })
 	if err := played(code, err); err != nil {

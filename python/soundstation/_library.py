@@ -64,6 +64,7 @@ class PlayOptions(ctypes.Structure):
         ("start_time", ctypes.c_double),
         ("fade_in_seconds", ctypes.c_double),
         ("priority", ctypes.c_int32),
+        ("pitch_shift", ctypes.c_double),
     ]
 
 
@@ -227,6 +228,7 @@ def signatures() -> Dict[str, Tuple[Any, List[Any]]]:
         "ss_stream_refused": (i32, [ctypes.c_void_p]),
         "ss_stream_voice": (voice, [ctypes.c_void_p]),
         "ss_stream_close": (None, [ctypes.c_void_p]),
+        "ss_set_music_speed": (i32, [engine, f64, f64]),
     }
     return signatures
 

@@ -289,6 +289,7 @@ _PYTHON_NAMES = {
     "ss_synth": "Engine.synth",
     "ss_load_memory": "Engine.load_memory", "ss_load_pcm": "Engine.load_pcm",
     "ss_stream_open": "Engine.open_stream", "ss_stream_write": "Stream.write", "ss_stream_close": "Stream.close",
+    "ss_set_music_speed": "Engine.set_music_speed",
 }
 _C_NAME = re.compile(r"\bss_[a-z_]+\b")
 
@@ -765,7 +766,8 @@ class Engine:
 
     def play(self, sound: Sound, volume: float = 1.0, pitch: float = 1.0, pan: float = 0.0, *,
              loops: Optional[Union[int, Loops]] = None, bus: Union[Bus, str] = Bus.DEFAULT,
-             at: Optional[float] = None, fade_in: float = 0.0, priority: Optional[int] = None) -> Voice:
+             at: Optional[float] = None, fade_in: float = 0.0, priority: Optional[int] = None,
+             pitch_shift: float = 0.0) -> Voice:
         """Plays a loaded sound (a name or an id) and returns its :class:`Voice`. Never waits: the
         start is handed to the mixer.
 
@@ -781,6 +783,8 @@ class Engine:
             fade_in: Seconds to rise from silence, 0...3600.
             priority: 0...255 (a sound may take the voice of a lower one when every voice is busy),
                 or None for the sound's own.
+            pitch_shift: Semitones, -24...24, the pitch moves without the speed changing (through
+                the time-stretcher); 0 for none.
 
         Returns:
             The play's Voice. It is falsy only when the engine was thousands of triggers behind and
@@ -800,6 +804,7 @@ class Engine:
         options.fade_in_seconds = _args.number(fade_in, "fade_in", 0.0, _FADE_MAX)
         if priority is not None:
             options.priority = _args.integer(priority, "priority", 0, 255)
+        options.pitch_shift = _args.number(pitch_shift, "pitch_shift", -24.0, 24.0)
         sound_id = self._id(sound)
         voice = ctypes.c_uint64()
         _check(_c().ss_play_voice(self._engine(), sound_id, ctypes.byref(options), ctypes.byref(voice)))
@@ -909,6 +914,19 @@ class Engine:
         the catalogue entry is heard from its "from" and full from its "full"."""
         _check(_c().ss_music_intensity(self._engine(), _args.number(intensity, "intensity"),
                                        _args.number(seconds, "seconds", 0.0, _FADE_MAX)))
+
+    def set_music_speed(self, speed: float, tween: float = 0.0) -> None:
+        """Plays the music faster or slower without changing its pitch, at once or gliding linearly
+        over ``tween`` seconds; tracks played later keep the speed. A layered track's stems stay
+        aligned to the sample, and the grid (beats, bars, :meth:`music_position`, switches on the
+        next bar) follows the speed. Never waits.
+
+        Args:
+            speed: 0.5...2, 1 as recorded.
+            tween: Seconds the glide takes, 0...3600; 0 changes at once.
+        """
+        _check(_c().ss_set_music_speed(self._engine(), _args.number(speed, "speed", 0.5, 2.0),
+                                       _args.number(tween, "tween", 0.0, _FADE_MAX)))
 
     def pause_music(self) -> None:
         """Pauses the music alone where it is (effects play on; the track's grid holds still)."""

@@ -40,6 +40,7 @@ do {
         if cases.any(of: TriggerCase.names) { try TriggerCase.run(work, runs: runs, cases: cases) }
         if cases.any(of: MixCase.names) { try MixCase.run(runs: runs, cases: cases) }
         if cases.any(of: FilterCase.names) { try FilterCase.run(runs: runs, cases: cases) }
+        if cases.any(of: TempoCase.names) { try await TempoCase.run(runs: runs) }
         if cases.wants("voice-encode") { try EncodeCase.run(work, runs: runs) }
         if cases.any(of: LatencyCase.names) { try LatencyCase.run(work, runs: runs, cases: cases) }
         if cases.any(of: LoadCases.names) { try await LoadCases.run(work, runs: runs, cases: cases) }

@@ -53,7 +53,7 @@ extern "C" {
 /* The version of this header; ss_version() gives the library's. 1.x keeps the soname
  * libsoundstation.so.1: a 1.y library serves a program built against any 1.x header. */
 #define SS_VERSION_MAJOR 1
-#define SS_VERSION_MINOR 0
+#define SS_VERSION_MINOR 1
 #define SS_VERSION_PATCH 0
 /* One number for comparisons: major * 10000 + minor * 100 + patch. */
 #define SS_API_VERSION (SS_VERSION_MAJOR * 10000 + SS_VERSION_MINOR * 100 + SS_VERSION_PATCH)
@@ -261,6 +261,8 @@ typedef struct ss_play_options {
     int32_t priority;       /* 0...255 (a sound may take the voice of a lower one when every voice
                                is busy), or -1 (default) for the sound's own (its catalogue entry's;
                                128 for a file) */
+    double pitch_shift;     /* -24...24 semitones the pitch moves without the speed changing (1.1;
+                               through the time-stretcher); 0 */
 } ss_play_options;
 
 /* How ss_music_with switches the music; ss_music_options_init fills the defaults. */
@@ -696,6 +698,18 @@ ss_voice ss_stream_voice(ss_stream *stream);
  * ignored. Works after the engine's ss_close too. Threads: any, not while another thread uses the
  * same stream. */
 void ss_stream_close(ss_stream *stream);
+
+/* ---- Music speed ---- */
+
+/* Plays the music faster or slower without changing its pitch (time-stretched through SoundTouch),
+ * at once (tween_seconds 0) or gliding linearly over tween_seconds; tracks played later keep the
+ * speed. A layered track's stems stay aligned to the sample, and the grid follows: beats, bars,
+ * ss_musical_position and switches on the next bar reckon with the speed and its glide. A pitch
+ * shift without speed is ss_play_options.pitch_shift.
+ * speed: 0.5...2, 1 as recorded. tween_seconds: 0...3600.
+ * Returns: SS_OK, or SS_ERR_INVALID_ARGUMENT naming a speed or glide out of range, SS_ERR_CLOSED.
+ * Threads: any; returns at once (the change is carried out on the mixing side). */
+int ss_set_music_speed(ss_engine *engine, double speed, double tween_seconds);
 
 #ifdef __cplusplus
 }

@@ -96,6 +96,7 @@ typedef struct ssrt_command {
     float duck_music_db; /* dB the music bus dips to while the voice plays (a stinger); 0 for none */
     float fade_in;       /* seconds the voice rises from silence over; 0 for none */
     int32_t repeats;     /* without SSRT_FLAG_LOOP: passes after the first (0 plays once) */
+    float pitch_shift;   /* semitones the pitch moves without the speed (-24...24); 0 for none */
 } ssrt_command;
 
 /** An engine's real-time state; opaque. */

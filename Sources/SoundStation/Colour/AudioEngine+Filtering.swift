@@ -24,6 +24,7 @@ extension AudioEngine {
 
     /// Whether `voice` needs the filtered path at `frame`: it or its bus has a cutoff filter.
     func needsCutoff(_ voice: Voice, in state: EngineState, at frame: Int64) -> Bool {
+        if voice.stretch != nil { return true }
         if let ramp = voice.cutoffRamp, !ramp.isOff(from: frame) { return true }
         if let ramp = state.space.busCutoffs[voice.options.bus], !ramp.isOff(from: frame) { return true }
         return false
@@ -75,7 +76,7 @@ extension AudioEngine {
         engaged: Bool = false
     ) throws(AudioEngineError) {
         let index = Int(slot)
-        let blocks: any PCMBlocks
+        var blocks: any PCMBlocks
         var (blockFrames, bufferCount) = (FilteredFeeder.blockFrames, FilteredFeeder.bufferCount)
         if let stream = state.pool.voices[index].stream {
             blocks = stream
@@ -88,6 +89,11 @@ extension AudioEngine {
                 repeats: state.pool.voices[index].options.repeats)
         } else {
             return
+        }
+        if let tap = state.pool.voices[index].stretch {
+            // Attached once: a seek starts the group's members again together (``engageStretch``).
+            if !tap.group.hasInput(tap.index) { tap.group.attach(tap.index, blocks) }
+            blocks = StretchedBlocks(tap.group, index: tap.index)
         }
         let feeder = FilteredFeeder(
             blocks: blocks, from: frame, startOffset: offset, heardSince: engaged ? .min : frame,

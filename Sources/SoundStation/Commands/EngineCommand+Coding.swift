@@ -72,6 +72,9 @@ extension EngineCommand {
         case .setIntensity(let intensity, let tween):
             w.f64(intensity)
             w.tween(tween)
+        case .setMusicSpeed(let speed, let tween):
+            w.f64(speed)
+            w.duration(tween)
         }
         return w.bytes
     }
@@ -145,6 +148,7 @@ extension EngineCommand {
         case 21: self = .pauseMusic
         case 22: self = .resumeMusic
         case 23: self = .setIntensity(try r.f64(), tween: try r.tween())
+        case 24: self = .setMusicSpeed(try r.f64(), tween: try r.duration())
         default: throw .unknownKind(r.kind)
         }
         try r.finish()
@@ -176,6 +180,7 @@ extension EngineCommand {
         case .pauseMusic: 21
         case .resumeMusic: 22
         case .setIntensity: 23
+        case .setMusicSpeed: 24
         }
     }
 }
@@ -203,7 +208,9 @@ extension WireWriter {
         i64(Int64(options.priority))
         bus(options.bus)
         optional(options.position) { $0.position($1) }
-        bool(options.spatialize)
+        // Bit 0: spatialize; bit 1: a pitch shift follows (a trigger without one stays as compact).
+        u8((options.spatialize ? 1 : 0) | (options.pitchShift != 0 ? 2 : 0))
+        if options.pitchShift != 0 { f32(Float(options.pitchShift)) }
         optional(options.filter) { $0.filter($1) }
         f32(options.reverbSend)
         f32(options.duckMusic)
@@ -309,11 +316,18 @@ extension WireReader {
         guard (0...255).contains(priority) else {
             throw .invalidValue(field: "priority", value: "\(priority)")
         }
-        return PlayOptions(
-            volume: volume, pitch: pitch, pan: pan, loop: loop, priority: Int(priority), bus: try bus(),
-            position: try optional { (r) throws(WireError) in try r.position() }, spatialize: try bool(),
+        let bus = try bus()
+        let position = try optional { (r) throws(WireError) in try r.position() }
+        let flags = try u8()
+        guard flags <= 3 else { throw .invalidValue(field: "spatialize", value: "\(flags)") }
+        let pitchShift = flags & 2 != 0 ? Double(try f32()) : 0
+        var options = PlayOptions(
+            volume: volume, pitch: pitch, pan: pan, loop: loop, priority: Int(priority), bus: bus,
+            position: position, spatialize: flags & 1 != 0,
             filter: try optional { (r) throws(WireError) in try r.filter() }, reverbSend: try f32(),
             duckMusic: try f32())
+        options.pitchShift = pitchShift
+        return options
     }
 
     mutating func filter() throws(WireError) -> SoundFilter {

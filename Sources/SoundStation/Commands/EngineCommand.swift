@@ -56,6 +56,8 @@ public enum EngineCommand: Sendable, Equatable {
     case resumeMusic
     /// Moves a layered track's intensity (0...1) along a tween.
     case setIntensity(Double, tween: TweenSpec)
+    /// The music's speed without pitch, gliding linearly over `tween`.
+    case setMusicSpeed(Double, tween: Duration)
 
     /// Which of a voice's parameters ``EngineCommand/setVoice(_:_:_:tween:)`` changes.
     public enum VoiceParameter: UInt8, Sendable, Equatable, CaseIterable {

@@ -140,6 +140,12 @@ extension AudioEngine {
         clamped.reverbSend = options.reverbSend.isFinite ? max(0, min(1, options.reverbSend)) : 1
         clamped.duckMusic =
             options.duckMusic.isFinite ? max(PlayOptions.deepestDuck, min(0, options.duckMusic)) : 0
+        clamped.pitchShift =
+            options.pitchShift.isFinite
+            ? min(
+                max(options.pitchShift, StretchGroup.semitoneRange.lowerBound),
+                StretchGroup.semitoneRange.upperBound)
+            : 0
         return clamped
     }
 

@@ -112,6 +112,7 @@ extension ssrt_command {
         duck_music_db = options.duckMusic
         fade_in = Float(options.fadeIn.inSeconds)
         repeats = Int32(clamping: options.repeats)
+        pitch_shift = Float(options.pitchShift)
         let (_, lf, hf) = options.filter?.gains ?? (1, 1, 1)
         (filter_gain_lf, filter_gain_hf) = (lf, hf)
         let kind: ssrt_filter =

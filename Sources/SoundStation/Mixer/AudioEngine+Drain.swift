@@ -120,6 +120,7 @@ extension AudioEngine {
                 duckMusic: command.duck_music_db)
         )
         request.options.repeats = command.loops ? 0 : Int(max(0, command.repeats))
+        request.options.pitchShift = command.pitch_shift.isFinite ? Double(command.pitch_shift) : 0
         if command.fade_in.isFinite, command.fade_in > 0 {
             request.options.fadeIn = .seconds(Double(command.fade_in))
             request.fadeIn = Double(command.fade_in)

@@ -56,7 +56,7 @@ extension AudioEngine {
         case .setDucking(let ducking): state.ducking = ducking
         case .setListener(let position, let glide): applyListener(position, glide: glide, in: &state)
         case .setSpatialLayout(let layout): applyLayout(layout, in: &state)
-        case .playMusic, .stopMusic, .pauseMusic, .resumeMusic, .setIntensity:
+        case .playMusic, .stopMusic, .pauseMusic, .resumeMusic, .setIntensity, .setMusicSpeed:
             // A station's commands come with the station's own step (MixerTask.station); one from
             // another process is handed to the station the engine plays music through.
             break

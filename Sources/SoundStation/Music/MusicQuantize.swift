@@ -114,6 +114,8 @@ public enum MusicError: Error, CustomStringConvertible, Equatable {
     case invalidGlide(Duration)
     /// An intensity outside 0...1.
     case invalidIntensity(Double)
+    /// A music speed outside 0.5...2 (or not finite).
+    case invalidSpeed(Double)
     /// A marker point asked of a ``MusicClock``, which has no markers.
     case noMarkers(marker: String)
     /// An effect station was asked for a musical point but follows no music (see
@@ -133,6 +135,7 @@ public enum MusicError: Error, CustomStringConvertible, Equatable {
                 + "use a smaller number of bars"
         case .invalidTempo(let bpm): "tempo \(bpm) bpm: a tempo must be above 0 beats per minute"
         case .invalidIntensity(let value): "intensity \(value): it must be from 0 to 1"
+        case .invalidSpeed(let speed): "music speed \(speed): it must be from 0.5 to 2 (1 as recorded)"
         case .invalidGlide(let duration):
             "a glide of \(duration): a glide must take .zero or longer"
         case .noMarkers(let marker):

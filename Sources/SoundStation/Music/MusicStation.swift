@@ -35,6 +35,8 @@ public final class MusicStation: Sendable {
         /// A layered track's stem voices and the stems they play, started on the track's frame.
         var stems: [(voice: VoiceHandle, stem: Stem)] = []
         var volume: Float = 1
+        /// The time-stretcher the track and its stems play through, once its speed is not 1.
+        var stretch: StretchGroup?
 
         /// The track's voice and its stems' voices.
         var voices: [VoiceHandle] { [voice] + stems.map(\.voice) }
@@ -58,6 +60,8 @@ public final class MusicStation: Sendable {
         var intensity = 1.0
         /// The last voice group a layered track started with (its voices start in one call).
         var group: UInt64 = 0
+        /// The music's speed (``setSpeed(_:tween:)``), the one tracks started later play at.
+        var speed = 1.0
     }
 
     let state = Locked(State())
@@ -257,10 +261,13 @@ public final class MusicStation: Sendable {
                 entry: entry, sampleRate: buffer?.sampleRate ?? engine.sampleRate,
                 frameCount: buffer?.frameCount ?? 0)
         let stemBuffers = bank.stems(of: entry.name)
-        let (old, intensity, paused, group) = state.withLock { state in
+        let (old, intensity, paused, group, speed) = state.withLock { state in
             state.generation &+= 1
             if !entry.stems.isEmpty { state.group &+= 1 }
-            return (state.playing, state.intensity, state.paused, entry.stems.isEmpty ? 0 : state.group)
+            return (
+                state.playing, state.intensity, state.paused, entry.stems.isEmpty ? 0 : state.group,
+                state.speed
+            )
         }
         // Events are sent at the end, outside every lock: a handler may switch the music.
         var events: [SoundEvent] = []
@@ -277,28 +284,40 @@ public final class MusicStation: Sendable {
         case .marker(let marker): offset = grid.frame(ofSeconds: entry.markers[marker] ?? 0)
         }
         let now = currentFrame
+        // At a speed other than 1 the track and its stems play through one time-stretcher, each
+        // voice one member of it.
+        let stemsPlayed = entry.stems.indices.filter { index in
+            (index < stemBuffers.count ? stemBuffers[index] : nil) != nil || buffer == nil
+        }
+        let stretch = speed == 1 ? nil : StretchGroup(members: 1 + stemsPlayed.count, speed: speed)
         // A layered track and its stems start as one group: one alSourcePlayv, one frame.
         let (voice, started) = startVoice(
-            entry, id: id, buffer: buffer, transition: transition, offset: offset, group: group)
+            entry, id: id, buffer: buffer, transition: transition, offset: offset, group: group,
+            stretch: stretch.map { StretchTap(group: $0, index: 0) })
         events += started
         var playing: Playing?
         if let voice {
-            let anchor = GridAnchor(frame: now, position: offset, engineRate: Double(engine.sampleRate))
+            var anchor = GridAnchor(
+                frame: now, position: offset, engineRate: Double(engine.sampleRate), speed: speed)
+            anchor.glideFrames = 0
             var track = Playing(
                 name: entry.name, voice: voice, grid: grid, anchor: anchor, switchFrame: now,
-                volume: entry.volume)
+                volume: entry.volume, stretch: stretch)
             // Stems start in the same round as the track, so on the same frame; a streamed track's
             // stream beside it, each from its own file.
-            for (index, stem) in entry.stems.enumerated() {
+            for index in stemsPlayed {
+                let stem = entry.stems[index]
                 let stemBuffer = index < stemBuffers.count ? stemBuffers[index] : nil
-                guard stemBuffer != nil || buffer == nil else { continue }
                 let (stemVoice, started) = startVoice(
                     stemBuffer == nil ? entry.stemEntry(index) : entry, id: stemBuffer?.id ?? id,
                     buffer: stemBuffer, transition: transition, offset: offset,
-                    volume: entry.volume * stem.gain(at: intensity), group: group)
+                    volume: entry.volume * stem.gain(at: intensity), group: group,
+                    stretch: stretch.map { StretchTap(group: $0, index: 1 + track.stems.count) })
                 events += started
                 if let stemVoice { track.stems.append((stemVoice, stem)) }
             }
+            // Every member's input is there before the first of them begins and asks for samples.
+            if stretch != nil { engine.prepareStretch(track.voices) }
             playing = track
         }
         if paused, let playing {
@@ -316,7 +335,7 @@ public final class MusicStation: Sendable {
 
     private func startVoice(
         _ entry: SoundEntry, id: SoundID, buffer: SoundBuffer?, transition: MusicTransition, offset: Int,
-        volume: Float? = nil, group: UInt64 = 0
+        volume: Float? = nil, group: UInt64 = 0, stretch: StretchTap? = nil
     ) -> (VoiceHandle?, [SoundEvent]) {
         var options = PlayOptions(
             volume: volume ?? entry.volume, loop: entry.loop, priority: 255, bus: .music)
@@ -334,6 +353,7 @@ public final class MusicStation: Sendable {
         request.fadeIn = transition.fadeSeconds
         request.startOffset = offset
         request.group = group
+        request.stretch = stretch
         return engine.startCollectingEvents(request, at: nil)
     }
 

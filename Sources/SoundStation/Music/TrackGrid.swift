@@ -101,16 +101,68 @@ struct TrackGrid: Sendable {
 /// `position` (track frames), and it moves at the file's rate from there.
 struct GridAnchor: Sendable {
     var frame: Int64
-    var position: Int
+    /// The track position at ``frame`` (fractional once the speed has changed).
+    var position: Double
     let engineRate: Double
+    /// The speed at ``frame`` and, when it glides, where to and over how many engine frames: the track
+    /// moves on by the integral of the speed (``MusicStation/setSpeed(_:tween:)``).
+    var speed = 1.0
+    var targetSpeed = 1.0
+    var glideFrames: Int64 = 0
+
+    init(frame: Int64, position: Int, engineRate: Double, speed: Double = 1) {
+        self.frame = frame
+        self.position = Double(position)
+        self.engineRate = engineRate
+        self.speed = speed
+        self.targetSpeed = speed
+    }
+
+    /// Speed times engine frames from the anchor to `t` frames after it.
+    private func area(_ t: Double) -> Double {
+        guard t > 0, glideFrames > 0 else { return t * (t > 0 ? targetSpeed : speed) }
+        let length = Double(glideFrames)
+        let slope = (targetSpeed - speed) / length
+        let inside = min(t, length)
+        return speed * inside + slope * inside * inside / 2 + targetSpeed * max(0, t - length)
+    }
+
+    /// The engine frames after the anchor at which ``area(_:)`` reaches `target`.
+    private func time(toReach target: Double) -> Double {
+        guard target > 0 else { return target / speed }
+        guard glideFrames > 0, targetSpeed != speed else { return target / targetSpeed }
+        let length = Double(glideFrames)
+        let whole = area(length)
+        if target >= whole { return length + (target - whole) / targetSpeed }
+        let slope = (targetSpeed - speed) / length
+        return (-speed + (speed * speed + 2 * slope * target).squareRoot()) / slope
+    }
 
     /// The unwrapped track position at an engine frame.
     func unwrapped(atFrame frame: Int64, grid: TrackGrid) -> Double {
-        Double(position) + Double(frame - self.frame) * grid.trackRate / engineRate
+        position + area(Double(frame - self.frame)) * grid.trackRate / engineRate
     }
 
     /// The engine frame (rounded) at which the track reaches an unwrapped position.
     func frame(ofUnwrapped unwrapped: Double, grid: TrackGrid) -> Int64 {
-        frame + Int64(((unwrapped - Double(position)) * engineRate / grid.trackRate).rounded())
+        frame + Int64(time(toReach: (unwrapped - position) * engineRate / grid.trackRate).rounded())
+    }
+
+    /// The speed at an engine frame.
+    func speed(atFrame frame: Int64) -> Double {
+        let t = Double(frame - self.frame)
+        guard t > 0, glideFrames > 0 else { return t > 0 ? targetSpeed : speed }
+        return t >= Double(glideFrames)
+            ? targetSpeed : speed + (targetSpeed - speed) * t / Double(glideFrames)
+    }
+
+    /// Moves the anchor to `frame`, keeping the track's position and speed there, and glides the
+    /// speed from there to `speed` over `frames` engine frames.
+    mutating func respeed(at frame: Int64, to speed: Double, over frames: Int64, grid: TrackGrid) {
+        position = unwrapped(atFrame: frame, grid: grid)
+        self.speed = self.speed(atFrame: frame)
+        self.frame = frame
+        targetSpeed = speed
+        glideFrames = max(frames, 0)
     }
 }

@@ -685,7 +685,7 @@ public final class RemotePlayer: Sendable {
                 loadWake.signal()
                 return
             }
-        case .playMusic, .setIntensity, .pauseMusic, .resumeMusic, .stopMusic:
+        case .playMusic, .setIntensity, .setMusicSpeed, .pauseMusic, .resumeMusic, .stopMusic:
             if holdMusic(command, frame: frame, arrival: arrival) {
                 loadWake.signal()
                 return
@@ -775,6 +775,8 @@ public final class RemotePlayer: Sendable {
             for system in musicSystems() {
                 later(time) { try? system.music.setIntensity(intensity, tween: local) }
             }
+        case .setMusicSpeed(let speed, let tween):
+            for system in musicSystems() { later(time) { try? system.music.setSpeed(speed, tween: tween) } }
         case .pauseMusic: for system in musicSystems() { later(time) { system.music.pause() } }
         case .resumeMusic:
             for system in musicSystems() { later(time) { system.music.resume() } }

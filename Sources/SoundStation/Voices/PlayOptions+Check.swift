@@ -26,6 +26,10 @@ extension PlayOptions {
         guard fadeIn >= .zero, fadeIn <= .seconds(3600) else {
             throw .invalidArgument(name: "fadeIn", value: "\(fadeIn)", expected: "0...3600 seconds")
         }
+        guard pitchShift.isFinite, StretchGroup.semitoneRange.contains(pitchShift) else {
+            throw .invalidArgument(
+                name: "pitchShift", value: "\(pitchShift)", expected: "-24...24 semitones, 0 for none")
+        }
         try position?.check()
         try filter?.check()
         try Self.check(

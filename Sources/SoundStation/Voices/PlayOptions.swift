@@ -35,6 +35,10 @@ public struct PlayOptions: Sendable, Equatable {
     public var repeats: Int = 0
     /// How long the voice rises from silence when it starts (equal-power); `.zero` for at once.
     public var fadeIn: Duration = .zero
+    /// Semitones the voice is shifted in pitch without changing its speed (-24...24; 0 for none),
+    /// through the time-stretcher (SoundTouch) on the filtered path. Unlike ``pitch``, the sound
+    /// keeps its length.
+    public var pitchShift: Double = 0
     /// The distance model's gain, kept up to date by the engine for a positioned voice.
     var distanceGain: Float = 1
 

@@ -34,6 +34,8 @@ struct Voice {
     /// Set while the voice is fed through the engine's cutoff filters instead of playing its buffer or
     /// stream directly (it stays on that path once on it).
     var filtered: FilteredFeeder?
+    /// The time-stretcher the voice is played through, on the filtered path (``StretchGroup``).
+    var stretch: StretchTap?
     /// Where a positioned voice is, gliding; `nil` for a voice placed by its pan.
     var positionRamp: PositionRamp?
     /// A fade on top of the voice's volume; ``stopsAfterFade`` ends the voice when it reaches 0.

@@ -123,6 +123,11 @@ struct VoicePool {
         voices[index].positionRamp = request.options.position.map(PositionRamp.constant)
         voices[index].cutoffRamp = request.options.filter?.cutoffFilter.map(CutoffRamp.constant)
         voices[index].filtered = nil
+        voices[index].stretch =
+            request.stretch
+            ?? (request.options.pitchShift == 0
+                ? nil
+                : StretchTap(group: StretchGroup(members: 1, semitones: request.options.pitchShift), index: 0))
         voices[index].fade = .constant(1)
         voices[index].stopsAfterFade = false
         voices[index].startOffset = request.startOffset
@@ -193,6 +198,8 @@ struct VoicePool {
         voices[index].stream = nil
         voices[index].fed = nil
         voices[index].filtered = nil
+        // The stretcher (and its SoundTouch instance) goes with the last voice that reads it.
+        voices[index].stretch = nil
         let at = Int(busyIndex[index])
         if at >= 0 {
             let last = busySlots.removeLast()

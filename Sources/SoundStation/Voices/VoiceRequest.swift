@@ -15,6 +15,9 @@ struct VoiceRequest {
     /// Voices of one nonzero group wait for each other (the slowest stream) and start in one
     /// `alSourcePlayv`: a layered track and its stems.
     var group: UInt64 = 0
+    /// The time-stretcher the voice is played through, with the other voices of its group (a
+    /// music track at a speed other than 1, or a pitch shift).
+    var stretch: StretchTap?
 }
 
 /// A per-sound cap on simultaneous voices, as the catalogue's `maxInstances`, `steal` and

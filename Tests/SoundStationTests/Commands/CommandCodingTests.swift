@@ -57,7 +57,17 @@ import Testing
         .stopMusic(fade: .zero, frame: 480),
         .pauseMusic, .resumeMusic,
         .setIntensity(0.75, tween: tween),
+        .setMusicSpeed(1.25, tween: .milliseconds(500)),
+        .setMusicSpeed(0.5, tween: .zero),
+        .play(voice: voice, sound: SoundID(rawValue: 9), options: shifted, frame: nil),
     ]
+
+    /// Options with a pitch shift, which is written only when it is not 0.
+    static var shifted: PlayOptions {
+        var options = PlayOptions(spatialize: true)
+        options.pitchShift = -7
+        return options
+    }
 
     @Test func everyCommandReadsBackEqual() throws {
         var kinds: Set<UInt8> = []
@@ -68,7 +78,7 @@ import Testing
             #expect(try EngineCommand(decoding: bytes) == command, "\(command)")
         }
         // Every kind of command is in the list above.
-        #expect(kinds == Set(1...23))
+        #expect(kinds == Set(1...24))
     }
 
     @Test func commandsAreCompact() {

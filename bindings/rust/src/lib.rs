@@ -37,6 +37,7 @@ pub mod sys;
 mod synth;
 mod memory;
 mod stream;
+mod tempo;
 
 pub use memory::{Sample, SampleFormat};
 pub use stream::{Stream, StreamOptions};
@@ -347,6 +348,8 @@ pub struct PlayOptions {
     pub fade_in: f64,
     /// 0...255 (a sound may take the voice of a lower one), or None for the sound's own.
     pub priority: Option<u8>,
+    /// Semitones (-24...24) the pitch moves without the speed changing; 0 for none.
+    pub pitch_shift: f64,
 }
 
 impl Default for PlayOptions {
@@ -360,6 +363,7 @@ impl Default for PlayOptions {
             start_time: None,
             fade_in: 0.0,
             priority: None,
+            pitch_shift: 0.0,
         }
     }
 }
@@ -423,6 +427,12 @@ impl PlayOptions {
         self
     }
 
+    /// Shifts the pitch by `semitones` (-24...24) without changing the speed.
+    pub fn pitch_shift(mut self, semitones: f64) -> PlayOptions {
+        self.pitch_shift = semitones;
+        self
+    }
+
     fn raw(&self) -> Result<sys::ss_play_options, Error> {
         // SAFETY: all-zero is a valid ss_play_options (numbers only); init then fills it.
         let mut raw: sys::ss_play_options = unsafe { std::mem::zeroed() };
@@ -436,6 +446,7 @@ impl PlayOptions {
         raw.start_time = self.start_time.unwrap_or(-1.0);
         raw.fade_in_seconds = self.fade_in;
         raw.priority = self.priority.map_or(-1, i32::from);
+        raw.pitch_shift = self.pitch_shift;
         Ok(raw)
     }
 }

@@ -50,6 +50,7 @@ fn rust_side() -> Vec<(&'static str, i64)> {
         ("offsetof(ss_play_options, start_time)", offset!(sys::ss_play_options, start_time) as i64),
         ("offsetof(ss_play_options, fade_in_seconds)", offset!(sys::ss_play_options, fade_in_seconds) as i64),
         ("offsetof(ss_play_options, priority)", offset!(sys::ss_play_options, priority) as i64),
+        ("offsetof(ss_play_options, pitch_shift)", offset!(sys::ss_play_options, pitch_shift) as i64),
         ("sizeof(ss_music_options)", size_of::<sys::ss_music_options>() as i64),
         ("offsetof(ss_music_options, size)", offset!(sys::ss_music_options, size) as i64),
         ("offsetof(ss_music_options, point)", offset!(sys::ss_music_options, point) as i64),
