@@ -264,6 +264,13 @@ sigalrm_on_the_device() {
     above "$heard" 0.04
 }
 
+# ss_close on the device leaves the sound server no stream of the program (Tests/CAPI/close_test.c).
+close_closes_the_device() {
+    "${game_env[@]}" sh -c "cc -Wall -Wextra -Werror -std=c99 -o '$work/close_test' '$root/Tests/CAPI/close_test.c' \
+        \$(pkg-config --cflags --libs soundstation)" || return 1
+    "${game_env[@]}" timeout 120 "$work/close_test" "$root/Assets"
+}
+
 start=$SECONDS
 check "make install-lib into a prefix (CONFIG=$config)" install_into_prefix
 check "DESTDIR install, then make uninstall removes it all" destdir_and_uninstall
@@ -295,6 +302,7 @@ check "Catch: bad output, --frames and assets are messages, not aborts" catch_ba
 check "Snake (Examples/CursesPython) in tmux on the device: plays, heard, q restores the terminal" snake_in_tmux
 check "Snake --frames N ends by itself" snake_frames_alone
 check "Snake: a bad output is a message" snake_bad_input
+check "ss_close on the device leaves the sound server no stream of the game (3 rounds, after a preload on worker threads)" close_closes_the_device
 check "ss_play from SIGALRM every ms for ${sigalrm_seconds} s on the device while music switches" sigalrm_on_the_device
 echo "e2e-capi took $((SECONDS - start)) s"
 e2e_summary e2e-capi

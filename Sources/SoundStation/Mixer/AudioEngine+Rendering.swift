@@ -32,6 +32,12 @@ extension AudioEngine {
     /// doing the engine's housekeeping between pieces. Every one of the `frames * channels` samples is
     /// written (OpenAL renders each piece), so `buffer` may come uninitialised.
     func mixChunks(into buffer: UnsafeMutableBufferPointer<Float>, frames: Int) {
+        // Every OpenAL call of the render runs with the context selected once for all of it.
+        device.withCurrentContext { mixChunksInContext(into: buffer, frames: frames) }
+    }
+
+    /// ``mixChunks(into:frames:)`` with the device's context selected on this thread.
+    private func mixChunksInContext(into buffer: UnsafeMutableBufferPointer<Float>, frames: Int) {
         guard let base = buffer.baseAddress else { return }
         var done = 0
         let quiet = output.mixesQuietly

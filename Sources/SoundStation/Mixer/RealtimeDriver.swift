@@ -95,13 +95,17 @@ extension AudioEngine {
             return sleep(until: next, from: frame)
         }
         reopenIfLost()
-        drainCommands()
-        runDueCalls()
-        drainCommands()
-        let (frame, next) = withState { state, events in
-            housekeep(&state, events: &events)
-            publish(state)
-            return (state.frame, state.nextWakeFrame)
+        // The round's OpenAL calls select the context once; the thread keeps no hold on the device
+        // between rounds (a reopened device replaces it).
+        let (frame, next) = device.withCurrentContext { () -> (Int64, Int64) in
+            drainCommands()
+            runDueCalls()
+            drainCommands()
+            return withState { state, events in
+                housekeep(&state, events: &events)
+                publish(state)
+                return (state.frame, state.nextWakeFrame)
+            }
         }
         return sleep(until: next, from: frame)
     }

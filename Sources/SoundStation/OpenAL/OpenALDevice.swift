@@ -5,7 +5,8 @@ import Glibc
 ///
 /// `@unchecked Sendable`: the handles never change after `init`, OpenAL Soft serialises calls on one
 /// device and context internally, and every caller selects the context for its own thread with
-/// ``makeCurrent()`` (ALC_EXT_thread_local_context), so engines on different threads never interfere.
+/// ``withCurrentContext(_:)`` (ALC_EXT_thread_local_context), so engines on different threads never
+/// interfere, and selects it again no longer than its calls last.
 final class OpenALDevice: @unchecked Sendable {
     /// Whether the device plays by itself or mixes only when asked.
     enum Kind { case playback, loopback }
@@ -112,16 +113,32 @@ final class OpenALDevice: @unchecked Sendable {
 
     /// Runs `body` on this device's context with its AL lock held: every `al*` call and the
     /// `alGetError` that checks it go through here (``withOpenAL(_:_:_:)``).
+    ///
+    /// The context is selected for the call only, then the thread's previous one is selected again:
+    /// a thread-local context holds a reference to the context and through it to the device, so a
+    /// context left current on a thread that outlives the engine (a pool thread that preloaded, the
+    /// game's thread) kept the device, and its sound server stream, open after the engine closed,
+    /// until process exit, where OpenAL Soft's own teardown then raced the device's backend thread
+    /// (`LockLists` assertion). Threads that mix (the driver's, a render's caller) select it once
+    /// for the whole of their work with ``withCurrentContext(_:)``, so their calls switch nothing.
     func withContext<T>(_ body: () -> T) -> T {
         calls.lock()
         defer { calls.unlock() }
-        makeCurrent()
-        return body()
+        return withCurrentContext(body)
     }
 
-    /// Selects this device's context for OpenAL calls made on the current thread.
-    func makeCurrent() {
-        if alcGetThreadContext() != context { alcSetThreadContext(context) }
+    /// Runs `body` with this device's context selected on the current thread, and selects the
+    /// thread's previous context (usually none) again after it: nothing of this device stays
+    /// referenced by the thread. Nested calls on the same context switch nothing.
+    func withCurrentContext<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        let previous = alcGetThreadContext()
+        guard previous != context else { return try body() }
+        alcSetThreadContext(context)
+        defer {
+            // A previous context destroyed meanwhile cannot be selected again: select none.
+            if alcSetThreadContext(previous) == 0 { alcSetThreadContext(nil) }
+        }
+        return try body()
     }
 
     /// Lets go of whatever context this thread selected, before the thread ends (OpenAL warns about
