@@ -51,10 +51,13 @@ import Testing
         return messages
     }
 
-    static func wait(_ condition: () -> Bool) async throws {
+    /// Waits up to 20 s for `condition`; a failure is reported at the caller's line.
+    static func wait(
+        _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let deadline = ContinuousClock.now + .seconds(20)
         while !condition(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(condition())
+        #expect(condition(), "still false after 20 s", sourceLocation: sourceLocation)
     }
 
     @Test func soundsPlayAtTheirServerFramePlusTheDelayToTheSample() async throws {
