@@ -78,8 +78,10 @@ def wrap(code):
 
 
 def main():
-    maps = [os.path.join(BUILD, "CSoundStationRT.build/module.modulemap")]
-    maps += [os.path.join(ROOT, "Sources", m, "module.modulemap") for m in ("COpenAL", "CVorbis", "CSndFile", "CXMP")]
+    # The C targets the build made module maps for, then the system libraries' own maps.
+    maps = [os.path.join(BUILD, f"{m}.build/module.modulemap") for m in ("CSoundStationRT", "CFluidSynth")]
+    maps += [os.path.join(ROOT, "Sources", m, "module.modulemap")
+             for m in ("COpenAL", "CVorbis", "CSndFile", "CXMP", "CGME", "CSoundTouch")]
     flags = ["-I", os.path.join(BUILD, "Modules"), "-Xcc", "-I/usr/include/AL"]
     for m in maps:
         flags += ["-Xcc", f"-fmodule-map-file={m}"]

@@ -1,4 +1,4 @@
-/* Sounds from memory and streams a game feeds (C ABI 1.1), on real audio rendered offline:
+/* Sounds from memory and streams a game feeds, on real audio rendered offline:
  * a file's bytes render the same samples as the file, raw PCM renders as written, a fed stream
  * renders sample-exactly, a full queue refuses and counts, bad arguments are clear errors.
  * Usage: feed_test DIR   (DIR holds tone.wav, tone.ogg, tone.flac, tone.opus, tone.mp3: the same

@@ -53,7 +53,7 @@ extern "C" {
 /* The version of this header; ss_version() gives the library's. 1.x keeps the soname
  * libsoundstation.so.1: a 1.y library serves a program built against any 1.x header. */
 #define SS_VERSION_MAJOR 1
-#define SS_VERSION_MINOR 1
+#define SS_VERSION_MINOR 0
 #define SS_VERSION_PATCH 0
 /* One number for comparisons: major * 10000 + minor * 100 + patch. */
 #define SS_API_VERSION (SS_VERSION_MAJOR * 10000 + SS_VERSION_MINOR * 100 + SS_VERSION_PATCH)
@@ -261,8 +261,8 @@ typedef struct ss_play_options {
     int32_t priority;       /* 0...255 (a sound may take the voice of a lower one when every voice
                                is busy), or -1 (default) for the sound's own (its catalogue entry's;
                                128 for a file) */
-    double pitch_shift;     /* -24...24 semitones the pitch moves without the speed changing (1.1;
-                               through the time-stretcher); 0 */
+    double pitch_shift;     /* -24...24 semitones the pitch moves without the speed changing (through
+                               the time-stretcher); 0 */
 } ss_play_options;
 
 /* How ss_music_with switches the music; ss_music_options_init fills the defaults. */

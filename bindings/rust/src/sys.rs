@@ -14,7 +14,7 @@ pub type ss_voice = u64;
 pub type ss_progress_fn = Option<extern "C" fn(fraction: c_double, user: *mut c_void)>;
 
 pub const SS_VERSION_MAJOR: c_int = 1;
-pub const SS_VERSION_MINOR: c_int = 1;
+pub const SS_VERSION_MINOR: c_int = 0;
 pub const SS_VERSION_PATCH: c_int = 0;
 /// The header this crate was written against, as `ss_version()` counts.
 pub const SS_API_VERSION: c_int = SS_VERSION_MAJOR * 10000 + SS_VERSION_MINOR * 100 + SS_VERSION_PATCH;
@@ -273,7 +273,7 @@ extern "C" {
     pub fn ss_stream_close(stream: *mut ss_stream);
 }
 
-// ---- music speed (1.1) ----
+// ---- Music speed ----
 extern "C" {
     pub fn ss_set_music_speed(engine: *mut ss_engine, speed: c_double, tween_seconds: c_double) -> c_int;
 }

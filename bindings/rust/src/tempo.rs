@@ -1,4 +1,4 @@
-//! Music speed without pitch (C ABI 1.1).
+//! Music speed without pitch.
 use crate::{done, sys, Engine, Error};
 
 impl Engine {
