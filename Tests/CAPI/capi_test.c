@@ -13,19 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures = 0;
-static int checks = 0;
-
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        checks++;                                                          \
-        if (!(cond)) {                                                     \
-            failures++;                                                    \
-            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);         \
-            printf(__VA_ARGS__);                                           \
-            printf(" (last error: %s)\n", ss_last_error());                \
-        }                                                                  \
-    } while (0)
+#include "check.h"
 
 /* The call returned `code` and ss_last_error() mentions `needle`. */
 #define CHECK_ERROR(call, code, needle)                                                         \

@@ -12,19 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int failures = 0;
-static int checks = 0;
-
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        checks++;                                                          \
-        if (!(cond)) {                                                     \
-            failures++;                                                    \
-            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);         \
-            printf(__VA_ARGS__);                                           \
-            printf(" (last error: %s)\n", ss_last_error());                \
-        }                                                                  \
-    } while (0)
+#include "check.h"
 
 enum { RATE = 48000, BEAT = 24000 };
 static const double PI = 3.14159265358979323846;
