@@ -61,6 +61,11 @@ let package = Package(
             providers: [.apt(["libsoundtouch-dev"])]
         ),
         .systemLibrary(
+            name: "COpus",
+            pkgConfig: "opus",
+            providers: [.apt(["libopus-dev"])]
+        ),
+        .systemLibrary(
             name: "CSndFile",
             pkgConfig: "sndfile",
             providers: [.apt(["libsndfile1-dev"])]
@@ -90,7 +95,7 @@ let package = Package(
             name: "SoundStation",
             dependencies: [
                 "COpenAL", "CVorbis", "CSoundStationRT", "CSndFile", "CXMP", "CGME", "CFluidSynth",
-                "CSoundTouch",
+                "CSoundTouch", "COpus",
             ]
         ),
         .target(name: "SoundStationTesting", dependencies: ["SoundStation"]),

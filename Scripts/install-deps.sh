@@ -3,7 +3,7 @@
 # Usage: Scripts/install-deps.sh [build|test|bench|dist]
 set -euo pipefail
 
-build=(libopenal-dev libvorbis-dev libsdl2-dev libsndfile1-dev libxmp-dev libgme-dev libfluidsynth-dev libsoundtouch-dev)
+build=(libopenal-dev libvorbis-dev libsdl2-dev libsndfile1-dev libxmp-dev libgme-dev libfluidsynth-dev libsoundtouch-dev libopus-dev)
 # timgm6mb-soundfont: the General MIDI SoundFont MIDI songs play through when the catalogue names none.
 test=(timgm6mb-soundfont valgrind pulseaudio pulseaudio-utils sox vorbis-tools espeak-ng tmux xvfb flac opus-tools
     lame mpg123 xmp openssh-server openssh-client procps python3-pytest python3-pytest-xdist)

@@ -1,7 +1,7 @@
 import CSoundStation
 import Dispatch
 import Glibc
-import SoundStation
+@_spi(Bindings) import SoundStation
 
 // The C API's loading functions: preload, load_file, sound_id. Each is documented in soundstation.h.
 
@@ -145,23 +145,29 @@ public func ssLoadFile(
             throw .invalid("sound name \"\(name)\" is already in use in this engine: choose another name")
         }
         let audio: PCMAudio
+        // Over SSH the player is sent the file itself (or the bytes read), not its samples.
+        let origin: MemorySoundOrigin
         // Warnings (a file cut short) become this engine's notices, at once.
         let (options, warnings) = DecodingOptions().collectingWarnings()
         do throws(AudioDecodingError) {
             if let text = String(validatingCString: path) {
                 audio = try AudioDecoder.decode(fileAt: text, options: options)
+                origin = .file(text)
             } else {
                 // A Linux path is bytes: one that is not UTF-8 is read as it is, and named escaped.
                 let shown = escaped(path)
-                audio = try AudioDecoder.decode(
-                    bytes: try readFile(path, shown: shown), name: shown, options: options)
+                let bytes = try readFile(path, shown: shown)
+                audio = try AudioDecoder.decode(bytes: bytes, name: shown, options: options)
+                origin = .encoded(bytes)
             }
         } catch {
             throw CError(code: SS_ERR_DECODE.rawValue, message: error.description)
         }
         for warning in warnings() { engine.notice("\(name): \(warning.description)") }
         let buffer: SoundBuffer
-        do throws(AudioEngineError) { buffer = try system.engine.makeBuffer(audio, name: name) } catch {
+        do throws(AudioEngineError) {
+            buffer = try system.engine.makeBuffer(audio, name: name, origin: origin)
+        } catch {
             throw CError(error)
         }
         return try engine.publish(.init(name: name, file: buffer), as: buffer.id)

@@ -1,5 +1,5 @@
 import CSoundStation
-import SoundStation
+@_spi(Bindings) import SoundStation
 
 // The C API's sounds from memory: ss_load_memory and ss_load_pcm. Each is documented in soundstation.h.
 
@@ -41,7 +41,7 @@ public func ssLoadMemory(
             throw CError(code: SS_ERR_DECODE.rawValue, message: error.description)
         }
         for warning in warnings() { engine.notice("\(name): \(warning.description)") }
-        return try publish(audio, named: name, in: engine, system: system)
+        return try publish(audio, named: name, in: engine, system: system, origin: .encoded(copy))
     }
 }
 
@@ -116,12 +116,14 @@ private func newSoundName(_ name: UnsafePointer<CChar>?, in engine: CEngine, sys
     return name
 }
 
-/// Uploads `audio` as an effect called `name` and gives it an id, as `ss_load_file` does.
-private func publish(_ audio: PCMAudio, named name: String, in engine: CEngine, system: SoundSystem)
-    throws(CError) -> Int32
-{
+/// Uploads `audio` as an effect called `name` and gives it an id, as `ss_load_file` does; over SSH the
+/// player is sent the bytes of `origin`.
+private func publish(
+    _ audio: PCMAudio, named name: String, in engine: CEngine, system: SoundSystem,
+    origin: MemorySoundOrigin = .pcm
+) throws(CError) -> Int32 {
     let buffer: SoundBuffer
-    do throws(AudioEngineError) { buffer = try system.engine.makeBuffer(audio, name: name) } catch {
+    do throws(AudioEngineError) { buffer = try system.engine.makeBuffer(audio, name: name, origin: origin) } catch {
         throw CError(error)
     }
     return try engine.publish(.init(name: name, file: buffer), as: buffer.id)

@@ -187,6 +187,10 @@ final class PlayerSide: @unchecked Sendable {
                 "held": {"decodedBytes": \(report.held.decodedBytes), "peakDecodedBytes": \(report.held.peakDecodedBytes), \
                 "entries": \(report.held.entries), "names": \(report.held.names), "nameBytes": \(report.held.nameBytes), \
                 "pendingCommands": \(report.held.pendingCommands), "scheduledCommands": \(report.held.scheduledCommands)}, \
+                "streams": {"opened": \(report.streams.opened), "packets": \(report.streams.packets), \
+                "bytes": \(report.streams.bytes), "concealed": \(report.streams.concealed), \
+                "undecodable": \(report.streams.undecodable), "overflowFrames": \(report.streams.overflowFrames), \
+                "underruns": \(report.streams.underruns)}, \
                 "firstPlays": [\(report.firstPlays.map { "[\($0.frame), \($0.arrival), \($0.start)]" }.joined(separator: ", "))]}
 
                 """
@@ -201,6 +205,11 @@ final class PlayerSide: @unchecked Sendable {
                 + "; files \(report.filesReceived) received, \(report.filesFromCache) from the cache"
             if socket.accepted > 0 { line += "; through the socket" }
             if report.late > 0 { line += "; \(report.late) late" }
+            if report.streams.opened > 0 {
+                line +=
+                    "; \(report.streams.opened) fed streams (\(report.streams.packets) packets, "
+                    + "\(report.streams.underruns) underruns)"
+            }
             if report.notArrived > 0 { line += "; \(report.notArrived) refused (sound not arrived)" }
             if counts.dropped + report.undecodable + report.refused > 0 || stray > 0 {
                 line += "; dropped \(counts.dropped + report.undecodable) messages, refused \(report.refused)"
@@ -226,7 +235,7 @@ extension PlayerSide {
         guard !report.overBudget.isEmpty else { return "" }
         let words: [RemoteBudget.Resource: String] = [
             .decoded: "sound loads", .entries: "catalogue entries", .names: "sound names",
-            .pending: "commands waiting for a sound", .queued: "messages",
+            .pending: "commands waiting for a sound", .queued: "messages", .streams: "streams",
         ]
         let parts = report.overBudget.sorted { $0.key < $1.key }.map { resource, count in
             "\(count) \(words[resource]!) (\(resource.rawValue) \(budget.limit(of: resource)))"

@@ -242,7 +242,7 @@ public final class AudioEngine: Sendable {
     /// with `nil`, under a new id that the buffer owns.
     func makeBuffer(
         _ audio: PCMAudio, name: String, loopPoints: Range<Int>?, id: SoundID?,
-        reload: @escaping @Sendable () throws -> PCMAudio
+        origin: MemorySoundOrigin = .pcm, reload: @escaping @Sendable () throws -> PCMAudio
     ) throws(AudioEngineError) -> SoundBuffer {
         if let loopPoints,
             loopPoints.lowerBound < 0 || loopPoints.upperBound > audio.frameCount || loopPoints.isEmpty
@@ -257,7 +257,11 @@ public final class AudioEngine: Sendable {
             name: name, id: id, ring: ring, ownsID: owned, audio: audio, device: device,
             loopPoints: loopPoints, reload: reload)
         register(buffer)
-        if owned { install(id, buffer: buffer, defaults: SoundDefaults()) }
+        if owned {
+            install(id, buffer: buffer, defaults: SoundDefaults())
+            // Over SSH a sound made at run time travels as a file, like a catalogue sound.
+            offerToRemote(audio, name: name, origin: origin)
+        }
         return buffer
     }
 

@@ -161,7 +161,11 @@ extension AudioEngine {
                 // Next when a queued block has been heard (a refill then has work), within a block;
                 // with none to come (a paused or restarted voice) again in half a block, as before.
                 let heard = feeder.nextBlockHeard(after: now, pitch: pitch, engineRate: sampleRate)
-                nextWake = min(nextWake, heard.map { min($0, now + span) } ?? now + max(span / 2, 1))
+                // A fed stream with nothing to hear sleeps until a write wakes it (FeedRing.nextLook).
+                let look =
+                    state.pool.voices[index].fed?.nextLook(
+                        now: now, soon: max(span / 2, 1), idle: Int64(sampleRate / 20)) ?? now + max(span / 2, 1)
+                nextWake = min(nextWake, heard.map { min($0, now + span) } ?? look)
             } else if let stream = state.pool.voices[index].stream,
                 let source = state.pool.voices[index].source
             {

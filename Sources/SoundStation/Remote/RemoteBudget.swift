@@ -19,6 +19,8 @@ public struct RemoteBudget: Sendable, Equatable {
         case pending = "pending commands"
         /// Messages received and not yet handled.
         case queued = "queued messages"
+        /// Fed streams open at once.
+        case streams = "streams"
 
         /// In declaration order.
         public static func < (a: Resource, b: Resource) -> Bool {
@@ -41,6 +43,11 @@ public struct RemoteBudget: Sendable, Equatable {
     public var pendingCommands = 4096
     /// Bytes of messages received and not yet handled.
     public var queuedBytes = 16 << 20
+    /// Fed streams open at once (each holds an Opus decoder and its buffer).
+    public var streams = 16
+    /// Frames (at 48 kHz) a stream's buffer holds: 2 seconds, far beyond the delay it needs; what
+    /// comes beyond it is dropped and counted (``RemoteStreamCounts/overflowFrames``).
+    public var streamFrames = 96_000
 
     /// The default limits.
     public init() {}
@@ -75,6 +82,7 @@ public struct RemoteBudget: Sendable, Equatable {
         case .names: "\(names) names, \(nameBytes >> 10) KiB"
         case .pending: "\(pendingCommands)"
         case .queued: "\(queuedBytes >> 20) MiB"
+        case .streams: "\(streams), \(streamFrames) frames each"
         }
     }
 }

@@ -29,14 +29,15 @@ final class RemoteLink: Sendable {
     /// How often a socket link in a multiplexer looks for a player who attached since.
     static let followInterval: Duration = .seconds(2)
 
-    private typealias File = (hash: ContentHash, path: String, size: Int)
+    /// A file to send: read from `path`, or (a sound made in memory) held in `bytes`.
+    private typealias File = (hash: ContentHash, path: String, size: Int, bytes: MemoryFileBytes?)
 
     private struct Outbox: Sendable {
         /// Frames to write, with the sound id each plays (named first if it is new).
         var frames: [(bytes: [UInt8], sound: SoundID?)] = []
         var dropped = 0
         /// Files still to send on this connection: (hash, path, size, next offset).
-        var files: [(hash: ContentHash, path: String, size: Int, offset: Int)] = []
+        var files: [(hash: ContentHash, path: String, size: Int, offset: Int, bytes: MemoryFileBytes?)] = []
         /// The catalogue's frame and files, sent again to a player that connects later.
         var catalogue: (frame: [UInt8], files: [File])?
         /// The sounds of the catalogue sent, with the synthesised ones made at run time added.
@@ -114,6 +115,61 @@ final class RemoteLink: Sendable {
         wake.signal()
     }
 
+    /// Queues one message in order with the commands (a fed stream's packets, its opening and end).
+    /// Called from any thread; it only appends.
+    /// - Parameter message: The message.
+    func post(_ message: RemoteMessage) {
+        guard let frame = RemoteFraming.frame(message.encoded()) else { return }
+        outbox.withLock { box in
+            guard box.open else { return }
+            guard box.frames.count < Self.maxQueued, box.announcement != nil || box.frames.count < 1024 else {
+                box.dropped += 1
+                return
+            }
+            box.frames.append((frame, nil))
+        }
+        wake.signal()
+    }
+
+    /// The engine's clock as a frame, as the clock messages carry it.
+    var now: Int64 { clock() }
+
+    /// Sends a sound made in memory (``AudioEngine/makeBuffer(_:name:loopPoints:)``, the C API's
+    /// `ss_load_memory`, `ss_load_pcm` and `ss_load_file`) as a catalogue effect on a file named by its
+    /// content: the catalogue goes out again with `{"name": name, "kind": "effect", "path":
+    /// "<sha256>.<ext>"}` added, and the file, unless the player holds it, goes ahead of the catalogue's
+    /// files not yet sent (a game plays what it made first).
+    /// - Parameters:
+    ///   - name: The sound's name.
+    ///   - file: Its bytes (a WAV for PCM) or the file on disk they came from.
+    func offerMemory(name: String, file: MemorySoundFile) {
+        let queued = outbox.withLock { box -> Bool in
+            let fileName = file.hash.hex + "." + file.ext
+            let entry = RemoteJSON.Value.object(
+                ManifestJSON.Object(members: [
+                    ("name", .string(name)), ("kind", .string("effect")), ("path", .string(fileName)),
+                ]))
+            box.sounds = box.sounds.filter { RemoteJSON.string($0, "name") != name } + [entry]
+            var files = box.catalogue?.files ?? []
+            let listed: File = (file.hash, file.path ?? "", file.size, file.bytes)
+            if !files.contains(where: { $0.hash == file.hash }) { files.append(listed) }
+            let message = RemoteMessage.catalogue(
+                manifest: RemoteJSON.manifest(box.sounds),
+                files: files.map { RemoteFile(hash: $0.hash, size: $0.size) })
+            guard let frame = RemoteFraming.frame(message.encoded()) else { return false }
+            box.catalogue = (frame, files)
+            guard let announcement = box.announcement else { return false }
+            box.frames.append((frame, nil))
+            let sending = box.files.contains { $0.hash == file.hash }
+            if !sending, let wanted = Self.needed([listed], by: announcement).first {
+                // After the piece under way (a resumed file's offset must stay its own).
+                box.files.insert(wanted, at: box.files.isEmpty ? 0 : 1)
+            }
+            return true
+        }
+        if queued { wake.signal() }
+    }
+
     /// Sends `catalogue` (once per link): its manifest with every path replaced by the file's hash,
     /// then the files the player's announcement does not list, smallest first.
     ///
@@ -125,16 +181,28 @@ final class RemoteLink: Sendable {
             defer { box.catalogueOffered = true }
             return !box.catalogueOffered
         }
-        guard first, let (manifest, files) = Self.rewrite(root: catalogue.root, entries: catalogue.entries)
+        guard first, let (manifest, read) = Self.rewrite(root: catalogue.root, entries: catalogue.entries)
         else {
             return
         }
-        let message = RemoteMessage.catalogue(
-            manifest: manifest, files: files.map { RemoteFile(hash: $0.hash, size: $0.size) })
-        guard let frame = RemoteFraming.frame(message.encoded()) else { return }
         outbox.withLock { box in
+            // Sounds made in memory before the catalogue (a game that loads them first) stay listed.
+            var files: [File] = read.map { ($0.hash, $0.path, $0.size, nil) }
+            var sounds = RemoteJSON.sounds(manifest) ?? []
+            for file in box.catalogue?.files ?? [] {
+                if !files.contains(where: { $0.hash == file.hash }) { files.append(file) }
+            }
+            for sound in box.sounds {
+                guard let name = RemoteJSON.string(sound, "name"),
+                    !sounds.contains(where: { RemoteJSON.string($0, "name") == name })
+                else { continue }
+                sounds.append(sound)
+            }
+            let message = RemoteMessage.catalogue(
+                manifest: RemoteJSON.manifest(sounds), files: files.map { RemoteFile(hash: $0.hash, size: $0.size) })
+            guard let frame = RemoteFraming.frame(message.encoded()) else { return }
             box.catalogue = (frame, files)
-            box.sounds = RemoteJSON.sounds(manifest) ?? []
+            box.sounds = sounds
             // Before a player connects, the writer sends it on connecting.
             guard let announcement = box.announcement else { return }
             box.frames.append((frame, nil))
@@ -178,12 +246,12 @@ final class RemoteLink: Sendable {
     /// The files a player with `announcement` lacks, smallest first (effects are playable within
     /// moments, music follows); a file it holds in part resumes where it stopped.
     private static func needed(_ files: [File], by announcement: RemoteAnnouncement) -> [(
-        hash: ContentHash, path: String, size: Int, offset: Int
+        hash: ContentHash, path: String, size: Int, offset: Int, bytes: MemoryFileBytes?
     )] {
         files.sorted(by: { $0.size < $1.size }).compactMap { file in
             guard !announcement.cached.contains(file.hash.shortHex) else { return nil }
             let have = announcement.partial[file.hash.shortHex] ?? 0
-            return (file.hash, file.path, file.size, have < file.size ? have : 0)
+            return (file.hash, file.path, file.size, have < file.size ? have : 0, file.bytes)
         }
     }
 
@@ -411,11 +479,18 @@ final class RemoteLink: Sendable {
         let count = min(Self.pieceSize, file.size - file.offset)
         guard budget >= Double(count) else { return .some(nil) }
         var data = [UInt8](repeating: 0, count: count)
-        let readFD = open(file.path, O_RDONLY | O_CLOEXEC)
-        let got =
-            readFD < 0
-            ? -1 : data.withUnsafeMutableBytes { pread(readFD, $0.baseAddress, count, off_t(file.offset)) }
-        if readFD >= 0 { Glibc.close(readFD) }
+        let got: Int
+        if let bytes = file.bytes {
+            // A sound made in memory: its bytes are here.
+            data = Array(bytes.bytes[file.offset..<(file.offset + count)])
+            got = count
+        } else {
+            let readFD = open(file.path, O_RDONLY | O_CLOEXEC)
+            got =
+                readFD < 0
+                ? -1 : data.withUnsafeMutableBytes { pread(readFD, $0.baseAddress, count, off_t(file.offset)) }
+            if readFD >= 0 { Glibc.close(readFD) }
+        }
         outbox.withLock { box in
             guard !box.files.isEmpty else { return }
             if got != count || file.offset + count >= file.size {

@@ -33,11 +33,22 @@ public enum RemoteMessage: Sendable, Equatable {
     case fileChunk(ContentHash, size: Int, offset: Int, data: [UInt8])
     /// The game closed its engine.
     case bye
+    /// The game opened a fed stream (``AudioEngine/openFeed(channels:sampleRate:options:queueFrames:name:)``)
+    /// whose voice plays the server sound id `stream`; its packets decode to `channels` at 48 kHz.
+    case streamOpen(SoundID, channels: Int)
+    /// One Opus packet of a fed stream (20 ms), the `sequence`th of the stream, whose first frame was
+    /// written at `frame` of the server's clock.
+    case streamPacket(SoundID, sequence: UInt32, frame: Int64, data: [UInt8])
+    /// The game closed the stream after `packets` packets: the player plays what it received, then
+    /// ends the voice.
+    case streamEnd(SoundID, packets: UInt32)
 
     /// The most files a catalogue may list.
     public static let maxFiles = 4096
     /// The longest file a message may describe (the player's own cap is usually lower).
     public static let maxFileSize = 1 << 40
+    /// The longest Opus packet (RFC 6716, 3.2.1: 1275 bytes a frame, and a packet of 20 ms holds one).
+    public static let maxStreamPacket = 1275
 
     /// The message in the wire encoding.
     /// - Returns: The bytes a frame carries.
@@ -81,6 +92,23 @@ public enum RemoteMessage: Sendable, Equatable {
             return w.bytes
         case .bye:
             return WireWriter(kind: 106).bytes
+        case .streamOpen(let id, let channels):
+            var w = WireWriter(kind: 107)
+            w.i32(id.rawValue)
+            w.u8(UInt8(clamping: channels))
+            return w.bytes
+        case .streamPacket(let id, let sequence, let frame, let data):
+            var w = WireWriter(kind: 108)
+            w.i32(id.rawValue)
+            w.i32(Int32(bitPattern: sequence))
+            w.i64(frame)
+            w.blob(data)
+            return w.bytes
+        case .streamEnd(let id, let packets):
+            var w = WireWriter(kind: 109)
+            w.i32(id.rawValue)
+            w.i32(Int32(bitPattern: packets))
+            return w.bytes
         }
     }
 
@@ -127,6 +155,25 @@ public enum RemoteMessage: Sendable, Equatable {
             }
             self = .fileChunk(hash, size: size, offset: offset, data: data)
         case 106: self = .bye
+        case 107:
+            let id = try Self.soundID(&r)
+            let channels = try r.u8()
+            guard channels == 1 || channels == 2 else {
+                throw .invalidValue(field: "stream channels", value: "\(channels)")
+            }
+            self = .streamOpen(id, channels: Int(channels))
+        case 108:
+            let id = try Self.soundID(&r)
+            let sequence = UInt32(bitPattern: try r.i32())
+            let frame = try Self.frame(&r)
+            let data = try r.blob(max: RemoteFraming.maxPayload)
+            guard (1...Self.maxStreamPacket).contains(data.count) else {
+                throw .invalidValue(field: "stream packet length", value: "\(data.count)")
+            }
+            self = .streamPacket(id, sequence: sequence, frame: frame, data: data)
+        case 109:
+            let id = try Self.soundID(&r)
+            self = .streamEnd(id, packets: UInt32(bitPattern: try r.i32()))
         default: throw .unknownKind(r.kind)
         }
         try r.finish()
@@ -136,6 +183,12 @@ public enum RemoteMessage: Sendable, Equatable {
         let frame = try r.i64()
         guard frame >= 0 else { throw .invalidValue(field: "frame", value: "\(frame)") }
         return frame
+    }
+
+    private static func soundID(_ r: inout WireReader) throws(WireError) -> SoundID {
+        let id = try r.i32()
+        guard id >= 0 else { throw .invalidValue(field: "sound id", value: "\(id)") }
+        return SoundID(rawValue: id)
     }
 
     private static func size(_ r: inout WireReader) throws(WireError) -> Int {

@@ -63,6 +63,8 @@ public final class RemotePlayer: Sendable {
         /// What was refused for being beyond the budget, by resource (sound loads, names, commands,
         /// messages).
         public var overBudget: [RemoteBudget.Resource: Int] = [:]
+        /// What the game's fed streams did.
+        public var streams = RemoteStreamCounts()
     }
 
     private struct State: Sendable {
@@ -143,6 +145,8 @@ public final class RemotePlayer: Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let running = Locked(true)
     private let loadWake = DispatchSemaphore(value: 0)
+    /// The game's fed streams (Remote/RemoteStreamPlayer.swift).
+    private let streams: RemoteStreamPlayer
 
     /// Starts a player on `engine`.
     /// - Parameters:
@@ -163,7 +167,11 @@ public final class RemotePlayer: Sendable {
         var initial = State()
         initial.report.delay = delay.inSeconds
         initial.verified = Set(verified)
-        state = Locked(initial)
+        let state = Locked(initial)
+        self.state = state
+        streams = RemoteStreamPlayer(engine: engine, budget: budget) { resource in
+            state.withLock { $0.overBudget(resource) }
+        }
         let thread = PosixThread { [self] in work() }
         thread.name = "SoundStation remote player"
         thread.start()
@@ -173,7 +181,11 @@ public final class RemotePlayer: Sendable {
     }
 
     /// What the session did so far.
-    public var report: Report { state.withLock { $0.report } }
+    public var report: Report {
+        var report = state.withLock { $0.report }
+        report.streams = streams.counts
+        return report
+    }
 
     /// Hands over messages read from the stream; never waits on decoding, files or the engine.
     ///
@@ -276,7 +288,10 @@ public final class RemotePlayer: Sendable {
         switch message {
         case .hello(let rate, let frame, let session):
             state.withLock { state in
-                if state.session != nil, state.session != session { state.startOver() }
+                if state.session != nil, state.session != session {
+                    state.startOver()
+                    streams.reset()
+                }
                 state.session = session
                 state.report.sessions += 1
                 state.serverRate = rate
@@ -291,6 +306,9 @@ public final class RemotePlayer: Sendable {
         case .fileChunk(let hash, let size, let offset, let data):
             receivePiece(hash, size: size, offset: offset, data: data)
         case .bye: break
+        case .streamOpen(let id, let channels): streams.open(id, channels: channels)
+        case .streamPacket(let id, let sequence, _, let data): streams.receive(id, sequence: sequence, data: data)
+        case .streamEnd(let id, let packets): streams.end(id, packets: packets)
         }
     }
 
@@ -716,6 +734,11 @@ public final class RemotePlayer: Sendable {
         let engine = self.engine
         switch command {
         case .play(let voice, let sound, let options, _):
+            // A fed stream's voice (Remote/RemoteStreamPlayer.swift).
+            if let started = streams.play(sound, options: options, at: time) {
+                if let started { remember(voice, as: started) }
+                return
+            }
             guard let (system, local, name) = localSound(sound) else {
                 state.withLock { $0.report.notArrived += 1 }
                 return
@@ -732,7 +755,8 @@ public final class RemotePlayer: Sendable {
             }
         case .stop(let remote, let fade):
             later(time) { [self] in
-                if let local = voice(remote) { engine.stop(local, fade: fade) }
+                // A closed stream's voice plays what was received first, then ends by itself.
+                if let local = voice(remote), !streams.isEnding(local) { engine.stop(local, fade: fade) }
             }
         case .stopAll(let bus, let fade): later(time) { engine.stopAll(on: bus, fade: fade) }
         case .pause(let remote):

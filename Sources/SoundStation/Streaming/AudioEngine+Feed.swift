@@ -22,6 +22,16 @@ extension AudioEngine {
         channels: Int, sampleRate: Int, options: PlayOptions = PlayOptions(), queueFrames: Int? = nil,
         name: String = "stream"
     ) throws(AudioEngineError) -> PCMFeed {
+        try openFeed(
+            channels: channels, sampleRate: sampleRate, options: options, queueFrames: queueFrames, name: name,
+            at: nil)
+    }
+
+    /// ``openFeed(channels:sampleRate:options:queueFrames:name:)`` whose voice begins no sooner than
+    /// `time` (a player's copy of a game's stream starts at the time the game's did).
+    func openFeed(
+        channels: Int, sampleRate: Int, options: PlayOptions, queueFrames: Int?, name: String, at time: Duration?
+    ) throws(AudioEngineError) -> PCMFeed {
         guard channels == 1 || channels == 2 else {
             throw .invalidArgument(name: "channels", value: "\(channels)", expected: "1 or 2")
         }
@@ -41,8 +51,15 @@ extension AudioEngine {
         // Offline, the render that follows a write takes the frames: no thread needs waking.
         let commands: CommandRing? = isOffline ? nil : ring
         let wake: @Sendable () -> Void = { commands?.wake() }
-        let ring = FeedRing(channels: channels, sampleRate: sampleRate, capacityFrames: capacity, wake: wake)
-        let voice = trigger(reserveSoundID(name: name), options: options, at: nil, carrying: ring)
+        let id = reserveSoundID(name: name)
+        // Over SSH what is written is also sent to the player, as Opus (Remote/RemoteStreamSender).
+        let remote = try remoteLink.withLock { $0 }.map { link throws(AudioEngineError) in
+            try RemoteStreamSender(
+                link: link, id: id, channels: channels, sampleRate: sampleRate, serverRate: self.sampleRate)
+        }
+        let ring = FeedRing(
+            channels: channels, sampleRate: sampleRate, capacityFrames: capacity, remote: remote, wake: wake)
+        let voice = trigger(id, options: options, at: time, carrying: ring)
         return PCMFeed(
             name: name, channels: channels, sampleRate: sampleRate, capacity: capacity, ring: ring,
             voice: voice,
