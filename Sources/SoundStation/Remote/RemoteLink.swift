@@ -17,6 +17,9 @@ final class RemoteLink: Sendable {
     static let assetBytesPerSecond = 768 * 1024
     /// Bytes of a file in one frame.
     static let pieceSize = 12 * 1024
+    /// A sound made in memory up to this size goes out with the commands, in order, not at the
+    /// files' byte rate: a game that plays it right after making it is heard at its time.
+    static let inlineMemoryBytes = 512 * 1024
     /// Frames waiting beyond this are dropped (counted): the link is far slower than the game.
     static let maxQueued = 8192
     /// How often the clock is sent while nothing else is.
@@ -131,14 +134,18 @@ final class RemoteLink: Sendable {
         wake.signal()
     }
 
+    /// Files still to send on this connection (a test waits for them before it closes the link).
+    var filesToSend: Int { outbox.withLock { $0.files.count } }
+
     /// The engine's clock as a frame, as the clock messages carry it.
     var now: Int64 { clock() }
 
     /// Sends a sound made in memory (``AudioEngine/makeBuffer(_:name:loopPoints:)``, the C API's
     /// `ss_load_memory`, `ss_load_pcm` and `ss_load_file`) as a catalogue effect on a file named by its
     /// content: the catalogue goes out again with `{"name": name, "kind": "effect", "path":
-    /// "<sha256>.<ext>"}` added, and the file, unless the player holds it, goes ahead of the catalogue's
-    /// files not yet sent (a game plays what it made first).
+    /// "<sha256>.<ext>"}` added, and the file, unless the player holds it: up to
+    /// ``inlineMemoryBytes`` with the commands, in order (a play right after the load finds it there),
+    /// a larger one at the files' byte rate ahead of the catalogue's files not yet sent.
     /// - Parameters:
     ///   - name: The sound's name.
     ///   - file: Its bytes (a WAV for PCM) or the file on disk they came from.
@@ -161,7 +168,18 @@ final class RemoteLink: Sendable {
             guard let announcement = box.announcement else { return false }
             box.frames.append((frame, nil))
             let sending = box.files.contains { $0.hash == file.hash }
-            if !sending, let wanted = Self.needed([listed], by: announcement).first {
+            guard !sending, let wanted = Self.needed([listed], by: announcement).first else { return true }
+            if file.size <= Self.inlineMemoryBytes, let bytes = file.bytes?.bytes ?? FileSystem.read(file.path ?? "") {
+                // In order with the commands: a play right after the load finds it on the player.
+                var offset = wanted.offset
+                while offset < bytes.count {
+                    let end = min(bytes.count, offset + Self.pieceSize)
+                    let piece = RemoteMessage.fileChunk(
+                        file.hash, size: bytes.count, offset: offset, data: Array(bytes[offset..<end]))
+                    if let frame = RemoteFraming.frame(piece.encoded()) { box.frames.append((frame, nil)) }
+                    offset = end
+                }
+            } else {
                 // After the piece under way (a resumed file's offset must stay its own).
                 box.files.insert(wanted, at: box.files.isEmpty ? 0 : 1)
             }
