@@ -6,6 +6,7 @@ server. The checks run in this file's order: the first sessions fill the cache t
 import getpass
 import glob
 import hashlib
+import math
 import os
 import shlex
 import shutil
@@ -499,3 +500,123 @@ def test_soundstation_cache_lists_and_clears(site):
     cleared = run([str(CLI), "cache", "clear", "--cache", str(site.cache)], check=True)
     assert "removed" in cleared.stdout
     assert not os.listdir(site.cache)
+
+
+# Sounds made in memory and fed streams (issue 32): games in Python through the C library, as the
+# snake check runs one. Each writes its own empty catalogue, so only what it makes travels.
+MEMORY_GAME = """
+import array, math, sys, time
+import soundstation
+with soundstation.Engine("auto", assets=sys.argv[1]) as engine:
+    beep = array.array("f", (0.5 * math.sin(2 * math.pi * 880 * i / 48000 + math.pi / 2) for i in range(4800)))
+    engine.load_pcm("beep", beep, channels=1, rate=48000)
+    start = engine.time + 0.5
+    for k in range(3):
+        engine.play_at("beep", start + 0.5 * k)
+    time.sleep(2.2)
+"""
+
+STREAM_GAME = """
+import math, sys, time
+import soundstation
+seconds = float(sys.argv[2])
+with soundstation.Engine("auto", assets=sys.argv[1]) as engine:
+    stream = engine.open_stream(1, 48000)
+    written, total, piece = 0, int(seconds * 48000), 480
+    # As a game keeps its audio queue filled: 10 ms pieces while less than 50 ms is queued.
+    while written < total:
+        if stream.queued < 2400:
+            stream.write([0.5 * math.sin(2 * math.pi * 440 * (written + i) / 48000) for i in range(piece)])
+            written += piece
+        else:
+            time.sleep(0.002)
+    # What was written plays out on the game's side; the player plays what it received, then ends.
+    time.sleep(0.1)
+    stream.close()
+    time.sleep(0.3)
+"""
+
+
+def python_game(site, name, source, *args):
+    """The forced command that runs a Python game written to the work folder, with an empty catalogue."""
+    script, assets = site.work / f"{name}.py", site.work / f"{name}-assets"
+    script.write_text(source)
+    assets.mkdir(exist_ok=True)
+    (assets / "catalogue.json").write_text('{"sounds": []}')
+    return (f"env PYTHONPATH={REPO}/python SOUNDSTATION_LIBRARY={BIN}/libSoundStationC.so "
+            f"python3 {script} {assets} {' '.join(args)}")
+
+
+def test_a_sound_made_in_memory_travels_by_hash_is_heard_at_its_times_and_is_cached(site):
+    before = set(cache_files(site))
+    assert site.heard("memory", python_game(site, "memory", MEMORY_GAME)) == 0
+    first = site.stats("memory")
+    print(first)
+    assert first["filesReceived"] == 1 and first["notArrived"] == 0 and first["late"] == 0
+    site.spacing("memory")
+    new = [name for name in cache_files(site) if name not in before]
+    assert len(new) == 1 and new[0].endswith(".wav"), f"cached: {new}"
+    data = (site.cache / new[0]).read_bytes()
+    assert new[0].split(".")[0] == hashlib.sha256(data).hexdigest()
+    # A float WAV of the 4800 samples: 4 bytes each after its headers.
+    assert data[:4] == b"RIFF" and 4800 * 4 < len(data) < 4800 * 4 + 100
+    # The second session: the player announces the file, the game sends none, the cache plays it.
+    assert site.heard("memory-again", python_game(site, "memory", MEMORY_GAME)) == 0
+    second = site.stats("memory-again")
+    print(second)
+    assert second["filesReceived"] == 0 and second["filesFromCache"] == 1 and second["notArrived"] == 0
+    assert second["fileBytes"] == 0
+    site.spacing("memory-again")
+
+
+def tone_analysis(path, frequency=440.0):
+    """The 440 Hz tone in a 16-bit mono recording: (start, end) in seconds where it is above a tenth of
+    its peak, the longest run of 2.5 ms windows inside it that fall below a quarter of its level, and
+    the amplitude of `frequency`, of its octave and of a neighbour over its middle."""
+    import array, wave
+    with wave.open(str(path)) as w:
+        rate = w.getframerate()
+        samples = array.array("h", w.readframes(w.getnframes()))
+    window = rate // 400
+    levels = []
+    for at in range(0, len(samples) - window, window):
+        chunk = samples[at:at + window]
+        levels.append(math.sqrt(sum(v * v for v in chunk) / window) / 32768)
+    peak = max(levels)
+    loud = [i for i, level in enumerate(levels) if level > peak / 10]
+    first, last = loud[0], loud[-1]
+    steady = sorted(levels[first:last + 1])[len(levels[first:last + 1]) // 2]
+    quiet = [i for i in range(first, last + 1) if levels[i] < steady / 4]
+
+    def amplitude(f, start, count):
+        omega = 2 * math.pi * f / rate
+        coefficient = 2 * math.cos(omega)
+        s1 = s2 = 0.0
+        for v in samples[start:start + count]:
+            s1, s2 = v / 32768 + coefficient * s1 - s2, s1
+        return 2 * math.sqrt(max(s1 * s1 + s2 * s2 - coefficient * s1 * s2, 0)) / count
+
+    middle = (first + last) // 2 * window
+    count = rate  # a second: a whole number of periods of each frequency measured
+    return {"start": first * window / rate, "end": (last + 1) * window / rate, "steady": steady,
+            "quiet": len(quiet), "at": amplitude(frequency, middle - count // 2, count),
+            "octave": amplitude(2 * frequency, middle - count // 2, count),
+            "neighbour": amplitude(frequency * 1.25, middle - count // 2, count)}
+
+
+def test_a_fed_440_hz_stream_is_heard_on_the_players_sink_with_no_gap_and_no_underrun(site):
+    assert site.heard("fed", python_game(site, "fed", STREAM_GAME, "4")) == 0
+    s = site.stats("fed")
+    print(s)
+    streams = s["streams"]
+    assert streams["opened"] == 1 and streams["concealed"] == 0 and streams["undecodable"] == 0
+    assert streams["underruns"] == 0 and streams["overflowFrames"] == 0
+    # 4 s of 20 ms packets (the last one filled with silence).
+    assert 199 <= streams["packets"] <= 202
+    print(f"Opus: {streams['bytes'] / 4:.0f} bytes a second of stream")
+    assert streams["bytes"] / 4 <= 64000 / 8 * 1.15
+    tone = tone_analysis(site.work / "fed.wav")
+    print(tone)
+    assert 3.9 <= tone["end"] - tone["start"] <= 4.2, f"the tone lasted {tone['end'] - tone['start']:.3f} s"
+    assert tone["quiet"] == 0, f"{tone['quiet']} quiet 2.5 ms windows inside the tone"
+    assert tone["at"] > 0.2 and tone["octave"] < tone["at"] / 30 and tone["neighbour"] < tone["at"] / 30
