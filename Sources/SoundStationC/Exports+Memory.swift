@@ -123,7 +123,9 @@ private func publish(
     origin: MemorySoundOrigin = .pcm
 ) throws(CError) -> Int32 {
     let buffer: SoundBuffer
-    do throws(AudioEngineError) { buffer = try system.engine.makeBuffer(audio, name: name, origin: origin) } catch {
+    do throws(AudioEngineError) {
+        buffer = try system.engine.makeBuffer(audio, name: name, origin: origin)
+    } catch {
         throw CError(error)
     }
     return try engine.publish(.init(name: name, file: buffer), as: buffer.id)

@@ -242,7 +242,7 @@ public final class AudioEngine: Sendable {
     /// with `nil`, under a new id that the buffer owns.
     func makeBuffer(
         _ audio: PCMAudio, name: String, loopPoints: Range<Int>?, id: SoundID?,
-        origin: MemorySoundOrigin = .pcm, reload: @escaping @Sendable () throws -> PCMAudio
+        origin: MemorySoundOrigin? = .pcm, reload: @escaping @Sendable () throws -> PCMAudio
     ) throws(AudioEngineError) -> SoundBuffer {
         if let loopPoints,
             loopPoints.lowerBound < 0 || loopPoints.upperBound > audio.frameCount || loopPoints.isEmpty
@@ -259,8 +259,9 @@ public final class AudioEngine: Sendable {
         register(buffer)
         if owned {
             install(id, buffer: buffer, defaults: SoundDefaults())
-            // Over SSH a sound made at run time travels as a file, like a catalogue sound.
-            offerToRemote(audio, name: name, origin: origin)
+            // Over SSH a sound made at run time travels as a file, like a catalogue sound (`origin`
+            // nil: part of a catalogue sound, whose files travel already).
+            if let origin { offerToRemote(audio, name: name, origin: origin) }
         }
         return buffer
     }

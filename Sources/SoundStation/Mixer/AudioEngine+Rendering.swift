@@ -164,7 +164,8 @@ extension AudioEngine {
                 // A fed stream with nothing to hear sleeps until a write wakes it (FeedRing.nextLook).
                 let look =
                     state.pool.voices[index].fed?.nextLook(
-                        now: now, soon: max(span / 2, 1), idle: Int64(sampleRate / 20)) ?? now + max(span / 2, 1)
+                        now: now, soon: max(span / 2, 1), idle: Int64(sampleRate / 20)) ?? now
+                    + max(span / 2, 1)
                 nextWake = min(nextWake, heard.map { min($0, now + span) } ?? look)
             } else if let stream = state.pool.voices[index].stream,
                 let source = state.pool.voices[index].source

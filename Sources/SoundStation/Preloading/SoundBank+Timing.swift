@@ -47,7 +47,10 @@ extension SoundBank {
             let path = stem.resolvedPath
             do {
                 buffers.append(
-                    try engine.makeBuffer(audio, name: "\(entry.name) stem \(index)", loopPoints: loop) {
+                    // Not sent to a remote player: the stem's file travels with the catalogue.
+                    try engine.makeBuffer(
+                        audio, name: "\(entry.name) stem \(index)", loopPoints: loop, id: nil, origin: nil
+                    ) {
                         try AudioDecoder.decode(fileAt: path, options: options)
                     })
             } catch {

@@ -169,7 +169,9 @@ final class RemoteLink: Sendable {
             box.frames.append((frame, nil))
             let sending = box.files.contains { $0.hash == file.hash }
             guard !sending, let wanted = Self.needed([listed], by: announcement).first else { return true }
-            if file.size <= Self.inlineMemoryBytes, let bytes = file.bytes?.bytes ?? FileSystem.read(file.path ?? "") {
+            if file.size <= Self.inlineMemoryBytes,
+                let bytes = file.bytes?.bytes ?? FileSystem.read(file.path ?? "")
+            {
                 // In order with the commands: a play right after the load finds it on the player.
                 var offset = wanted.offset
                 while offset < bytes.count {
@@ -217,7 +219,8 @@ final class RemoteLink: Sendable {
                 sounds.append(sound)
             }
             let message = RemoteMessage.catalogue(
-                manifest: RemoteJSON.manifest(sounds), files: files.map { RemoteFile(hash: $0.hash, size: $0.size) })
+                manifest: RemoteJSON.manifest(sounds),
+                files: files.map { RemoteFile(hash: $0.hash, size: $0.size) })
             guard let frame = RemoteFraming.frame(message.encoded()) else { return }
             box.catalogue = (frame, files)
             box.sounds = sounds
@@ -506,7 +509,8 @@ final class RemoteLink: Sendable {
             let readFD = open(file.path, O_RDONLY | O_CLOEXEC)
             got =
                 readFD < 0
-                ? -1 : data.withUnsafeMutableBytes { pread(readFD, $0.baseAddress, count, off_t(file.offset)) }
+                ? -1
+                : data.withUnsafeMutableBytes { pread(readFD, $0.baseAddress, count, off_t(file.offset)) }
             if readFD >= 0 { Glibc.close(readFD) }
         }
         outbox.withLock { box in

@@ -307,7 +307,8 @@ public final class RemotePlayer: Sendable {
             receivePiece(hash, size: size, offset: offset, data: data)
         case .bye: break
         case .streamOpen(let id, let channels): streams.open(id, channels: channels)
-        case .streamPacket(let id, let sequence, _, let data): streams.receive(id, sequence: sequence, data: data)
+        case .streamPacket(let id, let sequence, _, let data):
+            streams.receive(id, sequence: sequence, data: data)
         case .streamEnd(let id, let packets): streams.end(id, packets: packets)
         }
     }

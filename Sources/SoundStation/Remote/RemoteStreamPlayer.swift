@@ -53,7 +53,10 @@ final class RemoteStreamPlayer: Sendable {
     /// Called with a resource refused for the budget.
     private let overBudget: @Sendable (RemoteBudget.Resource) -> Void
 
-    init(engine: AudioEngine, budget: RemoteBudget, overBudget: @escaping @Sendable (RemoteBudget.Resource) -> Void) {
+    init(
+        engine: AudioEngine, budget: RemoteBudget,
+        overBudget: @escaping @Sendable (RemoteBudget.Resource) -> Void
+    ) {
         self.engine = engine
         self.budget = budget
         self.overBudget = overBudget

@@ -39,7 +39,9 @@ final class RemoteStreamSender: Sendable {
     ///   - channels: 1 or 2.
     ///   - sampleRate: What the game writes.
     ///   - serverRate: The engine's rate (the clock the packets' frames are on).
-    init(link: RemoteLink, id: SoundID, channels: Int, sampleRate: Int, serverRate: Int) throws(AudioEngineError) {
+    init(link: RemoteLink, id: SoundID, channels: Int, sampleRate: Int, serverRate: Int)
+        throws(AudioEngineError)
+    {
         let rate = StreamCodec.opusRates.contains(sampleRate) ? sampleRate : StreamCodec.decodedRate
         let encoder = try OpusPacketEncoder(channels: channels, sampleRate: rate)
         self.link = link
@@ -99,7 +101,9 @@ final class RemoteStreamSender: Sendable {
     }
 
     /// Linear interpolation from the game's rate to 48 kHz.
-    private static func resample(_ samples: UnsafeBufferPointer<Float>, channels: Int, into state: inout Encoding) {
+    private static func resample(
+        _ samples: UnsafeBufferPointer<Float>, channels: Int, into state: inout Encoding
+    ) {
         let frames = samples.count / channels
         var position = state.phase
         // Output frames fall at `position` input frames after the frame before the first (`last`).

@@ -125,7 +125,8 @@ final class OpusPacketDecoder: @unchecked Sendable {
         }
         guard frames >= 0 else {
             throw .invalidValue(
-                field: "Opus packet", value: "of \(packet?.count ?? 0) bytes (\(StreamCodec.describe(frames)))")
+                field: "Opus packet",
+                value: "of \(packet?.count ?? 0) bytes (\(StreamCodec.describe(frames)))")
         }
         return Array(output[..<(Int(frames) * channels)])
     }

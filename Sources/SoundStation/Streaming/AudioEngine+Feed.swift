@@ -23,14 +23,16 @@ extension AudioEngine {
         name: String = "stream"
     ) throws(AudioEngineError) -> PCMFeed {
         try openFeed(
-            channels: channels, sampleRate: sampleRate, options: options, queueFrames: queueFrames, name: name,
+            channels: channels, sampleRate: sampleRate, options: options, queueFrames: queueFrames,
+            name: name,
             at: nil)
     }
 
     /// ``openFeed(channels:sampleRate:options:queueFrames:name:)`` whose voice begins no sooner than
     /// `time` (a player's copy of a game's stream starts at the time the game's did).
     func openFeed(
-        channels: Int, sampleRate: Int, options: PlayOptions, queueFrames: Int?, name: String, at time: Duration?
+        channels: Int, sampleRate: Int, options: PlayOptions, queueFrames: Int?, name: String,
+        at time: Duration?
     ) throws(AudioEngineError) -> PCMFeed {
         guard channels == 1 || channels == 2 else {
             throw .invalidArgument(name: "channels", value: "\(channels)", expected: "1 or 2")

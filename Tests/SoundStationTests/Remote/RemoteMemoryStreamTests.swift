@@ -24,7 +24,9 @@ import Testing
                 clock: { [weak engine] in engine?.frameNow ?? 0 },
                 name: { [weak engine] id in engine?.sounds.withLock { $0.name(of: id) } ?? "\(id)" })
             engine.remoteLink.withLock { $0 = link }
-            engine.commandTap.withLock { tap in tap = { [link] command, frame in link.forward(command, frame: frame) } }
+            engine.commandTap.withLock { tap in
+                tap = { [link] command, frame in link.forward(command, frame: frame) }
+            }
             (self.engine, self.link, self.path) = (engine, link, path)
         }
 
@@ -54,7 +56,8 @@ import Testing
 
         init(budget: RemoteBudget = RemoteBudget(), folder: String? = nil) throws {
             self.folder =
-                folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("ss-cache-\(UUID())").path
+                folder
+                ?? FileManager.default.temporaryDirectory.appendingPathComponent("ss-cache-\(UUID())").path
             engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
             player = RemotePlayer(
                 engine: engine, cache: try AssetCache(directory: self.folder), delay: .milliseconds(100),
@@ -118,7 +121,9 @@ import Testing
         var out: [Float] = []
         var sizes: [Int] = []
         for packet in 0..<50 {
-            let samples = (0..<960).map { Float(0.5 * sin(2 * Double.pi * 440 * Double(packet * 960 + $0) / 48_000)) }
+            let samples = (0..<960).map {
+                Float(0.5 * sin(2 * Double.pi * 440 * Double(packet * 960 + $0) / 48_000))
+            }
             let data = try #require(samples.withUnsafeBufferPointer { encoder.encode($0.baseAddress!) })
             sizes.append(data.count)
             out += try decoder.decode(data)
@@ -168,7 +173,8 @@ import Testing
         let server = try Server()
         let zap = PCMAudio(
             sampleRate: 48_000, channels: 1,
-            samples: (0..<4_800).map { Float(0.4 * sin(2 * Double.pi * 660 * Double($0) / 48_000 + .pi / 2)) })
+            samples: (0..<4_800).map { Float(0.4 * sin(2 * Double.pi * 660 * Double($0) / 48_000 + .pi / 2)) }
+        )
         let buffer = try server.engine.makeBuffer(zap, name: "zap")
         _ = try server.engine.play(buffer, at: .milliseconds(200))
         let heard = try server.engine.render(frames: 24_000)
@@ -179,7 +185,9 @@ import Testing
         // The catalogue names it by its content; its bytes are the float WAV of its samples.
         let catalogue = try #require(
             decoded.compactMap { message -> [UInt8]? in
-                if case .catalogue(let manifest, let files) = message, files.contains(where: { $0.hash == hash }) {
+                if case .catalogue(let manifest, let files) = message,
+                    files.contains(where: { $0.hash == hash })
+                {
                     return manifest
                 }
                 return nil
@@ -209,16 +217,20 @@ import Testing
         let again = try Server(announcement: RemoteAnnouncement(cached: [hash.shortHex]))
         _ = try again.engine.makeBuffer(zap, name: "zap")
         let second = Self.decoded(try again.messages())
-        #expect(second.contains { if case .catalogue(_, let files) = $0 { files.contains { $0.hash == hash } } else { false } })
+        #expect(
+            second.contains {
+                if case .catalogue(_, let files) = $0 { files.contains { $0.hash == hash } } else { false }
+            })
         #expect(!second.contains { if case .fileChunk = $0 { true } else { false } })
         let cached = try Player(folder: side.folder)
-        cached.player.receive(try {
-            let replay = try Server(announcement: RemoteAnnouncement(cached: [hash.shortHex]))
-            let buffer = try replay.engine.makeBuffer(zap, name: "zap")
-            _ = try replay.engine.play(buffer, at: .milliseconds(200))
-            _ = try replay.engine.render(frames: 24_000)
-            return try replay.messages()
-        }())
+        cached.player.receive(
+            try {
+                let replay = try Server(announcement: RemoteAnnouncement(cached: [hash.shortHex]))
+                let buffer = try replay.engine.makeBuffer(zap, name: "zap")
+                _ = try replay.engine.play(buffer, at: .milliseconds(200))
+                _ = try replay.engine.render(frames: 24_000)
+                return try replay.messages()
+            }())
         try await RemoteSessionTests.wait { cached.player.report.commands == 1 }
         let fromCache = cached.player.report
         cached.player.finish()
@@ -242,7 +254,8 @@ import Testing
 
     @Test func aFedSineTravelsAsOpusAndPlaysOnThePlayerWithoutAGapThenEnds() async throws {
         let server = try Server()
-        let feed = try server.engine.openFeed(channels: 1, sampleRate: 48_000, options: PlayOptions(volume: 0.8))
+        let feed = try server.engine.openFeed(
+            channels: 1, sampleRate: 48_000, options: PlayOptions(volume: 0.8))
         // Two seconds of a 440 Hz sine in 10 ms pieces, each written and then rendered, as a game
         // feeding just ahead of its device would.
         for piece in 0..<200 {
@@ -261,12 +274,18 @@ import Testing
         }
         #expect(packets.count == 100)
         let bytes = packets.reduce(0) { $0 + $1.count }
-        let framed = packets.reduce(0) { $0 + RemoteFraming.frame(RemoteMessage.streamPacket(SoundID(rawValue: 0), sequence: 0, frame: 0, data: $1).encoded())!.count }
+        let framed = packets.reduce(0) {
+            $0
+                + RemoteFraming.frame(
+                    RemoteMessage.streamPacket(SoundID(rawValue: 0), sequence: 0, frame: 0, data: $1)
+                        .encoded())!.count
+        }
         print("stream: \(bytes / 2) bytes of Opus a second, \(framed / 2) bytes a second on the link")
         #expect(bytes / 2 <= 64_000 / 8 + 1_000)
         // The stream opens before its voice's play, and ends after its last packet.
         let open = try #require(decoded.firstIndex { if case .streamOpen = $0 { true } else { false } })
-        let play = try #require(decoded.firstIndex { if case .command(.play, _) = $0 { true } else { false } })
+        let play = try #require(
+            decoded.firstIndex { if case .command(.play, _) = $0 { true } else { false } })
         let end = try #require(decoded.firstIndex { if case .streamEnd(_, 100) = $0 { true } else { false } })
         #expect(open < play && play < end)
 
@@ -278,7 +297,8 @@ import Testing
         let played = try side.engine.render(frames: 48_000 * 3)
         let report = side.player.report
         side.player.finish()
-        #expect(report.streams.opened == 1 && report.streams.concealed == 0 && report.streams.overflowFrames == 0)
+        #expect(
+            report.streams.opened == 1 && report.streams.concealed == 0 && report.streams.overflowFrames == 0)
         #expect(report.streams.underruns == 0)
         let start = try #require(AudioAnalysis.onset(played, threshold: 0.05))
         // The game's voice began at its first render (frame 0), heard here after the 100 ms delay
