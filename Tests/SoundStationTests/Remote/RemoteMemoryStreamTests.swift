@@ -319,4 +319,32 @@ import Testing
         #expect(AudioAnalysis.rms(played, channel: 0, frames: (start + 97_500)..<(start + 120_000)) < 0.001)
         #expect(side.engine.activeVoiceCount == 0)
     }
+
+    @Test func aStreamAtARateOpusDoesNotTakeIsResampledTo48kHzAndKeepsItsPitch() throws {
+        let server = try Server()
+        let feed = try server.engine.openFeed(channels: 2, sampleRate: 44_100)
+        for piece in 0..<100 {
+            let samples = (0..<441).flatMap { frame -> [Float] in
+                let value = Float(0.5 * sin(2 * Double.pi * 440 * Double(piece * 441 + frame) / 44_100))
+                return [value, -value]
+            }
+            #expect(feed.write(samples) == 441)
+            _ = try server.engine.render(frames: 480)
+        }
+        feed.close()
+        let decoded = Self.decoded(try server.messages())
+        let decoder = try OpusPacketDecoder(channels: 2)
+        var out: [Float] = []
+        for message in decoded {
+            if case .streamPacket(_, _, _, let data) = message { out += try decoder.decode(data) }
+        }
+        // One second at 44.1 kHz is 48,000 frames at 48 kHz: 50 packets, and a 51st filled with silence
+        // when the resampler's rounding left a frame over.
+        #expect((48_000...48_960).contains(out.count / 2), "\(out.count / 2) frames")
+        let audio = PCMAudio(sampleRate: 48_000, channels: 2, samples: out)
+        let left = AudioAnalysis.amplitude(of: 440, in: audio, frames: 4_800..<43_200)
+        let right = AudioAnalysis.amplitude(of: 440, in: audio, frames: 4_800..<43_200, channel: 1)
+        #expect(abs(left - 0.5) < 0.05 && abs(right - 0.5) < 0.05, "440 Hz at \(left), \(right)")
+        #expect(AudioAnalysis.amplitude(of: 480, in: audio, frames: 4_800..<43_200) < 0.02)
+    }
 }
