@@ -207,7 +207,7 @@ final class PlayerSide: @unchecked Sendable {
             if report.late > 0 { line += "; \(report.late) late" }
             if report.streams.opened > 0 {
                 line +=
-                    "; \(report.streams.opened) fed streams (\(report.streams.packets) packets, "
+                    "; fed streams \(report.streams.opened) (\(report.streams.packets) packets, "
                     + "\(report.streams.underruns) underruns)"
             }
             if report.notArrived > 0 { line += "; \(report.notArrived) refused (sound not arrived)" }

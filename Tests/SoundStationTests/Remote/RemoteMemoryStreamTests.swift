@@ -301,6 +301,7 @@ import Testing
             report.streams.opened == 1 && report.streams.concealed == 0 && report.streams.overflowFrames == 0)
         #expect(report.streams.underruns == 0)
         let start = try #require(AudioAnalysis.onset(played, threshold: 0.05))
+        print("stream: heard from frame \(start) of the player's render (the delay is 4800 frames)")
         // The game's voice began at its first render (frame 0), heard here after the 100 ms delay
         // (Opus's 6.5 ms of look-ahead shows as its first samples' quiet).
         #expect((4_800...5_300).contains(start), "began at \(start)")
