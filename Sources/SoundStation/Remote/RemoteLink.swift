@@ -50,6 +50,8 @@ final class RemoteLink: Sendable {
         /// before its announcement, or after its player left).
         var announcement: RemoteAnnouncement?
         var open = true
+        /// The files of sounds made in memory (sent with the commands when small enough).
+        var memory: Set<ContentHash> = []
     }
 
     private let route: RemoteRoute
@@ -165,22 +167,15 @@ final class RemoteLink: Sendable {
                 files: files.map { RemoteFile(hash: $0.hash, size: $0.size) })
             guard let frame = RemoteFraming.frame(message.encoded()) else { return false }
             box.catalogue = (frame, files)
+            box.memory.insert(file.hash)
+            // Before the player's greeting, the writer sends it all on greeting (greet(_:)).
             guard let announcement = box.announcement else { return false }
             box.frames.append((frame, nil))
             let sending = box.files.contains { $0.hash == file.hash }
             guard !sending, let wanted = Self.needed([listed], by: announcement).first else { return true }
-            if file.size <= Self.inlineMemoryBytes,
-                let bytes = file.bytes?.bytes ?? FileSystem.read(file.path ?? "")
-            {
+            if let pieces = Self.inlinePieces(wanted) {
                 // In order with the commands: a play right after the load finds it on the player.
-                var offset = wanted.offset
-                while offset < bytes.count {
-                    let end = min(bytes.count, offset + Self.pieceSize)
-                    let piece = RemoteMessage.fileChunk(
-                        file.hash, size: bytes.count, offset: offset, data: Array(bytes[offset..<end]))
-                    if let frame = RemoteFraming.frame(piece.encoded()) { box.frames.append((frame, nil)) }
-                    offset = end
-                }
+                box.frames += pieces.map { ($0, nil) }
             } else {
                 // After the piece under way (a resumed file's offset must stay its own).
                 box.files.insert(wanted, at: box.files.isEmpty ? 0 : 1)
@@ -188,6 +183,27 @@ final class RemoteLink: Sendable {
             return true
         }
         if queued { wake.signal() }
+    }
+
+    /// The frames of a memory sound's file from its offset on, when it is small enough to go with the
+    /// commands (``inlineMemoryBytes``) and can be read; `nil` otherwise.
+    private static func inlinePieces(
+        _ file: (hash: ContentHash, path: String, size: Int, offset: Int, bytes: MemoryFileBytes?)
+    ) -> [[UInt8]]? {
+        guard file.size <= inlineMemoryBytes,
+            let bytes = file.bytes?.bytes ?? FileSystem.read(file.path), bytes.count == file.size
+        else { return nil }
+        var frames: [[UInt8]] = []
+        var offset = file.offset
+        while offset < bytes.count {
+            let end = min(bytes.count, offset + pieceSize)
+            let piece = RemoteMessage.fileChunk(
+                file.hash, size: bytes.count, offset: offset, data: Array(bytes[offset..<end]))
+            guard let frame = RemoteFraming.frame(piece.encoded()) else { return nil }
+            frames.append(frame)
+            offset = end
+        }
+        return frames
     }
 
     /// Sends `catalogue` (once per link): its manifest with every path replaced by the file's hash,
@@ -443,12 +459,22 @@ final class RemoteLink: Sendable {
         let hello = RemoteMessage.hello(
             sampleRate: sampleRate, frame: clock(), session: UInt64.random(in: 1...UInt64.max))
         guard write(RemoteFraming.frame(hello.encoded())!, to: fd) else { return false }
-        let catalogue = outbox.withLock { box in
+        let (catalogue, inline) = outbox.withLock { box in
             box.announcement = announcement
-            box.files = box.catalogue.map { Self.needed($0.files, by: announcement) } ?? []
-            return box.catalogue?.frame
+            let needed = box.catalogue.map { Self.needed($0.files, by: announcement) } ?? []
+            // Sounds made in memory go first and whole, ahead of the commands queued meanwhile.
+            var inline: [[UInt8]] = []
+            box.files = needed.filter { file in
+                guard box.memory.contains(file.hash), let pieces = Self.inlinePieces(file) else {
+                    return true
+                }
+                inline += pieces
+                return false
+            }
+            return (box.catalogue?.frame, inline)
         }
         if let catalogue, !write(catalogue, to: fd) { return false }
+        for piece in inline where !write(piece, to: fd) { return false }
         return true
     }
 

@@ -305,7 +305,7 @@ public final class RemotePlayer: Sendable {
         case .catalogue(let manifest, let files): receiveCatalogue(manifest, files: files)
         case .fileChunk(let hash, let size, let offset, let data):
             receivePiece(hash, size: size, offset: offset, data: data)
-        case .bye: break
+        case .bye: streams.endAll()
         case .streamOpen(let id, let channels): streams.open(id, channels: channels)
         case .streamPacket(let id, let sequence, _, let data):
             streams.receive(id, sequence: sequence, data: data)

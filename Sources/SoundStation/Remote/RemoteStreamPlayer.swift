@@ -145,6 +145,18 @@ final class RemoteStreamPlayer: Sendable {
         }
     }
 
+    /// The game closed its engine: every stream plays what it received, then ends.
+    func endAll() {
+        state.withLock { state in
+            for (id, var stream) in state.streams where !stream.ended {
+                stream.ended = true
+                stream.decoder = nil
+                stream.feed?.drain()
+                state.streams[id] = stream
+            }
+        }
+    }
+
     /// Whether `voice` is a stream's the game closed: its stop waits for what was received to play.
     func isEnding(_ voice: VoiceHandle) -> Bool {
         state.withLock { state in

@@ -28,6 +28,12 @@ import Testing
                 tap = { [link] command, frame in link.forward(command, frame: frame) }
             }
             (self.engine, self.link, self.path) = (engine, link, path)
+            // The hello carries the clock when the writer greets: before any render, so the player's
+            // mapping puts server frame 0 at its own first frame (the checks count from there).
+            let deadline = ContinuousClock.now + .seconds(20)
+            while link.bytesWritten.load(ordering: .relaxed) == 0, ContinuousClock.now < deadline {
+                usleep(1_000)
+            }
         }
 
         /// Closes the link (its writer writes what is queued) and returns the messages it wrote.
