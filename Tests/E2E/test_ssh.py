@@ -586,7 +586,8 @@ def tone_analysis(path, frequency=440.0):
     loud = [i for i, level in enumerate(levels) if level > peak / 10]
     first, last = loud[0], loud[-1]
     steady = sorted(levels[first:last + 1])[len(levels[first:last + 1]) // 2]
-    quiet = [i for i in range(first, last + 1) if levels[i] < steady / 4]
+    # The first and last windows straddle the tone's edges; any window between them is inside it.
+    quiet = [i for i in range(first + 1, last) if levels[i] < steady / 4]
 
     def amplitude(f, start, count):
         omega = 2 * math.pi * f / rate
