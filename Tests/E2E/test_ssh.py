@@ -547,12 +547,19 @@ def python_game(site, name, source, *args):
             f"python3 {script} {assets} {' '.join(args)}")
 
 
+def placed_half_a_second_apart(stats):
+    """The player placed the three plays 0.5 s apart on its clock (its own record of each start)."""
+    starts = [start for _, _, start in stats["firstPlays"]]
+    assert len(starts) == 3 and all(abs(b - a - 0.5) < 1e-6 for a, b in zip(starts, starts[1:])), starts
+
+
 def test_a_sound_made_in_memory_travels_by_hash_is_heard_at_its_times_and_is_cached(site):
     before = set(cache_files(site))
     assert site.heard("memory", python_game(site, "memory", MEMORY_GAME)) == 0
     first = site.stats("memory")
     print(first)
     assert first["filesReceived"] == 1 and first["notArrived"] == 0 and first["late"] == 0
+    placed_half_a_second_apart(first)
     site.spacing("memory")
     new = [name for name in cache_files(site) if name not in before]
     assert len(new) == 1 and new[0].endswith(".wav"), f"cached: {new}"
@@ -566,6 +573,7 @@ def test_a_sound_made_in_memory_travels_by_hash_is_heard_at_its_times_and_is_cac
     print(second)
     assert second["filesReceived"] == 0 and second["filesFromCache"] == 1 and second["notArrived"] == 0
     assert second["fileBytes"] == 0
+    placed_half_a_second_apart(second)
     site.spacing("memory-again")
 
 
