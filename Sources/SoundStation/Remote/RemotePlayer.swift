@@ -109,6 +109,16 @@ public final class RemotePlayer: Sendable {
             report.overBudget[resource, default: 0] += count
         }
 
+        /// Whether one more command may be held: the pending and the scheduled ones share the
+        /// budget's `limit`. When not, the refusal is counted.
+        mutating func mayHoldCommand(within limit: Int) -> Bool {
+            guard report.held.pendingCommands + report.held.scheduledCommands < limit else {
+                overBudget(.pending)
+                return false
+            }
+            return true
+        }
+
         /// Forgets the last session for a new one (another game, or the same game after the player
         /// came back): its clock, sound ids, voices and catalogue are its own. The report adds up.
         mutating func startOver() {
@@ -468,11 +478,7 @@ public final class RemotePlayer: Sendable {
     /// it runs (a server may name a frame far ahead); beyond the budget it is dropped and counted.
     private func later(_ time: Duration, _ action: @escaping @Sendable () -> Void) {
         let admitted = state.withLock { state in
-            let held = state.report.held.pendingCommands + state.report.held.scheduledCommands
-            guard held < budget.pendingCommands else {
-                state.overBudget(.pending)
-                return false
-            }
+            guard state.mayHoldCommand(within: budget.pendingCommands) else { return false }
             state.report.held.scheduledCommands += 1
             return true
         }
@@ -493,11 +499,7 @@ public final class RemotePlayer: Sendable {
             state.musicCalls.removeAll { $0 <= now }
             state.report.held.scheduledCommands -= passed
             guard time.inSeconds > now else { return true }
-            let held = state.report.held.pendingCommands + state.report.held.scheduledCommands
-            guard held < budget.pendingCommands else {
-                state.overBudget(.pending)
-                return false
-            }
+            guard state.mayHoldCommand(within: budget.pendingCommands) else { return false }
             state.musicCalls.append(time.inSeconds)
             state.report.held.scheduledCommands += 1
             return true
@@ -582,13 +584,7 @@ public final class RemotePlayer: Sendable {
                 return false
             }
             // Beyond the budget the play is dropped (counted): it would be late anyway.
-            guard
-                state.report.held.pendingCommands + state.report.held.scheduledCommands
-                    < budget.pendingCommands
-            else {
-                state.overBudget(.pending)
-                return true
-            }
+            guard state.mayHoldCommand(within: budget.pendingCommands) else { return true }
             state.report.held.pendingCommands += 1
             state.waiting[name, default: []].append((command, frame, arrival))
             state.loadOrder.removeAll { $0 == name }
@@ -610,13 +606,7 @@ public final class RemotePlayer: Sendable {
                 loading = name
             }
             guard loading != nil || !state.musicHeld.isEmpty else { return false }
-            guard
-                state.report.held.pendingCommands + state.report.held.scheduledCommands
-                    < budget.pendingCommands
-            else {
-                state.overBudget(.pending)
-                return true
-            }
+            guard state.mayHoldCommand(within: budget.pendingCommands) else { return true }
             state.report.held.pendingCommands += 1
             state.musicHeld.append((command, frame, arrival))
             if let loading {
