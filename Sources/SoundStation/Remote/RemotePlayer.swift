@@ -162,7 +162,7 @@ public final class RemotePlayer: Sendable {
     ///   - verified: Cached files already hashed and found sound (``AssetCache/verify()``), which
     ///     need not be hashed again before they are loaded.
     ///   - budget: What a session may make the player hold.
-    public init(
+    package init(
         engine: AudioEngine, cache: AssetCache, delay: Duration = .milliseconds(120),
         verified: [ContentHash] = [], budget: RemoteBudget = RemoteBudget()
     ) {
