@@ -29,8 +29,8 @@ public final class AudioEngine: Sendable {
         return refresh > 0 ? .microseconds(1_000_000 / refresh) : nil
     }
 
-    /// Whether the device has EFX, so filters and reverb are heard. Without it they are accepted
-    /// and do nothing, and the notice handler is told once.
+    /// Whether the device has EFX, which reverb and the EFX shelf filters need: without it those are
+    /// accepted and do nothing, and the notice handler is told once. Cutoff filters are the engine's own and work either way.
     public let colourAvailable: Bool
 
     /// The name of the opened device ("loopback" for offline and silent output).
