@@ -64,8 +64,8 @@ public final class ChiptuneDecoder: StreamingDecoder {
     public init(bytes: [UInt8], name: String, options: DecodingOptions = DecodingOptions())
         throws(AudioDecodingError)
     {
-        try Self.wholeFile.check(bytes.count, name: name)
         var opened: OpaquePointer?
+        try Self.wholeFile.check(bytes.count, name: name)
         let failure = bytes.withUnsafeBytes { raw in
             gme_open_data(raw.baseAddress, raw.count, &opened, Int32(Self.sampleRate))
         }
@@ -190,15 +190,7 @@ public final class ChiptuneDecoder: StreamingDecoder {
         guard !looping else {
             throw .unsupportedFormat(path: name, reason: "a looping chiptune never ends; decode one pass")
         }
-        var samples: [Float] = []
-        samples.reserveCapacity(passFrames * 2)
-        while true {
-            try checkCancellation(name)
-            let chunk = try read(maxFrames: 16_384)
-            if chunk.isEmpty { break }
-            samples.append(contentsOf: chunk)
-        }
-        return PCMAudio(sampleRate: Self.sampleRate, channels: 2, samples: samples)
+        return try renderPass(expectedFrames: passFrames, name: name)
     }
 
     private static func text(_ pointer: UnsafePointer<CChar>?) -> String? {

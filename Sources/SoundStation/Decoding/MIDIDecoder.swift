@@ -87,17 +87,6 @@ public final class MIDIDecoder: StreamingDecoder {
     private var position = 0
     private let passFrames: Int
 
-    /// Loads a MIDI file.
-    /// - Parameters:
-    ///   - path: The file.
-    ///   - options: The SoundFont (``DecodingOptions/soundFont``) and whether it loops.
-    /// - Throws: ``AudioDecodingError`` naming the file and what is wrong.
-    public convenience init(path: String, options: DecodingOptions = DecodingOptions())
-        throws(AudioDecodingError)
-    {
-        try self.init(bytes: Self.wholeFile.read(path), name: path, options: options)
-    }
-
     /// Loads a MIDI file held in memory.
     /// - Parameters:
     ///   - bytes: The file's contents.
@@ -151,6 +140,17 @@ public final class MIDIDecoder: StreamingDecoder {
             frameCount: looping ? Self.endlessFrameCount : passFrames,
             encoding: "\(song.trackCount) track\(song.trackCount == 1 ? "" : "s"), \(fontName)")
         try startPlayer()
+    }
+
+    /// Loads a MIDI file.
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - options: The SoundFont (``DecodingOptions/soundFont``) and whether it loops.
+    /// - Throws: ``AudioDecodingError`` naming the file and what is wrong.
+    public convenience init(path: String, options: DecodingOptions = DecodingOptions())
+        throws(AudioDecodingError)
+    {
+        try self.init(bytes: Self.wholeFile.read(path), name: path, options: options)
     }
 
     deinit {
@@ -273,14 +273,6 @@ public final class MIDIDecoder: StreamingDecoder {
         guard !looping else {
             throw .unsupportedFormat(path: name, reason: "a looping MIDI song never ends; decode one pass")
         }
-        var samples: [Float] = []
-        samples.reserveCapacity(passFrames * 2)
-        while true {
-            try checkCancellation(name)
-            let chunk = try read(maxFrames: 16_384)
-            if chunk.isEmpty { break }
-            samples.append(contentsOf: chunk)
-        }
-        return PCMAudio(sampleRate: Self.sampleRate, channels: 2, samples: samples)
+        return try renderPass(expectedFrames: passFrames, name: name)
     }
 }
