@@ -58,7 +58,9 @@ final class MemoryBlocks: PCMBlocks {
         let start = cursor
         var block: [Float] = []
         block.reserveCapacity(maxFrames * channels)
-        while block.count < maxFrames * channels, let span = nextSpan(maxFrames: maxFrames - block.count / channels) {
+        while block.count < maxFrames * channels,
+            let span = nextSpan(maxFrames: maxFrames - block.count / channels)
+        {
             block += samples[(span.lowerBound * channels)..<(span.upperBound * channels)]
         }
         return block.isEmpty ? nil : (start, block)

@@ -99,7 +99,8 @@ public enum AudioDecoder {
         case .oggVorbis:
             return try VorbisFileDecoder(file: file, options: options)
         case .mod, .xm, .s3m, .it:
-            return try ModuleDecoder(bytes: ModuleDecoder.wholeFile.read(file), name: file.path, options: options)
+            return try ModuleDecoder(
+                bytes: ModuleDecoder.wholeFile.read(file), name: file.path, options: options)
         case .midi, .nsf, .nsfe, .spc, .gbs, .vgm, .vgz, .ay, .hes, .kss, .sap, .gym:
             return try songDecoder(format: format, source: file, name: file.path, options: options)
         case .wav:

@@ -111,7 +111,8 @@ struct WholeFileLimit {
     func check(_ count: Int, name: String) throws(AudioDecodingError) {
         guard count > 0 else { throw .unreadable(path: name, reason: "the file is empty (0 bytes)") }
         guard count <= bytes else {
-            throw .unsupportedFormat(path: name, reason: "\(kind) of \(count) bytes (at most \(bytes >> 20) MiB)")
+            throw .unsupportedFormat(
+                path: name, reason: "\(kind) of \(count) bytes (at most \(bytes >> 20) MiB)")
         }
     }
 
