@@ -4,7 +4,7 @@ import Synchronization
 /// The sound engine: one OpenAL output, a pool of voices, buses, and the clock that drives them.
 ///
 /// Every method may be called from any thread, and every call returns at once: a mutation (a
-/// trigger, a stop, a volume, a filter) is checked and written as one ``EngineCommand`` into a
+/// trigger, a stop, a volume, a filter) is checked and written as one `EngineCommand` into a
 /// lock-free ring, which the mixing side (the driver thread on a device, ``render(frames:)``
 /// offline) carries out in order; a query reads what the mixing side published after its last
 /// round. The article "Threads and the real-time contract" says which thread runs what.
