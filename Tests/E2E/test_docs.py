@@ -109,8 +109,8 @@ def test_the_generated_test_counts_are_the_runners_counts():
     collected = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--collect-only", "-q",
                                 "Tests/E2E"], cwd=REPO, capture_output=True, text=True)
     e2e = sum(1 for line in collected.stdout.splitlines() if "::" in line)
-    # What `swift test list` runs, without SwiftPM: it would wait for the lock on .build while
-    # `make test` runs the unit tests beside these.
+    # What `swift test list` runs, without SwiftPM: SwiftPM would wait for its lock on .build while
+    # another swift command (make e2e's other lanes install the library with one) holds it.
     bundle = BIN / "SoundStationPackageTests.xctest"
     if not bundle.exists():
         pytest.skip(f"the Swift tests are not built in {BIN} (swift build --build-tests)")
