@@ -6,8 +6,10 @@
 # Usage: Scripts/test-counts.sh   (after `swift build --build-tests`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift_tests=$(swift test list --skip-build 2>/dev/null | grep -c .) ||
+listed=$(swift test list --skip-build 2>/dev/null) ||
     { echo "test-counts: swift test list failed (swift build --build-tests first)" >&2; exit 1; }
+swift_tests=$(grep -c . <<<"$listed")
+catalogue_tests=$(grep -c '^SoundStationTests\.Catalogue[A-Za-z]*Tests/' <<<"$listed")
 e2e_tests=$(/usr/bin/python3 -m pytest -p no:cacheprovider --collect-only -q Tests/E2E 2>/dev/null |
     grep -c '::') || { echo "test-counts: pytest --collect-only Tests/E2E failed" >&2; exit 1; }
 cat >Docs/generated/tests.md <<EOF
@@ -15,7 +17,8 @@ cat >Docs/generated/tests.md <<EOF
 | tests | how many | counted by |
 | --- | --- | --- |
 | Swift (Tests/*Tests) | $swift_tests | \`swift test list\` |
+| of which the catalogue's (SoundStationTests.Catalogue*Tests) | $catalogue_tests | \`swift test list\` |
 | end to end (Tests/E2E) | $e2e_tests | \`pytest --collect-only -q Tests/E2E\` |
 EOF
-echo "test-counts: $swift_tests Swift tests, $e2e_tests end-to-end tests"
+echo "test-counts: $swift_tests Swift tests ($catalogue_tests of the catalogue), $e2e_tests end-to-end tests"
 /usr/bin/python3 Scripts/generated-docs.py update

@@ -94,13 +94,13 @@ def test_the_bench_table_judges_each_row_against_its_target(tmp_path):
 
 
 def generated_counts():
-    """The counts Scripts/test-counts.sh wrote: {"Swift": N, "end to end": N}."""
+    """The counts Scripts/test-counts.sh wrote: {"Swift": N, "of which the catalogue's": N, "end to end": N}."""
     counts = {}
     for line in (GENERATED / "tests.md").read_text().splitlines():
-        match = re.match(r"\| (Swift|end to end) \([^)]*\) \| (\d+) \|", line)
+        match = re.match(r"\| (Swift|of which the catalogue's|end to end) \([^)]*\) \| (\d+) \|", line)
         if match:
             counts[match.group(1)] = int(match.group(2))
-    assert set(counts) == {"Swift", "end to end"}, "Docs/generated/tests.md lacks a count"
+    assert set(counts) == {"Swift", "of which the catalogue's", "end to end"}, "Docs/generated/tests.md lacks a count"
     return counts
 
 
@@ -119,9 +119,12 @@ def test_the_generated_test_counts_are_the_runners_counts():
     xctest = subprocess.run([bundle, "--list-tests"], capture_output=True, text=True, check=True)
     swift = sum(1 for line in testing.stdout.splitlines() if line.strip())
     swift += int(re.search(r"Listing (\d+) tests?", xctest.stdout).group(1))
-    assert (counts["Swift"], counts["end to end"]) == (swift, e2e), (
-        f"Docs/generated/tests.md says {counts['Swift']} Swift and {counts['end to end']} end-to-end tests; "
-        f"swift test list lists {swift}, pytest collects {e2e}: run Scripts/test-counts.sh")
+    catalogue = sum(1 for line in testing.stdout.splitlines() + xctest.stdout.splitlines()
+                    if re.match(r"SoundStationTests\.Catalogue[A-Za-z]*Tests/", line))
+    listed = (counts["Swift"], counts["of which the catalogue's"], counts["end to end"])
+    assert listed == (swift, catalogue, e2e), (
+        f"Docs/generated/tests.md says {listed} (Swift, of which the catalogue's, end to end); the runners count "
+        f"{(swift, catalogue, e2e)}: run Scripts/test-counts.sh")
 
 
 def test_the_pages_quote_the_counted_tests():
@@ -129,7 +132,11 @@ def test_the_pages_quote_the_counted_tests():
     words = {"Swift": "Swift", "end-to-end": "end to end", "pytest": "end to end", "e2e": "end to end"}
     wrong = []
     for page in pages():
-        for match in re.finditer(r"(\d+) (Swift|end-to-end|pytest|e2e) tests", page.read_text()):
+        text = page.read_text()
+        for match in re.finditer(r"(\d+) (Swift|end-to-end|pytest|e2e) tests", text):
             if int(match.group(1)) != counts[words[match.group(2)]]:
+                wrong.append(f"{page.name}: {match.group(0)!r}")
+        for match in re.finditer(r"Catalogue tests \((\d+) tests", text):
+            if int(match.group(1)) != counts["of which the catalogue's"]:
                 wrong.append(f"{page.name}: {match.group(0)!r}")
     assert not wrong, f"{wrong}; counted: {counts} (Docs/generated/tests.md)"
