@@ -39,12 +39,19 @@ build() {
     grep -E 'warning:|Build' "$log" || true
     rm -f "$log"
 }
+only=" ${BENCH_ONLY:-} "
+wanted() { [ "$only" = "  " ] || [[ $only == *" $1 "* ]]; }
 echo "bench: building the Benchmarks package (release)"
 build
-build --product soundstation
-build --product starfall
+programs=(soundstation-bench raw-openal-bench sdl-mixer-bench)
+# The CLIs are only for start-up and the remote sessions.
+if wanted timed || wanted remote; then
+    build --product soundstation
+    build --product starfall
+    programs+=(soundstation starfall)
+fi
 bin="$root/Benchmarks/.build/release"
-for program in soundstation-bench raw-openal-bench sdl-mixer-bench soundstation starfall; do
+for program in "${programs[@]}"; do
     [ -x "$bin/$program" ] || { echo "bench: $bin/$program was not built" >&2; exit 1; }
 done
 
@@ -81,8 +88,6 @@ fi
 # (BENCH_SOAK_SECONDS, default 60 s) runs once: the engine, then pacat as long (2 minutes).
 long=(--load-seconds "${BENCH_LOAD_SECONDS:-10}" --idle-seconds "${BENCH_IDLE_SECONDS:-20}")
 long+=(--soak-seconds "${BENCH_SOAK_SECONDS:-60}")
-only=" ${BENCH_ONLY:-} "
-wanted() { [ "$only" = "  " ] || [[ $only == *" $1 "* ]]; }
 for group in preload trigger mix filter music-speed voice-encode latency trigger-under-load idle-music latency-device-low-underruns; do
     wanted "$group" || continue
     group_rounds=$rounds
