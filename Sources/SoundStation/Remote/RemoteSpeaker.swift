@@ -26,7 +26,7 @@ public final class RemoteSpeaker: Sendable {
     private let running = Atomic<Bool>(true)
     private let exited = DispatchSemaphore(value: 0)
     /// Times the device ran dry before the next piece was queued.
-    public var underruns: Int { underrunCount.load(ordering: .relaxed) }
+    public var underruns: Int { underrunCount.load(ordering: .acquiring) }
     private let underrunCount = Atomic<Int>(0)
     /// Frames of the render the device has played (taken from the queue), skipped ones included.
     public var playedFrames: Int { playedCount.load(ordering: .relaxed) }
@@ -157,7 +157,8 @@ public final class RemoteSpeaker: Sendable {
             }
             if dry {
                 // The queue ran dry (the thread was held up): start again with what is queued.
-                if started { underrunCount.add(1, ordering: .relaxed) }
+                // Counted after the catch-up above, so one who sees it sees the frames skipped.
+                if started { underrunCount.add(1, ordering: .releasing) }
                 try? source.play()
                 started = true
             }
