@@ -229,17 +229,10 @@ public final class RemoteSpeaker: Sendable {
 struct DriftWatch {
     /// Frames behind that are let be (the wall clock and the position are read a poll apart).
     static let slack = 96
-    /// The shortest window (seconds). The source's offset is the one at the device's last mix, so a
-    /// reading is behind by up to a period when it comes just before the next mix; on a loaded
-    /// machine the mixing thread comes late too, and windows of a period and a half could hold no
-    /// reading just after a mix, twice in a row: 20 ms (a period) were dropped that had not been
-    /// lost, and every later sound was heard that much early.
-    static let shortestWindow = 0.1
     /// How long after a dry restart the device's readings are not trusted to lower the floor.
     static let settleTime = 0.5
     let rate: Double
-    /// The window the smallest lag is taken over: a device period and a half plus two polls, and at
-    /// least ``shortestWindow``.
+    /// The window the smallest lag is taken over: a device period and a half, plus two polls.
     let window: Double
     let start = ContinuousClock.now
     /// The smallest lag seen in steady play.
@@ -253,7 +246,7 @@ struct DriftWatch {
     init(rate: Double, period refresh: Int) {
         self.rate = rate
         let period = refresh > 0 ? 1 / Double(refresh) : 0.025
-        window = max(period * 1.5 + 0.004, Self.shortestWindow)
+        window = period * 1.5 + 0.004
     }
 
     /// Takes the source's position (frames played since it started, skipped ones included) at `now`
