@@ -116,7 +116,21 @@ public final class RemoteSpeaker: Sendable {
         // over a window longer than a period is compared with the smallest seen in steady play.
         var clock = DriftWatch(rate: Double(engine.sampleRate), period: device.refresh)
         let timed = device.withContext { alIsExtensionPresent("AL_SOFT_source_latency") != 0 }
+        var lastPoll = ContinuousClock.now
+        let heldUpLimit = Duration.seconds(Double(Self.aheadFrames) / Double(engine.sampleRate))
         while running.load(ordering: .acquiring) {
+            let polled = ContinuousClock.now
+            if signalled, polled - lastPoll > heldUpLimit, source.state == .playing {
+                // This thread was held up longer than the queue lasts (the whole process stopped,
+                // say): what is still queued was due during the hold-up, and would be heard late
+                // after it. It is dropped, and the source restarts as one that ran dry.
+                source.stop()
+                playedCount.add(queued.count * Self.pieceFrames, ordering: .relaxed)
+                consumed += queued.count
+                free.append(contentsOf: queued.values)
+                queued.removeAll()
+            }
+            lastPoll = polled
             // The state is read before the processed count: a source that stopped has processed all
             // its queue, so a dry restart below knows every frame the device took.
             let dry = source.state != .playing
