@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: run test unit e2e e2e-capi bindings example-c example-python install install-lib install-bin uninstall build bench size dist dist-test assets fuzz soak tsan asan lint format docs deps test-deps clean
+.PHONY: run test unit e2e e2e-pytest e2e-scripts e2e-bindings e2e-capi bindings example-c example-python install install-lib install-bin uninstall build bench size dist dist-test assets fuzz soak tsan asan lint format docs deps test-deps clean
 
 ## run: install what is missing, build, and play the Starfall demo (window with a display, else terminal)
 run: deps
@@ -27,16 +27,37 @@ unit:
 	$(SWIFT) test --skip-build --skip '$(HEAVY_SUITES)' $(SWIFT_TEST_FLAGS)
 	$(SWIFT) test --skip-build --filter '$(HEAVY_SUITES)' $(SWIFT_TEST_FLAGS)
 
-# Tests/E2E runs under pytest (Debian's python3-pytest) with its own PulseAudio server, sshd and tmux;
-# E2E_PYTEST_FLAGS adds pytest options (-k NAME, -x, -n 2 with python3-pytest-xdist).
+# Three lanes side by side, as most of their time is spent waiting on sound played in real time
+# (and the third, the bindings' builds and valgrind, on the CPU the other two leave): Tests/E2E under
+# pytest (Debian's python3-pytest) on E2E_WORKERS workers (python3-pytest-xdist; one file's tests stay
+# in order on one worker, and each worker starts its own PulseAudio server, sshd and tmux); the bash
+# checks of the C library and Python package installed, fed sounds and the size guard, on the server
+# of `make test`; the Rust and Go bindings. Each lane's output is printed whole when it ends (make -O).
+# E2E_PYTEST_FLAGS adds pytest options (-k NAME, -x); E2E_WORKERS=0 runs pytest in one process,
+# E2E_JOBS=1 one lane after the other.
 E2E_PYTEST_FLAGS ?=
+E2E_WORKERS ?= 2
+E2E_JOBS ?= 3
+E2E_XDIST = $(if $(filter 0,$(E2E_WORKERS)),,-n $(E2E_WORKERS) --dist loadfile)
 e2e:
 	$(SWIFT) build
-	Scripts/e2e-capi.sh .build/debug
-	Scripts/e2e-feed.sh .build/debug
-	SOUNDSTATION_BIN=.build/debug /usr/bin/python3 -m pytest -p no:cacheprovider -q -rfE Tests/E2E $(E2E_PYTEST_FLAGS)
+	@echo "e2e: pytest Tests/E2E, the bash checks and the bindings side by side; each prints its report when it ends"
+	$(MAKE) --no-print-directory -j$(E2E_JOBS) --output-sync=target e2e-pytest e2e-scripts e2e-bindings
+
+e2e-pytest:
+	SOUNDSTATION_BIN=.build/debug /usr/bin/python3 -m pytest -p no:cacheprovider -q -rfE --durations=15 \
+		$(E2E_XDIST) Tests/E2E $(E2E_PYTEST_FLAGS)
+
+# Every script runs, whichever failed before it, so one run shows every failure.
+e2e-scripts:
+	status=0; \
+	for check in "Scripts/e2e-capi.sh .build/debug" "Scripts/e2e-feed.sh .build/debug" \
+		"Scripts/size.sh --guard .build/debug"; do \
+		echo "== $$check"; $$check || { echo "FAILED: $$check"; status=1; }; \
+	done; exit $$status
+
+e2e-bindings:
 	Scripts/test-bindings.sh .build/debug
-	Scripts/size.sh --guard .build/debug
 
 ## bindings: cargo test and go test of bindings/rust and bindings/go on the installed library, and
 ## their example games

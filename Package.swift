@@ -100,7 +100,7 @@ let package = Package(
         ),
         .target(name: "SoundStationTesting", dependencies: ["SoundStation"]),
         .target(name: "TerminalKit"),
-        .target(name: "CommandLineKit"),
+        .target(name: "CommandLineKit", dependencies: ["SoundStation"]),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit"]),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
         .executableTarget(

@@ -4,7 +4,13 @@
 # temporary workspace (generated tracks, speech, catalogues), runs every case in interleaved rounds
 # (each process warms up, then runs), and writes .build/bench/results.json and a table.
 # Needs the private PulseAudio server of Scripts/with-pulse.sh for the device cases.
+# A whole run writes Docs/generated/bench.md (each row's result, target and met/MISSED, the date and
+# the load) and copies it into Docs/Performance.md (Scripts/generated-docs.py); Tests/E2E/test_docs.py
+# fails when the page and the file disagree.
 # Usage: Scripts/bench.sh [ROUNDS [RUNS]]   (default 4 rounds of 2 runs: 8 runs per case)
+#        BENCH_ONLY="mix trigger" Scripts/bench.sh 1 1: only those groups (of the loop below, and
+#        stream-memory, timed for oggenc and startup, remote for the SSH sessions), for a quick look;
+#        such a run writes its table to .build/bench/bench-doc.md and leaves the docs alone
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -33,12 +39,19 @@ build() {
     grep -E 'warning:|Build' "$log" || true
     rm -f "$log"
 }
+only=" ${BENCH_ONLY:-} "
+wanted() { [ "$only" = "  " ] || [[ $only == *" $1 "* ]]; }
 echo "bench: building the Benchmarks package (release)"
 build
-build --product soundstation
-build --product starfall
+programs=(soundstation-bench raw-openal-bench sdl-mixer-bench)
+# The CLIs are only for start-up and the remote sessions.
+if wanted timed || wanted remote; then
+    build --product soundstation
+    build --product starfall
+    programs+=(soundstation starfall)
+fi
 bin="$root/Benchmarks/.build/release"
-for program in soundstation-bench raw-openal-bench sdl-mixer-bench soundstation starfall; do
+for program in "${programs[@]}"; do
     [ -x "$bin/$program" ] || { echo "bench: $bin/$program was not built" >&2; exit 1; }
 done
 
@@ -76,6 +89,7 @@ fi
 long=(--load-seconds "${BENCH_LOAD_SECONDS:-10}" --idle-seconds "${BENCH_IDLE_SECONDS:-20}")
 long+=(--soak-seconds "${BENCH_SOAK_SECONDS:-60}")
 for group in preload trigger mix filter music-speed voice-encode latency trigger-under-load idle-music latency-device-low-underruns; do
+    wanted "$group" || continue
     group_rounds=$rounds
     group_runs=$runs
     case $group in
@@ -98,9 +112,9 @@ for group in preload trigger mix filter music-speed voice-encode latency trigger
     done 2> >(grep -Ev '^(ALSA lib|AL lib: \(EE\) (ALCplaybackAlsa_open|ReleaseThreadCtx))' >&2)
 done
 
-echo "bench: stream-memory (one process per run, streamed and preloaded in turn)"
 total=$((rounds * runs))
-for run in $(seq 0 "$total"); do
+wanted stream-memory && echo "bench: stream-memory (one process per run, streamed and preloaded in turn)"
+wanted stream-memory && for run in $(seq 0 "$total"); do
     for mode in streamed preloaded; do
         if [ "$run" -eq 0 ]; then
             "$bin/soundstation-bench" stream-memory --work "$work" --mode "$mode" >/dev/null
@@ -110,6 +124,7 @@ for run in $(seq 0 "$total"); do
     done
 done
 
+if wanted timed; then
 echo "bench: voice-encode with oggenc, startup (whole processes)"
 python3 - "$work" "$bin" >"$work/timed.json" <<'EOF'
 import json, sys
@@ -138,10 +153,12 @@ if ! command -v oggenc >/dev/null; then
     python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); json.dump(s[1:], open(sys.argv[1], "w"))' "$work/timed.json"
 fi
 python3 Benchmarks/Scripts/bench.py time --runs "$total" "$work/timed.json" >>"$lines"
+fi
 
 # Sound over SSH: the game's CPU with the remote output against the local device (Starfall's bot for
 # 30 s in a pseudo-terminal, as sshd runs it) and the bytes of sound frames per minute (every asset
 # announced as cached, so only commands travel).
+if wanted remote; then
 echo "bench: remote session (Starfall's terminal bot, 30 s each, remote and local)"
 (cd "$root" && python3 Scripts/ssh/bench-remote.py Assets "$bin/starfall" --terminal --autostart --bot \
     --seed 3 --frames 1800) | tee "$out/remote.txt"
@@ -155,6 +172,7 @@ echo "bench: remote session, the engine alone (soundstation-bench session: Starf
 echo "bench: 50 remote sessions at once (Starfall's terminal bot, 1200 ticks each, a seed each)"
 (cd "$root" && python3 Scripts/ssh/bench-sessions.py "$bin/soundstation" "$root/Assets" 50 "$bin/starfall" \
     --terminal --autostart --bot --seed '{seed}' --frames 1200) | tee "$out/sessions.txt"
+fi
 
 {
     echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(free -m | awk '/^Mem:/ {print $2}') MiB RAM"
@@ -163,13 +181,17 @@ echo "bench: 50 remote sessions at once (Starfall's terminal bot, 1200 ticks eac
     echo "load average (1, 5, 15 min) at the start: $load_start; at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 } >"$out/machine.txt"
 
+# Only a whole run is today's table: a run of some groups writes its table beside the results.
+doc="$root/Docs/generated/bench.md"
+[ -z "${BENCH_ONLY:-}" ] || doc="$out/bench-doc.md"
 echo
 python3 Benchmarks/Scripts/bench.py report "$lines" \
-    --json "$out/results.json" --markdown "$out/results.md"
+    --json "$out/results.json" --markdown "$out/results.md" --doc "$doc" --machine "$out/machine.txt"
+[ -n "${BENCH_ONLY:-}" ] || python3 Scripts/generated-docs.py update
 echo
 cat "$out/machine.txt"
 if awk -v load="${load_start%% *}" -v cores="$(nproc)" 'BEGIN { exit !(load > cores / 2) }'; then
     echo "bench: other work was running when the bench started (load $load_start on $(nproc) cores):" \
         "wall-clock cases (preload above all, which needs every core) are noisy; run again when it is idle"
 fi
-echo "bench: wrote $out/results.json (table: $out/results.md; remote session: $out/remote.txt, $out/sessions.txt) in $(($(date +%s) - started)) s"
+echo "bench: wrote $out/results.json (table: $out/results.md, for the docs: $doc; remote session: $out/remote.txt, $out/sessions.txt) in $(($(date +%s) - started)) s"

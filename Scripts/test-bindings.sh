@@ -9,8 +9,8 @@
 #     example game for 120 frames;
 #   - `go vet`, `go test` (layouts, renders, errors) and the Go example game;
 #   - the READMEs' Rust and Go programs built from a folder outside the repository as the READMEs
-#     say and run with no sound server (Tests/Bindings/readme_examples.py), then both once more under
-#     valgrind.
+#     say and run with no sound server (Tests/Bindings/readme_examples.py), then each once more under
+#     valgrind (one build for both runs).
 # Usage: Scripts/test-bindings.sh [BUILD_DIR]   (default .build/debug)
 set -uo pipefail
 config=$(basename "${1:-.build/debug}")
@@ -88,11 +88,10 @@ for readme, path in [("README.md", "bindings/rust/examples/hello.rs"), ("README.
     text = open(f"{root}/{readme}").read()
     assert open(f"{root}/{path}").read().rstrip() in text, f"{readme}'s copy of {path} differs"
 PY
-step "the READMEs' Rust and Go programs, built outside the repository as written, run with no sound server" \
-    python3 "$root/Tests/Bindings/readme_examples.py" rust go
-# Go's test binary is not run under valgrind: valgrind does not model goroutine stacks, and reports
-# thousands of invalid reads and writes in plain Go code (each test function, runtime.mallocgc).
-# The Go program, whose C calls are the binding's, runs clean with the two Go suppressions.
-step "the READMEs' Rust and Go programs under valgrind: zero errors" \
+# Each program is built once and run twice, plainly and under valgrind. Go's test binary is not run
+# under valgrind: valgrind does not model goroutine stacks, and reports thousands of invalid reads
+# and writes in plain Go code (each test function, runtime.mallocgc). The Go program, whose C calls
+# are the binding's, runs clean with the two Go suppressions.
+step "the READMEs' Rust and Go programs, built outside the repository as written, run with no sound server, and under valgrind with zero errors" \
     python3 "$root/Tests/Bindings/readme_examples.py" --valgrind rust go
 exit $status

@@ -5,9 +5,13 @@ print into .build/bench/results.json and a table.
     bench.py time --runs N SPEC.json        time each command of SPEC (a JSON list of
                                             {case, side, peer, unit, label, cmd}) once as a warm-up
                                             and then N times, interleaved, printing one JSON line each
-    bench.py report LINES.jsonl --json OUT.json --markdown OUT.md
+    bench.py report LINES.jsonl --json OUT.json --markdown OUT.md [--doc DOC.md --machine MACHINE.txt]
+                                            --doc: the one table Docs/Performance.md shows (each row's
+                                            result, target and met/MISSED, with the run's date and load),
+                                            which Scripts/generated-docs.py copies into the page
 """
 import argparse
+import datetime
 import json
 import statistics
 import subprocess
@@ -184,19 +188,64 @@ def cell(stats):
     return "%s [%s-%s]" % (number(stats["median"]), number(stats["min"]), number(stats["max"]))
 
 
-def verdict(target, engine, ratio, worst):
+def judge(target, engine, ratio, worst):
+    """(met, what the target asks) for a row's target, or None when it has none."""
     if target is None:
-        return ""
+        return None
     kind, bound = target
     if kind == "ratio<=":
-        return ("met" if ratio is not None and ratio <= bound else "MISSED") + " (ratio <= %g)" % bound
+        return ratio is not None and ratio <= bound, "ratio <= %g" % bound
     if kind == "engine<":
-        return ("met" if engine < bound else "MISSED") + " (engine < %g)" % bound
+        return engine < bound, "engine < %g" % bound
     if kind == "engine<=":
-        return ("met" if engine <= bound else "MISSED") + " (engine <= %g)" % bound
+        return engine <= bound, "engine <= %g" % bound
     if kind == "worst<=":
-        return ("met" if worst <= bound else "MISSED") + " (every run <= %g)" % bound
-    return ("met" if engine >= bound else "MISSED") + " (engine >= %g)" % bound
+        return worst <= bound, "every run <= %g" % bound
+    return engine >= bound, "engine >= %g" % bound
+
+
+def verdict(target, engine, ratio, worst):
+    judged = judge(target, engine, ratio, worst)
+    if judged is None:
+        return ""
+    met, asked = judged
+    return "%s (%s)" % ("met" if met else "MISSED", asked)
+
+
+def write_doc(path, rows, missing, machine):
+    """The table Docs/Performance.md includes: one line per row with its result, its target and
+    whether this run met it, under the run's date, commit and load (from bench.sh's machine.txt)."""
+    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                                check=True).stdout.strip()
+        # The pages this table rewrites do not count as changes to the code measured.
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".",
+                                ":!Docs/generated", ":!Docs/Performance.md"], capture_output=True,
+                               text=True, check=True).stdout.strip()
+        commit += " with changes" if dirty else ""
+    except (OSError, subprocess.CalledProcessError):
+        commit = "unknown"
+    met = sum(1 for row in rows if row["met"] is True)
+    judged = sum(1 for row in rows if row["met"] is not None)
+    with open(path, "w") as out:
+        out.write("<!-- Written by Benchmarks/Scripts/bench.py report --doc (make bench); do not edit. -->\n")
+        out.write("The last `make bench`: %s, commit %s; %d of %d targets met.\n\n" % (when, commit, met, judged))
+        for line in machine:
+            out.write("- %s\n" % line)
+        if machine:
+            out.write("\n")
+        out.write("| row | against | engine | peer | ratio | runs | target | |\n")
+        out.write("| --- | --- | --- | --- | --- | --- | --- | --- |\n")
+        for row in rows:
+            status = "" if row["met"] is None else ("met" if row["met"] else "**MISSED**")
+            out.write("| `%s` | %s | %s | %s | %s | %s | %s | %s |\n" % (
+                row["name"], row["peer"], row["engine"], row["other"], row["ratio"], row["runs"],
+                row["target"], status))
+        out.write("\nengine and peer: median [min-max] of the runs, in the row's unit; ratio = engine / peer "
+                  "(lower is better, except `voice-encode-speed`); runs: engine/peer run count.\n")
+        if missing:
+            out.write("\nNot measured in this run: %s.\n" % ", ".join("`%s` against %s" % pair for pair in missing))
 
 
 def report(arguments):
@@ -206,7 +255,7 @@ def report(arguments):
                if line["case"] == "voice-encode" and "audioSeconds" in line.get("extra", {})]
     if seconds:
         lines += derive_speed(lines, seconds[0])
-    results, table = [], []
+    results, table, doc_rows, missing = [], [], [], []
     for case, peer, target in ROWS:
         engine_figures, engine_label, engine_notes, unit = gather(lines, case, "engine")
         peer_side = "engine-variant" if peer.startswith("soundstation-") else "peer"
@@ -215,6 +264,7 @@ def report(arguments):
         peer_figures, peer_label, peer_notes, _ = gather(lines, peer_case, peer_side, peer)
         if not engine_figures or not peer_figures:
             print("bench: no figures for %s vs %s; left out" % (case, peer), file=sys.stderr)
+            missing.append((case, peer))
             continue
         engine, other = summary(engine_figures), summary(peer_figures)
         if other["median"] == 0:
@@ -235,6 +285,20 @@ def report(arguments):
                                               rms_check(lines, case, peer_side, peer)))),
                       engine_label, peer_label,
                       "; ".join(engine_notes), "; ".join(peer_notes)))
+        judged = judge(target, engine["median"], ratio, engine["max"])
+        doc_rows.append({
+            "name": case, "peer": peer,
+            "engine": "%s %s" % (cell(engine), unit), "other": cell(other),
+            "ratio": "%sx" % number(ratio) if ratio is not None else "-",
+            "runs": "%d/%d" % (engine["n"], other["n"]),
+            "target": "" if judged is None else judged[1],
+            "met": None if judged is None else judged[0],
+        })
+    if arguments.doc:
+        machine = []
+        if arguments.machine:
+            machine = [line.strip() for line in open(arguments.machine) if line.strip()]
+        write_doc(arguments.doc, doc_rows, missing, machine)
     with open(arguments.json, "w") as out:
         json.dump(results, out, indent=2)
         out.write("\n")
@@ -273,6 +337,8 @@ def main():
     combine.add_argument("lines")
     combine.add_argument("--json", required=True)
     combine.add_argument("--markdown", required=True)
+    combine.add_argument("--doc", help="write the table Docs/Performance.md includes here")
+    combine.add_argument("--machine", help="bench.sh's machine.txt: the machine, the system and the load")
     arguments = parser.parse_args()
     if arguments.command == "time":
         time_commands(arguments.spec, arguments.runs)

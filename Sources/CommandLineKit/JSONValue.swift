@@ -1,3 +1,5 @@
+import SoundStation
+
 /// A JSON value the CLIs print (`soundstation catalogue --json`), written as Foundation's
 /// `JSONEncoder` with `[.prettyPrinted, .sortedKeys]` writes it: two-space indent, keys sorted.
 ///
@@ -18,7 +20,7 @@ public enum JSONValue: Sendable, Equatable {
         let inner = String(repeating: "  ", count: indent + 1)
         let outer = String(repeating: "  ", count: indent)
         switch self {
-        case .string(let value): return Self.quoted(value)
+        case .string(let value): return JSONString.literal(value)
         case .number(let value): return value.isFinite ? Self.number(value) : "null"
         case .integer(let value): return String(value)
         case .bool(let value): return value ? "true" : "false"
@@ -30,7 +32,7 @@ public enum JSONValue: Sendable, Equatable {
             if fields.isEmpty { return "{\n\n\(outer)}" }
             return "{\n"
                 + fields.keys.sorted().map {
-                    inner + Self.quoted($0) + " : " + fields[$0]!.text(indent: indent + 1)
+                    inner + JSONString.literal($0) + " : " + fields[$0]!.text(indent: indent + 1)
                 }
                 .joined(separator: ",\n") + "\n\(outer)}"
         }
@@ -41,25 +43,5 @@ public enum JSONValue: Sendable, Equatable {
     private static func number(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
         return String(value)
-    }
-
-    /// A JSON string literal, escaping quotes, backslashes and control characters: C0, DEL and C1
-    /// (U+0080...U+009F) too, so a name holding one reaches no terminal the output is printed on.
-    private static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }

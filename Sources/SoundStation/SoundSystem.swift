@@ -24,13 +24,21 @@ public final class SoundSystem: Sendable {
     /// grid from then on.
     public var cueClock: MusicClock? { clock.withLock { $0 } }
 
-    /// Wraps an engine and a catalogue.
+    /// Wraps an engine and a catalogue; decoded sounds are kept between runs as
+    /// ``SoundBank/init(engine:catalogue:)`` says.
     /// - Parameters:
     ///   - engine: An open engine.
     ///   - catalogue: The game's sounds.
-    ///   - pcmCache: Where decoded sounds are kept between runs (``PCMCache/standard`` by default);
-    ///     `nil` decodes every time.
-    public init(engine: AudioEngine, catalogue: Catalogue, pcmCache: PCMCache? = .standard) {
+    public convenience init(engine: AudioEngine, catalogue: Catalogue) {
+        self.init(engine: engine, catalogue: catalogue, pcmCache: .standard)
+    }
+
+    /// Wraps an engine and a catalogue with a decoded-sound cache of its own.
+    /// - Parameters:
+    ///   - engine: An open engine.
+    ///   - catalogue: The game's sounds.
+    ///   - pcmCache: Where decoded sounds are kept between runs; `nil` decodes every time.
+    package init(engine: AudioEngine, catalogue: Catalogue, pcmCache: PCMCache?) {
         self.engine = engine
         bank = SoundBank(engine: engine, catalogue: catalogue, pcmCache: pcmCache)
         music = MusicStation(bank: bank)

@@ -259,3 +259,26 @@ struct SoundTable: Sendable {
         return id
     }
 }
+
+/// A name a new sound or track may take: valid UTF-8, not empty, not taken by the catalogue or a load.
+/// - Parameters:
+///   - name: The caller's C string.
+///   - engine: The handle.
+///   - system: Its open sound system.
+///   - unnamed: What lacks the name, for the message ("the file"): "give \(unnamed) a name".
+///   - kind: What the name is for ("sound", "track"), for the message.
+/// - Returns: The name.
+/// - Throws: ``CError`` naming the fault: NULL or not UTF-8, empty, or already in use.
+func newSoundName(
+    _ name: UnsafePointer<CChar>?, in engine: CEngine, system: SoundSystem, unnamed: String,
+    kind: String = "sound"
+) throws(CError) -> String {
+    let name = try string(name, "name")
+    guard !name.isEmpty else {
+        throw .invalid("the \(kind) name is empty: give the \(unnamed) a name to play it by")
+    }
+    if system.catalogue[name] != nil || engine.table.withLock({ $0.ids[name] }) != nil {
+        throw .invalid("sound name \"\(name)\" is already in use in this engine: choose another name")
+    }
+    return name
+}

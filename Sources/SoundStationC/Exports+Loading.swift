@@ -136,14 +136,8 @@ public func ssLoadFile(
     cCall { () throws(CError) -> Int32 in
         let engine = try handle(engine)
         let system = try engine.system
-        let name = try string(name, "name")
+        let name = try newSoundName(name, in: engine, system: system, unnamed: "file")
         guard let path else { throw .invalid("path is NULL") }
-        guard !name.isEmpty else {
-            throw .invalid("the sound name is empty: give the file a name to play it by")
-        }
-        if system.catalogue[name] != nil || engine.table.withLock({ $0.ids[name] }) != nil {
-            throw .invalid("sound name \"\(name)\" is already in use in this engine: choose another name")
-        }
         let audio: PCMAudio
         // Over SSH the player is sent the file itself (or the bytes read), not its samples.
         let origin: MemorySoundOrigin
@@ -187,14 +181,8 @@ public func ssLoadMusicFile(
     cCall { () throws(CError) -> Int32 in
         let engine = try handle(engine)
         let system = try engine.system
-        let name = try string(name, "name")
+        let name = try newSoundName(name, in: engine, system: system, unnamed: "file", kind: "track")
         let path = try string(path, "path")
-        guard !name.isEmpty else {
-            throw .invalid("the track name is empty: give the file a name to play it by")
-        }
-        if system.catalogue[name] != nil || engine.table.withLock({ $0.ids[name] }) != nil {
-            throw .invalid("sound name \"\(name)\" is already in use in this engine: choose another name")
-        }
         let warnings: [SoundLoadWarning]
         do throws(SoundLoadError) { warnings = try system.bank.loadMusic(named: name, fileAt: path) } catch {
             // In this call's terms: there is no manifest to fix.

@@ -20,7 +20,7 @@ public func ssLoadMemory(
     cCall { () throws(CError) -> Int32 in
         let engine = try handle(engine)
         let system = try engine.system
-        let name = try newSoundName(name, in: engine, system: system)
+        let name = try newSoundName(name, in: engine, system: system, unnamed: "sound")
         guard let bytes else { throw .invalid("bytes is NULL: give ss_load_memory the file's bytes") }
         // size_t arrives as Int: a value above Int.max (a negative length cast to size_t) shows here.
         guard size > 0 else {
@@ -63,7 +63,7 @@ public func ssLoadPCM(
     cCall { () throws(CError) -> Int32 in
         let engine = try handle(engine)
         let system = try engine.system
-        let name = try newSoundName(name, in: engine, system: system)
+        let name = try newSoundName(name, in: engine, system: system, unnamed: "sound")
         guard let samples else { throw .invalid("samples is NULL: give ss_load_pcm the samples") }
         guard frames >= 1 else { throw .invalid("invalid frames \(frames): expected 1 or more") }
         let limit = PCMAudio.maximumInterleavedChannels
@@ -100,20 +100,6 @@ public func ssLoadPCM(
         }
         return try publish(audio, named: name, in: engine, system: system)
     }
-}
-
-/// A sound name a new sound may take: valid UTF-8, not empty, not taken by the catalogue or a load.
-private func newSoundName(_ name: UnsafePointer<CChar>?, in engine: CEngine, system: SoundSystem)
-    throws(CError) -> String
-{
-    let name = try string(name, "name")
-    guard !name.isEmpty else {
-        throw .invalid("the sound name is empty: give the sound a name to play it by")
-    }
-    if system.catalogue[name] != nil || engine.table.withLock({ $0.ids[name] }) != nil {
-        throw .invalid("sound name \"\(name)\" is already in use in this engine: choose another name")
-    }
-    return name
 }
 
 /// Uploads `audio` as an effect called `name` and gives it an id, as `ss_load_file` does; over SSH the

@@ -17,14 +17,8 @@ public func ssSynth(
     cCall { () throws(CError) -> Int32 in
         let engine = try handle(engine)
         let system = try engine.system
-        let name = try string(name, "name")
+        let name = try newSoundName(name, in: engine, system: system, unnamed: "synthesised sound")
         let text = try string(params, "params")
-        guard !name.isEmpty else {
-            throw .invalid("the sound name is empty: give the synthesised sound a name to play it by")
-        }
-        if system.catalogue[name] != nil || engine.table.withLock({ $0.ids[name] }) != nil {
-            throw .invalid("sound name \"\(name)\" is already in use in this engine: choose another name")
-        }
         let sound: SynthSound
         do throws(SynthError) { sound = try SynthSound(parsing: text) } catch {
             throw .invalid(error.description)

@@ -238,9 +238,11 @@ def player_pid(site, name):
 
 
 @pytest.mark.xfail(strict=False, reason=(
-    "issue 29, open: after the device ran dry, the speaker refills with the rest of the interrupted "
-    "sound before its drift watch (two windows) finds it behind, so that rest plays 0.3 s late "
-    "(onsets 1.07, 1.38, 2.07, 3.07 s on main); the later sounds keep their time"))
+    "issue 29, open: the speaker now drops the gap at once and one late message no longer moves the "
+    "clock mapping (1000.4-1002.9 ms when the commands come in time), but on a machine at load 10-15 a "
+    "command can still arrive later than the 80 ms jitter buffer (late 1-4, heard 10-142 ms late) or "
+    "the device runs dry 11 times in the session: 5 runs of 10 passed on 2026-12-02 (1 of 3 with two busy "
+    "loops), each miss with late or underruns in --stats"))
 def test_a_player_held_up_mid_session_hears_the_later_sounds_at_their_time(site):
     """The player's process stopped for 0.3 s after the first of three sounds 1 s apart (a machine
     busy elsewhere): its device runs dry, and the sounds after the gap still come 1 s apart from the
@@ -272,6 +274,7 @@ def test_a_player_held_up_mid_session_hears_the_later_sounds_at_their_time(site)
     print(s, site.tmux.pane("held"))
     assert s["notArrived"] == 0 and s["underruns"] >= 1, s
     gaps = site.onsets("held")
+    print(f"gaps {gaps} ms")
     # Within 10 ms: the speaker finds how far behind it is from readings a device period apart (and a
     # machine busy enough to hold it up blurs them); a gap not made up shows as the whole 0.3 s.
     assert len(gaps) == 2 and all(abs(g - 1000) <= 10 for g in gaps), f"gaps {gaps} ms, wanted 1000 +- 10"
@@ -361,9 +364,10 @@ def test_keys_window_size_and_exit_status_pass_through(site):
 
 
 @pytest.mark.xfail(strict=False, reason=(
-    "issue 29, open: the last second of the session deviates now and then (-29 ms, correlation 0.35, "
-    "1 of 2 full runs on 2026-12-02) although the recording runs 1 s past the player's exit; a message "
-    "later than the jitter buffer moves the player's clock mapping for the rest of the session"))
+    "issue 29, open: on a machine at load 10-15 (two cores, four builds) the player's device runs dry "
+    "25-41 times in the 10 s session (underruns in --stats), the link's jitter reaches 0.1-1.4 s and "
+    "seconds deviate by +-20-30 ms all through the session, before and after the player's timing fixes "
+    "(20 of 20 runs on 2026-12-02); a single late message no longer moves the clock mapping"))
 def test_starfalls_terminal_front_end_with_its_bot_over_ssh_is_heard_matching_an_offline_render(site):
     """What the sink heard against an offline render of the commands the game sent (each at its frame
     on the game's clock): every second with sound in it lines up within 5 ms."""
@@ -382,6 +386,7 @@ def test_starfalls_terminal_front_end_with_its_bot_over_ssh_is_heard_matching_an
             shutil.copy(site.work / name, os.environ["E2E_KEEP"])
     result = run(["python3", f"{REPO}/Scripts/ssh/xcorr.py", str(site.work / "starfall.wav"),
                   str(site.work / "starfall-ref.wav"), "5"])
+    print(result.stdout)
     assert result.returncode == 0, result.stdout
 
 

@@ -8,7 +8,7 @@
  * chain's latency. Each lane computes exactly what the Swift loop in Colour/Biquad.swift computes, in
  * doubles, in the same order, nothing fused (FP_CONTRACT OFF), so the samples are bit-identical.
  * In C because Swift's SIMD types come out of LLVM reshuffled across lanes on every sample (1.7x
- * slower than this, issue 23's measurement).
+ * slower than this; Benchmarks/PERFORMANCE.md has the figures).
  */
 #ifndef SSDSP_H
 #define SSDSP_H

@@ -35,8 +35,11 @@ extern "C" {
 enum ssrt_op {
     /** Start a sound (see ssrt_command's fields). */
     SSRT_OP_PLAY = 1,
-    /** Carry out any other command of the engine: `retained` holds it (the Swift engine boxes its
-        EngineCommand there); only the engine writes these, never ssrt_trigger. */
+    /** Carry out any other change the engine asks of its mixing side: `retained` holds the Swift
+        engine's task box (an engine command, a music station's step or a scheduled call, each of
+        those two a closure, a voice the engine starts for itself, or a mark a waiting caller looks
+        for), taken over and released by the mixing side; only the engine writes these, never
+        ssrt_trigger. */
     SSRT_OP_TASK = 2
 };
 
@@ -74,8 +77,9 @@ enum ssrt_filter {
 
 /** One fixed-size command. */
 typedef struct ssrt_command {
-    /* A reference the producer retained for the consumer to take over (the Swift engine's buffer,
-       so a buffer played and dropped at once still plays); NULL from ssrt_trigger and from C. */
+    /* A reference the producer retained for the consumer to take over: for SSRT_OP_PLAY the Swift
+       engine's buffer or stream feeder (so a buffer played and dropped at once still plays), for
+       SSRT_OP_TASK its task box; NULL from ssrt_trigger and from C. */
     void *retained;
     uint64_t ticket;  /* names the voice it makes; from ssrt_next_ticket */
     int64_t frame;    /* render-clock frame to start at, or SSRT_NOW */

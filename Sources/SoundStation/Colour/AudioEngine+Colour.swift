@@ -59,7 +59,7 @@ extension AudioEngine {
             }
             return
         }
-        // Cutoff filters are the engine's own (Filtering/); only shelves go to EFX.
+        // Cutoff filters are the engine's own (Colour/Biquad.swift); only shelves go to EFX.
         let busFilter = state.space.busFilters[options.bus]?.shelf
         let filter = options.filter?.shelf?.combined(with: busFilter) ?? busFilter
         let send = state.space.busReverbs[options.bus] == nil ? 0 : options.reverbSend

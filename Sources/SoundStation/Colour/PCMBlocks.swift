@@ -55,24 +55,13 @@ final class MemoryBlocks: PCMBlocks {
     var isFinished: Bool { loop == nil && repeats == 0 && cursor >= samples.count / max(channels, 1) }
 
     func nextBlock(maxFrames: Int) -> (start: Int, samples: [Float])? {
-        let total = samples.count / max(channels, 1)
         let start = cursor
         var block: [Float] = []
         block.reserveCapacity(maxFrames * channels)
-        while block.count < maxFrames * channels {
-            let end = loop?.upperBound ?? total
-            if cursor >= end {
-                if loop == nil, repeats > 0, total > 0 {
-                    repeats -= 1
-                    cursor = 0
-                    continue
-                }
-                guard let loop, !loop.isEmpty else { break }
-                cursor = loop.lowerBound
-            }
-            let frames = min(maxFrames - block.count / channels, end - cursor)
-            block += samples[(cursor * channels)..<((cursor + frames) * channels)]
-            cursor += frames
+        while block.count < maxFrames * channels,
+            let span = nextSpan(maxFrames: maxFrames - block.count / channels)
+        {
+            block += samples[(span.lowerBound * channels)..<(span.upperBound * channels)]
         }
         return block.isEmpty ? nil : (start, block)
     }
@@ -81,28 +70,36 @@ final class MemoryBlocks: PCMBlocks {
     func nextBlock(into destination: UnsafeMutablePointer<Float>, maxFrames: Int) -> (
         start: Int, frames: Int
     )? {
-        let total = samples.count / max(channels, 1)
         let start = cursor
         var written = 0
         samples.withUnsafeBufferPointer { source in
-            while written < maxFrames {
-                let end = loop?.upperBound ?? total
-                if cursor >= end {
-                    if loop == nil, repeats > 0, total > 0 {
-                        repeats -= 1
-                        cursor = 0
-                        continue
-                    }
-                    guard let loop, !loop.isEmpty else { break }
-                    cursor = loop.lowerBound
-                }
-                let frames = min(maxFrames - written, end - cursor)
+            while written < maxFrames, let span = nextSpan(maxFrames: maxFrames - written) {
                 (destination + written * channels).update(
-                    from: source.baseAddress! + cursor * channels, count: frames * channels)
-                cursor += frames
-                written += frames
+                    from: source.baseAddress! + span.lowerBound * channels, count: span.count * channels)
+                written += span.count
             }
         }
         return written == 0 ? nil : (start, written)
+    }
+
+    /// The next frames to copy, at most `maxFrames` (above 0), the cursor moved past them: from the
+    /// loop start or the sound's start again when the cursor is at the loop end or at the end of a
+    /// pass with repeats left; nil at the end of the sound.
+    private func nextSpan(maxFrames: Int) -> Range<Int>? {
+        let total = samples.count / max(channels, 1)
+        var end = loop?.upperBound ?? total
+        if cursor >= end {
+            if loop == nil, repeats > 0, total > 0 {
+                repeats -= 1
+                cursor = 0
+            } else {
+                guard let loop, !loop.isEmpty else { return nil }
+                cursor = loop.lowerBound
+            }
+            end = loop?.upperBound ?? total
+        }
+        let span = cursor..<min(cursor + maxFrames, end)
+        cursor = span.upperBound
+        return span
     }
 }

@@ -3,7 +3,7 @@ import COpenAL
 extension EngineCommand {
     /// The command in the wire encoding (``WireFormat``): a version byte, a kind byte, its fields.
     /// - Returns: A few dozen bytes; ``init(decoding:)`` reads them back to an equal command.
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var w = WireWriter(kind: kind)
         switch self {
         case .play(let voice, let sound, let options, let frame):
@@ -83,7 +83,7 @@ extension EngineCommand {
     /// - Parameter bytes: Exactly one encoded command.
     /// - Throws: ``WireError`` for bytes no encoder of this version writes (short, long, unknown kind,
     ///   values out of range); nothing is read past the end.
-    public init(decoding bytes: [UInt8]) throws(WireError) {
+    package init(decoding bytes: [UInt8]) throws(WireError) {
         var r = try WireReader(bytes)
         switch r.kind {
         case 1:

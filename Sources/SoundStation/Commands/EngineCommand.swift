@@ -8,7 +8,7 @@
 ///
 /// Times are frames of the engine clock (`round(seconds * sampleRate)`), so a command acts at the same
 /// sample wherever it is carried out; lengths (fades, glides, tweens) are ``Duration``s.
-public enum EngineCommand: Sendable, Equatable {
+package enum EngineCommand: Sendable, Equatable {
     /// Starts `sound` as `voice` with `options`, at `frame` (`nil`: at once).
     case play(voice: VoiceHandle, sound: SoundID, options: PlayOptions, frame: Int64?)
     /// Stops a voice at once (`fade` zero) or fading out.
@@ -60,7 +60,7 @@ public enum EngineCommand: Sendable, Equatable {
     case setMusicSpeed(Double, tween: Duration)
 
     /// Which of a voice's parameters ``EngineCommand/setVoice(_:_:_:tween:)`` changes.
-    public enum VoiceParameter: UInt8, Sendable, Equatable, CaseIterable {
+    package enum VoiceParameter: UInt8, Sendable, Equatable, CaseIterable {
         /// Linear gain before fades and buses.
         case volume
         /// Playback speed.
@@ -72,20 +72,20 @@ public enum EngineCommand: Sendable, Equatable {
 
 /// A ``Tween`` with its start resolved to the engine clock, as a command carries it (a start on the
 /// musical grid is turned into a time when the call is made).
-public struct TweenSpec: Sendable, Equatable {
+package struct TweenSpec: Sendable, Equatable {
     /// How long the change takes.
-    public var duration: Duration
+    package var duration: Duration
     /// The curve it follows.
-    public var easing: Easing
+    package var easing: Easing
     /// When it starts on the engine clock; `nil` when the command is carried out.
-    public var start: Duration?
+    package var start: Duration?
 
     /// A resolved tween.
     /// - Parameters:
     ///   - duration: How long the change takes.
     ///   - easing: The curve it follows.
     ///   - start: When it starts on the engine clock; `nil` at once.
-    public init(duration: Duration, easing: Easing = .linear, start: Duration? = nil) {
+    package init(duration: Duration, easing: Easing = .linear, start: Duration? = nil) {
         self.duration = duration
         self.easing = easing
         self.start = start

@@ -1,5 +1,5 @@
 /// Why bytes could not be read as a command or an event.
-public enum WireError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum WireError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The bytes end before the value does.
     case truncated(needed: Int, at: Int)
     /// The message was written by a newer (or unknown) encoding.
@@ -12,7 +12,7 @@ public enum WireError: Error, Sendable, Equatable, CustomStringConvertible {
     case trailingBytes(Int)
 
     /// What went wrong and what to do, in one line.
-    public var description: String {
+    package var description: String {
         switch self {
         case .truncated(let needed, let at):
             "the message ends at byte \(at), \(needed) bytes before its value does: drop it"

@@ -99,11 +99,8 @@ public enum AudioDecoder {
         case .oggVorbis:
             return try VorbisFileDecoder(file: file, options: options)
         case .mod, .xm, .s3m, .it:
-            guard file.byteCount <= ModuleDecoder.maximumFileBytes else {
-                throw .unsupportedFormat(
-                    path: file.path, reason: "a module of \(file.byteCount) bytes (at most 64 MiB)")
-            }
-            return try ModuleDecoder(bytes: file.readAll(), name: file.path, options: options)
+            return try ModuleDecoder(
+                bytes: ModuleDecoder.wholeFile.read(file), name: file.path, options: options)
         case .midi, .nsf, .nsfe, .spc, .gbs, .vgm, .vgz, .ay, .hes, .kss, .sap, .gym:
             return try songDecoder(format: format, source: file, name: file.path, options: options)
         case .wav:

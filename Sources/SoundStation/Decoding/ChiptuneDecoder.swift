@@ -19,6 +19,8 @@ public final class ChiptuneDecoder: StreamingDecoder {
     /// Files above this size are refused before anything is loaded (rips are kilobytes; the largest
     /// VGM logs a few megabytes).
     public static let maximumFileBytes = 32 << 20
+    /// The size rule for ``maximumFileBytes``, shared by the file and the memory initialisers.
+    static let wholeFile = WholeFileLimit(bytes: maximumFileBytes, kind: "a chiptune")
 
     /// Format, 48 kHz, 2 channels and the frames of one pass (endless when looping).
     public let info: AudioFileInfo
@@ -49,12 +51,7 @@ public final class ChiptuneDecoder: StreamingDecoder {
     public convenience init(path: String, options: DecodingOptions = DecodingOptions())
         throws(AudioDecodingError)
     {
-        let file = try InputFile(path: path)
-        guard file.byteCount <= Self.maximumFileBytes else {
-            throw .unsupportedFormat(
-                path: path, reason: "a chiptune of \(file.byteCount) bytes (at most 32 MiB)")
-        }
-        try self.init(bytes: file.readAll(), name: path, options: options)
+        try self.init(bytes: Self.wholeFile.read(path), name: path, options: options)
     }
 
     /// Loads a rip held in memory (an asset pack, bytes a game holds).
@@ -67,12 +64,8 @@ public final class ChiptuneDecoder: StreamingDecoder {
     public init(bytes: [UInt8], name: String, options: DecodingOptions = DecodingOptions())
         throws(AudioDecodingError)
     {
-        guard !bytes.isEmpty else { throw .unreadable(path: name, reason: "the file is empty (0 bytes)") }
-        guard bytes.count <= Self.maximumFileBytes else {
-            throw .unsupportedFormat(
-                path: name, reason: "a chiptune of \(bytes.count) bytes (at most 32 MiB)")
-        }
         var opened: OpaquePointer?
+        try Self.wholeFile.check(bytes.count, name: name)
         let failure = bytes.withUnsafeBytes { raw in
             gme_open_data(raw.baseAddress, raw.count, &opened, Int32(Self.sampleRate))
         }
@@ -197,15 +190,7 @@ public final class ChiptuneDecoder: StreamingDecoder {
         guard !looping else {
             throw .unsupportedFormat(path: name, reason: "a looping chiptune never ends; decode one pass")
         }
-        var samples: [Float] = []
-        samples.reserveCapacity(passFrames * 2)
-        while true {
-            try checkCancellation(name)
-            let chunk = try read(maxFrames: 16_384)
-            if chunk.isEmpty { break }
-            samples.append(contentsOf: chunk)
-        }
-        return PCMAudio(sampleRate: Self.sampleRate, channels: 2, samples: samples)
+        return try renderPass(expectedFrames: passFrames, name: name)
     }
 
     private static func text(_ pointer: UnsafePointer<CChar>?) -> String? {

@@ -92,3 +92,44 @@ final class InputFile: ByteSource {
         String(cString: strerror(errno))
     }
 }
+
+/// The size rule of the decoders that hold their whole file in memory (modules, chiptunes, MIDI
+/// songs): not empty, and not over the decoder's limit, refused before anything is read or parsed.
+struct WholeFileLimit {
+    /// The most bytes the decoder takes.
+    let bytes: Int
+    /// What the file is, for the message ("a module").
+    let kind: String
+
+    /// Checks a file's or a buffer's size.
+    /// - Parameters:
+    ///   - count: Its size in bytes.
+    ///   - name: The file name to use in the error.
+    /// - Throws: ``AudioDecodingError/unreadable(path:reason:)`` for an empty one,
+    ///   ``AudioDecodingError/unsupportedFormat(path:reason:)`` naming the size and the limit for a
+    ///   larger one.
+    func check(_ count: Int, name: String) throws(AudioDecodingError) {
+        guard count > 0 else { throw .unreadable(path: name, reason: "the file is empty (0 bytes)") }
+        guard count <= bytes else {
+            throw .unsupportedFormat(
+                path: name, reason: "\(kind) of \(count) bytes (at most \(bytes >> 20) MiB)")
+        }
+    }
+
+    /// Reads the whole of a file once its size has passed ``check(_:name:)``.
+    /// - Parameter path: The file.
+    /// - Returns: Its bytes.
+    /// - Throws: ``AudioDecodingError`` naming the file: unreadable, or of a size ``check(_:name:)`` refuses.
+    func read(_ path: String) throws(AudioDecodingError) -> [UInt8] {
+        try read(InputFile(path: path))
+    }
+
+    /// Reads the whole of an open file once its size has passed ``check(_:name:)``.
+    /// - Parameter file: The file.
+    /// - Returns: Its bytes.
+    /// - Throws: ``AudioDecodingError`` naming the file: unreadable, or of a size ``check(_:name:)`` refuses.
+    func read(_ file: InputFile) throws(AudioDecodingError) -> [UInt8] {
+        try check(file.byteCount, name: file.path)
+        return try file.readAll()
+    }
+}

@@ -57,6 +57,8 @@ public final class MIDIDecoder: StreamingDecoder {
     public static let endlessFrameCount = Int(Int32.max)
     /// MIDI files above this size are refused (songs are kilobytes).
     public static let maximumFileBytes = 16 << 20
+    /// The size rule for ``maximumFileBytes``, shared by the file and the memory initialisers.
+    static let wholeFile = WholeFileLimit(bytes: maximumFileBytes, kind: "a MIDI file")
     /// The seconds a pass goes on after the song's last event, for notes to fade.
     public static let tailSeconds = 1.0
     /// The synth's output gain: FluidSynth's default (0.2) leaves a General MIDI song far below full
@@ -85,22 +87,6 @@ public final class MIDIDecoder: StreamingDecoder {
     private var position = 0
     private let passFrames: Int
 
-    /// Loads a MIDI file.
-    /// - Parameters:
-    ///   - path: The file.
-    ///   - options: The SoundFont (``DecodingOptions/soundFont``) and whether it loops.
-    /// - Throws: ``AudioDecodingError`` naming the file and what is wrong.
-    public convenience init(path: String, options: DecodingOptions = DecodingOptions())
-        throws(AudioDecodingError)
-    {
-        let file = try InputFile(path: path)
-        guard file.byteCount <= Self.maximumFileBytes else {
-            throw .unsupportedFormat(
-                path: path, reason: "a MIDI file of \(file.byteCount) bytes (at most 16 MiB)")
-        }
-        try self.init(bytes: file.readAll(), name: path, options: options)
-    }
-
     /// Loads a MIDI file held in memory.
     /// - Parameters:
     ///   - bytes: The file's contents.
@@ -110,11 +96,7 @@ public final class MIDIDecoder: StreamingDecoder {
     public init(bytes: [UInt8], name: String, options: DecodingOptions = DecodingOptions())
         throws(AudioDecodingError)
     {
-        guard !bytes.isEmpty else { throw .unreadable(path: name, reason: "the file is empty (0 bytes)") }
-        guard bytes.count <= Self.maximumFileBytes else {
-            throw .unsupportedFormat(
-                path: name, reason: "a MIDI file of \(bytes.count) bytes (at most 16 MiB)")
-        }
+        try Self.wholeFile.check(bytes.count, name: name)
         let song = try MIDISong(bytes: bytes, name: name)
         let font = try SoundFonts.find(named: options.soundFont, for: name)
         var failure = [CChar](repeating: 0, count: 256)
@@ -158,6 +140,17 @@ public final class MIDIDecoder: StreamingDecoder {
             frameCount: looping ? Self.endlessFrameCount : passFrames,
             encoding: "\(song.trackCount) track\(song.trackCount == 1 ? "" : "s"), \(fontName)")
         try startPlayer()
+    }
+
+    /// Loads a MIDI file.
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - options: The SoundFont (``DecodingOptions/soundFont``) and whether it loops.
+    /// - Throws: ``AudioDecodingError`` naming the file and what is wrong.
+    public convenience init(path: String, options: DecodingOptions = DecodingOptions())
+        throws(AudioDecodingError)
+    {
+        try self.init(bytes: Self.wholeFile.read(path), name: path, options: options)
     }
 
     deinit {
@@ -280,14 +273,6 @@ public final class MIDIDecoder: StreamingDecoder {
         guard !looping else {
             throw .unsupportedFormat(path: name, reason: "a looping MIDI song never ends; decode one pass")
         }
-        var samples: [Float] = []
-        samples.reserveCapacity(passFrames * 2)
-        while true {
-            try checkCancellation(name)
-            let chunk = try read(maxFrames: 16_384)
-            if chunk.isEmpty { break }
-            samples.append(contentsOf: chunk)
-        }
-        return PCMAudio(sampleRate: Self.sampleRate, channels: 2, samples: samples)
+        return try renderPass(expectedFrames: passFrames, name: name)
     }
 }

@@ -14,6 +14,8 @@ public final class ModuleDecoder: StreamingDecoder {
     public static let endlessFrameCount = Int(Int32.max)
     /// Module files above this size are refused before anything is loaded.
     public static let maximumFileBytes = 64 << 20
+    /// The size rule for ``maximumFileBytes``, shared by the file and the memory initialisers.
+    static let wholeFile = WholeFileLimit(bytes: maximumFileBytes, kind: "a module")
     /// A whole decode refuses songs whose one pass is longer than this (they stream instead); a
     /// song still playing after it is treated as one that never ends.
     public static let maximumSeconds = 10 * 60
@@ -45,12 +47,7 @@ public final class ModuleDecoder: StreamingDecoder {
     public convenience init(path: String, options: DecodingOptions = DecodingOptions())
         throws(AudioDecodingError)
     {
-        let file = try InputFile(path: path)
-        guard file.byteCount <= Self.maximumFileBytes else {
-            throw .unsupportedFormat(
-                path: path, reason: "a module of \(file.byteCount) bytes (at most 64 MiB)")
-        }
-        try self.init(bytes: file.readAll(), name: path, options: options)
+        try self.init(bytes: Self.wholeFile.read(path), name: path, options: options)
     }
 
     /// Loads a module held in memory.
@@ -62,10 +59,7 @@ public final class ModuleDecoder: StreamingDecoder {
     public init(bytes: [UInt8], name: String, options: DecodingOptions = DecodingOptions())
         throws(AudioDecodingError)
     {
-        guard !bytes.isEmpty else { throw .unreadable(path: name, reason: "the file is empty (0 bytes)") }
-        guard bytes.count <= Self.maximumFileBytes else {
-            throw .unsupportedFormat(path: name, reason: "a module of \(bytes.count) bytes (at most 64 MiB)")
-        }
+        try Self.wholeFile.check(bytes.count, name: name)
         guard let context = xmp_create_context() else {
             throw .unreadable(path: name, reason: "libxmp could not create a player context (out of memory?)")
         }

@@ -19,34 +19,34 @@ import Glibc
 /// when `XDG_CACHE_HOME` is unset). `SOUNDSTATION_PCM_CACHE=off` turns it off for a player;
 /// a game turns it off with `SoundSystem(engine:catalogue:pcmCache: nil)` or chooses its own folder.
 /// A cache that cannot be written (a read-only home) only means sounds are decoded each time.
-public struct PCMCache: Sendable, Equatable {
+package struct PCMCache: Sendable, Equatable {
     /// The folder of the entries; made when the first entry is written.
-    public var directory: String
+    package var directory: String
     /// The most the folder's entries may take together, in bytes.
-    public var byteLimit: Int
+    package var byteLimit: Int
 
     /// 512 MiB: about 23 minutes of 48 kHz stereo, far more than a game's preloaded sounds.
-    public static let defaultByteLimit = 512 << 20
+    package static let defaultByteLimit = 512 << 20
 
     /// A cache in `directory`.
     /// - Parameters:
     ///   - directory: The folder for the entries (created when needed).
     ///   - byteLimit: The most the entries may take together; a sound bigger than this is not cached.
-    public init(directory: String, byteLimit: Int = PCMCache.defaultByteLimit) {
+    package init(directory: String, byteLimit: Int = PCMCache.defaultByteLimit) {
         self.directory = directory
         self.byteLimit = byteLimit
     }
 
     /// The cache the environment asks for (see ``fromEnvironment(_:)``): what a ``SoundBank`` uses
     /// unless the game passes another or `nil`.
-    public static var standard: PCMCache? { fromEnvironment(ProcessEnvironment.variables) }
+    package static var standard: PCMCache? { fromEnvironment(ProcessEnvironment.variables) }
 
     /// The cache `environment` asks for: none when `SOUNDSTATION_PCM_CACHE` is `off` (or `0`, `no`,
     /// `false`); that variable's folder when it holds an absolute path; otherwise
     /// `$XDG_CACHE_HOME/soundstation/pcm`, or `$HOME/.cache/soundstation/pcm`; none without either.
     /// - Parameter environment: The variables to read.
     /// - Returns: The cache, or `nil` for none.
-    public static func fromEnvironment(_ environment: [String: String]) -> PCMCache? {
+    package static func fromEnvironment(_ environment: [String: String]) -> PCMCache? {
         if let setting = environment["SOUNDSTATION_PCM_CACHE"], !setting.isEmpty {
             if ["off", "0", "no", "false"].contains(setting.lowercased()) { return nil }
             if setting.hasPrefix("/") { return PCMCache(directory: setting) }
@@ -67,7 +67,7 @@ public struct PCMCache: Sendable, Equatable {
     ///   - options: Channel handling and strictness (part of the entry's name).
     /// - Returns: The samples, bit for bit those decoding gives.
     /// - Throws: ``AudioDecodingError`` as decoding does; the cache itself never fails a load.
-    public func decode(fileAt path: String, options: DecodingOptions = DecodingOptions())
+    package func decode(fileAt path: String, options: DecodingOptions = DecodingOptions())
         throws(AudioDecodingError)
         -> PCMAudio
     {
@@ -95,7 +95,7 @@ public struct PCMCache: Sendable, Equatable {
     }
 
     /// Deletes every entry (and the folder, when nothing else is in it).
-    public func removeAll() {
+    package func removeAll() {
         for name in entryNames() { unlink(directory + "/" + name) }
         rmdir(directory)
     }

@@ -53,6 +53,27 @@ extension StreamingDecoder {
     }
 }
 
+extension StreamingDecoder {
+    /// Renders one pass to its end, a chunk at a time with a check for cancellation between chunks:
+    /// the whole decode of the decoders that render a song (chiptunes, MIDI songs).
+    /// - Parameters:
+    ///   - expectedFrames: The frames of the pass, reserved up front.
+    ///   - name: The file name, for a cancellation's message.
+    /// - Returns: The audio, in the decoder's format.
+    /// - Throws: ``AudioDecodingError`` when the decoder fails mid-song or the load is cancelled.
+    func renderPass(expectedFrames: Int, name: String) throws(AudioDecodingError) -> PCMAudio {
+        var samples: [Float] = []
+        samples.reserveCapacity(expectedFrames * info.channels)
+        while true {
+            try checkCancellation(name)
+            let chunk = try read(maxFrames: 16_384)
+            if chunk.isEmpty { break }
+            samples.append(contentsOf: chunk)
+        }
+        return PCMAudio(sampleRate: info.sampleRate, channels: info.channels, samples: samples)
+    }
+}
+
 /// Stops a whole-file decode between chunks when its task is cancelled (a preload cancelled by Ctrl-C),
 /// so that no decode outlives the call that asked for it by more than one chunk.
 /// - Parameter name: The file, for the message.

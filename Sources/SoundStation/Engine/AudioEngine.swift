@@ -4,7 +4,7 @@ import Synchronization
 /// The sound engine: one OpenAL output, a pool of voices, buses, and the clock that drives them.
 ///
 /// Every method may be called from any thread, and every call returns at once: a mutation (a
-/// trigger, a stop, a volume, a filter) is checked and written as one ``EngineCommand`` into a
+/// trigger, a stop, a volume, a filter) is checked and written as one `EngineCommand` into a
 /// lock-free ring, which the mixing side (the driver thread on a device, ``render(frames:)``
 /// offline) carries out in order; a query reads what the mixing side published after its last
 /// round. The article "Threads and the real-time contract" says which thread runs what.
@@ -29,8 +29,8 @@ public final class AudioEngine: Sendable {
         return refresh > 0 ? .microseconds(1_000_000 / refresh) : nil
     }
 
-    /// Whether the device has EFX, so filters and reverb are heard. Without it they are accepted
-    /// and do nothing, and the notice handler is told once.
+    /// Whether the device has EFX, which reverb and the EFX shelf filters need: without it those are
+    /// accepted and do nothing, and the notice handler is told once. Cutoff filters are the engine's own and work either way.
     public let colourAvailable: Bool
 
     /// The name of the opened device ("loopback" for offline and silent output).

@@ -1,6 +1,7 @@
 import Glibc
 
-/// A value guarded by a POSIX mutex: the lock every shared state of the package uses.
+/// A value guarded by a POSIX mutex: the lock of the package's shared state, apart from the SSH link's
+/// outbox (`RemoteLink`), which uses `Synchronization.Mutex` and so is out of `make tsan`'s sight.
 ///
 /// It has `Mutex`'s shape (`Locked(value)`, `withLock { ... }`); it is built on `pthread_mutex_t`
 /// rather than `Synchronization.Mutex` because on Linux that `Mutex` hands a contended lock over in

@@ -4,7 +4,7 @@ extension SoundEvent {
     /// - Returns: The bytes, or `nil` for the loader's events (``reloaded(sound:file:warnings:)``,
     ///   ``reloadFailed(file:error:)``, ``catalogueReloaded(added:removed:)``), which stay in the
     ///   process that watches the files.
-    public func encoded() -> [UInt8]? {
+    package func encoded() -> [UInt8]? {
         switch self {
         case .started(let voice, let sound, let time):
             var w = WireWriter(kind: 64)
@@ -41,7 +41,7 @@ extension SoundEvent {
     /// Reads an event written by ``encoded()``.
     /// - Parameter bytes: Exactly one encoded event.
     /// - Throws: ``WireError`` for bytes no encoder of this version writes.
-    public init(decoding bytes: [UInt8]) throws(WireError) {
+    package init(decoding bytes: [UInt8]) throws(WireError) {
         var r = try WireReader(bytes)
         switch r.kind {
         case 64:

@@ -10,7 +10,7 @@ extension AudioEngine {
     /// Scheduled starts happen at their exact frame; finished voices are reclaimed every
     /// 256 frames of the render clock, so the same calls always give the same samples. A sound
     /// played between two renders starts at the first frame of the next. Peaks above 0.8 are
-    /// rounded off by ``SoftClipper`` so a loud mix never exceeds ±1.
+    /// rounded off by `SoftClipper` so a loud mix never exceeds ±1.
     /// - Parameter frames: How many frames to mix.
     /// - Returns: Interleaved float samples at the engine's rate and channel count.
     /// - Throws: ``AudioEngineError/notOffline(operation:)`` for other outputs.

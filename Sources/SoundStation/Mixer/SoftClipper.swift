@@ -6,15 +6,15 @@ import Glibc
 ///
 /// OpenAL Soft's own limiter needs 1 ms of lookahead, which would make offline renders start sounds
 /// late; this curve is stateless, so a render stays sample-exact and deterministic.
-public enum SoftClipper {
+package enum SoftClipper {
     /// Magnitudes at or below this pass unchanged (about -1.9 dBFS).
-    public static let knee: Float = 0.8
+    package static let knee: Float = 0.8
 
     /// Shapes one sample.
     /// - Parameter sample: Any value.
     /// - Returns: The same value when within the knee, otherwise a value strictly inside ±1.
     @inlinable
-    public static func shape(_ sample: Float) -> Float {
+    package static func shape(_ sample: Float) -> Float {
         let magnitude = abs(sample)
         guard magnitude > knee else { return sample }
         let room = 1 - knee
@@ -24,7 +24,7 @@ public enum SoftClipper {
 
     /// Shapes every sample in place.
     /// - Parameter samples: Interleaved samples.
-    public static func apply(to samples: inout [Float]) {
+    package static func apply(to samples: inout [Float]) {
         samples.withUnsafeMutableBufferPointer { apply(to: $0) }
     }
 

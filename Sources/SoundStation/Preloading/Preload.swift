@@ -78,7 +78,7 @@ extension SoundBank {
                     if Task.isCancelled { return (name, nil, nil) }
                     do throws(SoundLoadError) {
                         // Every core is loading: a long file may split its decode so it does not
-                        // keep one core busy after the others are done (issue 23).
+                        // keep one core busy after the others are done.
                         return (name, try self.load(name, splittingLongDecodes: true), nil)
                     } catch {
                         return (name, nil, error)

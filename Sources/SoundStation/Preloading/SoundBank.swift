@@ -43,7 +43,7 @@ public final class SoundBank: Sendable {
     let currentCatalogue: Locked<Catalogue>
 
     /// Where decoded sounds are kept between runs (``PCMCache``), or `nil` to decode every time.
-    public let pcmCache: PCMCache?
+    package let pcmCache: PCMCache?
     /// The files decoded so far, so entries on the same file share one decode and one device copy.
     let shares: DecodedShares
 
@@ -56,14 +56,22 @@ public final class SoundBank: Sendable {
         engine.remoteLink.withLock { $0 }?.offer(catalogue)
     }
 
-    /// Creates an empty bank.
+    /// Creates an empty bank that keeps decoded sounds between runs, so the next start reads them back
+    /// instead of decoding (in `$XDG_CACHE_HOME/soundstation/pcm`; `SOUNDSTATION_PCM_CACHE=off`
+    /// turns that off).
     /// - Parameters:
     ///   - engine: The engine to upload into.
     ///   - catalogue: The sounds that may be loaded.
-    ///   - pcmCache: Where decoded sounds are kept so the next start reads them back instead of
-    ///     decoding: by default ``PCMCache/standard`` (`$XDG_CACHE_HOME/soundstation/pcm`, or none
-    ///     when `SOUNDSTATION_PCM_CACHE=off`); `nil` turns it off.
-    public init(engine: AudioEngine, catalogue: Catalogue, pcmCache: PCMCache? = .standard) {
+    public convenience init(engine: AudioEngine, catalogue: Catalogue) {
+        self.init(engine: engine, catalogue: catalogue, pcmCache: .standard)
+    }
+
+    /// Creates an empty bank with its own decoded-sound cache.
+    /// - Parameters:
+    ///   - engine: The engine to upload into.
+    ///   - catalogue: The sounds that may be loaded.
+    ///   - pcmCache: Where decoded sounds are kept between runs; `nil` decodes every time.
+    package init(engine: AudioEngine, catalogue: Catalogue, pcmCache: PCMCache?) {
         self.engine = engine
         self.currentCatalogue = Locked(catalogue)
         self.pcmCache = pcmCache

@@ -11,7 +11,7 @@ public struct AssetCache: Sendable {
     /// One cached file.
     public struct Entry: Sendable, Equatable {
         /// Its content's hash.
-        public var hash: ContentHash
+        package var hash: ContentHash
         /// Its extension, which tells the decoders its format.
         public var ext: String
         /// Its length in bytes.
@@ -98,7 +98,7 @@ public struct AssetCache: Sendable {
     /// Hashes every cached file again and removes those whose content no longer matches its name.
     /// - Returns: The hashes of the files that are sound, most recently used first, and how many were
     ///   removed.
-    public func verify() -> (sound: [ContentHash], removed: Int) {
+    package func verify() -> (sound: [ContentHash], removed: Int) {
         var sound: [ContentHash] = []
         var removed = 0
         for entry in entries() {
@@ -119,7 +119,7 @@ public struct AssetCache: Sendable {
     ///   - hash: The content's hash.
     ///   - ext: The extension.
     /// - Returns: The path, whose modification time is touched so the file counts as recently used.
-    public func verifiedPath(of hash: ContentHash, ext: String) -> String? {
+    package func verifiedPath(of hash: ContentHash, ext: String) -> String? {
         let path = directory + "/" + (ext.isEmpty ? hash.hex : hash.hex + "." + ext)
         var info = stat()
         guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
@@ -139,7 +139,7 @@ public struct AssetCache: Sendable {
     ///   - ext: The extension (``isSafeExtension(_:)``).
     /// - Throws: ``RemoteError`` when the bytes do not match, the file is too long, the extension is
     ///   not safe, or the file cannot be written.
-    public func store(_ data: [UInt8], hash: ContentHash, ext: String) throws(RemoteError) {
+    package func store(_ data: [UInt8], hash: ContentHash, ext: String) throws(RemoteError) {
         guard ext.isEmpty || Self.isSafeExtension(ext) else {
             throw .refused("extension \"\(ext)\" is not a plain one")
         }
@@ -183,7 +183,7 @@ public struct AssetCache: Sendable {
 
     /// Files still arriving, and how many of their bytes are here.
     /// - Returns: At most `limit` of them, the most recently written first.
-    public func partials(limit: Int = 16) -> [(hash: ContentHash, bytes: Int)] {
+    package func partials(limit: Int = 16) -> [(hash: ContentHash, bytes: Int)] {
         let names = (try? FileSystem.contentsOfDirectory(directory)) ?? []
         var found: [(hash: ContentHash, bytes: Int, modified: Int)] = []
         for name in names where name.hasPrefix(Self.partialPrefix) {
@@ -206,7 +206,7 @@ public struct AssetCache: Sendable {
     /// - Returns: Whether the file is now whole.
     /// - Throws: ``RemoteError`` for a piece out of order, a file above ``maxFileBytes``, or a write
     ///   that fails.
-    public func appendPiece(_ data: [UInt8], of hash: ContentHash, at offset: Int, size: Int)
+    package func appendPiece(_ data: [UInt8], of hash: ContentHash, at offset: Int, size: Int)
         throws(RemoteError)
         -> Bool
     {
@@ -238,7 +238,7 @@ public struct AssetCache: Sendable {
     ///   - hash: The file's hash.
     ///   - ext: Its extension.
     /// - Throws: ``RemoteError`` when the bytes do not match or the file cannot be moved.
-    public func completePieces(of hash: ContentHash, ext: String) throws(RemoteError) {
+    package func completePieces(of hash: ContentHash, ext: String) throws(RemoteError) {
         let path = partialPath(hash)
         defer { unlink(path) }
         guard ext.isEmpty || Self.isSafeExtension(ext) else {
@@ -257,7 +257,7 @@ public struct AssetCache: Sendable {
     /// The decoded-sound cache of the sounds played from this cache: the folder `decoded` in it, counted
     /// within ``maxBytes``: it takes at most a quarter of the cap, and no more than the files leave
     /// free when it is asked for (files stored later make room by removing files, counting it).
-    public var pcmCache: PCMCache {
+    package var pcmCache: PCMCache {
         let files = entries().reduce(0) { $0 + $1.size }
         return PCMCache(directory: pcmDirectory, byteLimit: max(0, min(maxBytes / 4, maxBytes - files)))
     }

@@ -3,20 +3,20 @@ import Glibc
 
 /// A file's SHA-256: how a sound's file is known over SSH, and its name in the player's cache, so the
 /// player never uses a name or path the server chose and a damaged copy is found by hashing it again.
-public struct ContentHash: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct ContentHash: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The 32 bytes of the digest.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     /// Wraps a digest.
     /// - Parameter bytes: Exactly 32 bytes; anything else gives `nil`.
-    public init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         guard bytes.count == 32 else { return nil }
         self.bytes = bytes
     }
 
     /// Reads 64 lowercase hexadecimal digits (a cache file's name).
     /// - Parameter hex: The digits; anything else (uppercase, other lengths) gives `nil`.
-    public init?(hex: some StringProtocol) {
+    package init?(hex: some StringProtocol) {
         let utf8 = Array(hex.utf8)
         guard utf8.count == 64 else { return nil }
         var bytes = [UInt8](repeating: 0, count: 32)
@@ -40,7 +40,7 @@ public struct ContentHash: Sendable, Hashable, Comparable, CustomStringConvertib
     /// The hash of `data`.
     /// - Parameter data: Any bytes.
     /// - Returns: Their SHA-256.
-    public static func of(_ data: [UInt8]) -> ContentHash {
+    package static func of(_ data: [UInt8]) -> ContentHash {
         var state = sshash_state()
         sshash_init(&state)
         data.withUnsafeBytes { sshash_update(&state, $0.baseAddress, $0.count) }
@@ -54,7 +54,7 @@ public struct ContentHash: Sendable, Hashable, Comparable, CustomStringConvertib
     ///   - path: The file.
     ///   - limit: The most bytes the file may hold; a longer one gives `nil` before it is all read.
     /// - Returns: The hash and the file's size, or `nil` when it cannot be read or is too long.
-    public static func ofFile(_ path: String, limit: Int = .max) -> (hash: ContentHash, size: Int)? {
+    package static func ofFile(_ path: String, limit: Int = .max) -> (hash: ContentHash, size: Int)? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -77,7 +77,7 @@ public struct ContentHash: Sendable, Hashable, Comparable, CustomStringConvertib
     }
 
     /// 64 lowercase hexadecimal digits.
-    public var hex: String {
+    package var hex: String {
         let digits = Array("0123456789abcdef".utf8)
         var text = [UInt8]()
         text.reserveCapacity(64)
@@ -89,13 +89,13 @@ public struct ContentHash: Sendable, Hashable, Comparable, CustomStringConvertib
     }
 
     /// The first 16 digits: how an announcement names what a cache holds.
-    public var shortHex: String { String(hex.prefix(16)) }
+    package var shortHex: String { String(hex.prefix(16)) }
 
     /// The hexadecimal digits.
-    public var description: String { hex }
+    package var description: String { hex }
 
     /// Orders by the digest's bytes.
-    public static func < (lhs: ContentHash, rhs: ContentHash) -> Bool {
+    package static func < (lhs: ContentHash, rhs: ContentHash) -> Bool {
         lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
     }
 }

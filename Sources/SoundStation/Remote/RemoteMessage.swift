@@ -1,15 +1,15 @@
 /// A file the server's catalogue needs, known by its content.
-public struct RemoteFile: Sendable, Hashable {
+package struct RemoteFile: Sendable, Hashable {
     /// The file's SHA-256.
-    public var hash: ContentHash
+    package var hash: ContentHash
     /// Its length in bytes.
-    public var size: Int
+    package var size: Int
 
     /// Names a file.
     /// - Parameters:
     ///   - hash: The file's SHA-256.
     ///   - size: Its length in bytes.
-    public init(hash: ContentHash, size: Int) {
+    package init(hash: ContentHash, size: Int) {
         self.hash = hash
         self.size = size
     }
@@ -18,7 +18,7 @@ public struct RemoteFile: Sendable, Hashable {
 /// One message from a remote engine (the game's side of an SSH session) to the player's side, carried
 /// in a ``RemoteFraming`` frame. Encoded in ``WireFormat`` with kinds from 100 up, apart from the
 /// commands' and the events' kinds.
-public enum RemoteMessage: Sendable, Equatable {
+package enum RemoteMessage: Sendable, Equatable {
     /// The first message of a session: the server engine's rate and clock.
     case hello(sampleRate: Int, frame: Int64, session: UInt64)
     /// A command the server's mixing side carried out at `frame` of its clock.
@@ -44,15 +44,15 @@ public enum RemoteMessage: Sendable, Equatable {
     case streamEnd(SoundID, packets: UInt32)
 
     /// The most files a catalogue may list.
-    public static let maxFiles = 4096
+    package static let maxFiles = 4096
     /// The longest file a message may describe (the player's own cap is usually lower).
-    public static let maxFileSize = 1 << 40
+    package static let maxFileSize = 1 << 40
     /// The longest Opus packet (RFC 6716, 3.2.1: 1275 bytes a frame, and a packet of 20 ms holds one).
-    public static let maxStreamPacket = 1275
+    package static let maxStreamPacket = 1275
 
     /// The message in the wire encoding.
     /// - Returns: The bytes a frame carries.
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         switch self {
         case .hello(let rate, let frame, let session):
             var w = WireWriter(kind: 100)
@@ -115,7 +115,7 @@ public enum RemoteMessage: Sendable, Equatable {
     /// Reads a message, refusing anything no server of this version writes.
     /// - Parameter bytes: One frame's message.
     /// - Throws: ``WireError`` for short, long or out-of-range bytes; nothing is read past the end.
-    public init(decoding bytes: [UInt8]) throws(WireError) {
+    package init(decoding bytes: [UInt8]) throws(WireError) {
         var r = try WireReader(bytes)
         switch r.kind {
         case 100:

@@ -8,7 +8,8 @@ import Glibc
 ///
 /// The server's clock is mapped onto the local one by the lag of the first message (arrival time
 /// minus server time), kept for the session so every command moves by the same amount; the delay
-/// absorbs the link's variation. A command that arrives later than its time plus the delay plays at
+/// absorbs the link's variation (``RemoteClock`` says when the mapping moves: never for one late
+/// message). A command that arrives later than its time plus the delay plays at
 /// once and is counted late. With an offline engine played by ``RemoteSpeaker``, each sound starts at
 /// its exact frame.
 /// Trust: only sounds of the catalogue received are played, from files in the cache named by the hash
@@ -42,8 +43,11 @@ public final class RemotePlayer: Sendable {
         public var bestLag: Double?
         /// The largest lag seen beyond the anchor, in seconds: the link's jitter.
         public var maxLag: Double?
-        /// Times the clock mapping was moved (drift, or a message later than the delay).
+        /// Times the clock mapping was moved (drift, or messages later than the delay for a while).
         public var resyncs = 0
+        /// Messages that came later than the delay beyond the mapping (each heard late if it was a
+        /// command; the mapping moves only when they keep coming, ``RemoteClock/lateWindow``).
+        public var lateMessages = 0
         /// The fixed delay added to every command, in seconds.
         public var delay: Double = 0
         /// Whether every sound of the catalogue is loaded and playable.
@@ -91,10 +95,8 @@ public final class RemotePlayer: Sendable {
         var musicHeld: [(EngineCommand, Int64, Double)] = []
         var voices: [UInt64: VoiceHandle] = [:]
         var voiceOrder: [UInt64] = []
-        /// Local engine time minus server time: the anchor commands are placed by (seconds).
-        var offset: Double?
-        var windowStart = 0.0
-        var windowMin = 0.0
+        /// The mapping of the server's clock onto the engine's that commands are placed by.
+        var clock = RemoteClock(delay: 0)
         /// Bytes of decoded samples charged per file and decoding options, and of device copies per
         /// file, options and loop points: entries that share a file are charged once.
         var samplesCharged: [String: Int] = [:]
@@ -111,12 +113,24 @@ public final class RemotePlayer: Sendable {
             report.overBudget[resource, default: 0] += count
         }
 
+        /// Whether one more command may be held: the pending and the scheduled ones share the
+        /// budget's `limit`. When not, the refusal is counted.
+        mutating func mayHoldCommand(within limit: Int) -> Bool {
+            guard report.held.pendingCommands + report.held.scheduledCommands < limit else {
+                overBudget(.pending)
+                return false
+            }
+            return true
+        }
+
         /// Forgets the last session for a new one (another game, or the same game after the player
         /// came back): its clock, sound ids, voices and catalogue are its own. The report adds up.
         mutating func startOver() {
             let kept = (report, verified, musicCalls)
+            let delay = clock.delay
             self = State()
             (report, verified, musicCalls) = kept
+            clock = RemoteClock(delay: delay)
             report.ready = false
             report.loaded = 0
             let (peak, scheduled) = (report.held.peakDecodedBytes, report.held.scheduledCommands)
@@ -156,7 +170,7 @@ public final class RemotePlayer: Sendable {
     ///   - verified: Cached files already hashed and found sound (``AssetCache/verify()``), which
     ///     need not be hashed again before they are loaded.
     ///   - budget: What a session may make the player hold.
-    public init(
+    package init(
         engine: AudioEngine, cache: AssetCache, delay: Duration = .milliseconds(120),
         verified: [ContentHash] = [], budget: RemoteBudget = RemoteBudget()
     ) {
@@ -166,6 +180,7 @@ public final class RemotePlayer: Sendable {
         self.budget = budget
         var initial = State()
         initial.report.delay = delay.inSeconds
+        initial.clock = RemoteClock(delay: delay.inSeconds)
         initial.verified = Set(verified)
         let state = Locked(initial)
         self.state = state
@@ -313,55 +328,22 @@ public final class RemotePlayer: Sendable {
         }
     }
 
-    /// Updates the clock mapping with a message sent at server `frame` that arrived at `arrival`.
-    ///
-    /// The mapping is anchored on the fastest message before the first command and then kept, so every
-    /// command moves by the same amount and sounds keep their spacing exactly; it is moved (a resync, counted) only when the
-    /// link has become faster than the anchor by more than ``resyncMargin`` for a whole
-    /// ``resyncWindow`` (the clocks drift, or the first message was held up), or when a message comes
-    /// later than the delay can absorb.
+    /// Updates the clock mapping (``RemoteClock``) with a message sent at server `frame` that arrived
+    /// at `arrival`.
     private func observe(frame: Int64, arrival: Double) {
         state.withLock { state in
             let lag = arrival - Double(frame) / Double(state.serverRate)
             state.report.bestLag = min(state.report.bestLag ?? lag, lag)
-            guard let offset = state.offset else {
-                state.offset = lag
-                state.windowStart = arrival
-                state.windowMin = lag
-                return
-            }
-            // Until the first command is placed the anchor follows the fastest message: a hello sent
-            // while the server's clock had not started yet would otherwise anchor it late, and the
-            // drift check would move every sound some 50 ms, ten seconds in.
-            if state.report.commands == 0, lag < offset {
-                state.offset = lag
-                state.windowMin = lag
-                return
-            }
-            state.report.maxLag = max(state.report.maxLag ?? 0, lag - offset)
-            state.windowMin = min(state.windowMin, lag)
-            if lag > offset + delay.inSeconds {
-                state.offset = lag
-                state.report.resyncs += 1
-            } else if arrival - state.windowStart >= Self.resyncWindow {
-                if state.windowMin < offset - Self.resyncMargin {
-                    state.offset = state.windowMin
-                    state.report.resyncs += 1
-                }
-                state.windowStart = arrival
-                state.windowMin = lag
-            }
+            let seen = state.clock.observe(lag: lag, arrival: arrival, placing: state.report.commands > 0)
+            if let beyond = seen.beyond { state.report.maxLag = max(state.report.maxLag ?? 0, beyond) }
+            if seen.late { state.report.lateMessages += 1 }
+            if seen.moved { state.report.resyncs += 1 }
         }
     }
 
-    /// How much faster than the anchor the link must have been, throughout a window, to move it.
-    static let resyncMargin = 0.015
-    /// The window over which the fastest lag is watched (seconds).
-    static let resyncWindow = 10.0
-
     /// The local engine time for server `frame`, and whether that time has passed already.
     private func localTime(ofServer frame: Int64) -> (Duration, late: Bool) {
-        let (rate, offset) = state.withLock { ($0.serverRate, $0.offset ?? 0) }
+        let (rate, offset) = state.withLock { ($0.serverRate, $0.clock.offset ?? 0) }
         let time = Double(frame) / Double(rate) + offset + delay.inSeconds
         let now = engine.time.inSeconds
         return (.seconds(max(time, now)), time < now)
@@ -487,11 +469,7 @@ public final class RemotePlayer: Sendable {
     /// it runs (a server may name a frame far ahead); beyond the budget it is dropped and counted.
     private func later(_ time: Duration, _ action: @escaping @Sendable () -> Void) {
         let admitted = state.withLock { state in
-            let held = state.report.held.pendingCommands + state.report.held.scheduledCommands
-            guard held < budget.pendingCommands else {
-                state.overBudget(.pending)
-                return false
-            }
+            guard state.mayHoldCommand(within: budget.pendingCommands) else { return false }
             state.report.held.scheduledCommands += 1
             return true
         }
@@ -512,11 +490,7 @@ public final class RemotePlayer: Sendable {
             state.musicCalls.removeAll { $0 <= now }
             state.report.held.scheduledCommands -= passed
             guard time.inSeconds > now else { return true }
-            let held = state.report.held.pendingCommands + state.report.held.scheduledCommands
-            guard held < budget.pendingCommands else {
-                state.overBudget(.pending)
-                return false
-            }
+            guard state.mayHoldCommand(within: budget.pendingCommands) else { return false }
             state.musicCalls.append(time.inSeconds)
             state.report.held.scheduledCommands += 1
             return true
@@ -601,13 +575,7 @@ public final class RemotePlayer: Sendable {
                 return false
             }
             // Beyond the budget the play is dropped (counted): it would be late anyway.
-            guard
-                state.report.held.pendingCommands + state.report.held.scheduledCommands
-                    < budget.pendingCommands
-            else {
-                state.overBudget(.pending)
-                return true
-            }
+            guard state.mayHoldCommand(within: budget.pendingCommands) else { return true }
             state.report.held.pendingCommands += 1
             state.waiting[name, default: []].append((command, frame, arrival))
             state.loadOrder.removeAll { $0 == name }
@@ -629,13 +597,7 @@ public final class RemotePlayer: Sendable {
                 loading = name
             }
             guard loading != nil || !state.musicHeld.isEmpty else { return false }
-            guard
-                state.report.held.pendingCommands + state.report.held.scheduledCommands
-                    < budget.pendingCommands
-            else {
-                state.overBudget(.pending)
-                return true
-            }
+            guard state.mayHoldCommand(within: budget.pendingCommands) else { return true }
             state.report.held.pendingCommands += 1
             state.musicHeld.append((command, frame, arrival))
             if let loading {

@@ -26,7 +26,7 @@ public final class RemoteSpeaker: Sendable {
     private let running = Atomic<Bool>(true)
     private let exited = DispatchSemaphore(value: 0)
     /// Times the device ran dry before the next piece was queued.
-    public var underruns: Int { underrunCount.load(ordering: .relaxed) }
+    public var underruns: Int { underrunCount.load(ordering: .acquiring) }
     private let underrunCount = Atomic<Int>(0)
     /// Frames of the render the device has played (taken from the queue), skipped ones included.
     public var playedFrames: Int { playedCount.load(ordering: .relaxed) }
@@ -116,7 +116,24 @@ public final class RemoteSpeaker: Sendable {
         // over a window longer than a period is compared with the smallest seen in steady play.
         var clock = DriftWatch(rate: Double(engine.sampleRate), period: device.refresh)
         let timed = device.withContext { alIsExtensionPresent("AL_SOFT_source_latency") != 0 }
+        var lastPoll = ContinuousClock.now
+        let heldUpLimit = Duration.seconds(Double(Self.aheadFrames) / Double(engine.sampleRate))
         while running.load(ordering: .acquiring) {
+            let polled = ContinuousClock.now
+            if signalled, polled - lastPoll > heldUpLimit, source.state == .playing {
+                // This thread was held up longer than the queue lasts (the whole process stopped,
+                // say): what is still queued was due during the hold-up, and would be heard late
+                // after it. It is dropped, and the source restarts as one that ran dry.
+                source.stop()
+                playedCount.add(queued.count * Self.pieceFrames, ordering: .relaxed)
+                consumed += queued.count
+                free.append(contentsOf: queued.values)
+                queued.removeAll()
+            }
+            lastPoll = polled
+            // The state is read before the processed count: a source that stopped has processed all
+            // its queue, so a dry restart below knows every frame the device took.
+            let dry = source.state != .playing
             let processed = source.processedBuffers
             consumed += processed
             playedCount.add(processed * Self.pieceFrames, ordering: .relaxed)
@@ -128,17 +145,18 @@ public final class RemoteSpeaker: Sendable {
             if processed > 0, let ids = try? source.unqueue(count: processed) {
                 for id in ids { if let buffer = queued.removeValue(forKey: id) { free.append(buffer) } }
             }
-            let dry = source.state != .playing
-            if signalled, !dry {
-                // Dropped before the refill, so the pieces queued next are the ones due now.
-                if timed,
-                    let heard = Self.heardPosition(
-                        of: source, on: device, played: playedFrames, rate: Double(engine.sampleRate))
-                {
-                    let late = clock.observe(position: heard)
-                    if late > 0 { catchUp(behind: late) }
-                }
-            } else {
+            // Dropped before the refill, so the pieces queued next are the ones due now.
+            if signalled, timed,
+                let heard = Self.heardPosition(
+                    of: source, on: device, played: playedFrames, rate: Double(engine.sampleRate))
+            {
+                let now = (ContinuousClock.now - clock.start).inSeconds
+                // A source that ran dry restarts with the next piece after what the device holds, so
+                // how far behind it is is known at once; the rest of a sound it cut is not played late.
+                let late =
+                    dry ? clock.restart(position: heard, at: now) : clock.observe(position: heard, at: now)
+                if late > 0 { catchUp(behind: late) }
+            } else if dry {
                 clock.interrupt()
             }
             var refilled: [OpenALBuffer] = []
@@ -153,7 +171,8 @@ public final class RemoteSpeaker: Sendable {
             }
             if dry {
                 // The queue ran dry (the thread was held up): start again with what is queued.
-                if started { underrunCount.add(1, ordering: .relaxed) }
+                // Counted after the catch-up above, so one who sees it sees the frames skipped.
+                if started { underrunCount.add(1, ordering: .releasing) }
                 try? source.play()
                 started = true
             }
@@ -218,9 +237,14 @@ public final class RemoteSpeaker: Sendable {
 }
 
 /// Watches how far a device's playing falls behind the wall clock (see ``RemoteSpeaker``).
+///
+/// Times are seconds from ``start`` and positions frames of the render, passed in, so the decisions
+/// can be driven by a test.
 struct DriftWatch {
     /// Frames behind that are let be (the wall clock and the position are read a poll apart).
     static let slack = 96
+    /// How long after a dry restart the device's readings are not trusted to lower the floor.
+    static let settleTime = 0.5
     let rate: Double
     /// The window the smallest lag is taken over: a device period and a half, plus two polls.
     let window: Double
@@ -229,6 +253,8 @@ struct DriftWatch {
     var floor: Int?
     /// How far behind the last window was, when it was past the slack.
     var previous: Int?
+    /// Until when, after a dry restart, the floor is not lowered (seconds).
+    var settling = 0.0
     var recent: [(at: Double, lag: Int)] = []
 
     init(rate: Double, period refresh: Int) {
@@ -237,10 +263,9 @@ struct DriftWatch {
         window = period * 1.5 + 0.004
     }
 
-    /// Takes the source's position (frames played since it started, skipped ones included) now;
-    /// returns the frames it has fallen behind by, to drop (0 when it has not).
-    mutating func observe(position: Int) -> Int {
-        let now = (ContinuousClock.now - start).inSeconds
+    /// Takes the source's position (frames played since it started, skipped ones included) at `now`
+    /// while it plays; returns the frames it has fallen behind by, to drop (0 when it has not).
+    mutating func observe(position: Int, at now: Double) -> Int {
         // A poll that came a whole window late (this thread held up) starts the window again.
         if let last = recent.last, now - last.at > window { recent.removeAll() }
         recent.append((now, Int(now * rate) - position))
@@ -252,7 +277,7 @@ struct DriftWatch {
             self.floor = lag
             return 0
         }
-        if lag < floor { self.floor = lag }
+        if lag < floor, now >= settling { self.floor = lag }
         recent.removeAll()
         // Behind in two windows in a row (one window's reads can all come late on a busy machine):
         // the smaller of the two is dropped; the position then moves on, and the windows start again.
@@ -269,6 +294,29 @@ struct DriftWatch {
         return min(behind, earlier)
     }
 
+    /// Takes the position of a source that ran dry (what it played, less what the device still
+    /// holds) at `now`, just before it plays again; returns the frames it is behind by, to drop before
+    /// the refill (0 when it is not, or before steady play was seen).
+    ///
+    /// A stopped source's reading does not saw with the device's mixes as a playing one's does (the
+    /// device's latency falls as the wall clock rises until the next mix), so one reading is enough:
+    /// the device was silent for the gap, and the frames it should have played meanwhile are dropped
+    /// at once rather than heard late. The windows start again when it plays.
+    ///
+    /// For ``settleTime`` after it the floor is not lowered: a sound server starting a stream again
+    /// reports less latency than it then has (PulseAudio fills the stream's buffer before it plays
+    /// it), and a floor lowered by that would put every later sound early by as much.
+    mutating func restart(position: Int, at now: Double) -> Int {
+        interrupt()
+        settling = now + Self.settleTime
+        guard let floor else { return 0 }
+        let behind = Int(now * rate) - position - floor
+        return behind > Self.slack ? behind : 0
+    }
+
     /// The source stopped (ran dry): the next window starts when it plays again.
-    mutating func interrupt() { recent.removeAll() }
+    mutating func interrupt() {
+        recent.removeAll()
+        previous = nil
+    }
 }

@@ -4,7 +4,7 @@ struct SpaceState {
     var layout = SpatialLayout()
     var listener = PositionRamp.constant(SoundPosition(x: 0, y: 0))
     var busFilters: [Bus: SoundFilter] = [:]
-    /// Each bus's cutoff filter, gliding (Filtering/); a bus never given one has none.
+    /// Each bus's cutoff filter, gliding (Colour/); a bus never given one has none.
     var busCutoffs: [Bus: CutoffRamp] = [:]
     var busReverbs: [Bus: Reverb] = [:]
     /// Buses whose reverb is set but detached from its slot while nothing sends to it

@@ -3,8 +3,10 @@
 /// Everything the engine draws at random must come out the same on every run and on every machine: the
 /// asset tool's regenerated files show up in `git diff` only when the synthesis really changed, and a
 /// synthesised effect (``SynthParameters``) renders the same samples in every language and on a remote
-/// player. System randomness would defeat both.
-public struct SplitMix64: Sendable {
+/// player. System randomness would defeat both. A game may use it for the same reason (a replay that
+/// draws from one seed comes out the same on every machine): it is a `RandomNumberGenerator`, and
+/// ``split(stream:)`` gives each part of a program a sequence of its own.
+public struct SplitMix64: RandomNumberGenerator, Sendable, Equatable {
     private var state: UInt64
 
     /// Creates a generator; equal seeds give equal sequences.
@@ -33,5 +35,15 @@ public struct SplitMix64: Sendable {
     /// - Returns: A value in -1..<1.
     public mutating func bipolar() -> Double {
         unit() * 2 - 1
+    }
+
+    /// A derived generator for another part of the program, so that drawing more numbers in one part
+    /// never shifts another part's sequence. This generator is left as it is.
+    /// - Parameter stream: A label that tells the derived generators apart.
+    /// - Returns: An independent generator.
+    public func split(stream: UInt64) -> SplitMix64 {
+        var copy = SplitMix64(seed: state ^ (stream &* 0xD1B5_4A32_D192_ED03))
+        _ = copy.next()
+        return copy
     }
 }

@@ -1,3 +1,5 @@
+import SoundStation
+
 /// A player made of code, for `starfall --autoplay`, `--bot` demos and tests.
 ///
 /// In the menu it follows a short script (look around, then start; on later visits, shop first). In a
@@ -74,7 +76,7 @@ public struct Autopilot: Sendable {
     private mutating func play(_ game: Game, seconds: Double) -> Input {
         let paddle = game.paddle
         if game.tick >= nextThought {
-            nextThought = game.tick + 6 + Int(random.fraction() * 7)
+            nextThought = game.tick + 6 + Int(random.unit() * 7)
             chooseTarget(game, seconds: seconds)
         }
         var goal = target ?? paddle.x
@@ -124,7 +126,7 @@ public struct Autopilot: Sendable {
             mistakenBomb = bomb.id
         } else if random.chance(min(0.35, 0.03 + 0.012 * seconds)) {
             mistakenBomb = nil
-            chosen = stars.isEmpty ? nil : stars[Int(random.fraction() * Double(stars.count))]
+            chosen = stars.isEmpty ? nil : stars[Int(random.unit() * Double(stars.count))]
         } else {
             mistakenBomb = nil
             chosen = reachable.min { ticksToLand($0) < ticksToLand($1) }

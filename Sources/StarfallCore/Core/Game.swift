@@ -1,3 +1,5 @@
+import SoundStation
+
 /// The whole game as a value: scenes, menu, shop, playfield and score, advanced one fixed tick at a
 /// time by ``step(_:)``.
 ///

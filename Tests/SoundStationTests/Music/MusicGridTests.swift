@@ -173,7 +173,7 @@ import Testing
         let (system, _, _, _) = try await system(grid, silentMain: true)
         try system.music.play("main")
         let expected = try #require(grid.beats.first { $0 >= 36_960 })
-        system.engine.schedule(at: .seconds(0.77)) { try? system.effects.play("click", at: .nextBeat) }
+        system.engine.schedule(at: .seconds(0.77)) { _ = try? system.effects.play("click", at: .nextBeat) }
         let mix = try system.engine.render(frames: expected + 4_800)
         #expect(AudioAnalysis.onset(mix, threshold: 0) == expected)
     }

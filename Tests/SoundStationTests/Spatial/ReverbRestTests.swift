@@ -51,7 +51,7 @@ import Testing
         let reverb = Self.shortReverb
         try engine.setReverb(reverb, for: .effects)
         let tone = try engine.makeBuffer(Signals.sine(frequency: 300, seconds: 0.25), name: "tone")
-        try #require(try engine.play(tone, options: PlayOptions(loop: true)))
+        _ = try #require(try engine.play(tone, options: PlayOptions(loop: true)))
         let rest = Int(reverb.restFrames(rate: 48_000))
         _ = try engine.render(frames: rest * 2)
         #expect(Self.resting(engine).isEmpty)

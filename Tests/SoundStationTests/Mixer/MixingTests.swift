@@ -146,7 +146,7 @@ import Testing
         #expect(abs(AudioAnalysis.decibels(AudioAnalysis.rms(mix, frames: 14_400..<28_800) / before)) < 0.2)
         // On, but the second effect is below the loud volume: still no duck.
         #expect(abs(AudioAnalysis.decibels(AudioAnalysis.rms(mix, frames: 50_400..<64_800) / before)) < 0.2)
-        system.engine.schedule(at: .seconds(2.2)) { try? system.effects.play("boom") }
+        system.engine.schedule(at: .seconds(2.2)) { _ = try? system.effects.play("boom") }
         let loud = AudioAnalysis.channel(try system.engine.render(frames: 48_000), 0)
         #expect(
             abs(AudioAnalysis.decibels(AudioAnalysis.rms(loud, frames: 12_000..<24_000) / before) + 6.02)

@@ -1,0 +1,125 @@
+import Foundation
+import SoundStationTesting
+import Testing
+
+@testable import SoundStation
+
+/// The player's clock mapping: a message later than the jitter buffer, alone or in a burst, leaves
+/// it where it is (every later sound keeps its time); a link whose delay really grew moves it after
+/// a window; a faster link moves it after the drift window; and the player's render shows it.
+@Suite struct RemoteClockTests {
+    /// A message every 0.1 s of arrival for `seconds` from `start`, each `lag` late.
+    static func steady(
+        _ clock: inout RemoteClock, from start: Double, seconds: Double, lag: Double
+    ) -> [RemoteClock.Observation] {
+        stride(from: start, to: start + seconds, by: 0.1).map {
+            clock.observe(lag: lag, arrival: $0, placing: true)
+        }
+    }
+
+    @Test func oneLateMessageLeavesTheMappingWhereItIs() {
+        var clock = RemoteClock(delay: 0.08)
+        _ = clock.observe(lag: 0.010, arrival: 0, placing: false)
+        _ = Self.steady(&clock, from: 0.1, seconds: 2, lag: 0.012)
+        let late = clock.observe(lag: 0.250, arrival: 2.1, placing: true)
+        #expect(late == RemoteClock.Observation(beyond: 0.240, late: true, moved: false))
+        let after = Self.steady(&clock, from: 2.2, seconds: 3, lag: 0.011)
+        #expect(clock.offset == 0.010)
+        #expect(after.allSatisfy { !$0.moved && !$0.late })
+    }
+
+    @Test func aBurstReadAtOnceAfterAHoldUpLeavesTheMappingWhereItIs() {
+        var clock = RemoteClock(delay: 0.08)
+        _ = clock.observe(lag: 0.010, arrival: 0, placing: true)
+        // Ten messages queued while the player was held up 0.3 s, all read at the same moment.
+        let burst = (0..<10).map { clock.observe(lag: 0.3 - Double($0) * 0.01, arrival: 1.3, placing: true) }
+        #expect(burst.allSatisfy { $0.late && !$0.moved })
+        // Two late messages a second apart are not enough either.
+        #expect(!clock.observe(lag: 0.2, arrival: 2.4, placing: true).moved)
+        #expect(clock.offset == 0.010)
+    }
+
+    @Test func aLinkWhoseDelayGrewMovesTheMappingAfterTheLateWindow() {
+        var clock = RemoteClock(delay: 0.08)
+        _ = clock.observe(lag: 0.010, arrival: 0, placing: true)
+        _ = Self.steady(&clock, from: 0.1, seconds: 1, lag: 0.012)
+        // From 1.1 s every message is 0.3 s late (the fastest 0.29).
+        var seen = Self.steady(&clock, from: 1.1, seconds: 0.5, lag: 0.3)
+        seen.append(clock.observe(lag: 0.29, arrival: 1.6, placing: true))
+        seen += Self.steady(&clock, from: 1.7, seconds: 0.35, lag: 0.3)
+        #expect(seen.allSatisfy { $0.late && !$0.moved })
+        #expect(clock.offset == 0.010)
+        let moved = clock.observe(lag: 0.3, arrival: 2.1, placing: true)
+        #expect(moved.moved)
+        #expect(clock.offset == 0.29)
+        // Back in step: nothing is late, nothing moves.
+        #expect(Self.steady(&clock, from: 2.2, seconds: 3, lag: 0.3).allSatisfy { !$0.late && !$0.moved })
+    }
+
+    @Test func aFasterLinkMovesTheMappingAfterTheDriftWindowAndTheFirstCommandFixesIt() {
+        var clock = RemoteClock(delay: 0.08)
+        _ = clock.observe(lag: 0.050, arrival: 0, placing: false)
+        // Before the first command the mapping follows the fastest message.
+        _ = clock.observe(lag: 0.040, arrival: 0.1, placing: false)
+        #expect(clock.offset == 0.040)
+        _ = clock.observe(lag: 0.030, arrival: 0.2, placing: true)
+        #expect(clock.offset == 0.040)
+        let seen = Self.steady(&clock, from: 0.3, seconds: 10, lag: 0.020)
+        #expect(seen.filter(\.moved).count == 1)
+        #expect(clock.offset == 0.020)
+    }
+
+    /// On real samples: the player's render of two beeps, with a clock message 0.4 s late between
+    /// them, holds the second at its server time plus the delay (moving the mapping for that one
+    /// message put it 0.4 s late).
+    @Test func theSoundAfterALateMessageIsRenderedAtItsTime() async throws {
+        let assets = try TestAssets()
+        try assets.addWAV("beep", RemoteSessionTests.beep)
+        let server = try await assets.system()
+        let sent = Locked<[(EngineCommand, Int64)]>([])
+        server.engine.commandTap.withLock {
+            $0 = { command, frame in sent.withLock { $0.append((command, frame)) } }
+        }
+        let cacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent("ss-cache-\(UUID())")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: cacheFolder) }
+        let local = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
+        let player = RemotePlayer(
+            engine: local, cache: try AssetCache(directory: cacheFolder), delay: .milliseconds(100))
+        defer { player.finish() }
+        // Every message arrives when the local clock (the render's) reads what the test rendered.
+        RemoteSessionTests.transport(
+            [.hello(sampleRate: 48_000, frame: 0, session: 1)]
+                + (try RemoteSessionTests.assetMessages(server.catalogue)),
+            into: player)
+        try await RemoteSessionTests.wait { player.report.loaded == 1 }
+        let id = try server.bank.id(of: "beep")
+
+        // Local 0 s: a beep for server 0.2 s, sent on time.
+        // The server's mixing side takes the command (and stamps its frame) when it renders.
+        try server.effects.play("beep", at: .milliseconds(200))
+        _ = try server.engine.render(frames: 480)
+        let first = sent.withLock { $0 }
+        RemoteSessionTests.transport(
+            [.soundName(id, name: "beep")] + first.map { .command($0.0, frame: $0.1) }, into: player)
+        try await RemoteSessionTests.wait { player.report.commands == first.count }
+        let before = try local.render(frames: 24_000)
+        #expect(AudioAnalysis.onset(before, threshold: 0.05) == 14_400)
+
+        // Local 0.5 s: a clock message from server 0.1 s (0.4 s late: the player was held up, or
+        // the link hiccupped), then a beep for server 0.9 s sent on time at server 0.5 s.
+        _ = try server.engine.render(frames: 24_000 - 480)
+        sent.withLock { $0.removeAll() }
+        try server.effects.play("beep", at: .milliseconds(900))
+        _ = try server.engine.render(frames: 480)
+        let second = sent.withLock { $0 }
+        RemoteSessionTests.transport(
+            [.clock(frame: 4_800)] + second.map { .command($0.0, frame: $0.1) }, into: player)
+        try await RemoteSessionTests.wait { player.report.commands == first.count + second.count }
+        let after = try local.render(frames: 48_000)
+        // Server 0.9 s plus the 100 ms delay: local 1.0 s, frame 24,000 of this render.
+        #expect(AudioAnalysis.onset(after, threshold: 0.05) == 24_000)
+        #expect(first.count == 1 && second.count == 1)
+        #expect(player.report.resyncs == 0 && player.report.lateMessages == 1 && player.report.late == 0)
+    }
+}
