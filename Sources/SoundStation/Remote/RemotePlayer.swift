@@ -28,8 +28,6 @@ public final class RemotePlayer: Sendable {
         public var notArrived = 0
         /// Commands that came later than their time plus the delay (played at once).
         public var late = 0
-        /// Commands this version does not play remotely.
-        public var unsupported = 0
         /// Files received whole and stored.
         public var filesReceived = 0
         /// Files the catalogue needed that the cache already held.
@@ -793,8 +791,6 @@ public final class RemotePlayer: Sendable {
         case .stopMusic(let fade, _):
             guard holdMusicCall(until: time) else { return }
             for system in musicSystems() { system.music.stop(fade: fade, at: time) }
-        default:
-            state.withLock { $0.report.unsupported += 1 }
         }
     }
 }

@@ -17,7 +17,7 @@ import Testing
 
         init(announcement: RemoteAnnouncement = RemoteAnnouncement()) throws {
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("ss-link-\(UUID())").path
-            FileManager.default.createFile(atPath: path, contents: nil)
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
             let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
             let link = try RemoteLink(
                 route: .terminal(announcement), sampleRate: 48_000, terminal: path,
