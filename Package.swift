@@ -98,6 +98,10 @@ let package = Package(
                 "CSoundTouch", "COpus",
             ]
         ),
+        // The player's side of sound over SSH (`soundstation ssh`, `listen`, `render --session`): the
+        // session's player, asset cache, clock mapping, speaker and stream decoder. Only the CLI
+        // links it; the library every game loads (and libSoundStationC.so) keeps the game's side.
+        .target(name: "SoundStationPlayer", dependencies: ["SoundStation", "COpenAL", "COpus"]),
         .target(name: "SoundStationTesting", dependencies: ["SoundStation"]),
         .target(name: "TerminalKit"),
         .target(name: "CommandLineKit", dependencies: ["SoundStation"]),
@@ -105,7 +109,7 @@ let package = Package(
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
         .executableTarget(
             name: "soundstation",
-            dependencies: ["SoundStation", "CommandLineKit"],
+            dependencies: ["SoundStation", "SoundStationPlayer", "CommandLineKit"],
             linkerSettings: cliLinkerSettings
         ),
         .executableTarget(
@@ -120,7 +124,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SoundStationTests",
-            dependencies: ["SoundStation", "CSndFile", "SoundStationTesting"],
+            dependencies: ["SoundStation", "SoundStationPlayer", "CSndFile", "SoundStationTesting"],
             // Golden renders are read from the source tree (#filePath), never from a bundle.
             exclude: ["Golden"]
         ),

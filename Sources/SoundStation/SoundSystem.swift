@@ -47,7 +47,7 @@ public final class SoundSystem: Sendable {
 
     /// A sound system whose bank shares decoded files with other banks' through `shares` (a remote
     /// player's, which makes one system per catalogue it receives).
-    init(engine: AudioEngine, catalogue: Catalogue, pcmCache: PCMCache?, shares: DecodedShares) {
+    package init(engine: AudioEngine, catalogue: Catalogue, pcmCache: PCMCache?, shares: DecodedShares) {
         self.engine = engine
         bank = SoundBank(engine: engine, catalogue: catalogue, pcmCache: pcmCache, shares: shares)
         music = MusicStation(bank: bank)

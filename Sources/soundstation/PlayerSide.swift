@@ -1,6 +1,7 @@
 import CommandLineKit
 import Glibc
 import SoundStation
+import SoundStationPlayer
 
 /// What `soundstation ssh` and `soundstation listen` share: the options of the player's side, the
 /// local engine and speaker, the cache, the ``RemotePlayer`` and the summary at the end.

@@ -1,6 +1,7 @@
 import CommandLineKit
 import Glibc
 import SoundStation
+import SoundStationPlayer
 
 /// `soundstation render --seconds S --out FILE.wav [--rate HZ] [--assets DIR] EVENT...`, or
 /// `soundstation render --session FILE --cache DIR --seconds S --out FILE.wav`: a remote session's

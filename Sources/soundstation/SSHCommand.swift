@@ -1,6 +1,7 @@
 import CommandLineKit
 import Glibc
 import SoundStation
+import SoundStationPlayer
 
 /// `soundstation ssh [OPTIONS] [ssh options] [user@]host [command]`: runs the system's `ssh` under a
 /// pseudo-terminal of its own, passes keys, window size and everything the server writes through

@@ -3,9 +3,9 @@
 /// Foundation's JSONSerialization turns `true`, `1` and `1.0` into look-alike NSNumbers on
 /// Linux and silently keeps the last of two equal keys; the manifest checker needs to tell
 /// those apart, so it reads JSON itself and reports positions as line and column.
-enum ManifestJSON {
+package enum ManifestJSON {
     /// A parsed JSON value; integers are kept apart from fractional numbers.
-    enum Value: Equatable, Sendable {
+    package enum Value: Equatable, Sendable {
         case null
         case bool(Bool)
         case integer(Int)
@@ -31,7 +31,7 @@ enum ManifestJSON {
     }
 
     /// A JSON object that remembers key order, so errors point at the first bad key written.
-    struct Object: Equatable, Sendable {
+    package struct Object: Equatable, Sendable {
         /// Members in the order they appear in the text.
         var members: [(key: String, value: Value)] = []
 
@@ -40,7 +40,7 @@ enum ManifestJSON {
             members.first { $0.key == key }?.value
         }
 
-        static func == (lhs: Object, rhs: Object) -> Bool {
+        package static func == (lhs: Object, rhs: Object) -> Bool {
             lhs.members.elementsEqual(rhs.members) { $0.key == $1.key && $0.value == $1.value }
         }
     }

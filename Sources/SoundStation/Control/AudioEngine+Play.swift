@@ -55,7 +55,7 @@ extension AudioEngine {
     ///     its volume, rather than using `options` as they are.
     ///   - retained: A retained buffer or stream feeder for the command to carry; the caller releases it
     ///     on `nil`.
-    func trigger(
+    package func trigger(
         _ sound: SoundID, options: PlayOptions, at time: Duration?, soundDefaults: Bool,
         retained: UnsafeMutableRawPointer? = nil
     ) -> VoiceHandle? {
@@ -128,7 +128,7 @@ extension AudioEngine {
         submit(.setVoice(voice, .pitch, pitch, tween: nil))
     }
 
-    static func clamp(_ options: PlayOptions) -> PlayOptions {
+    package static func clamp(_ options: PlayOptions) -> PlayOptions {
         var clamped = options
         clamped.volume = max(0, options.volume.isFinite ? options.volume : 0)
         clamped.pitch = clampPitch(options.pitch)

@@ -126,7 +126,7 @@ package struct PCMCache: Sendable, Equatable {
     static let headerBytes = 8 * 8
 
     /// What besides the file's bytes shapes the samples: the library (its decoders) and the options.
-    static func tag(_ options: DecodingOptions) -> UInt64 {
+    package static func tag(_ options: DecodingOptions) -> UInt64 {
         XXHash64.xxh64(
             "soundstation-pcm \(layoutVersion) \(LibraryVersion.string) channels=\(options.channels.rawValue) "
                 + "strict=\(options.strict)" + songTag(options))

@@ -367,7 +367,7 @@ public final class AudioEngine: Sendable {
         return state.frame
     }
 
-    var isOffline: Bool {
+    package var isOffline: Bool {
         if case .offline = output { return true }
         return false
     }

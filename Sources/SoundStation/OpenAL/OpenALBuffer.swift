@@ -4,9 +4,9 @@ import COpenAL
 ///
 /// `@unchecked Sendable`: the buffer name is immutable after `init` and OpenAL Soft's buffer calls
 /// are thread-safe. The device is kept alive by this reference, so the buffer never outlives it.
-final class OpenALBuffer: @unchecked Sendable {
+package final class OpenALBuffer: @unchecked Sendable {
     let device: OpenALDevice
-    let id: ALuint
+    package let id: ALuint
     /// Bytes the device holds for it.
     private(set) var byteCount = 0
 
@@ -14,7 +14,7 @@ final class OpenALBuffer: @unchecked Sendable {
     /// - Parameter compact: Store it as 16-bit PCM when every sample is exactly a 16-bit value (a
     ///   16- or 8-bit source): half the memory, the same samples to the bit. Streams pass false, as
     ///   every buffer of one queue must share its format.
-    init(device: OpenALDevice, audio: PCMAudio, compact: Bool = false) throws(AudioEngineError) {
+    package init(device: OpenALDevice, audio: PCMAudio, compact: Bool = false) throws(AudioEngineError) {
         guard audio.channels == 1 || audio.channels == 2 else {
             throw .invalidArgument(name: "channel count", value: "\(audio.channels)", expected: "1 or 2")
         }
@@ -27,7 +27,7 @@ final class OpenALBuffer: @unchecked Sendable {
 
     /// Replaces the buffer's contents (float); used by streaming, where a buffer is refilled when it
     /// comes back from the source's queue.
-    func fill(_ audio: PCMAudio) throws(AudioEngineError) {
+    package func fill(_ audio: PCMAudio) throws(AudioEngineError) {
         byteCount = try Self.fill(id, device: device, audio: audio, compact: false)
     }
 

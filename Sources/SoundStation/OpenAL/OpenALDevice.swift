@@ -7,12 +7,12 @@ import Glibc
 /// device and context internally, and every caller selects the context for its own thread with
 /// ``withCurrentContext(_:)`` (ALC_EXT_thread_local_context), so engines on different threads never
 /// interfere, and selects it again no longer than its calls last.
-final class OpenALDevice: @unchecked Sendable {
+package final class OpenALDevice: @unchecked Sendable {
     /// Whether the device plays by itself or mixes only when asked.
     enum Kind { case playback, loopback }
 
     let kind: Kind
-    let name: String
+    package let name: String
     let sampleRate: Int
     let channels: Int
     /// How many sources the device lets us create: the ceiling of the voice pool.
@@ -39,7 +39,7 @@ final class OpenALDevice: @unchecked Sendable {
     /// `PULSE_LATENCY_MSEC` when the stream connects: for ``OutputLatency/low`` that variable is set
     /// to 10 ms while the device opens (unless the user set it), under a lock so two engines opening
     /// at once do not race on the environment.
-    init(playback name: String?, latency: OutputLatency = .normal) throws(AudioEngineError) {
+    package init(playback name: String?, latency: OutputLatency = .normal) throws(AudioEngineError) {
         Self.quietLibraryLog
         let opened = Self.opening.withLock { _ -> (OpaquePointer, OpaquePointer)? in
             let hint = latency == .low && getenv("PULSE_LATENCY_MSEC") == nil
@@ -121,7 +121,7 @@ final class OpenALDevice: @unchecked Sendable {
     /// until process exit, where OpenAL Soft's own teardown then raced the device's backend thread
     /// (`LockLists` assertion). Threads that mix (the driver's, a render's caller) select it once
     /// for the whole of their work with ``withCurrentContext(_:)``, so their calls switch nothing.
-    func withContext<T>(_ body: () -> T) -> T {
+    package func withContext<T>(_ body: () -> T) -> T {
         calls.lock()
         defer { calls.unlock() }
         return withCurrentContext(body)
@@ -143,7 +143,7 @@ final class OpenALDevice: @unchecked Sendable {
 
     /// Lets go of whatever context this thread selected, before the thread ends (OpenAL warns about
     /// a context still current on a finished thread).
-    static func releaseThreadContext() {
+    package static func releaseThreadContext() {
         if alcGetThreadContext() != nil { alcSetThreadContext(nil) }
     }
 
@@ -213,7 +213,7 @@ final class OpenALDevice: @unchecked Sendable {
     func hasExtension(_ name: String) -> Bool { alcIsExtensionPresent(device, name) != 0 }
 
     /// Mixes per second (ALC_REFRESH): the sample rate divided by the period's frames.
-    var refresh: Int { Int(Self.integer(device, ALC_REFRESH) ?? 0) }
+    package var refresh: Int { Int(Self.integer(device, ALC_REFRESH) ?? 0) }
 
     /// False once the device was unplugged or its server went away (ALC_EXT_disconnect).
     var isConnected: Bool {

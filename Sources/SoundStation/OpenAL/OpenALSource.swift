@@ -5,17 +5,17 @@ import Glibc
 ///
 /// `@unchecked Sendable`: the source name is immutable and OpenAL Soft's source calls are thread-safe;
 /// the engine's lock decides which voice a source serves, so two owners never drive it at once.
-final class OpenALSource: @unchecked Sendable {
+package final class OpenALSource: @unchecked Sendable {
     /// What OpenAL says the source is doing.
-    enum State { case initial, playing, paused, stopped }
+    package enum State { case initial, playing, paused, stopped }
 
     let device: OpenALDevice
-    let id: ALuint
+    package let id: ALuint
     /// Whether a filter or a reverb send is set on the source, so a start that needs neither can skip
     /// clearing them (two AL calls per start). Touched only by the mixing side, under the state lock.
     var colourSet = false
 
-    init(device: OpenALDevice) throws(AudioEngineError) {
+    package init(device: OpenALDevice) throws(AudioEngineError) {
         self.device = device
         var id: ALuint = 0
         try withOpenAL(device, "alGenSources") { alGenSources(1, &id) }
@@ -119,7 +119,7 @@ final class OpenALSource: @unchecked Sendable {
         }
     }
 
-    func play() throws(AudioEngineError) {
+    package func play() throws(AudioEngineError) {
         let id = self.id
         try withOpenAL(device, "alSourcePlay") { alSourcePlay(id) }
     }
@@ -139,7 +139,7 @@ final class OpenALSource: @unchecked Sendable {
         _ = try? withOpenAL(device, "alSourcePause") { alSourcePause(id) }
     }
 
-    func stop() {
+    package func stop() {
         let id = self.id
         _ = try? withOpenAL(device, "alSourceStop") {
             alSourceStop(id)
@@ -167,7 +167,7 @@ final class OpenALSource: @unchecked Sendable {
         _ = try? withOpenAL(device, "alSourcef(AL_PITCH)") { alSourcef(id, AL_PITCH, pitch) }
     }
 
-    var state: State {
+    package var state: State {
         switch integer(AL_SOURCE_STATE) {
         case AL_PLAYING: return .playing
         case AL_PAUSED: return .paused
@@ -191,7 +191,7 @@ final class OpenALSource: @unchecked Sendable {
     // MARK: Streaming
 
     /// Appends buffers to the source's queue.
-    func queue(_ buffers: [OpenALBuffer]) throws(AudioEngineError) {
+    package func queue(_ buffers: [OpenALBuffer]) throws(AudioEngineError) {
         var ids = buffers.map(\.id)
         let id = self.id
         try withOpenAL(device, "alSourceQueueBuffers") { alSourceQueueBuffers(id, ALsizei(ids.count), &ids) }
@@ -222,10 +222,10 @@ final class OpenALSource: @unchecked Sendable {
     }
 
     /// How many queued buffers the mixer has finished with.
-    var processedBuffers: Int { Int(integer(AL_BUFFERS_PROCESSED)) }
+    package var processedBuffers: Int { Int(integer(AL_BUFFERS_PROCESSED)) }
 
     /// Takes `count` finished buffers off the queue, returning their names in queue order.
-    func unqueue(count: Int) throws(AudioEngineError) -> [ALuint] {
+    package func unqueue(count: Int) throws(AudioEngineError) -> [ALuint] {
         var ids = [ALuint](repeating: 0, count: count)
         let id = self.id
         try withOpenAL(device, "alSourceUnqueueBuffers") { alSourceUnqueueBuffers(id, ALsizei(count), &ids) }

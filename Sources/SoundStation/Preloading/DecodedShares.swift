@@ -9,7 +9,7 @@ import Glibc
 /// edited in place is decoded again. Buffers are held weakly: a sound freed by its last user is not
 /// kept alive here. Loads of the same file wait for each other (the first decodes, the others share
 /// its result); loads of different files never do.
-final class DecodedShares: Sendable {
+package final class DecodedShares: Sendable {
     /// What a decode depends on.
     struct Key: Hashable {
         var path: String
@@ -68,6 +68,9 @@ final class DecodedShares: Sendable {
     }
 
     private let boxes = Locked<(table: [Key: Box], pruneAt: Int)>(([:], 64))
+
+    /// An empty table (a remote player makes one and shares it among its catalogues' banks).
+    package init() {}
 
     /// Runs `body` with the slot of `key`, holding it so loads of the same file wait for this one.
     func withSlot<Result, Failure: Error>(

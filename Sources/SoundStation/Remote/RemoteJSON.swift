@@ -1,10 +1,10 @@
 /// The manifest edits a remote session makes, on the catalogue's own JSON reader's values (the
 /// library imports no Foundation).
-enum RemoteJSON {
-    typealias Value = ManifestJSON.Value
+package enum RemoteJSON {
+    package typealias Value = ManifestJSON.Value
 
     /// The manifest's `sounds` array, or `nil` when the text is not a manifest.
-    static func sounds(_ bytes: [UInt8]) -> [Value]? {
+    package static func sounds(_ bytes: [UInt8]) -> [Value]? {
         guard case .object(let root)? = try? ManifestJSON.parse(bytes),
             case .array(let sounds)? = root["sounds"]
         else { return nil }
@@ -18,13 +18,13 @@ enum RemoteJSON {
     }
 
     /// A string member of an object value.
-    static func string(_ value: Value, _ key: String) -> String? {
+    package static func string(_ value: Value, _ key: String) -> String? {
         if case .string(let text)? = member(value, key) { return text }
         return nil
     }
 
     /// An entry's file paths: its own, its stems' and its SoundFont's (a MIDI song's instruments).
-    static func paths(_ sound: Value) -> [String?] {
+    package static func paths(_ sound: Value) -> [String?] {
         // A synthesised sound has no file: the player renders it from its parameters.
         if member(sound, "synth") != nil { return [] }
         var paths = [string(sound, "path")]
@@ -51,7 +51,7 @@ enum RemoteJSON {
     }
 
     /// A manifest holding `sounds`.
-    static func manifest(_ sounds: [Value]) -> [UInt8] {
+    package static func manifest(_ sounds: [Value]) -> [UInt8] {
         Array(text(.object(ManifestJSON.Object(members: [("sounds", .array(sounds))]))).utf8)
     }
 

@@ -30,7 +30,7 @@ extension AudioEngine {
 
     /// ``openFeed(channels:sampleRate:options:queueFrames:name:)`` whose voice begins no sooner than
     /// `time` (a player's copy of a game's stream starts at the time the game's did).
-    func openFeed(
+    package func openFeed(
         channels: Int, sampleRate: Int, options: PlayOptions, queueFrames: Int?, name: String,
         at time: Duration?
     ) throws(AudioEngineError) -> PCMFeed {

@@ -86,7 +86,7 @@ public final class PCMFeed: Sendable {
 
     /// Refuses every later write and lets the voice play what is queued, then end (a player's
     /// stream whose game closed it). Never waits.
-    func drain() {
+    package func drain() {
         ring.draining.store(true, ordering: .releasing)
         ring.wakeDriver()
     }

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SoundStation
+@testable import SoundStationPlayer
 
 /// The speaker's watch on the device's timing, driven by positions and times given here.
 @Suite struct DriftWatchTests {

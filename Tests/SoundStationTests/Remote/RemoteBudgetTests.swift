@@ -3,6 +3,7 @@ import SoundStationTesting
 import Testing
 
 @testable import SoundStation
+@testable import SoundStationPlayer
 
 /// A hostile server against the player's budget: it speaks the wire protocol directly (frames through
 /// the extractor, as a terminal delivers them) and asks the player to hold more than it should.

@@ -3,6 +3,7 @@ import SoundStationTesting
 import Testing
 
 @testable import SoundStation
+@testable import SoundStationPlayer
 
 /// The player's clock mapping: a message later than the jitter buffer, alone or in a burst, leaves
 /// it where it is (every later sound keeps its time); a link whose delay really grew moves it after

@@ -3,6 +3,7 @@ import SoundStationTesting
 import Testing
 
 @_spi(Bindings) @testable import SoundStation
+@testable import SoundStationPlayer
 
 /// Sounds made in memory and fed streams over a remote session: the wire messages, the budget, and
 /// an engine whose link writes to a file, read back through the extractor into a player on an

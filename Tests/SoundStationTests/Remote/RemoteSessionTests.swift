@@ -3,6 +3,7 @@ import SoundStationTesting
 import Testing
 
 @testable import SoundStation
+@testable import SoundStationPlayer
 
 /// A remote session end to end in one process, with real engines and files: the server's command tap
 /// and catalogue go through frames and the extractor to a player on an offline engine, whose render

@@ -3,6 +3,7 @@ import SoundStationTesting
 import Testing
 
 @testable import SoundStation
+@testable import SoundStationPlayer
 
 /// A MIDI song whose catalogue names a SoundFont, played over a remote link: the song and the
 /// SoundFont go to the player as files cached by hash, and the player renders the song through it.

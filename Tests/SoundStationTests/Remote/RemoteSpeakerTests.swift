@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SoundStation
+@testable import SoundStationPlayer
 
 /// The player's speaker on the real device path (the private PulseAudio server's null sink).
 @Suite struct RemoteSpeakerTests {

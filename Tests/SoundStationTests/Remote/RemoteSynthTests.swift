@@ -3,6 +3,7 @@ import SoundStationTesting
 import Testing
 
 @testable import SoundStation
+@testable import SoundStationPlayer
 
 /// Synthesised sounds over a remote session: the parameters travel (no file), the player renders them,
 /// and its mix holds the server's samples exactly, shifted by the delay.

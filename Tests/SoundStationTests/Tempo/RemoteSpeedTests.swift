@@ -3,6 +3,7 @@ import SoundStationTesting
 import Testing
 
 @testable import SoundStation
+@testable import SoundStationPlayer
 
 /// A change of music speed made on the server reaches the player over a remote session (as over
 /// SSH): the player's render is the tone at its pitch, shortened by the speed.

@@ -1,4 +1,5 @@
 import Glibc
+import SoundStation
 
 /// The player's cache of game sounds received over SSH: one flat folder of files named by their
 /// SHA-256 (`<64 hex digits>.<ext>`), so no name a server chooses is ever used as a path, a second

@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import SoundStation
 
 /// The player's side of a remote session: takes the messages ``FrameExtractor`` found in the SSH
 /// stream, keeps the files in the ``AssetCache``, loads the catalogue it received, and plays every
@@ -157,7 +158,7 @@ public final class RemotePlayer: Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let running = Locked(true)
     private let loadWake = DispatchSemaphore(value: 0)
-    /// The game's fed streams (Remote/RemoteStreamPlayer.swift).
+    /// The game's fed streams (``RemoteStreamPlayer``).
     private let streams: RemoteStreamPlayer
 
     /// Starts a player on `engine`.
@@ -695,7 +696,7 @@ public final class RemotePlayer: Sendable {
         let engine = self.engine
         switch command {
         case .play(let voice, let sound, let options, _):
-            // A fed stream's voice (Remote/RemoteStreamPlayer.swift).
+            // A fed stream's voice (RemoteStreamPlayer).
             if let started = streams.play(sound, options: options, at: time) {
                 if let started { remember(voice, as: started) }
                 return

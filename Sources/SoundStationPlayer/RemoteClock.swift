@@ -1,3 +1,5 @@
+import SoundStation
+
 /// How a remote player maps the server's clock onto its own (see ``RemotePlayer``): an offset, local
 /// time minus server time, that every command is placed by, so sounds keep their spacing exactly.
 ///

@@ -1,3 +1,4 @@
+import SoundStation
 import Synchronization
 
 /// What a session's fed streams did on the player's side (``RemotePlayer/Report/streams``).

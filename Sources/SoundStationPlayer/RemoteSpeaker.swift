@@ -1,6 +1,7 @@
 import COpenAL
 import Dispatch
 import Glibc
+import SoundStation
 import Synchronization
 
 /// Plays an offline engine's mix on a real device: a thread renders the engine ahead in short

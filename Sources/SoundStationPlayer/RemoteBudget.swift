@@ -1,3 +1,5 @@
+import SoundStation
+
 /// What a server may make the player's side hold in one session: every resource a server's messages
 /// can grow is counted against its limit here, and beyond it the player refuses (the sound is not
 /// loaded, the name not kept, the command or message dropped), counts what it refused in
