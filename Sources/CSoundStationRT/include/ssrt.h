@@ -35,8 +35,9 @@ extern "C" {
 enum ssrt_op {
     /** Start a sound (see ssrt_command's fields). */
     SSRT_OP_PLAY = 1,
-    /** Carry out any other command of the engine: `retained` holds it (the Swift engine boxes its
-        EngineCommand there); only the engine writes these, never ssrt_trigger. */
+    /** Carry out any other command of the engine: `retained` holds it (the Swift engine boxes a
+        MixerTask there: a command and what goes with it in the process); only the engine writes
+        these, never ssrt_trigger. */
     SSRT_OP_TASK = 2
 };
 

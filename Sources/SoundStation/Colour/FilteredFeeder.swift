@@ -88,7 +88,7 @@ final class FilteredFeeder: @unchecked Sendable {
 
     /// The first render-clock frame after `now` at which a queued block has been heard, from the
     /// clock the blocks were queued with; nil when none ends after `now` (nothing queued, or a
-    /// paused voice whose blocks are late). Housekeeping wakes then (issue 23, third round): a
+    /// paused voice whose blocks are late). Housekeeping wakes then: a
     /// refill then has a block to replace, where waking every half block found nothing half of the
     /// time. Offline, OpenAL gives a block back only once it mixes past its end, so a block heard
     /// exactly by `now` is replaced at the next block's end, together with it. Only a prediction:

@@ -1,6 +1,7 @@
 import Glibc
 
-/// A value guarded by a POSIX mutex: the lock every shared state of the package uses.
+/// A value guarded by a POSIX mutex: the lock the package's shared state uses, where a lock is
+/// needed at all (a few small states, such as ``RemoteLink``'s, use `Synchronization.Mutex`).
 ///
 /// It has `Mutex`'s shape (`Locked(value)`, `withLock { ... }`); it is built on `pthread_mutex_t`
 /// rather than `Synchronization.Mutex` because on Linux that `Mutex` hands a contended lock over in

@@ -39,7 +39,7 @@ extension AudioEngine {
         options.pitch = 1
         try options.check()
         // Offline, the render that follows a write takes the frames: no thread needs waking.
-        let commands: CommandRing? = isOffline ? nil : ring
+        let commands: CommandRing? = driver.rendersOnCaller ? nil : ring
         let wake: @Sendable () -> Void = { commands?.wake() }
         let ring = FeedRing(channels: channels, sampleRate: sampleRate, capacityFrames: capacity, wake: wake)
         let voice = trigger(reserveSoundID(name: name), options: options, at: nil, carrying: ring)

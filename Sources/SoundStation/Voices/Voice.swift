@@ -57,7 +57,7 @@ struct Voice {
     var appliedGain: Float = -1
     /// Set by housekeeping when ``appliedGain`` is final under the bus levels it last saw: the
     /// voice's fade has ended and nothing about it changed since. While the levels stay, housekeeping
-    /// skips working out its gain again (issue 23: it was most of a round's cost per voice). Every
+    /// skips working out its gain again (that was most of a round's cost per voice). Every
     /// change through ``VoicePool`` clears it.
     var gainSettled = false
     /// Trigger order, so "oldest" is well defined even for voices started in the same frame.
