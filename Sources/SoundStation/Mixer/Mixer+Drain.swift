@@ -4,8 +4,10 @@ extension Mixer {
     /// The mixing side's first step of every round: carries out the commands the ring holds, in the
     /// order they were written.
     ///
-    /// Engine commands are carried out a batch at a time; a music station's step runs between them
-    /// once the batch's events are sent, so the order of writing is the order of effect.
+    /// Commands are carried out a batch at a time, their events sent after each batch; a music
+    /// station's change begins a batch of its own (the events of the commands before it are sent
+    /// first), and what follows it (its next beat) runs before the next command, so the order of
+    /// writing is the order of effect.
     func drainCommands() {
         assertOnMixer()
         guard ring.hasPending else { return }
@@ -21,6 +23,7 @@ extension Mixer {
                 withState(collecting: &events) { state, events in
                     while index < batch.count, outside == nil {
                         let cell = batch[index]
+                        if !events.isEmpty, Self.isMusic(cell) { break }
                         index += 1
                         outside = carryOut(cell, in: &state, events: &events, tap: tap)
                     }
@@ -31,9 +34,18 @@ extension Mixer {
         }
     }
 
+    /// Whether `cell` holds a music station's change.
+    private static func isMusic(_ cell: ssrt_command) -> Bool {
+        guard cell.op == UInt8(SSRT_OP_TASK.rawValue), let retained = cell.retained else { return false }
+        if case .music = Unmanaged<MixerTaskBox>.fromOpaque(retained).takeUnretainedValue().task {
+            return true
+        }
+        return false
+    }
+
     /// Carries out one cell of the ring.
-    /// - Returns: Work that must run outside the lock (a music station's step), to run before the
-    ///   next cell.
+    /// - Returns: What must run once the cell's events are sent (a music change's next beat), before
+    ///   the next cell.
     private func carryOut(
         _ cell: ssrt_command, in state: inout EngineState, events: inout [SoundEvent],
         tap: CommandTap?
