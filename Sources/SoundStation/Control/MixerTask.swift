@@ -12,8 +12,9 @@ enum MixerTask: Sendable {
     /// An engine command.
     case command(EngineCommand)
     /// A music station's change: the command of the vocabulary (for the command tap) and the change
-    /// as the mixer carries it out (``Mixer/performMusic(_:of:in:events:)``).
-    case music(EngineCommand, MusicTask)
+    /// as the mixer carries it out (``Mixer/performMusic(_:of:in:events:)``). Indirect: a track's
+    /// entry is large, and every other task's box would otherwise be as large.
+    indirect case music(EngineCommand, MusicTask)
     /// A closure for ``AudioEngine/schedule(at:_:)``, to run when the clock reaches `frame`.
     case call(frame: Int64, @Sendable () -> Void)
     /// Nothing: its ticket tells ``AudioEngine/waitForMixer(timeout:)`` that the cells before it are done.
