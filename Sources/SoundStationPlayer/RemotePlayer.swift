@@ -106,6 +106,11 @@ public final class RemotePlayer: Sendable {
         /// Entries refused for the entry budget (kept so each is counted once; as many as the
         /// budget's entries at most).
         var entriesRefused: Set<String> = []
+        /// Entries the loader refused for the decoded budget or could not load: not queued again when
+        /// another file arrives, since within a session the budget only fills and a file fails to
+        /// decode the same way each time (each refusal is counted once, and a catalogue of many
+        /// files does not have the loader try every such entry again for each of them).
+        var givenUp: Set<String> = []
 
         /// Counts one refusal of `resource`.
         mutating func overBudget(_ resource: RemoteBudget.Resource, _ count: Int = 1) {
@@ -259,6 +264,8 @@ public final class RemotePlayer: Sendable {
                     state.systems[name] = system
                     state.report.loaded = state.systems.count
                     state.report.ready = state.systems.count == state.catalogueSize
+                } else {
+                    state.givenUp.insert(name)
                 }
                 state.report.held.entries = state.systems.count + state.loading.count
                 let waiting = state.waiting.removeValue(forKey: name) ?? []
@@ -415,7 +422,9 @@ public final class RemotePlayer: Sendable {
     /// Loads every sound of the catalogue whose files are all in the cache and that is not loaded yet,
     /// into a sound system of its own (the catalogue a bank is made with must name files that exist).
     private func loadIfComplete() {
-        let (manifest, loaded) = state.withLock { ($0.manifest, Set($0.systems.keys).union($0.loading.keys)) }
+        let (manifest, loaded) = state.withLock {
+            ($0.manifest, Set($0.systems.keys).union($0.loading.keys).union($0.givenUp))
+        }
         guard let manifest, let sounds = RemoteJSON.sounds(manifest) else { return }
         var ready: [RemoteJSON.Value] = []
         state.withLock { $0.catalogueSize = sounds.count }

@@ -35,11 +35,9 @@ extern "C" {
 enum ssrt_op {
     /** Start a sound (see ssrt_command's fields). */
     SSRT_OP_PLAY = 1,
-    /** Carry out any other change the engine asks of its mixing side: `retained` holds the Swift
-        engine's task box (an engine command, a music station's step or a scheduled call, each of
-        those two a closure, a voice the engine starts for itself, or a mark a waiting caller looks
-        for), taken over and released by the mixing side; only the engine writes these, never
-        ssrt_trigger. */
+    /** Carry out any other command of the engine: `retained` holds it (the Swift engine boxes a
+        MixerTask there: a command and what goes with it in the process); only the engine writes
+        these, never ssrt_trigger. */
     SSRT_OP_TASK = 2
 };
 

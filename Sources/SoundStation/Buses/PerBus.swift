@@ -1,5 +1,5 @@
 /// One value for each bus, kept in a field per bus: housekeeping reads every bus's level every
-/// round, and a `Dictionary` lookup hashes its key each time (issue 23: a quarter of a quiet
+/// round, and a `Dictionary` lookup hashes its key each time (which was a quarter of a quiet
 /// round's cost).
 struct PerBus<Value> {
     private var master: Value

@@ -89,7 +89,8 @@ final class FilteredFeeder: @unchecked Sendable {
     /// The first render-clock frame after `now` at which a queued block has been heard, from the
     /// clock the blocks were queued with; nil when none ends after `now` (nothing queued, or a
     /// paused voice whose blocks are late). Housekeeping wakes then: a refill then has a block to
-    /// replace, where waking every half block would find nothing half of the time. Offline, OpenAL gives a block back only once it mixes past its end, so a block heard
+    /// replace, where waking every half block would find nothing half of the time. Offline, OpenAL
+    /// gives a block back only once it mixes past its end, so a block heard
     /// exactly by `now` is replaced at the next block's end, together with it. Only a prediction:
     /// a refill that finds nothing processed just comes again.
     func nextBlockHeard(after now: Int64, pitch: Float, engineRate: Int) -> Int64? {

@@ -22,21 +22,24 @@ extension AudioEngine {
     /// - Parameter voice: The handle.
     /// - Returns: The frame being played, or `nil` for a stale handle or one not started yet.
     public func position(of voice: VoiceHandle) -> Int? {
-        if let deferred = deferredVoice(voice, { Self.position(of: $0) }) { return deferred }
+        if let deferred = deferredVoice(voice, { Mixer.position(of: $0) }) { return deferred }
         return published.withLock { $0.voice(voice.ticket)?.position }
     }
 
-    /// An offline engine's answer about `voice`, read now from the engine's state under its lock
-    /// (the snapshot leaves the voices out, ``EngineSnapshot/voicesDeferred``): between renders that
-    /// is the state the last render left; during a render on another thread, where it has got to.
+    /// An offline engine's answer about `voice`, read now from the mixer's state (the snapshot leaves
+    /// the voices out, ``EngineSnapshot/voicesDeferred``): the state the last render left, after a
+    /// render in progress on another thread has ended.
     /// Nil to answer from the snapshot (not offline, or nothing rendered yet); `.some(nil)` for a
     /// voice that is not playing or paused.
     private func deferredVoice<T>(_ voice: VoiceHandle, _ read: (Voice) -> T?) -> T?? {
         guard isOffline, published.withLock({ $0.voicesDeferred }) else { return nil }
-        return state.withLock { state -> T?? in
-            guard let current = state.pool.voice(voice), current.phase == .playing || current.phase == .paused
-            else { return .some(nil) }
-            return .some(read(current))
+        return mixer.run {
+            mixer.update { state -> T?? in
+                guard let current = state.pool.voice(voice),
+                    current.phase == .playing || current.phase == .paused
+                else { return .some(nil) }
+                return .some(read(current))
+            }
         }
     }
 
@@ -58,7 +61,7 @@ extension AudioEngine {
             if let deferred = deferredVoice(voice, { $0.startFrame }) { return deferred }
             return published.withLock { $0.voice(voice.ticket)?.startFrame }
         }
-        return withState { state, _ in
+        return mixer.update { state in
             guard let current = state.pool.voice(voice), current.phase == .playing || current.phase == .paused
             else { return nil }
             return current.startFrame
@@ -66,7 +69,7 @@ extension AudioEngine {
     }
 
     /// Whether the calling thread is the mixing side now.
-    var onMixingSide: Bool { mixerThread.load(ordering: .relaxed) == pthread_self() }
+    var onMixingSide: Bool { mixer.isCurrent }
 
     /// Waits until the mixing side has carried out every command written before this call and
     /// published what followed: for tests and tools that need a command's effect. Offline it is one

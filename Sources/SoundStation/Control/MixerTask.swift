@@ -1,22 +1,22 @@
 import CSoundStationRT
 
 /// What one cell of the command ring carries besides a plain trigger: a command of the vocabulary
-/// and, where it cannot cross a process boundary, the in-process work that goes with it.
+/// and, where it cannot cross a process boundary, what goes with it in this process (a music
+/// station and its track's entry and buffers).
 ///
 /// The caller's side builds one after checking its arguments and writes it in the ring
-/// (``AudioEngine/submit(_:)``); the mixing side takes it in the order it was written and carries it
-/// out (Mixer/AudioEngine+Drain.swift).
+/// (``AudioEngine/submit(_:)``); the mixer takes it in the order it was written and carries it out
+/// (Mixer/Mixer+Drain.swift, then ``Mixer/perform(_:in:events:)`` or
+/// ``Mixer/performMusic(_:of:in:events:)``).
 enum MixerTask: Sendable {
-    /// An engine command, carried out under the engine's state lock.
+    /// An engine command.
     case command(EngineCommand)
-    /// A music station's command: `work` is the station's own step, run by the mixing side outside the
-    /// engine's state lock (it takes the station's and then the engine's, as the station always has).
-    case station(EngineCommand, work: @Sendable () -> Void)
+    /// A music station's change: the command of the vocabulary (for the command tap) and the change
+    /// as the mixer carries it out (``Mixer/performMusic(_:of:in:events:)``). Indirect: a track's
+    /// entry is large, and every other task's box would otherwise be as large.
+    indirect case music(EngineCommand, MusicTask)
     /// A closure for ``AudioEngine/schedule(at:_:)``, to run when the clock reaches `frame`.
     case call(frame: Int64, @Sendable () -> Void)
-    /// A voice the engine starts for one of its own (music, voice notes): its request is resolved
-    /// already; `ticket` names it.
-    case start(VoiceRequest, ticket: UInt64, frame: Int64?)
     /// Nothing: its ticket tells ``AudioEngine/waitForMixer(timeout:)`` that the cells before it are done.
     case mark
 }
@@ -36,7 +36,7 @@ extension AudioEngine {
     @discardableResult
     func submit(_ task: MixerTask, ticket: UInt64 = 0) -> Bool {
         if onMixingSide, ticket == 0 {
-            carryOutOnMixingSide(task)
+            mixer.carryOutOnMixingSide(task)
             return true
         }
         let box = Unmanaged.passRetained(MixerTaskBox(task))

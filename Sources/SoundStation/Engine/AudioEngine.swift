@@ -24,13 +24,14 @@ public final class AudioEngine: Sendable {
     public let voiceLimit: Int
     /// How long one mix of the device is, as OpenAL reports it (`nil` for offline and silent output).
     public var mixingPeriod: Duration? {
-        guard case .device = output else { return nil }
+        guard driver.isDevice else { return nil }
         let refresh = device.refresh
         return refresh > 0 ? .microseconds(1_000_000 / refresh) : nil
     }
 
-    /// Whether the device has EFX, which reverb and the EFX shelf filters need: without it those are
-    /// accepted and do nothing, and the notice handler is told once. Cutoff filters are the engine's own and work either way.
+    /// Whether the device has EFX (OpenAL's effects extension), which shelving filters and reverb
+    /// play through. Without it they are accepted and do nothing, and the notice handler is told
+    /// once; cutoff filters are the engine's own and work either way.
     public let colourAvailable: Bool
 
     /// The name of the opened device ("loopback" for offline and silent output).
@@ -42,6 +43,9 @@ public final class AudioEngine: Sendable {
     /// 48 kHz stereo mix's work. (OpenAL Soft caps a source's step at 255 samples per output frame:
     /// a 192 kHz sound pitched above 10 plays slower on it than on a device.)
     static let quietMixRate = 8_000
+
+    /// The clock rate of silent and remote output: a device's, so times and frames read as there.
+    static let quietClockRate = 48_000
 
     /// Housekeeping runs on this grid of frames while anything fades or glides (5.3 ms at 48 kHz);
     /// otherwise only when something is due: a start, a call, a refill, a sound's predicted end.
@@ -55,7 +59,9 @@ public final class AudioEngine: Sendable {
     public let sampleRate: Int
     /// Channels of the mix (2 for devices and silent output).
     public let channels: Int
-    let state: Locked<EngineState>
+    /// The mixing side, which owns the voices, buses, music and device state and carries out every
+    /// command; only the thread holding it touches it (``Mixer/run(_:)``).
+    let mixer: Mixer
     /// What each sound id plays, under a lock of its own that is never held during OpenAL work: the
     /// loaders (and the bank, under its own lock) point ids at buffers without waiting for a round.
     let sounds = Locked(SoundTable())
@@ -66,25 +72,19 @@ public final class AudioEngine: Sendable {
     /// What the game last asked of the buses, the space and the pause: the settings' getters read it
     /// (the mixing side never takes this lock).
     let settings = Locked(ControlSettings())
-    /// Held by the one mixing side while it drains the ring (the driver thread, or a render).
-    let drainLock = Locked(())
     /// Sees every command carried out (a remote output forwards them); nil for a local engine.
     let commandTap = Locked<CommandTap?>(nil)
-    /// Called by the driver thread inside each round, under the state lock: tests hold the mixing
-    /// side there to show that no call waits for it.
+    /// Called by the driver thread inside each round, holding the mixer: tests hold the mixing side
+    /// there to show that no call waits for it.
     let roundHook = Locked<(@Sendable () -> Void)?>(nil)
-    /// The thread that is the mixing side now (the driver thread; a render's caller while it
-    /// renders), so code both sides run (a music station's grid) can read live state on it.
-    let mixerThread = Atomic<UInt>(0)
     /// The render clock as the mixing side last moved it, for the caller's side to read without a lock.
     let renderedFrame = Atomic<Int64>(0)
-    /// Frames of wall time a quiet engine's clock skipped (``quietWallFrame``).
-    let quietDropped = Atomic<Int64>(0)
     let hub = EventHub()
     /// One-line notices for ``onNotice(_:)``.
     let notices = Broadcast<String>(holding: 64)
     let startInstant = ContinuousClock.now
-    private let driver: Locked<RealtimeDriver?> = Locked(nil)
+    /// What turns the mixer and where the mix goes: the one place the kind of output is told apart.
+    let driver: any OutputDriver
     /// The session to the player's side, for ``AudioOutput/remote``.
     let remoteLink: Locked<RemoteLink?> = Locked(nil)
 
@@ -98,25 +98,34 @@ public final class AudioEngine: Sendable {
         let noticesSince = LibraryNotices.mark()
         self.output = output
         let device: OpenALDevice
+        let driver: any OutputDriver
+        let startInstant = self.startInstant
         switch output {
-        case .device(let name, let latency): device = try OpenALDevice(playback: name, latency: latency)
+        case .device(let name, let latency):
+            device = try OpenALDevice(playback: name, latency: latency)
+            driver = DeviceDriver(
+                name: name, latency: latency,
+                wallClock: WallClock(start: startInstant, sampleRate: device.sampleRate))
         case .offline(let rate, let channels):
             device = try OpenALDevice(loopbackSampleRate: rate, channels: channels)
+            driver = OfflineDriver()
         case .silent, .remote:
             device = try OpenALDevice(loopbackSampleRate: Self.quietMixRate, channels: 1)
+            // A quiet engine's clock and format are a device's; only its bookkeeping mix is small.
+            driver = QuietDriver(wallClock: WallClock(start: startInstant, sampleRate: Self.quietClockRate))
         }
+        self.driver = driver
         currentDevice = Locked(device)
         colourAvailable = device.hasExtension("ALC_EXT_EFX")
         ring = try CommandRing()
-        // A quiet engine's clock and format are a device's; only its bookkeeping mix is small.
-        sampleRate = output.mixesQuietly ? 48_000 : device.sampleRate
-        channels = output.mixesQuietly ? 2 : device.channels
+        sampleRate = driver.isHeard ? device.sampleRate : Self.quietClockRate
+        channels = driver.isHeard ? device.channels : 2
         voiceLimit = max(1, min(device.sourceLimit, maxVoices ?? .max))
-        state = Locked(EngineState(pool: VoicePool(limit: voiceLimit)))
+        mixer = Mixer(state: EngineState(pool: VoicePool(limit: voiceLimit)), driver: driver)
+        mixer.attach(to: self)
         LibraryNotices.attach(notices, since: noticesSince)
-        if case .offline = output { return }
         if case .remote = output { try openRemoteLink() }
-        driver.withLock { $0 = RealtimeDriver(engine: self) }
+        driver.start(engine: self)
     }
 
     /// Opens `preferred`, and when that fails opens silent output instead, telling `notice` why, so a
@@ -160,20 +169,18 @@ public final class AudioEngine: Sendable {
     /// and lets go of every call still scheduled (``schedule(at:_:)``, a music switch waiting for its
     /// bar), so nothing it holds keeps it alive.
     public func shutdown() {
-        let driver = self.driver.withLock { driver -> RealtimeDriver? in
-            defer { driver = nil }
-            return driver
-        }
-        driver?.stop(wait: true, ring: ring)
+        driver.stop(wait: true)
         stopAll()
-        // No mixing side runs any more (offline, none ever did between renders): carry out what is
-        // queued, so that no command's closure keeps the engine alive after it is let go of.
-        drainCommands()
+        // No driver runs any more (offline, none ever did between renders): this thread carries out
+        // what is queued, so that no command's closure keeps the engine alive after it is let go of.
         // Calls scheduled for later never run now; they may hold what holds the engine (a music
-        // station's switch on the next bar), so they are let go of, after the lock.
-        let unrun = state.withLock { state in
-            defer { state.calls = [] }
-            return state.calls
+        // station's switch on the next bar), so they are let go of, after the mixer's turn.
+        let unrun = mixer.run {
+            mixer.drainCommands()
+            return mixer.update { state in
+                defer { state.calls = [] }
+                return state.calls
+            }
         }
         _ = unrun
         // A remote session's last commands go out, then its goodbye.
@@ -183,13 +190,13 @@ public final class AudioEngine: Sendable {
     }
 
     deinit {
-        driver.withLock { $0?.stop(ring: ring) }
+        driver.stop(wait: false)
         closeRemoteLink(timeout: .milliseconds(200))
         hub.finish()
         notices.finish()
         // Sources go before the device; buffers held by voices go with them, and so do those held
         // by commands never carried out (buffers and stream feeders).
-        state.withLock { state in
+        mixer.withStateWhileFreeing { state in
             ring.drain { command in
                 command.retained.map { Unmanaged<AnyObject>.fromOpaque($0).release() }
             }
@@ -300,30 +307,10 @@ public final class AudioEngine: Sendable {
     /// device, silent and remote output. Every `at:` in the API is a time on this clock.
     public var time: Duration { .frames(frameNow, rate: sampleRate) }
 
-    /// The engine clock as a frame, read without a lock: the wall clock on a device, what the mixing
-    /// side has rendered offline. Silent and remote output mix up to the wall clock each round and
-    /// sleep until something is due, so between rounds the clock reads the wall clock, never more
-    /// than one round's catching up (a quarter of a second) ahead of what was mixed.
-    var frameNow: Int64 {
-        let rendered = renderedFrame.load(ordering: .relaxed)
-        switch output {
-        case .device: return max(rendered, wallFrame)
-        case .offline: return rendered
-        case .silent, .remote: return max(rendered, min(quietWallFrame, rendered + quietCatchUp))
-        }
-    }
-
-    /// The most a quiet engine's driver mixes in one round (a quarter of a second): a later round
-    /// skips the rest, and the clock never reads further ahead of what was mixed.
-    var quietCatchUp: Int64 { Int64(sampleRate / 4) }
-
-    /// Silent and remote output's wall clock: frames since opening, less what late rounds skipped.
-    var quietWallFrame: Int64 { wallFrame - quietDropped.load(ordering: .relaxed) }
-
-    /// Frames since the engine opened, by the wall clock.
-    private var wallFrame: Int64 {
-        Int64((ContinuousClock.now - startInstant).inSeconds * Double(sampleRate))
-    }
+    /// The engine clock as a frame, read without a lock, as the driver keeps it
+    /// (``OutputDriver/clockFrame(rendered:)``): the wall clock on a device, what the mixer has
+    /// rendered offline, the wall clock at most a quarter of a second ahead of the quiet mix.
+    var frameNow: Int64 { driver.clockFrame(rendered: renderedFrame.load(ordering: .relaxed)) }
 
     /// The render-clock frame for `time`, rounded (`round(seconds * sampleRate)`), clamped to what the
     /// clock can hold (a negative time is frame 0).
@@ -358,19 +345,9 @@ public final class AudioEngine: Sendable {
     /// How many sound buffers are alive (loaded and not yet freed).
     public var bufferCount: Int { buffers.live.count }
 
-    /// The clock's frame: the device clock advances with wall time, the others with rendering.
-    func currentFrame(_ state: inout EngineState) -> Int64 {
-        if case .device = output {
-            state.frame = max(state.frame, wallFrame)
-            renderedFrame.store(state.frame, ordering: .relaxed)
-        }
-        return state.frame
-    }
-
-    package var isOffline: Bool {
-        if case .offline = output { return true }
-        return false
-    }
+    /// Whether the mixer turns on the caller of ``render(frames:)`` (offline output), as the SSH
+    /// player's speaker needs.
+    package var isOffline: Bool { driver.rendersOnCaller }
 
     /// The engine-clock time of `frame`, for events.
     func time(ofFrame frame: Int64) -> Duration { .frames(frame, rate: sampleRate) }

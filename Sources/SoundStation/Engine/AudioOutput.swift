@@ -21,11 +21,6 @@ public enum AudioOutput: Sendable, Equatable, CustomStringConvertible {
     /// (``RemoteAnnouncement``).
     case remote
 
-    /// Whether nobody hears this engine's mix (``silent`` and ``remote``): it then keeps the books
-    /// on a small loopback device (``AudioEngine/quietMixRate``, mono) and streams no decoded audio,
-    /// so voices start, end and report as on a device at a fraction of a device's cost.
-    var mixesQuietly: Bool { self == .silent || self == .remote }
-
     /// A short description for notices and logs.
     public var description: String {
         switch self {

@@ -6,8 +6,9 @@ struct EngineState {
     var lastTicket: UInt64 = 0
     /// The render clock: frames mixed so far (offline and silent) or elapsed on the wall clock (device).
     var frame: Int64 = 0
-    /// Closures to run on the engine clock, ordered by frame then by when they were scheduled.
-    var calls: [(frame: Int64, call: @Sendable () -> Void)] = []
+    /// What runs on the engine clock (closures, music changes that wait for their frame), ordered by
+    /// frame then by when they were scheduled.
+    var calls: [(frame: Int64, call: ScheduledCall)] = []
     /// True from noticing a lost device until it is reopened; housekeeping holds still meanwhile.
     var deviceLost = false
     var lastReopenAttempt: ContinuousClock.Instant?
@@ -48,12 +49,12 @@ struct EngineState {
     /// The listener, the spatial layout, bus filters and reverbs (Spatial/SpaceState.swift).
     var space = SpaceState()
 
-    /// Removes and returns the calls due at or before `frame`.
-    mutating func takeDueCalls(upTo frame: Int64) -> [@Sendable () -> Void] {
+    /// Removes and returns the calls due at or before `frame`, with their frames.
+    mutating func takeDueCalls(upTo frame: Int64) -> [(frame: Int64, call: ScheduledCall)] {
         let count = calls.prefix { $0.frame <= frame }.count
         guard count > 0 else { return [] }
         defer { calls.removeFirst(count) }
-        return calls[..<count].map(\.call)
+        return Array(calls[..<count])
     }
 
     /// The frame of the next scheduled start or call.

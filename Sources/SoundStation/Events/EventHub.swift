@@ -3,7 +3,7 @@ import Synchronization
 
 /// Fans sound events out to every stream and closure that asked for them.
 ///
-/// Kept apart from the engine's state lock so a closure may call back into the engine.
+/// Events are sent after the mixer's step that made them, so a closure may call back into the engine.
 final class EventHub: Sendable {
     private struct Subscribers {
         var streams: [SubscriptionID: AsyncStream<SoundEvent>.Continuation] = [:]

@@ -43,16 +43,16 @@ struct EngineSnapshot: Sendable {
     }
 }
 
-extension AudioEngine {
-    /// Builds the snapshot of `state` and swaps it in. Mixing side only, under the state lock.
+extension Mixer {
+    /// Builds the snapshot of `state` and swaps it in, at the end of each turn.
     ///
     /// Called after every round (every offline render), so it does per voice only what a query
     /// needs: the position (one OpenAL query) and start frame of each busy slot, read field by field
     /// (copying a whole voice would retain and release its buffer, stream, source and name), into an
     /// array by slot, and offline not even that (``EngineSnapshot/voicesDeferred``); the ticket table
-    /// is the pool's, shared (issue 23, third round: rebuilding a dictionary of every ticket each
-    /// round was 6 % of `mix-64`).
+    /// is the pool's, shared, not rebuilt.
     func publish(_ state: EngineState) {
+        assertOnMixer()
         var snapshot = EngineSnapshot()
         snapshot.frame = state.frame
         snapshot.lastTicket = state.lastTicket
@@ -64,13 +64,13 @@ extension AudioEngine {
         // Offline, nothing moves between renders, so a voice's position and start are read when
         // asked, for that one voice: an OpenAL query per voice after every render was 9 % of
         // `mix-64`'s CPU time, and the array of them an allocation per render.
-        if isOffline {
+        if driver.rendersOnCaller {
             snapshot.voicesDeferred = true
             for slot in state.pool.busySlots where state.pool.voices[Int(slot)].stream != nil {
                 streamedBytes += state.pool.voices[Int(slot)].stream?.residentBytes ?? 0
             }
             snapshot.streamedBytes = streamedBytes
-            published.withLock { $0 = snapshot }
+            engine.published.withLock { $0 = snapshot }
             return
         }
         let idle = EngineSnapshot.VoiceState(position: nil, startFrame: nil)
@@ -109,7 +109,7 @@ extension AudioEngine {
         }
         snapshot.slotStates = states
         snapshot.streamedBytes = streamedBytes
-        published.withLock { $0 = snapshot }
+        engine.published.withLock { $0 = snapshot }
     }
 
     /// Where `voice` is in its sound, asking OpenAL (mixing side only).

@@ -260,7 +260,7 @@ public final class MusicClock: MusicTimeline {
     /// Runs `action` at the clock's next beat, bar or multiple of bars (see ``AudioEngine/schedule(at:_:)``).
     /// - Parameters:
     ///   - point: The point.
-    ///   - action: The work, called outside the engine's lock.
+    ///   - action: The work, called on the mixer with no access to its state held.
     /// - Throws: As ``time(of:)``.
     public func schedule(at point: MusicQuantize, _ action: @escaping @Sendable () -> Void) throws(MusicError)
     {

@@ -8,7 +8,7 @@ extension MusicStation: MusicTimeline {
     /// and the frame the music was paused at.
     func playingTrack() -> (Playing?, pausedAt: Int64?) {
         let voice = state.withLock { $0.playing?.confirmed == false ? $0.playing?.voice : nil }
-        // Asked outside the station's lock: the engine's lock is never taken inside it here.
+        // Asked outside the station's lock: the mixer is never waited for inside it.
         let started = voice.flatMap { engine.startedFrame(of: $0) }
         return state.withLock { state in
             if let started, var playing = state.playing, playing.voice == voice, !playing.confirmed {

@@ -20,17 +20,9 @@ extension MusicStation {
         let spec: TweenSpec
         do { spec = try TweenSpec(tween) } catch { throw MusicError(error) }
         state.withLock { $0.intensity = intensity }
+        let change = MusicTask.Change.intensity(intensity, spec)
         engine.submit(
-            .station(.setIntensity(intensity, tween: spec)) { [self] in
-                let stems = state.withLock { state -> [(VoiceHandle, Float)] in
-                    guard let playing = state.playing else { return [] }
-                    return playing.stems.map { ($0.voice, playing.volume * $0.stem.gain(at: intensity)) }
-                }
-                engine.withState { state, _ in
-                    for (voice, volume) in stems {
-                        engine.addTween(.volume(voice), to: volume, spec, in: &state)
-                    }
-                }
-            })
+            .music(
+                .setIntensity(intensity, tween: spec), MusicTask(station: self, change: change, frame: nil)))
     }
 }

@@ -138,21 +138,8 @@ public final class MusicStation: Sendable {
         }
         let frame = time.map(engine.frame(for:))
         let command = EngineCommand.playMusic(sound: id, transition: transition, from: position, frame: frame)
-        engine.submit(
-            .station(command) { [self] in
-                guard let frame else {
-                    switchTo(entry, id: id, buffer: buffer, transition, position)
-                    return
-                }
-                state.withLock { _ = $0.switchFrames.insert(frame) }
-                // Held weakly: the engine keeps its scheduled calls, and the station holds the engine
-                // (through its bank), so a strong hold would keep both alive while the switch waits.
-                engine.schedule(atFrame: frame) { [weak self] in
-                    guard let self else { return }
-                    state.withLock { _ = $0.switchFrames.remove(frame) }
-                    switchTo(entry, id: id, buffer: buffer, transition, position)
-                }
-            })
+        let change = MusicTask.Change.play(entry, id: id, buffer: buffer, transition, position)
+        engine.submit(.music(command, MusicTask(station: self, change: change, frame: frame)))
     }
 
     /// The loaded entry, id and buffer (`nil` when streamed) of `name`, checked: in the catalogue, a
@@ -188,178 +175,19 @@ public final class MusicStation: Sendable {
     ///   - time: When, on the engine clock; `nil` for now (a later stop waits as a later switch does).
     public func stop(fade: Duration = .zero, at time: Duration? = nil) {
         let frame = time.map(engine.frame(for:))
+        let change = MusicTask.Change.stop(fade: fade.inSeconds)
         engine.submit(
-            .station(.stopMusic(fade: fade, frame: frame)) { [self] in
-                guard let frame else {
-                    stopNow(fade: fade.inSeconds)
-                    return
-                }
-                engine.schedule(atFrame: frame) { [weak self] in self?.stopNow(fade: fade.inSeconds) }
-            })
-    }
-
-    /// Carries out a stop on the mixing side.
-    private func stopNow(fade: Double) {
-        let playing = state.withLock { state -> Playing? in
-            defer {
-                state.playing = nil
-                state.generation &+= 1
-            }
-            return state.playing
-        }
-        guard let playing else { return }
-        remember(playing)
-        engine.hub.send(playing.voices.flatMap { engine.stopCollectingEvents($0, fade: fade) })
+            .music(
+                .stopMusic(fade: fade, frame: frame), MusicTask(station: self, change: change, frame: frame)))
     }
 
     /// Pauses the music alone (effects go on).
     public func pause() {
-        engine.submit(
-            .station(.pauseMusic) { [self] in
-                let voices = state.withLock { state -> [VoiceHandle] in
-                    if !state.paused, state.playing != nil {
-                        state.pausedAt = currentFrame
-                        state.generation &+= 1
-                    }
-                    state.paused = true
-                    return state.playing?.voices ?? []
-                }
-                engine.withState { state, _ in for voice in voices { engine.pauseVoice(voice, in: &state) } }
-            })
+        engine.submit(.music(.pauseMusic, MusicTask(station: self, change: .pause, frame: nil)))
     }
 
     /// Resumes music paused by ``pause()``.
     public func resume() {
-        engine.submit(
-            .station(.resumeMusic) { [self] in
-                let voices = state.withLock { state -> [VoiceHandle] in
-                    if let pausedAt = state.pausedAt, state.playing != nil {
-                        // The track holds still while paused: its grid moves on by the time it was.
-                        state.playing?.anchor.frame += currentFrame - pausedAt
-                        state.generation &+= 1
-                    }
-                    state.pausedAt = nil
-                    state.paused = false
-                    return state.playing?.voices ?? []
-                }
-                engine.withState { state, _ in for voice in voices { engine.resumeVoice(voice, in: &state) } }
-                if !voices.isEmpty { scheduleNextBeat(after: nil) }
-            })
-    }
-
-    /// Carries out a switch on the mixing side: the old track's voices stop (or fade), the new one's
-    /// start on one frame. The station's lock is held only to read and write its state, never while
-    /// the engine works, so a query of the station never waits for a switch.
-    private func switchTo(
-        _ entry: SoundEntry, id: SoundID, buffer: SoundBuffer?, _ transition: MusicTransition,
-        _ position: StartPosition
-    ) {
-        // A track unloaded since the lookup still plays from the buffer the switch holds.
-        let grid =
-            bank.grid(of: entry.name)
-            ?? TrackGrid(
-                entry: entry, sampleRate: buffer?.sampleRate ?? engine.sampleRate,
-                frameCount: buffer?.frameCount ?? 0)
-        let stemBuffers = bank.stems(of: entry.name)
-        let (old, intensity, paused, group, speed) = state.withLock { state in
-            state.generation &+= 1
-            if !entry.stems.isEmpty { state.group &+= 1 }
-            return (
-                state.playing, state.intensity, state.paused, entry.stems.isEmpty ? 0 : state.group,
-                state.speed
-            )
-        }
-        // Events are sent at the end, outside every lock: a handler may switch the music.
-        var events: [SoundEvent] = []
-        if let old {
-            remember(old)
-            let fade = if case .crossfade = transition { transition.fadeSeconds } else { 0.0 }
-            for voice in old.voices { events += engine.stopCollectingEvents(voice, fade: fade) }
-        }
-        let offset: Int
-        switch position {
-        case .restart: offset = 0
-        case .resume: offset = state.withLock { $0.positions[entry.name] } ?? 0
-        case .downbeat: offset = grid.frame(ofSeconds: entry.tempo?.downbeat ?? 0)
-        case .marker(let marker): offset = grid.frame(ofSeconds: entry.markers[marker] ?? 0)
-        }
-        let now = currentFrame
-        // At a speed other than 1 the track and its stems play through one time-stretcher, each
-        // voice one member of it.
-        let stemsPlayed = entry.stems.indices.filter { index in
-            (index < stemBuffers.count ? stemBuffers[index] : nil) != nil || buffer == nil
-        }
-        let stretch = speed == 1 ? nil : StretchGroup(members: 1 + stemsPlayed.count, speed: speed)
-        // A layered track and its stems start as one group: one alSourcePlayv, one frame.
-        let (voice, started) = startVoice(
-            entry, id: id, buffer: buffer, transition: transition, offset: offset, group: group,
-            stretch: stretch.map { StretchTap(group: $0, index: 0) })
-        events += started
-        var playing: Playing?
-        if let voice {
-            var anchor = GridAnchor(
-                frame: now, position: offset, engineRate: Double(engine.sampleRate), speed: speed)
-            anchor.glideFrames = 0
-            var track = Playing(
-                name: entry.name, voice: voice, grid: grid, anchor: anchor, switchFrame: now,
-                volume: entry.volume, stretch: stretch)
-            // Stems start in the same round as the track, so on the same frame; a streamed track's
-            // stream beside it, each from its own file.
-            for index in stemsPlayed {
-                let stem = entry.stems[index]
-                let stemBuffer = index < stemBuffers.count ? stemBuffers[index] : nil
-                let (stemVoice, started) = startVoice(
-                    stemBuffer == nil ? entry.stemEntry(index) : entry, id: stemBuffer?.id ?? id,
-                    buffer: stemBuffer, transition: transition, offset: offset,
-                    volume: entry.volume * stem.gain(at: intensity), group: group,
-                    stretch: stretch.map { StretchTap(group: $0, index: 1 + track.stems.count) })
-                events += started
-                if let stemVoice { track.stems.append((stemVoice, stem)) }
-            }
-            // Every member's input is there before the first of them begins and asks for samples.
-            if stretch != nil { engine.prepareStretch(track.voices) }
-            playing = track
-        }
-        if paused, let playing {
-            engine.withState { state, _ in
-                for voice in playing.voices { engine.pauseVoice(voice, in: &state) }
-            }
-        }
-        state.withLock { state in
-            state.playing = playing
-            state.pausedAt = paused && playing != nil ? now : nil
-        }
-        engine.hub.send(events)
-        scheduleNextBeat(after: nil)
-    }
-
-    private func startVoice(
-        _ entry: SoundEntry, id: SoundID, buffer: SoundBuffer?, transition: MusicTransition, offset: Int,
-        volume: Float? = nil, group: UInt64 = 0, stretch: StretchTap? = nil
-    ) -> (VoiceHandle?, [SoundEvent]) {
-        var options = PlayOptions(
-            volume: volume ?? entry.volume, loop: entry.loop, priority: 255, bus: .music)
-        options.repeats = entry.repeats
-        var request: VoiceRequest
-        if let buffer {
-            let name = volume == nil ? entry.name : buffer.name
-            request = VoiceRequest(name: name, sound: id, buffer: buffer, options: options)
-        } else {
-            // Opened and decoded on the streaming worker (offline: as the render reaches it), never
-            // on this thread.
-            let stream = engine.makeFeeder(entry)
-            request = VoiceRequest(name: entry.name, sound: id, stream: stream, options: options)
-        }
-        request.fadeIn = transition.fadeSeconds
-        request.startOffset = offset
-        request.group = group
-        request.stretch = stretch
-        return engine.startCollectingEvents(request, at: nil)
-    }
-
-    /// Keeps where a track was, for a later ``StartPosition/resume``. Mixing side.
-    private func remember(_ playing: Playing) {
-        guard let frame = engine.livePosition(of: playing.voice) else { return }
-        state.withLock { $0.positions[playing.name] = frame }
+        engine.submit(.music(.resumeMusic, MusicTask(station: self, change: .resume, frame: nil)))
     }
 }

@@ -55,15 +55,17 @@ extension AudioEngine {
 
     /// Turns HRTF (for headphones) on or off; it is off by default. OpenAL resets the device and
     /// keeps every sound; a device reopened after a loss gets the same setting. It waits for the
-    /// reset (under the engine's state lock, so for the mixing side's round too): a settings-menu
-    /// call, not one for the frame loop.
+    /// mixer's round in progress, then holds the mixer through the reset: a settings-menu call, not
+    /// one for the frame loop.
     /// - Parameter enabled: True for HRTF.
     /// - Returns: What OpenAL reports afterwards (on, denied, unsupported format...).
     @discardableResult
     public func setHRTF(_ enabled: Bool) -> HRTFStatus {
-        state.withLock { state in
-            state.space.hrtf = enabled
-            return HRTFStatus(device.resetHRTF(enabled))
+        mixer.run {
+            mixer.update { state in
+                state.space.hrtf = enabled
+                return HRTFStatus(device.resetHRTF(enabled))
+            }
         }
     }
 }

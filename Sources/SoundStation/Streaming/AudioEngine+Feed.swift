@@ -51,7 +51,7 @@ extension AudioEngine {
         options.pitch = 1
         try options.check()
         // Offline, the render that follows a write takes the frames: no thread needs waking.
-        let commands: CommandRing? = isOffline ? nil : ring
+        let commands: CommandRing? = driver.rendersOnCaller ? nil : ring
         let wake: @Sendable () -> Void = { commands?.wake() }
         let id = reserveSoundID(name: name)
         // Over SSH what is written is also sent to the player, as Opus (Remote/RemoteStreamSender).

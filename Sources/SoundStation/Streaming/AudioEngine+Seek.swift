@@ -17,7 +17,9 @@ extension AudioEngine {
         }
         submit(.seek(voice, frame: frame))
     }
+}
 
+extension Mixer {
     /// Carries out ``EngineCommand/seek(_:frame:)``.
     /// - Returns: False for a stale handle or a voice that could not be moved.
     @discardableResult

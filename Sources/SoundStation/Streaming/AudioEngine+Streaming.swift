@@ -42,7 +42,9 @@ extension AudioEngine {
     /// rendering thread, as the render reaches it), silence of its length when nobody hears the
     /// engine; it wakes the mixing side when chunks are ready.
     func makeFeeder(_ entry: SoundEntry) -> StreamFeeder {
-        StreamFeeder(entry: entry, inline: isOffline, quiet: output.mixesQuietly) { [ring] in ring.wake() }
+        StreamFeeder(entry: entry, inline: driver.rendersOnCaller, quiet: !driver.isHeard) { [ring] in
+            ring.wake()
+        }
     }
 
     /// Bytes of decoded audio the engine holds for its streamed voices: the OpenAL buffers of their

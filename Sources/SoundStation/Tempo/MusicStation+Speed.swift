@@ -28,37 +28,8 @@ extension MusicStation {
         guard speed.isFinite, StretchGroup.speedRange.contains(speed) else { throw .invalidSpeed(speed) }
         guard tween >= .zero else { throw .invalidGlide(tween) }
         state.withLock { $0.speed = speed }
+        let change = MusicTask.Change.speed(speed, seconds: tween.inSeconds)
         engine.submit(
-            .station(.setMusicSpeed(speed, tween: tween)) { [self] in
-                applySpeed(speed, seconds: tween.inSeconds)
-            })
-    }
-
-    /// Carries out a change of speed on the mixing side.
-    private func applySpeed(_ speed: Double, seconds: Double) {
-        let (playing, _) = playingTrack()
-        guard let playing else { return }
-        let rate = Double(engine.sampleRate)
-        let glide = Int64((seconds * rate).rounded())
-        let now = currentFrame
-        let group: StretchGroup
-        let from: Int64
-        if let stretch = playing.stretch {
-            group = stretch
-            // The stretcher's next samples are heard once the ones already made have played.
-            from = now + (engine.stretchLatency(of: playing.voice) ?? 0)
-        } else {
-            group = StretchGroup(members: playing.voices.count, speed: 1)
-            from = now
-        }
-        group.setSpeed(speed, overFrames: Int((seconds * Double(group.sampleRate)).rounded()))
-        if playing.stretch == nil { engine.engageStretch(playing.voices, group: group) }
-        state.withLock { state in
-            guard state.playing?.voice == playing.voice else { return }
-            state.playing?.stretch = group
-            state.playing?.anchor.respeed(at: from, to: speed, over: glide, grid: playing.grid)
-            state.generation &+= 1
-        }
-        scheduleNextBeat(after: nil)
+            .music(.setMusicSpeed(speed, tween: tween), MusicTask(station: self, change: change, frame: nil)))
     }
 }

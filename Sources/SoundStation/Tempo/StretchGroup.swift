@@ -10,7 +10,7 @@ import CSoundTouch
 /// (``FilteredFeeder``). The speed glides linearly from one value to another over a number of output
 /// frames, updated every ``step`` input frames, so a change is heard without a click.
 ///
-/// `@unchecked Sendable`: touched only on the mixing side, under the engine's lock.
+/// `@unchecked Sendable`: touched only by the mixer, which runs on one thread at a time.
 final class StretchGroup: @unchecked Sendable {
     /// Input frames given to SoundTouch at a time: the speed is set again before each.
     static let step = 256

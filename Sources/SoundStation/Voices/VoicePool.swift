@@ -1,4 +1,4 @@
-/// The engine's voices and what is scheduled on them: the state behind the engine's lock.
+/// The engine's voices and what is scheduled on them: part of the state the mixer owns.
 ///
 /// Sources are created on demand up to the device's limit and then reused, never leaked; when all are
 /// busy a new sound takes the voice of the least important one (lowest priority, then oldest).

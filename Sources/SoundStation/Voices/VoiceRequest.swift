@@ -1,4 +1,4 @@
-/// Everything needed to start one voice, prepared before the engine's lock is taken.
+/// Everything needed to start one voice, prepared before the mixer takes it.
 struct VoiceRequest {
     var name: String
     /// The sound's id, whose instance list the voice joins (music streams have one too).

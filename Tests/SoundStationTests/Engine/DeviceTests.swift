@@ -154,7 +154,7 @@ struct DeviceTests {
         }
         _ = try await waitFor(2) { engine.activeVoiceCount == 1 }
         let ended = try await waitFor(5) {
-            engine.state.withLock { $0.space.reverbQuietSince[.effects] != nil }
+            engine.mixer.run { engine.mixer.state.space.reverbQuietSince[.effects] != nil }
         }
         let rested = try await waitFor(5) { !ReverbRestTests.resting(engine).isEmpty }
         let restSeconds = Double(reverb.restFrames(rate: engine.sampleRate)) / Double(engine.sampleRate)

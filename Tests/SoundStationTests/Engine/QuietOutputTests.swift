@@ -86,10 +86,10 @@ import Testing
     @Test("the quiet mix runs ahead of the clock by less than one of its frames")
     func quietFramesCoverTheClock() {
         for frame: Int64 in [0, 1, 5, 6, 7, 47_999, 48_000, 1_000_003] {
-            let quiet = AudioEngine.quietFrames(at: frame, rate: 48_000)
+            let quiet = Mixer.quietFrames(at: frame, rate: 48_000)
             let covered = Double(quiet) * 6
             #expect(covered >= Double(frame) && covered < Double(frame) + 6, "frame \(frame): \(quiet)")
         }
-        #expect(AudioEngine.quietFrames(at: 44_100, rate: 44_100) == 8_000)
+        #expect(Mixer.quietFrames(at: 44_100, rate: 44_100) == 8_000)
     }
 }

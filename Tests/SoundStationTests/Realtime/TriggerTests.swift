@@ -30,7 +30,7 @@ import Testing
         // Another thread holds the engine's state lock (as housekeeping, a stream switch or a lookup
         // would) until the triggers below are done, or gives up after 10 s.
         Thread {
-            engine.state.withLock { _ in
+            engine.mixer.run {
                 holding.signal()
                 if triggered.wait(timeout: .now() + 10) == .timedOut {
                     timedOut.store(true, ordering: .relaxed)

@@ -115,6 +115,8 @@ import Testing
         let report = player.report
         #expect(report.held.decodedBytes <= budget.decodedBytes)
         #expect(!report.ready)
+        // Refused once and counted once, whichever order the files came in.
+        #expect(report.overBudget[.decoded] == 1)
 
         // What it has still plays, at its time.
         let play = EngineCommand.play(
@@ -126,6 +128,43 @@ import Testing
         // The command (server frame 4800) arrived at local time 0 and anchors the clock: it plays at
         // its arrival plus the 100 ms delay.
         #expect(AudioAnalysis.onset(mix, threshold: 0.05) == 4800)
+    }
+
+    @Test func aLoadRefusedForTheBudgetIsNotTriedAgainWhenMoreFilesArrive() async throws {
+        let folder = Self.cacheFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
+        var budget = RemoteBudget()
+        budget.decodedBytes = 10 << 20
+        let player = RemotePlayer(
+            engine: engine, cache: try AssetCache(directory: folder), delay: .milliseconds(100),
+            budget: budget)
+        defer { player.finish() }
+        let beep = try Self.wav(RemoteSessionTests.beep)
+        let first = try Self.wav(Signals.sine(frequency: 100, seconds: 10, amplitude: 0.1, channels: 2))
+        let second = try Self.wav(Signals.sine(frequency: 200, seconds: 10, amplitude: 0.1, channels: 2))
+        let messages = Self.catalogue([
+            (name: "beep", file: beep, ext: "wav"), (name: "first", file: first, ext: "wav"),
+            (name: "second", file: second, ext: "wav"),
+        ])
+        let beepHash = ContentHash.of(beep)
+        let isBeep = { (message: RemoteMessage) -> Bool in
+            if case .fileChunk(let hash, _, _, _) = message { return hash == beepHash }
+            return false
+        }
+        // The two long files first: one loads, the other is refused.
+        RemoteSessionTests.transport(
+            [.hello(sampleRate: 48_000, frame: 0, session: 1)] + messages.filter { !isBeep($0) }, into: player
+        )
+        try await RemoteSessionTests.wait {
+            player.report.loaded == 1 && player.report.overBudget[.decoded] == 1
+        }
+        // A file arriving afterwards loads its own sound, not the refused one again.
+        RemoteSessionTests.transport(messages.filter(isBeep), into: player)
+        // Done when nothing is left to load (a refused entry queued again would count until tried).
+        try await RemoteSessionTests.wait { player.report.loaded == 2 && player.report.held.entries == 2 }
+        #expect(player.report.overBudget[.decoded] == 1)
+        #expect(player.report.held.decodedBytes <= budget.decodedBytes)
     }
 
     @Test func aFloodOfLongNamesIsBoundedByTheNameBudget() async throws {

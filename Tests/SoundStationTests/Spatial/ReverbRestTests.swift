@@ -14,7 +14,7 @@ import Testing
     }
 
     static func resting(_ engine: AudioEngine) -> Set<Bus> {
-        engine.state.withLock { $0.space.restingReverbs }
+        engine.mixer.run { engine.mixer.state.space.restingReverbs }
     }
 
     @Test func aReverbRestsAfterItsTailAndWakesFreshForTheNextSound() throws {

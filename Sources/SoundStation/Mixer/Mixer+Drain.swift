@@ -1,42 +1,51 @@
 import CSoundStationRT
 
-extension AudioEngine {
+extension Mixer {
     /// The mixing side's first step of every round: carries out the commands the ring holds, in the
     /// order they were written.
     ///
-    /// Engine commands run under the state lock, a batch at a time; a music station's step runs
-    /// between them with the lock released (the station takes its own lock, then the engine's), so
-    /// the order of writing is the order of effect. Only the mixing side calls this (the driver
-    /// thread; ``render(frames:)`` offline); the drain lock keeps it to one caller at a time.
+    /// Commands are carried out a batch at a time, their events sent after each batch; a music
+    /// station's change begins a batch of its own (the events of the commands before it are sent
+    /// first), and what follows it (its next beat) runs before the next command, so the order of
+    /// writing is the order of effect.
     func drainCommands() {
+        assertOnMixer()
         guard ring.hasPending else { return }
-        drainLock.withLock { _ in
-            let tap = commandTap.withLock { $0 }
-            // Until the ring is empty: a station's step and a scheduled call write more cells (the
-            // next beat, a switch's own call), which belong to this round too.
-            while ring.hasPending {
-                let batch = ring.nextBatch()
-                var index = 0
-                while index < batch.count {
-                    var events: [SoundEvent] = []
-                    var outside: (@Sendable () -> Void)?
-                    state.withLock { state in
-                        while index < batch.count, outside == nil {
-                            let cell = batch[index]
-                            index += 1
-                            outside = carryOut(cell, in: &state, events: &events, tap: tap)
-                        }
+        let tap = engine.commandTap.withLock { $0 }
+        // Until the ring is empty: a station's step and a scheduled call write more cells (the next
+        // beat, a switch's own call), which belong to this round too.
+        while ring.hasPending {
+            let batch = ring.nextBatch()
+            var index = 0
+            while index < batch.count {
+                var events: [SoundEvent] = []
+                var outside: (@Sendable () -> Void)?
+                withState(collecting: &events) { state, events in
+                    while index < batch.count, outside == nil {
+                        let cell = batch[index]
+                        if !events.isEmpty, Self.isMusic(cell) { break }
+                        index += 1
+                        outside = carryOut(cell, in: &state, events: &events, tap: tap)
                     }
-                    hub.send(events)
-                    outside?()
                 }
+                hub.send(events)
+                outside?()
             }
         }
     }
 
-    /// Carries out one cell of the ring under the state lock.
-    /// - Returns: Work that must run outside the lock (a music station's step), to run before the
-    ///   next cell.
+    /// Whether `cell` holds a music station's change.
+    private static func isMusic(_ cell: ssrt_command) -> Bool {
+        guard cell.op == UInt8(SSRT_OP_TASK.rawValue), let retained = cell.retained else { return false }
+        if case .music = Unmanaged<MixerTaskBox>.fromOpaque(retained).takeUnretainedValue().task {
+            return true
+        }
+        return false
+    }
+
+    /// Carries out one cell of the ring.
+    /// - Returns: What must run once the cell's events are sent (a music change's next beat), before
+    ///   the next cell.
     private func carryOut(
         _ cell: ssrt_command, in state: inout EngineState, events: inout [SoundEvent],
         tap: CommandTap?
@@ -54,14 +63,16 @@ extension AudioEngine {
     /// event handler on the driver thread): at once, as the mixing side does everything, so what a
     /// call at a frame asks for acts at that frame and in the order it was asked.
     func carryOutOnMixingSide(_ task: MixerTask) {
-        let tap = commandTap.withLock { $0 }
+        let tap = engine.commandTap.withLock { $0 }
         var events: [SoundEvent] = []
-        let outside = state.withLock { state in carryOut(task, in: &state, events: &events, tap: tap) }
+        let outside = withState(collecting: &events) { state, events in
+            carryOut(task, in: &state, events: &events, tap: tap)
+        }
         hub.send(events)
         outside?()
     }
 
-    /// Carries out one task under the state lock; returns the work that must run outside it.
+    /// Carries out one task; returns the work that must run after it, once its events are sent.
     private func carryOut(
         _ task: MixerTask, in state: inout EngineState, events: inout [SoundEvent], tap: CommandTap?
     ) -> (@Sendable () -> Void)? {
@@ -70,19 +81,25 @@ extension AudioEngine {
         case .command(let command):
             tap?(command, now)
             perform(command, in: &state, events: &events)
-        case .station(let command, let work):
+        case .music(let command, let task):
             tap?(command, now)
-            return work
+            guard let frame = task.frame else {
+                return performMusic(task.change, of: task.station, in: &state, events: &events)
+            }
+            task.station.willCarryOut(task.change, at: frame)
+            schedule(.music(task.later), at: frame, in: &state)
         case .call(let frame, let call):
-            let index = state.calls.firstIndex { $0.frame > frame } ?? state.calls.endIndex
-            state.calls.insert((frame, call), at: index)
-            state.nextWakeFrame = min(state.nextWakeFrame, frame)
-        case .start(let request, let ticket, let frame):
-            state.lastTicket = max(state.lastTicket, ticket)
-            _ = startVoice(request, ticket: ticket, atFrame: frame, in: &state, events: &events)
+            schedule(.closure(call), at: frame, in: &state)
         case .mark: break
         }
         return nil
+    }
+
+    /// Keeps `call` to run when the clock reaches `frame`, after those scheduled for that frame before.
+    private func schedule(_ call: ScheduledCall, at frame: Int64, in state: inout EngineState) {
+        let index = state.calls.firstIndex { $0.frame > frame } ?? state.calls.endIndex
+        state.calls.insert((frame, call), at: index)
+        state.nextWakeFrame = min(state.nextWakeFrame, frame)
     }
 
     /// Starts (or schedules) the voice one play command asks for.
@@ -134,7 +151,7 @@ extension AudioEngine {
             // The deeper of the caller's dip and the catalogue's.
             request.options.duckMusic = min(request.options.duckMusic, defaults.duckMusic)
             request.limit = defaults.limit
-            request.options = Self.clamp(request.options)
+            request.options = AudioEngine.clamp(request.options)
         }
         let frame = command.frame == Int64(SSRT_NOW) ? nil : command.frame
         tap?(
@@ -146,7 +163,7 @@ extension AudioEngine {
     }
 }
 
-extension AudioEngine {
+extension Mixer {
     /// The name the sound table gives `sound`.
     fileprivate func table(name sound: SoundID) -> String {
         sounds.withLock { $0.name(of: sound) }

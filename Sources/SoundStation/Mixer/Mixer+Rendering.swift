@@ -15,19 +15,21 @@ extension AudioEngine {
     /// - Returns: Interleaved float samples at the engine's rate and channel count.
     /// - Throws: ``AudioEngineError/notOffline(operation:)`` for other outputs.
     public func render(frames: Int) throws(AudioEngineError) -> PCMAudio {
-        guard isOffline else { throw .notOffline(operation: "render(frames:)") }
+        guard let offline = driver as? OfflineDriver else { throw .notOffline(operation: "render(frames:)") }
         guard frames >= 0 else {
             throw .invalidArgument(name: "frame count", value: "\(frames)", expected: "0 or more")
         }
         // Not zero-filled first: mixChunks has OpenAL write every frame of it.
         let samples = [Float](unsafeUninitializedCapacity: frames * channels) { buffer, count in
-            mixChunks(into: buffer, frames: frames)
+            offline.render(mixer, into: buffer, frames: frames)
             SoftClipper.apply(to: UnsafeMutableBufferPointer(rebasing: buffer[..<(frames * channels)]))
             count = frames * channels
         }
         return PCMAudio(sampleRate: sampleRate, channels: channels, samples: samples)
     }
+}
 
+extension Mixer {
     /// Mixes into `buffer` in pieces that end at every quantum boundary and every scheduled start,
     /// doing the engine's housekeeping between pieces. Every one of the `frames * channels` samples is
     /// written (OpenAL renders each piece), so `buffer` may come uninitialised.
@@ -40,13 +42,10 @@ extension AudioEngine {
     private func mixChunksInContext(into buffer: UnsafeMutableBufferPointer<Float>, frames: Int) {
         guard let base = buffer.baseAddress else { return }
         var done = 0
-        let quiet = output.mixesQuietly
-        // Offline, the render's caller is the mixing side while it renders (silent output's driver
-        // thread is already).
-        let previous = mixerThread.exchange(pthread_self(), ordering: .relaxed)
-        defer { mixerThread.store(previous, ordering: .relaxed) }
+        let quiet = !driver.isHeard
+        assertOnMixer()
         drainCommands()
-        defer { state.withLock { publish($0) } }
+        defer { publish(state) }
         while done < frames {
             runDueCalls()
             // What the calls wrote (a scheduled switch, a trigger) is carried out at this frame.
@@ -69,10 +68,8 @@ extension AudioEngine {
             hub.send(events)
             // A quiet engine's small mix overwrites the buffer's start: nobody reads it.
             device.render(into: base + (quiet ? 0 : done * channels), frames: deviceFrames)
-            state.withLock {
-                $0.frame += Int64(length)
-                renderedFrame.store($0.frame, ordering: .relaxed)
-            }
+            state.frame += Int64(length)
+            engine.renderedFrame.store(state.frame, ordering: .relaxed)
             done += length
         }
     }
@@ -80,22 +77,33 @@ extension AudioEngine {
     /// How often housekeeping steps a fade, glide or duck: every ``quantum`` for a heard engine;
     /// eight times less often for silent and remote output, whose gains nobody hears (what ends a
     /// voice, a fade-out's end or a pause's glide, still wakes it at its frame).
-    var fadeGrid: Int64 { output.mixesQuietly ? 8 * Self.quantum : Self.quantum }
+    var fadeGrid: Int64 { driver.isHeard ? AudioEngine.quantum : 8 * AudioEngine.quantum }
 
     /// The small loopback device's frames that cover the render clock up to `frame`, rounded up: the
     /// quiet mix runs ahead of the clock by less than one of its frames, so a sound's end is seen by
     /// the round at its end.
     static func quietFrames(at frame: Int64, rate: Int) -> Int64 {
-        (frame * Int64(quietMixRate) + Int64(rate) - 1) / Int64(rate)
+        (frame * Int64(AudioEngine.quietMixRate) + Int64(rate) - 1) / Int64(rate)
     }
 
-    /// Runs the scheduled closures that are due, outside the lock so they may call the engine; what
-    /// they start now is started by the housekeeping that follows, before the next sample is mixed.
+    /// Runs the scheduled calls that are due: a closure with no access to the state held, so it may
+    /// call the engine; a music change through ``performMusic(_:of:in:events:)``. What they start now
+    /// is started by the housekeeping that follows, before the next sample is mixed.
     func runDueCalls() {
         while true {
-            let due = state.withLock { $0.takeDueCalls(upTo: currentFrame(&$0)) }
+            let due = update { $0.takeDueCalls(upTo: currentFrame(&$0)) }
             if due.isEmpty { return }
-            for call in due { call() }
+            for (frame, call) in due {
+                switch call {
+                case .closure(let call): call()
+                case .music(let task):
+                    guard let station = task.station else { continue }
+                    let after = withState { state, events in
+                        station.carryOutLater(task.change, at: frame, on: self, in: &state, events: &events)
+                    }
+                    after?()
+                }
+            }
         }
     }
 
@@ -103,7 +111,7 @@ extension AudioEngine {
     /// ended.
     func housekeep(_ state: inout EngineState, events: inout [SoundEvent]) {
         let now = currentFrame(&state)
-        if case .device = output, !state.deviceLost, !device.isConnected {
+        if driver.isDevice, !state.deviceLost, !device.isConnected {
             state.deviceLost = true
             events.append(.deviceLost(reason: "\(device.name) disconnected", time: time(ofFrame: now)))
         }
@@ -116,14 +124,14 @@ extension AudioEngine {
         let levels = state.busLevels(at: now)
         let levelsSteady = state.settledLevels == levels
         state.settledLevels = levels
-        let tracksPositions = if case .device = output { true } else { false }
+        let tracksPositions = driver.isDevice
         var fading = state.rampsMoving(at: now) || tweens.moving
         // The next round is due by the earliest of: a scheduled start or call, a stream's refill, a
         // one-shot's predicted end, a tween's start or end, and (while anything fades) the next fade
         // step.
         var nextWake = min(state.nextEventFrame ?? .max, tweens.wake ?? .max)
         var finishedAny = false
-        // Filtered voices refilled together, their filters in SIMD lanes (Colour/, issue 23).
+        // Filtered voices refilled together, their filters in SIMD lanes (Colour/).
         refillFilteredVoices(state, at: now)
         for slot in state.pool.busySlots {
             // Fields are read one by one: copying the whole voice would retain and release its
@@ -187,7 +195,7 @@ extension AudioEngine {
                 ended = false
             } else {
                 ended = state.pool.voices[index].source?.state == .stopped
-                if !ended { nextWake = min(nextWake, now + Self.quantum) }
+                if !ended { nextWake = min(nextWake, now + AudioEngine.quantum) }
             }
             if ended {
                 finish(slot, reason: .ended, in: &state, at: now, events: &events)
@@ -214,7 +222,7 @@ extension AudioEngine {
                 }
             }
         }
-        // A reverb nothing has sent to for longer than its tail rests (Colour/, issue 23).
+        // A reverb nothing has sent to for longer than its tail rests (Colour/).
         if let rest = restReverbs(&state, at: now) { nextWake = min(nextWake, rest) }
         // A voice that ended may end the ducking: start its release now rather than at the next round.
         if finishedAny {
@@ -222,7 +230,7 @@ extension AudioEngine {
             if state.rampsMoving(at: now) { fading = true }
         }
         if state.gainsMoved {
-            if !output.mixesQuietly { nextWake = min(nextWake, now + Self.quantum) }
+            if driver.isHeard { nextWake = min(nextWake, now + AudioEngine.quantum) }
             state.gainsMoved = false
         }
         // A pause holds the sources where they are once its glide ends.

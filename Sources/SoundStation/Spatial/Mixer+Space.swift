@@ -4,7 +4,9 @@ import Glibc
 extension AudioEngine {
     /// How long position changes glide by default, so a moving sound never clicks.
     public static let positionGlide: Duration = .milliseconds(50)
+}
 
+extension Mixer {
     /// Carries out ``EngineCommand/setSpatialLayout(_:)``.
     func applyLayout(_ layout: SpatialLayout, in state: inout EngineState) {
         state.space.layout = layout
@@ -14,7 +16,7 @@ extension AudioEngine {
         let listener = state.space.listener
         if listener.isDone(at: now) {
             state.space.listener = PositionRamp(
-                from: listener.to, to: listener.to, start: now, end: now + Self.quantum)
+                from: listener.to, to: listener.to, start: now, end: now + AudioEngine.quantum)
         }
         wakeSoon(&state)
     }
@@ -78,7 +80,7 @@ extension AudioEngine {
         guard let ramp = state.pool.voices[index].positionRamp else { return false }
         let listenerMoving = !state.space.listener.isDone(at: frame)
         // One more placement after a glide ends lands it exactly on its target.
-        let recent = frame - Self.quantum < max(ramp.end, state.space.listener.end)
+        let recent = frame - AudioEngine.quantum < max(ramp.end, state.space.listener.end)
         guard recent || listenerMoving else { return false }
         let oldPan = state.pool.voices[index].options.pan
         placeVoice(slot, in: &state, at: frame)

@@ -1,6 +1,7 @@
-extension AudioEngine {
-    /// Admits `request` by its limit and the pool, claims a voice, and starts it (a device, now) or
-    /// schedules it (offline, later, or a stream: housekeeping primes it).
+extension Mixer {
+    /// Admits `request` by its limit and the pool, claims a voice and schedules it: the housekeeping
+    /// that follows in the same round begins it (sets up its source, primes a stream), at its frame,
+    /// whatever the output.
     /// - Returns: False when the sound was refused (a `refused` event says so).
     func startVoice(
         _ request: VoiceRequest, ticket: UInt64, atFrame requested: Int64?, in state: inout EngineState,
@@ -38,11 +39,7 @@ extension AudioEngine {
             }
             events.append(.finished(old, sound: stolen.name, reason: .stolen, time: time(ofFrame: now)))
         }
-        // Streams decode their first buffers when they start: leave that to housekeeping, off the
-        // caller's thread.
-        let deferred =
-            frame > now || isOffline || request.stream != nil || request.fed != nil || request.group != 0
-        let phase: Voice.Phase = deferred ? .scheduled(frame: frame) : .playing
+        let phase: Voice.Phase = .scheduled(frame: frame)
         // A stream opens and decodes its first chunks on the streaming worker from now on.
         request.stream?.start(from: request.startOffset)
         _ = state.pool.occupy(claimed.slot, request: request, ticket: ticket, phase: phase, startFrame: frame)
@@ -52,7 +49,6 @@ extension AudioEngine {
                 $0.fade = GainRamp(from: 0, to: 1, start: frame, end: frame + length, curve: .equalPowerIn)
             }
         }
-        if !deferred { begin(claimed.slot, in: &state, at: now, events: &events) }
         return true
     }
 

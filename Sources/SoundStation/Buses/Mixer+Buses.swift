@@ -1,4 +1,4 @@
-extension AudioEngine {
+extension Mixer {
     /// How long bus volume changes glide, so they never click.
     static let busRampSeconds = 0.02
 
@@ -53,7 +53,9 @@ extension AudioEngine {
     /// Pauses the sources once a pause's glide has reached silence and OpenAL has mixed that last
     /// step, so they hold where they are without a click.
     func holdSourcesIfPaused(_ state: inout EngineState, at frame: Int64) {
-        guard state.isPaused, !state.sourcesHeld, frame >= state.pauseLevel.end + Self.quantum else { return }
+        guard state.isPaused, !state.sourcesHeld, frame >= state.pauseLevel.end + AudioEngine.quantum else {
+            return
+        }
         state.sourcesHeld = true
         for slot in state.pool.busySlots where state.pool.voices[Int(slot)].phase == .playing {
             state.pool.voices[Int(slot)].source?.pause()

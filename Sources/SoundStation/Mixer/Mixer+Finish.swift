@@ -1,4 +1,4 @@
-extension AudioEngine {
+extension Mixer {
     /// Stops a busy voice and frees it, with a finished event.
     ///
     /// A voice that ends before it began (stolen or stopped within the round it was asked for, or

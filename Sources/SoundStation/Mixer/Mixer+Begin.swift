@@ -1,4 +1,4 @@
-extension AudioEngine {
+extension Mixer {
     /// Starts the source of an occupied slot with its options.
     /// Begins the voices due now: alone, or with the rest of their group.
     func beginDue(_ slots: [Int32], in state: inout EngineState, at frame: Int64, events: inout [SoundEvent])
@@ -26,7 +26,7 @@ extension AudioEngine {
     ) {
         let waiting = slots.contains { state.pool.voices[Int($0)].stream.map { !$0.isReadyToBegin } ?? false }
         if waiting {
-            for slot in slots { state.pool.reschedule(slot, at: frame + Self.quantum) }
+            for slot in slots { state.pool.reschedule(slot, at: frame + AudioEngine.quantum) }
             return
         }
         var started: [(slot: Int32, source: OpenALSource)] = []
@@ -60,12 +60,12 @@ extension AudioEngine {
         var voice = state.pool.voices[Int(slot)]
         if let stream = voice.stream, !stream.isReadyToBegin {
             // The worker is still opening or decoding: look again next round (it wakes the driver).
-            state.pool.reschedule(slot, at: frame + Self.quantum)
+            state.pool.reschedule(slot, at: frame + AudioEngine.quantum)
             return nil
         }
         if let fed = voice.fed, !fed.isReadyToBegin {
             // A fed stream begins with its first frames (a write wakes the driver).
-            state.pool.reschedule(slot, at: frame + Self.quantum)
+            state.pool.reschedule(slot, at: frame + AudioEngine.quantum)
             return nil
         }
         placeVoice(slot, in: &state, at: frame)
@@ -75,7 +75,7 @@ extension AudioEngine {
             let source = try state.pool.sourceFor(slot, device: device)
             let channels =
                 voice.buffer?.channels ?? voice.stream?.format?.channels ?? voice.fed?.channels ?? 1
-            // A voice under a cutoff filter is fed as a queue of filtered blocks (Filtering/), and so
+            // A voice under a cutoff filter is fed as a queue of filtered blocks (Colour/), and so
             // is a stream the game feeds, in short blocks.
             let filtered = needsCutoff(voice, in: state, at: frame) || voice.fed != nil
             // A plain one-shot is set up and started in one batch; streams queue first, resumed
@@ -104,7 +104,7 @@ extension AudioEngine {
                 if state.isPaused { source.pause() }
             }
             let endEstimate =
-                filtered ? .max : Self.endEstimate(of: voice, from: frame, engineRate: sampleRate)
+                filtered ? .max : Mixer.endEstimate(of: voice, from: frame, engineRate: sampleRate)
             state.pool.update(slot) {
                 $0.phase = state.isPaused ? .paused : .playing
                 $0.announced = !state.isPaused

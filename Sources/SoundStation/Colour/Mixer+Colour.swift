@@ -1,7 +1,7 @@
 import Dispatch
 import Glibc
 
-extension AudioEngine {
+extension Mixer {
     /// Carries out ``EngineCommand/setBusFilter(_:_:glide:)``.
     func applyFilter(_ filter: SoundFilter?, to bus: Bus, glide: Duration, in state: inout EngineState) {
         let now = currentFrame(&state)
@@ -59,7 +59,7 @@ extension AudioEngine {
             }
             return
         }
-        // Cutoff filters are the engine's own (Colour/Biquad.swift); only shelves go to EFX.
+        // Cutoff filters are the engine's own (Colour/CutoffFilter.swift); only shelves go to EFX.
         let busFilter = state.space.busFilters[options.bus]?.shelf
         let filter = options.filter?.shelf?.combined(with: busFilter) ?? busFilter
         let send = state.space.busReverbs[options.bus] == nil ? 0 : options.reverbSend

@@ -64,7 +64,9 @@ extension AudioEngine {
                 expected: "\(expected), \(range.lowerBound)...\(range.upperBound)")
         }
     }
+}
 
+extension Mixer {
     /// Carries out a command's tween: it replaces any tween of the same target, and starts at its
     /// start time (the frame the command is carried out at when it has none).
     func addTween(

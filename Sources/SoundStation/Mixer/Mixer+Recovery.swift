@@ -1,6 +1,6 @@
 import Glibc
 
-extension AudioEngine {
+extension Mixer {
     /// Seconds between attempts to reopen a lost device.
     static let reopenInterval: Duration = .seconds(1)
 
@@ -8,27 +8,28 @@ extension AudioEngine {
     /// live sound to the new device and resumes the looping voices where they were.
     ///
     /// OpenAL Soft 1.19 has no ALC_SOFT_reopen_device, so recovery is a new device and context.
-    /// Decoding and uploading happen before the engine's lock is taken; only the swap holds it.
-    func reopenIfLost() {
-        guard case .device(let name, let latency) = output else { return }
-        let due = state.withLock { state -> Bool in
+    /// It runs on the device driver's thread, holding the mixer: opening the device and uploading
+    /// every sound take as long as they take, while the game's calls go on writing commands.
+    /// - Parameter open: Opens the device again (``DeviceDriver``'s own name and latency).
+    func reopenIfLost(_ open: () -> OpenALDevice?) {
+        let due = update { state -> Bool in
             guard state.deviceLost else { return false }
             let now = ContinuousClock.now
             if let last = state.lastReopenAttempt, now - last < Self.reopenInterval { return false }
             state.lastReopenAttempt = now
             return true
         }
-        guard due, let fresh = try? OpenALDevice(playback: name, latency: latency), fresh.isConnected else {
+        guard due, let fresh = open(), fresh.isConnected else {
             return
         }
         var uploads: [(SoundBuffer, OpenALBuffer)] = []
-        for buffer in buffers.live {
+        for buffer in engine.buffers.live {
             if let storage = try? buffer.prepare(for: fresh) { uploads.append((buffer, storage)) }
         }
         var events: [SoundEvent] = []
-        state.withLock { state in
+        update { state in
             state.pool.resetSources()
-            currentDevice.withLock { $0 = fresh }
+            engine.currentDevice.withLock { $0 = fresh }
             for (buffer, storage) in uploads { buffer.install(storage) }
             state.deviceLost = false
             state.lastReopenAttempt = nil

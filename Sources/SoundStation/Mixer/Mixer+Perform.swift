@@ -1,21 +1,12 @@
-extension AudioEngine {
-    /// Carries out one engine command on the mixing side, under the state lock: the one place every
-    /// mutation of voices, buses and space takes effect.
+extension Mixer {
+    /// Carries out one engine command: the one place every mutation of voices, buses and space
+    /// takes effect.
     func perform(_ command: EngineCommand, in state: inout EngineState, events: inout [SoundEvent]) {
         switch command {
-        case .play(let voice, let sound, let options, let frame):
-            // A trigger by id from another process (the player's side of a remote engine); this
-            // process's own triggers come through the ring's play cells.
-            let (buffer, name) = sounds.withLock { table in
-                (table.index(sound).flatMap { table.slots[$0].buffer }, table.name(of: sound))
-            }
-            guard let buffer else {
-                events.append(.refused(voice, sound: name, time: time(ofFrame: currentFrame(&state))))
-                return
-            }
-            let request = VoiceRequest(
-                name: buffer.name, sound: sound, buffer: buffer, options: Self.clamp(options))
-            _ = startVoice(request, ticket: voice.ticket, atFrame: frame, in: &state, events: &events)
+        case .play:
+            // Triggers are carried out from their ring cells (``executeTrigger``); this command only
+            // describes one to the command tap.
+            break
         case .stop(let voice, let fade): stopVoice(voice, fade: fade.inSeconds, in: &state, events: &events)
         case .stopAll(let bus, let fade):
             stopAllVoices(on: bus, fade: fade.inSeconds, in: &state, events: &events)
@@ -57,8 +48,8 @@ extension AudioEngine {
         case .setListener(let position, let glide): applyListener(position, glide: glide, in: &state)
         case .setSpatialLayout(let layout): applyLayout(layout, in: &state)
         case .playMusic, .stopMusic, .pauseMusic, .resumeMusic, .setIntensity, .setMusicSpeed:
-            // A station's commands come with the station's own step (MixerTask.station); one from
-            // another process is handed to the station the engine plays music through.
+            // A music station writes these with its change (MixerTask.music), which
+            // ``performMusic(_:of:in:events:)`` carries out; alone they name no station's tracks.
             break
         }
     }
@@ -72,7 +63,7 @@ extension AudioEngine {
             applyGain(slot, in: &state, at: currentFrame(&state))
         case .pitch(let voice):
             guard let slot = state.pool.slot(of: voice) else { return }
-            let pitch = Self.clampPitch(value)
+            let pitch = AudioEngine.clampPitch(value)
             state.pool.update(slot) { $0.options.pitch = pitch }
             state.pool.voices[Int(slot)].source?.setPitch(pitch)
         case .pan(let voice):

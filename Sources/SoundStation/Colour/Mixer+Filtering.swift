@@ -1,26 +1,31 @@
 extension AudioEngine {
     /// How late a change of cutoff filter is heard on a device: the filtered voices' queue, 4 blocks
-    /// of 1024 frames (85 ms at 48 kHz). Voices without a cutoff filter are not delayed. Offline, the delay is the same number
-    /// of render-clock frames, the same on every run.
+    /// of 1024 frames (85 ms at 48 kHz). Voices without a cutoff filter are not delayed. Offline, the
+    /// delay is the same number of render-clock frames, the same on every run.
     public var filterLatency: Duration {
         .seconds(Double(FilteredFeeder.blockFrames * FilteredFeeder.bufferCount) / Double(sampleRate))
     }
-
-    /// Render-clock frames of ``filterLatency``: a glide starts this far ahead, so the blocks already
-    /// queued do not skip its beginning.
-    var filterLatencyFrames: Int64 { Int64(FilteredFeeder.blockFrames * FilteredFeeder.bufferCount) }
 
     /// Frames a filtered voice has queued beyond what is heard (0 for a voice playing its buffer
     /// directly), for `make bench`; `nil` for a stale handle or a stream played directly.
     /// - Parameter voice: The voice.
     /// - Returns: The frames, at the sound's rate.
+    /// Holds the mixer, so it waits for a round in progress.
     @_spi(Benchmarks) public func queuedAhead(of voice: VoiceHandle) -> Int? {
-        withState { state, _ in
-            guard let current = state.pool.voice(voice), let source = current.source else { return nil }
-            if let feeder = current.filtered { return feeder.queuedAhead(source: source) }
-            return current.stream == nil ? 0 : nil
+        mixer.run {
+            mixer.update { state in
+                guard let current = state.pool.voice(voice), let source = current.source else { return nil }
+                if let feeder = current.filtered { return feeder.queuedAhead(source: source) }
+                return current.stream == nil ? 0 : nil
+            }
         }
     }
+}
+
+extension Mixer {
+    /// Render-clock frames of ``AudioEngine/filterLatency``: a glide starts this far ahead, so the
+    /// blocks already queued do not skip its beginning.
+    var filterLatencyFrames: Int64 { Int64(FilteredFeeder.blockFrames * FilteredFeeder.bufferCount) }
 
     /// Whether `voice` needs the filtered path at `frame`: it or its bus has a cutoff filter.
     func needsCutoff(_ voice: Voice, in state: EngineState, at frame: Int64) -> Bool {

@@ -1,10 +1,10 @@
-extension AudioEngine {
+extension Mixer {
     /// Puts a bus's reverb to rest once nothing has sent to it for longer than its tail, and wakes it
     /// when a voice on the bus plays again; returns the frame the next rest is due, if one is coming.
     ///
     /// OpenAL Soft runs an attached reverb on every mixed frame whether or not anything sends to it:
-    /// about eight times the cost of mixing 16 voices (Benchmarks/PERFORMANCE.md). A game that sets
-    /// a reverb on its effects bus would pay that through every quiet stretch. At rest the bus's effect slot holds no
+    /// about eight times the cost of mixing 16 voices. A game that sets a reverb on its
+    /// effects bus would pay that through every quiet stretch. At rest the bus's effect slot holds no
     /// effect, which OpenAL skips; the tail has decayed by then (``Reverb/restFrames(rate:)``), so
     /// nothing audible is cut, and a voice waking it starts a fresh reverb, as it would hear anyway.
     func restReverbs(_ state: inout EngineState, at now: Int64) -> Int64? {

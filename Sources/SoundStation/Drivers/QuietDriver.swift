@@ -1,0 +1,58 @@
+import Synchronization
+
+/// Silent and remote output's driver: nobody hears the mix, so its thread mixes up to the wall
+/// clock on a small mono loopback device (``AudioEngine/quietMixRate``) only to know where each
+/// source is, throws the samples away, and sleeps until something is due; voices start, end and
+/// report as on a device at a fraction of a device's cost.
+final class QuietDriver: OutputDriver {
+    let wallClock: WallClock
+    /// Frames of wall time the clock skipped because a round came late (``quietWallFrame``).
+    private let dropped = Atomic<Int64>(0)
+    private let thread = Locked<DriverThread?>(nil)
+
+    init(wallClock: WallClock) { self.wallClock = wallClock }
+
+    var isHeard: Bool { false }
+    var rendersOnCaller: Bool { false }
+    var isDevice: Bool { false }
+
+    /// The most one round mixes (a quarter of a second): a later round skips the rest, and the clock
+    /// never reads further ahead of what was mixed.
+    var catchUp: Int64 { Int64(wallClock.sampleRate / 4) }
+
+    /// The wall clock's frames since opening, less what late rounds skipped.
+    var quietWallFrame: Int64 { wallClock.frame - dropped.load(ordering: .relaxed) }
+
+    /// Between rounds the clock reads the wall clock, never more than one round's catching up ahead
+    /// of what was mixed.
+    func clockFrame(rendered: Int64) -> Int64 { max(rendered, min(quietWallFrame, rendered + catchUp)) }
+
+    func start(engine: AudioEngine) {
+        // Nobody hears a quiet engine, so its commands need no polling to start within a period:
+        // each wakes the driver, which stamps it with the frame it arrived at.
+        let driver = DriverThread(engine: engine, polls: false) { [self] mixer, scratch in
+            // Mix up to the wall clock and throw it away; a round more than a quarter of a second
+            // late mixes a quarter of a second and the clock skips the rest (a stopped process does
+            // not come back to minutes of catching up).
+            let behind = quietWallFrame - mixer.engine.renderedFrame.load(ordering: .relaxed)
+            let frames = Int(max(min(behind, catchUp), 0))
+            if behind > Int64(frames) { dropped.add(behind - Int64(frames), ordering: .relaxed) }
+            let channels = mixer.channels
+            if scratch.count < max(frames, 1) * channels {
+                scratch = [Float](repeating: 0, count: max(frames, 1) * channels)
+            }
+            // Zero frames still carries out the ring's commands.
+            scratch.withUnsafeMutableBufferPointer { mixer.mixChunks(into: $0, frames: frames) }
+            return (mixer.state.frame, mixer.state.nextWakeFrame)
+        }
+        thread.withLock { $0 = driver }
+    }
+
+    func stop(wait: Bool) {
+        let driver = thread.withLock { driver -> DriverThread? in
+            defer { driver = nil }
+            return driver
+        }
+        driver?.stop(wait: wait)
+    }
+}
