@@ -79,10 +79,21 @@ def wrap(code):
 
 def main():
     # The C targets the build made module maps for, then the system libraries' own maps.
-    maps = [os.path.join(BUILD, f"{m}.build/module.modulemap") for m in ("CSoundStationRT", "CFluidSynth")]
-    maps += [os.path.join(ROOT, "Sources", m, "module.modulemap")
-             for m in ("COpenAL", "CVorbis", "CSndFile", "CXMP", "CGME", "CSoundTouch")]
+    # Every one found, so a C target added later needs no line here.
+    sources = os.path.join(ROOT, "Sources")
+    maps = sorted(
+        os.path.join(BUILD, f"{m}.build/module.modulemap") if os.path.isdir(os.path.join(sources, m, "include"))
+        else os.path.join(sources, m, "module.modulemap")
+        for m in os.listdir(sources)
+        if m.startswith("C") and (os.path.isdir(os.path.join(sources, m, "include"))
+                                  or os.path.exists(os.path.join(sources, m, "module.modulemap"))))
+    maps = [m for m in maps if os.path.exists(m)]
+    # The system libraries' include folders, as SwiftPM finds them (pkg-config).
+    packages = re.findall(r'pkgConfig: "([^"]+)"', open(os.path.join(ROOT, "Package.swift")).read())
+    includes = subprocess.run(["pkg-config", "--cflags-only-I", *packages], capture_output=True, text=True)
     flags = ["-I", os.path.join(BUILD, "Modules"), "-Xcc", "-I/usr/include/AL"]
+    for flag in includes.stdout.split():
+        flags += ["-Xcc", flag]
     for m in maps:
         flags += ["-Xcc", f"-fmodule-map-file={m}"]
     failures = 0
