@@ -298,8 +298,10 @@ def test_the_terminal_ctrl_c_exits_130_and_restores_the_terminal(tmux, shell, wo
     tmux.wait_for("starfall", "LIVES")
     shell("C-c")
     tmux.wait_for("starfall", "status=130")
-    shell("stty -a > after-int.txt; echo reply-int", "Enter")
-    tmux.wait_for("starfall", "reply-int")
+    # The reply is computed by the shell, so the typed command line (which the pane shows at once)
+    # cannot match it: only the shell's output, after after-int.txt is written, does.
+    shell("stty -a > after-int.txt; echo reply-$((40 + 3))", "Enter")
+    tmux.wait_for("starfall", "reply-43")
     assert (work / "before-int.txt").read_text() == (work / "after-int.txt").read_text()
 
 
@@ -308,6 +310,6 @@ def test_the_terminal_sigterm_exits_143_and_restores_the_terminal(tmux, shell, w
     tmux.wait_for("starfall", "START")
     os.kill(int((work / "pid").read_text()), 15)
     tmux.wait_for("starfall", "status=143")
-    shell("stty -a > after-term.txt; echo reply-term", "Enter")
-    tmux.wait_for("starfall", "reply-term")
+    shell("stty -a > after-term.txt; echo reply-$((40 + 4))", "Enter")
+    tmux.wait_for("starfall", "reply-44")
     assert (work / "before-term.txt").read_text() == (work / "after-term.txt").read_text()
