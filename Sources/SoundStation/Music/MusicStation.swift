@@ -89,12 +89,18 @@ public final class MusicStation: Sendable {
         let rate = Double(engine.sampleRate)
         switch event {
         case .deviceLost(_, let time):
+            // The grid is tied to the frame the track's voice began on now, while that is still the
+            // voice's start: the restore begins the voice again on the restore's frame, which a later
+            // tie would take for its start, counting the outage a second time.
+            _ = playingTrack()
             state.withLock { $0.lostAt = Int64((time.inSeconds * rate).rounded()) }
         case .deviceRestored(_, let time):
             let resumed = state.withLock { state -> Bool in
                 guard let lostAt = state.lostAt else { return false }
                 state.lostAt = nil
-                guard state.playing != nil, state.pausedAt == nil else { return false }
+                // A track whose voice had not begun at the loss begins after the restore, and its
+                // grid is tied to that frame then: it has no outage to make up.
+                guard state.playing?.confirmed == true, state.pausedAt == nil else { return false }
                 state.playing?.anchor.frame += max(0, Int64((time.inSeconds * rate).rounded()) - lostAt)
                 state.generation &+= 1
                 return true

@@ -204,6 +204,33 @@ import Testing
         #expect(AudioAnalysis.largestDifference(mix, at: expected, game, from: 4_800, to: 14_800) < 1e-5)
     }
 
+    @Test func aDeviceLostBeforeTheGridIsTiedHoldsThePositionByTheOutageOnce() async throws {
+        let grid = Grid(bpm: 120, beatsPerBar: 4, downbeat: 0.25, rate: 48_000)
+        let (system, _, _, _) = try await system(grid)
+        let engine = system.engine
+        try system.music.play("main")
+        // The track's voice begins on frame 0. On a device the grid is tied to that frame only when
+        // the position is first asked for, which may come after the device goes: untied, as there.
+        _ = try engine.render(frames: 24_000)
+        system.music.state.withLock { $0.playing?.confirmed = false }
+        engine.hub.send([.deviceLost(reason: "test", time: .seconds(0.5))])
+        // What the recovery does to the voice: it begins again on the restore's frame (1.5 s).
+        let voice = try #require(system.music.currentVoice)
+        engine.mixer.run {
+            engine.mixer.update { state in
+                if let slot = state.pool.slot(of: voice) {
+                    state.pool.update(slot) { $0.startFrame = 72_000 }
+                }
+                engine.mixer.publish(state)
+            }
+        }
+        engine.hub.send([.deviceRestored(device: "test", time: .seconds(1.5))])
+        // Held still through the 1 s outage: at 2 s it is where it was at 1 s (0.75 s past the
+        // downbeat), not 1 s further back.
+        #expect(
+            system.music.musicalPosition(at: .seconds(2)) == MusicPosition(bar: 1, beat: 2, fraction: 0.5))
+    }
+
     @Test func positionCountsBarsAndBeatsThroughLoopsAndHoldsWhilePaused() async throws {
         let grid = Grid(bpm: 120, beatsPerBar: 4, downbeat: 0.25, rate: 48_000)
         let (system, _, _, _) = try await system(grid)
