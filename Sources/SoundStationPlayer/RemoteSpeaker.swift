@@ -242,8 +242,15 @@ public final class RemoteSpeaker: Sendable {
 /// Times are seconds from ``start`` and positions frames of the render, passed in, so the decisions
 /// can be driven by a test.
 struct DriftWatch {
-    /// Frames behind that are let be (the wall clock and the position are read a poll apart).
+    /// Frames behind that are let be at a dry restart (the wall clock and the position are read a
+    /// poll apart).
     static let slack = 96
+    /// Frames behind that are let be while the source plays: 10 ms. The windows' readings wander by
+    /// about 2 ms on a sound server that is not held up (PulseAudio's latency reports move with its
+    /// own mixing steps), so a drop at 2 ms put sounds 2 ms early in a steady session (gaps of
+    /// 497.9 ms for 500 heard on the sink); a device's real drift from the wall clock grows by far less
+    /// than 10 ms a minute, and a stall is caught at its restart.
+    static let steadySlack = 480
     /// How long after a dry restart the device's readings are not trusted to lower the floor.
     static let settleTime = 0.5
     let rate: Double
@@ -283,7 +290,7 @@ struct DriftWatch {
         // Behind in two windows in a row (one window's reads can all come late on a busy machine):
         // the smaller of the two is dropped; the position then moves on, and the windows start again.
         let behind = lag - floor
-        guard behind > Self.slack else {
+        guard behind > Self.steadySlack else {
             previous = nil
             return 0
         }

@@ -44,6 +44,16 @@ import Testing
         #expect(drops == [2_000])
     }
 
+    @Test func aPlayingSourceAFewMillisecondsBehindDropsNothing() {
+        var watch = DriftWatch(rate: Self.rate, period: 50)
+        _ = Self.play(&watch, from: 0, seconds: 0.5, lag: 9_000)
+        // Readings 2.5 ms behind the floor for a second (a sound server's latency reports wander by
+        // that much): dropping them would put the next sounds 2.5 ms early.
+        #expect(Self.play(&watch, from: 0.5, seconds: 1, lag: 9_120).allSatisfy { $0 == 0 })
+        // 12 ms behind is a real drift: dropped.
+        #expect(Self.play(&watch, from: 1.5, seconds: 0.5, lag: 9_576).contains { $0 > 0 })
+    }
+
     @Test func readingsAheadJustAfterADryRestartDoNotMoveTheFloor() {
         var watch = DriftWatch(rate: Self.rate, period: 50)
         _ = Self.play(&watch, from: 0, seconds: 0.5, lag: 9_000)
