@@ -783,6 +783,7 @@ public final class RemotePlayer: Sendable {
         case .setListener(let position, let glide):
             later(time) { try? engine.setListener(position, glide: glide) }
         case .setSpatialLayout(let layout): later(time) { try? engine.setSpatialLayout(layout) }
+        case .setHRTF(let enabled): later(time) { engine.setHRTF(enabled) }
         case .setVoiceFilter(let remote, let filter, let glide):
             later(time) { [self] in
                 if let local = voice(remote) { try? engine.setFilter(filter, for: local, glide: glide) }

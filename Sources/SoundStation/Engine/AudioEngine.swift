@@ -121,8 +121,12 @@ public final class AudioEngine: Sendable {
         sampleRate = driver.isHeard ? device.sampleRate : Self.quietClockRate
         channels = driver.isHeard ? device.channels : 2
         voiceLimit = max(1, min(device.sourceLimit, maxVoices ?? .max))
-        mixer = Mixer(state: EngineState(pool: VoicePool(limit: voiceLimit)), driver: driver)
+        var state = EngineState(pool: VoicePool(limit: voiceLimit))
+        // The device opens with HRTF off; what it says of that is published before the first round.
+        state.space.hrtfStatus = HRTFStatus(device.hrtfStatus)
+        mixer = Mixer(state: state, driver: driver)
         mixer.attach(to: self)
+        published.withLock { $0.hrtf = state.space.hrtfStatus }
         LibraryNotices.attach(notices, since: noticesSince)
         if case .remote = output { try openRemoteLink() }
         driver.start(engine: self)

@@ -32,6 +32,8 @@ struct EngineSnapshot: Sendable {
     var underruns = 0
     /// Bytes the streamed voices hold (``AudioEngine/streamedBytes``).
     var streamedBytes = 0
+    /// What the device reports of HRTF (``AudioEngine/hrtfStatus``).
+    var hrtf = HRTFStatus.unavailable
     /// Offline, the voices' states are left out (``slotStates`` empty) and read from the engine's
     /// state when asked (``AudioEngine/position(of:)``, ``AudioEngine/startedFrame(of:)``).
     var voicesDeferred = false
@@ -60,6 +62,7 @@ extension Mixer {
         snapshot.sourceCount = state.pool.sourceCount
         snapshot.underruns = state.underruns
         snapshot.slots = state.pool.tickets
+        snapshot.hrtf = state.space.hrtfStatus
         var streamedBytes = 0
         // Offline, nothing moves between renders, so a voice's position and start are read when
         // asked, for that one voice: an OpenAL query per voice after every render was 9 % of

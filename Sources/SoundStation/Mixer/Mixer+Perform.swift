@@ -47,6 +47,7 @@ extension Mixer {
         case .setDucking(let ducking): state.ducking = ducking
         case .setListener(let position, let glide): applyListener(position, glide: glide, in: &state)
         case .setSpatialLayout(let layout): applyLayout(layout, in: &state)
+        case .setHRTF(let enabled): applyHRTF(enabled, in: &state, events: &events)
         case .playMusic, .stopMusic, .pauseMusic, .resumeMusic, .setIntensity, .setMusicSpeed:
             // A music station writes these with its change (MixerTask.music), which
             // ``performMusic(_:of:in:events:)`` carries out; alone they name no station's tracks.
