@@ -91,3 +91,22 @@ final class DriverThread: Sendable {
         return min(.microseconds(Int64(seconds * 1e6) + 200), longestSleep)
     }
 }
+
+/// A driver that turns its mixer on a ``DriverThread`` of its own (device and quiet output), kept
+/// from ``OutputDriver/start(engine:)`` until it is stopped.
+protocol ThreadedDriver: OutputDriver {
+    /// The thread turning the mixer; `nil` before the start and after the stop.
+    var thread: Locked<DriverThread?> { get }
+}
+
+extension ThreadedDriver {
+    /// Takes the thread out (so a second stop finds none) and stops it; with `wait`, returns once it
+    /// touches the mixer no more.
+    func stop(wait: Bool) {
+        let driver = thread.withLock { driver -> DriverThread? in
+            defer { driver = nil }
+            return driver
+        }
+        driver?.stop(wait: wait)
+    }
+}
