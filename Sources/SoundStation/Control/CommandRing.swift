@@ -5,8 +5,8 @@ import CSoundStationRT
 /// the ticket counter, and the semaphore that wakes the driver thread.
 ///
 /// Producers (``push(_:)`` from the engine, `ssrt_trigger` from ``TriggerPort``) may run on any thread
-/// at once; the consumer side (``nextBatch()``, ``drain(_:)``) runs only on the mixing side, under the
-/// engine's drain lock, which makes it single.
+/// at once; the consumer side (``nextBatch()``, ``drain(_:)``) runs only on the thread holding the
+/// mixer (``Mixer/run(_:)``), which makes it single.
 /// `@unchecked Sendable`: the C core is built for exactly this sharing (atomics per cell), and the
 /// drain scratch buffer is touched only by the single consumer.
 final class CommandRing: @unchecked Sendable {

@@ -88,7 +88,10 @@ public final class AudioEngine: Sendable {
     /// The session to the player's side, for ``AudioOutput/remote``.
     let remoteLink: Locked<RemoteLink?> = Locked(nil)
 
-    /// Opens an output.
+    /// Opens an output. It waits while OpenAL opens the device (a sound server's connection, tens
+    /// of milliseconds). Remote output also opens the session's terminal, or connects to the
+    /// player's forwarded socket, which is local and answers at once or not at all; the greeting and
+    /// the catalogue go out on the link's own thread, so a slow or absent player does not hold it.
     /// - Parameters:
     ///   - output: A device, the offline loopback renderer, or silent output.
     ///   - maxVoices: A cap on simultaneous sounds below the device's own, e.g. to budget CPU.
