@@ -518,7 +518,9 @@ with soundstation.Engine("auto", assets=sys.argv[1]) as engine:
     start = engine.time + 0.5
     for k in range(3):
         engine.play_at("beep", start + 0.5 * k)
-    time.sleep(2.2)
+    # The game runs until its engine's clock is past the last beep (0.1 s long).
+    while engine.time < start + 1.1:
+        time.sleep(0.01)
 """
 
 STREAM_GAME = """
@@ -536,9 +538,9 @@ with soundstation.Engine("auto", assets=sys.argv[1]) as engine:
         else:
             time.sleep(0.002)
     # What was written plays out on the game's side; the player plays what it received, then ends.
-    time.sleep(0.1)
+    while stream.queued:
+        time.sleep(0.002)
     stream.close()
-    time.sleep(0.3)
 """
 
 
