@@ -485,7 +485,8 @@ def test_after_a_detach_the_player_who_attaches_from_a_new_session_hears_the_gam
                   f"--cache '{site.cache}' --stats '{site.work}/first-tmux.json' -t {site.ssh_options} {USER_AT} "
                   f"-- tmux-start soundstation play --seconds 13 {cues}")
     wait_until(lambda: commands_in(first_record) >= 2, 30, "the first player to receive two commands",
-               lambda: f"{commands_in(first_record)} commands; pane:\n{site.tmux.pane('first-tmux')}")
+               lambda: f"{commands_in(first_record)} commands; pane:\n{site.tmux.pane('first-tmux')}\n"
+                       f"its processes:\n{site.tmux.processes('first-tmux')}")
     assert site.heard("attached", "tmux-attach", flags="--socket") == 0
     assert site.tmux.finished("first-tmux", 60) == 0
     first, attached = site.stats("first-tmux"), site.stats("attached")

@@ -38,7 +38,7 @@ enum LatencyCase {
         defer { engine.shutdown() }
         let log = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].map { $0 + "/pulse.log" }
         let sound = SoundSystem(
-            engine: engine, catalogue: try Catalogue(assetsRoot: work.load), pcmCache: nil)
+            engine: engine, catalogue: try Catalogue(assetsRoot: work.load))
         try sound.bank.load("blip")
         try sound.bank.load("trackA")
         let blip = try sound.bank.id(of: "blip")
@@ -176,7 +176,7 @@ enum LatencyCase {
                     periods[latency, default: []].append(milliseconds(period))
                 }
                 let sound = SoundSystem(
-                    engine: engine, catalogue: try Catalogue(assetsRoot: work.trigger), pcmCache: nil)
+                    engine: engine, catalogue: try Catalogue(assetsRoot: work.trigger))
                 try sound.bank.load("blip")
                 let blip = try sound.bank.id(of: "blip")
                 var figures: [Double] = []

@@ -14,7 +14,7 @@ enum MemoryCase {
         let frames: Int
         if streamed {
             let sound = SoundSystem(
-                engine: engine, catalogue: try Catalogue(assetsRoot: work.long), pcmCache: nil)
+                engine: engine, catalogue: try Catalogue(assetsRoot: work.long))
             try await sound.bank.preload(["long"]).throwIfFailed()
             guard sound.bank.isStreamed("long") else { fail("stream-memory: the track did not stream") }
             try sound.music.play("long")
