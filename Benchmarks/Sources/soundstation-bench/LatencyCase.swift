@@ -250,17 +250,10 @@ enum LatencyCase {
             let engine = try AudioEngine(output: .device())
             defer { engine.shutdown() }
             deviceName = engine.deviceName
-            // Any engine call that touches OpenAL selects the engine's context on this thread.
-            _ = try engine.makeBuffer(PCMAudio(sampleRate: 48_000, channels: 1, samples: [0]), name: "probe")
-            guard let context = alcGetThreadContext(), let device = alcGetContextsDevice(context) else {
-                fail("latency: the engine's OpenAL context is not current on this thread")
+            guard let period = engine.mixingPeriod else {
+                fail("latency: \(engine.deviceName) reports no ALC_REFRESH")
             }
-            var refresh: ALCint = 0
-            alcGetIntegerv(device, ALC_REFRESH, 1, &refresh)
-            guard alcGetError(device) == ALC_NO_ERROR, refresh > 0 else {
-                fail("latency: alcGetIntegerv(ALC_REFRESH) failed on \(engine.deviceName)")
-            }
-            return 1_000 / Double(refresh)
+            return milliseconds(period)
         }
         CaseReport(
             case: "latency-device", unit: "ms",
