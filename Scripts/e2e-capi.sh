@@ -159,7 +159,8 @@ wait_for() { # wait_for SESSION PATTERN [SECONDS]: the pane shows PATTERN
 start_recording() { # start_recording FILE: records the sink's monitor (16 kHz mono) until stop_recording
     parecord --latency-msec=20 --device=test.monitor --rate=16000 --channels=1 --file-format=wav "$1" &
     recorder=$!
-    sleep 0.3
+    # Running once the monitor has delivered sound beyond the file's header (~0.1 s of it).
+    grows_to "$1" 4096
 }
 stop_recording() { kill "$recorder" 2>/dev/null; wait "$recorder" 2>/dev/null; }
 
@@ -184,7 +185,10 @@ play_in_tmux() {
     tmux -S "$tmux_socket" new-session -d -s "$session" -x 80 -y 24 \
         "$env_line $command; echo \"exit=\$?\"; stty -a | grep -o -- '-\\?icanon\\b'; sleep 60" || { stop_recording; return 1; }
     wait_for "$session" "$title" && wait_for "$session" "$field" 10 || { stop_recording; return 1; }
-    sleep 5
+    # Five seconds of play, as the recording counts them (16 kHz mono, 2 bytes a frame).
+    local recorded
+    recorded=$(stat -c %s "$work/$session.wav")
+    grows_to "$work/$session.wav" $((recorded + 5 * 32000)) 20 || { stop_recording; return 1; }
     pane "$session" | tee "$work/$session.playing"
     tmux -S "$tmux_socket" send-keys -t "$session" q
     wait_for "$session" '^exit=0' || { game_stacks "$session"; stop_recording; return 1; }

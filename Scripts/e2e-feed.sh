@@ -57,11 +57,14 @@ device() {
     cc "${cflags[@]}" -o "$work/feed_device_test" "$root/Tests/CAPI/feed_device_test.c" "${libs[@]}" -lopenal ||
         return 1
     cat >"$work/device.sh" <<SH
+. "$root/Scripts/e2e-lib.sh"
 parec --raw --format=s16le --rate=48000 --channels=1 -d test.monitor >"$work/tone.raw" &
 recorder=\$!
-sleep 0.5
+# The monitor delivers (silence) once the recorder runs; the test's tone starts after that.
+grows_to "$work/tone.raw" 1 || { kill \$recorder; exit 1; }
 "$work/feed_device_test" tone 10; status=\$?
-sleep 0.3
+# The tone's tail: 0.3 s more of the monitor (48 kHz mono, 2 bytes a frame) after the game ends.
+grows_to "$work/tone.raw" \$((\$(stat -c %s "$work/tone.raw") + 28800)) || status=1
 kill \$recorder; wait \$recorder 2>/dev/null
 "$work/feed_device_test" latency 2>/dev/null || status=1
 exit \$status

@@ -38,6 +38,19 @@ peak() {
 # rms FILE [START [LENGTH]]: the RMS amplitude of a sound file (or a stretch of it), per sox.
 rms() { sox "$1" -n trim "${2:-0}" ${3:+"$3"} stat 2>&1 | awk '/RMS +amplitude/ {print $3}'; }
 
+# grows_to FILE BYTES [SECONDS]: waits until FILE holds at least BYTES (a recorder has delivered that
+# much sound); on a deadline (default 10 s) says what it waited for and what it saw.
+grows_to() {
+    local file=$1 want=$2 size=0 _
+    for _ in $(seq $((${3:-10} * 20))); do
+        size=$(stat -c %s "$file" 2>/dev/null || echo 0)
+        [ "$size" -ge "$want" ] && return 0
+        sleep 0.05
+    done
+    echo "$file never held $want bytes in ${3:-10} s: it holds $size"
+    return 1
+}
+
 above() { awk -v a="$1" -v b="$2" 'BEGIN {exit !(a > b)}'; }
 
 e2e_summary() { # e2e_summary NAME: the closing line, and the exit status

@@ -485,7 +485,8 @@ def test_after_a_detach_the_player_who_attaches_from_a_new_session_hears_the_gam
                   f"--cache '{site.cache}' --stats '{site.work}/first-tmux.json' -t {site.ssh_options} {USER_AT} "
                   f"-- tmux-start soundstation play --seconds 13 {cues}")
     wait_until(lambda: commands_in(first_record) >= 2, 30, "the first player to receive two commands",
-               lambda: f"{commands_in(first_record)} commands; pane:\n{site.tmux.pane('first-tmux')}")
+               lambda: f"{commands_in(first_record)} commands; pane:\n{site.tmux.pane('first-tmux')}\n"
+                       f"its processes:\n{site.tmux.processes('first-tmux')}")
     assert site.heard("attached", "tmux-attach", flags="--socket") == 0
     assert site.tmux.finished("first-tmux", 60) == 0
     first, attached = site.stats("first-tmux"), site.stats("attached")
@@ -518,7 +519,9 @@ with soundstation.Engine("auto", assets=sys.argv[1]) as engine:
     start = engine.time + 0.5
     for k in range(3):
         engine.play_at("beep", start + 0.5 * k)
-    time.sleep(2.2)
+    # The game runs until its engine's clock is past the last beep (0.1 s long).
+    while engine.time < start + 1.1:
+        time.sleep(0.01)
 """
 
 STREAM_GAME = """
@@ -536,9 +539,9 @@ with soundstation.Engine("auto", assets=sys.argv[1]) as engine:
         else:
             time.sleep(0.002)
     # What was written plays out on the game's side; the player plays what it received, then ends.
-    time.sleep(0.1)
+    while stream.queued:
+        time.sleep(0.002)
     stream.close()
-    time.sleep(0.3)
 """
 
 

@@ -38,7 +38,7 @@ enum LatencyCase {
         defer { engine.shutdown() }
         let log = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].map { $0 + "/pulse.log" }
         let sound = SoundSystem(
-            engine: engine, catalogue: try Catalogue(assetsRoot: work.load), pcmCache: nil)
+            engine: engine, catalogue: try Catalogue(assetsRoot: work.load))
         try sound.bank.load("blip")
         try sound.bank.load("trackA")
         let blip = try sound.bank.id(of: "blip")
@@ -176,7 +176,7 @@ enum LatencyCase {
                     periods[latency, default: []].append(milliseconds(period))
                 }
                 let sound = SoundSystem(
-                    engine: engine, catalogue: try Catalogue(assetsRoot: work.trigger), pcmCache: nil)
+                    engine: engine, catalogue: try Catalogue(assetsRoot: work.trigger))
                 try sound.bank.load("blip")
                 let blip = try sound.bank.id(of: "blip")
                 var figures: [Double] = []
@@ -250,17 +250,10 @@ enum LatencyCase {
             let engine = try AudioEngine(output: .device())
             defer { engine.shutdown() }
             deviceName = engine.deviceName
-            // Any engine call that touches OpenAL selects the engine's context on this thread.
-            _ = try engine.makeBuffer(PCMAudio(sampleRate: 48_000, channels: 1, samples: [0]), name: "probe")
-            guard let context = alcGetThreadContext(), let device = alcGetContextsDevice(context) else {
-                fail("latency: the engine's OpenAL context is not current on this thread")
+            guard let period = engine.mixingPeriod else {
+                fail("latency: \(engine.deviceName) reports no ALC_REFRESH")
             }
-            var refresh: ALCint = 0
-            alcGetIntegerv(device, ALC_REFRESH, 1, &refresh)
-            guard alcGetError(device) == ALC_NO_ERROR, refresh > 0 else {
-                fail("latency: alcGetIntegerv(ALC_REFRESH) failed on \(engine.deviceName)")
-            }
-            return 1_000 / Double(refresh)
+            return milliseconds(period)
         }
         CaseReport(
             case: "latency-device", unit: "ms",

@@ -64,7 +64,7 @@ enum LoadCases {
         guard let engine = deviceEngine(underLoad) else { return }
         defer { engine.shutdown() }
         let catalogue = try Catalogue(assetsRoot: work.load)
-        let sound = SoundSystem(engine: engine, catalogue: catalogue, pcmCache: nil)
+        let sound = SoundSystem(engine: engine, catalogue: catalogue)
         let scene = catalogue.entries.map(\.name).filter { $0.hasPrefix("scene-") }
         try sound.bank.load("blip")
         try sound.bank.load("trackA")
@@ -308,7 +308,7 @@ enum LoadCases {
         guard let engine = deviceEngine(idle) else { return }
         defer { engine.shutdown() }
         let sound = SoundSystem(
-            engine: engine, catalogue: try Catalogue(assetsRoot: work.load), pcmCache: nil)
+            engine: engine, catalogue: try Catalogue(assetsRoot: work.load))
         try sound.bank.load("trackA")
         try sound.music.play("trackA")
         let samples = repeated(runs: runs) { run in

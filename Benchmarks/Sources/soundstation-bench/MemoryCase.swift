@@ -1,4 +1,3 @@
-import CBenchOpenAL
 import Foundation
 import SoundStation
 
@@ -12,13 +11,17 @@ enum MemoryCase {
         let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
         let baseline = residentMegabytes("VmRSS")
         let frames: Int
+        // The PCM the engine holds for the track: what its stream queues and decodes ahead
+        // (``AudioEngine/streamedBytes``), or the whole track's buffer.
+        let pcmBytes: () -> Int
         if streamed {
             let sound = SoundSystem(
-                engine: engine, catalogue: try Catalogue(assetsRoot: work.long), pcmCache: nil)
+                engine: engine, catalogue: try Catalogue(assetsRoot: work.long))
             try await sound.bank.preload(["long"]).throwIfFailed()
             guard sound.bank.isStreamed("long") else { fail("stream-memory: the track did not stream") }
             try sound.music.play("long")
             frames = try AudioDecoder.info(ofFileAt: work.long + "/Music/track600.ogg").frameCount
+            pcmBytes = { engine.streamedBytes }
         } else {
             let audio = try AudioDecoder.decode(fileAt: work.long + "/Music/track600.ogg")
             frames = audio.frameCount
@@ -26,6 +29,7 @@ enum MemoryCase {
             guard try engine.play(buffer, options: PlayOptions(bus: .music)) != nil else {
                 fail("stream-memory: the track was refused")
             }
+            pcmBytes = { buffer.byteCount }
         }
         var pcmPeak = 0
         var done = 0
@@ -35,7 +39,7 @@ enum MemoryCase {
             _ = try engine.render(frames: count)
             done += count
             rendered += 1
-            if rendered % 64 == 1 { pcmPeak = max(pcmPeak, openALBufferBytes()) }
+            if rendered % 64 == 1 { pcmPeak = max(pcmPeak, pcmBytes()) }
         }
         let peak = residentMegabytes("VmHWM")
         // The streamed run is the engine's figure; the decoded-whole run is what it is compared with.
@@ -50,7 +54,7 @@ enum MemoryCase {
         ).emit()
         CaseReport(
             case: "stream-memory-pcm", side: side, peer: peer, unit: "MB",
-            label: "PCM in OpenAL buffers while playing, \(how)", samples: [Double(pcmPeak) / 1e6]
+            label: "PCM the engine holds while playing, \(how)", samples: [Double(pcmPeak) / 1e6]
         ).emit()
     }
 
@@ -64,18 +68,5 @@ enum MemoryCase {
             if fields.count >= 2, let kilobytes = Double(fields[1]) { return kilobytes * 1_024 / 1e6 }
         }
         fail("/proc/self/status has no \(key)")
-    }
-
-    /// Bytes of PCM held in every OpenAL buffer of the context current on this thread (the engine's,
-    /// selected by its last call): buffer names are small integers, so the first few thousand are probed.
-    private static func openALBufferBytes() -> Int {
-        var total = 0
-        for name in ALuint(1)...4_096 where alIsBuffer(name) != 0 {
-            var size: ALint = 0
-            alGetBufferi(name, AL_SIZE, &size)
-            total += Int(size)
-        }
-        _ = alGetError()
-        return total
     }
 }

@@ -12,7 +12,7 @@ enum PreloadCases {
         let engine = try AudioEngine(output: .offline())
         let decoded = try Catalogue(assetsRoot: work.preload)
         let single = try repeated(runs: runs) { _ in
-            let bank = SoundBank(engine: engine, catalogue: decoded, pcmCache: nil)
+            let bank = SoundBank(engine: engine, catalogue: decoded)
             let start = BenchClock.wall()
             for entry in decoded.entries { try bank.load(entry.name) }
             let elapsed = BenchClock.wall() - start
@@ -33,7 +33,7 @@ enum PreloadCases {
 
         if cases.wants("preload") {
             let parallel = try await repeated(runs: runs) { _ in
-                try await timedPreload(SoundBank(engine: engine, catalogue: decoded, pcmCache: nil))
+                try await timedPreload(SoundBank(engine: engine, catalogue: decoded))
             }
             CaseReport(
                 case: "preload", unit: "ms", label: "SoundBank.preload(), parallel on \(cores) cores",
@@ -44,12 +44,11 @@ enum PreloadCases {
         if cases.wants("preload-cached") {
             // A game's second start: the warm-up run decodes and fills a cache of this run's own, every
             // counted run reads the samples back (hashing each file, checking each entry).
-            let cache = PCMCache(directory: work.root + "/pcm-cache")
-            cache.removeAll()
-            let cached = try await repeated(runs: runs) { _ in
-                try await timedPreload(SoundBank(engine: engine, catalogue: decoded, pcmCache: cache))
+            let cached = try await DecodedCache.inFolder(work.root + "/pcm-cache") {
+                try await repeated(runs: runs) { _ in
+                    try await timedPreload(SoundBank(engine: engine, catalogue: decoded))
+                }
             }
-            cache.removeAll()
             CaseReport(
                 case: "preload-cached", unit: "ms",
                 label: "SoundBank.preload(), parallel, decoded samples read back from the PCMCache",
@@ -60,7 +59,7 @@ enum PreloadCases {
         if cases.wants("preload-music-streamed") {
             let shipped = try Catalogue(assetsRoot: work.streamed)
             let streamed = try await repeated(runs: runs) { _ in
-                try await timedPreload(SoundBank(engine: engine, catalogue: shipped, pcmCache: nil))
+                try await timedPreload(SoundBank(engine: engine, catalogue: shipped))
             }
             CaseReport(
                 case: "preload-music-streamed", unit: "ms",

@@ -13,7 +13,7 @@ import SoundStation
 enum SessionCase {
     static func run(assets: String, seconds: Double) async throws {
         let engine = try AudioEngine.openWithFallback(.fromEnvironment()) { _ in }
-        let sound = SoundSystem(engine: engine, catalogue: try Catalogue(assetsRoot: assets), pcmCache: nil)
+        let sound = SoundSystem(engine: engine, catalogue: try Catalogue(assetsRoot: assets))
         _ = try await sound.bank.preload()
         let effects = ["coin", "jump", "hit", "click", "bomb-tick", "reward", "miss"]
         var random = SystemRandomNumberGenerator()

@@ -29,7 +29,7 @@ enum TriggerCase {
         }
         defer { engine.shutdown() }
         let sound = SoundSystem(
-            engine: engine, catalogue: try Catalogue(assetsRoot: work.trigger), pcmCache: nil)
+            engine: engine, catalogue: try Catalogue(assetsRoot: work.trigger))
         // Loaded on this thread rather than by the parallel preloader: the same buffer, and no task
         // group, which valgrind 3.19 cannot run, so `valgrind --tool=callgrind` can profile this case.
         try sound.bank.load("blip")

@@ -23,6 +23,7 @@ guard let command = arguments.first, let workPath = option("work") else {
         "usage: soundstation-bench prepare|all|stream-memory --work DIR [--assets DIR] [--runs N] [--mode M]")
 }
 let work = Workspace(root: workPath)
+DecodedCache.off()
 let runs = option("runs").map { Int($0) ?? 0 } ?? 5
 guard runs > 0 else { fail("--runs needs a positive whole number") }
 

@@ -16,8 +16,8 @@ import Glibc
 /// file whose decoding warned (one cut short), so its warning is given again on every load.
 ///
 /// Where it writes: ``standard`` is `$XDG_CACHE_HOME/soundstation/pcm` (`~/.cache/soundstation/pcm`
-/// when `XDG_CACHE_HOME` is unset). `SOUNDSTATION_PCM_CACHE=off` turns it off for a player;
-/// a game turns it off with `SoundSystem(engine:catalogue:pcmCache: nil)` or chooses its own folder.
+/// when `XDG_CACHE_HOME` is unset). `SOUNDSTATION_PCM_CACHE=off` turns it off and an absolute path
+/// there chooses another folder, for a game in any language and for the player alike.
 /// A cache that cannot be written (a read-only home) only means sounds are decoded each time.
 package struct PCMCache: Sendable, Equatable {
     /// The folder of the entries; made when the first entry is written.
