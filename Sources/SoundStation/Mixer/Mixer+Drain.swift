@@ -56,7 +56,7 @@ extension Mixer {
             return nil
         }
         let task = Unmanaged<MixerTaskBox>.fromOpaque(retained).takeRetainedValue().task
-        return carryOut(task, in: &state, events: &events, tap: tap)
+        return perform(task, in: &state, events: &events, tap: tap)
     }
 
     /// Carries out a task written by the mixing side itself (a scheduled call, a station's step, an
@@ -66,40 +66,10 @@ extension Mixer {
         let tap = engine.commandTap.withLock { $0 }
         var events: [SoundEvent] = []
         let outside = withState(collecting: &events) { state, events in
-            carryOut(task, in: &state, events: &events, tap: tap)
+            perform(task, in: &state, events: &events, tap: tap)
         }
         hub.send(events)
         outside?()
-    }
-
-    /// Carries out one task; returns the work that must run after it, once its events are sent.
-    private func carryOut(
-        _ task: MixerTask, in state: inout EngineState, events: inout [SoundEvent], tap: CommandTap?
-    ) -> (@Sendable () -> Void)? {
-        let now = currentFrame(&state)
-        switch task {
-        case .command(let command):
-            tap?(command, now)
-            perform(command, in: &state, events: &events)
-        case .music(let command, let task):
-            tap?(command, now)
-            guard let frame = task.frame else {
-                return performMusic(task.change, of: task.station, in: &state, events: &events)
-            }
-            task.station.willCarryOut(task.change, at: frame)
-            schedule(.music(task.later), at: frame, in: &state)
-        case .call(let frame, let call):
-            schedule(.closure(call), at: frame, in: &state)
-        case .mark: break
-        }
-        return nil
-    }
-
-    /// Keeps `call` to run when the clock reaches `frame`, after those scheduled for that frame before.
-    private func schedule(_ call: ScheduledCall, at frame: Int64, in state: inout EngineState) {
-        let index = state.calls.firstIndex { $0.frame > frame } ?? state.calls.endIndex
-        state.calls.insert((frame, call), at: index)
-        state.nextWakeFrame = min(state.nextWakeFrame, frame)
     }
 
     /// Starts (or schedules) the voice one play command asks for.

@@ -1,4 +1,4 @@
-/// The station's changes as the mixer carries them out (``Mixer/performMusic(_:in:events:)``): each
+/// The station's changes as the mixer carries them out (``Mixer/perform(_:in:events:tap:)``): each
 /// in one pass over the engine's state, which the mixer hands in, reading the station's state once
 /// and writing it once. Mixer only.
 extension MusicStation {
@@ -43,12 +43,14 @@ extension MusicStation {
             return { [self] in scheduleNextBeat(after: nil) }
         case .intensity(let intensity, let spec):
             let stems = self.state.withLock { station -> [(VoiceHandle, Float)] in
+                station.mixedIntensity = intensity
                 guard let playing = station.playing else { return [] }
                 return playing.stems.map { ($0.voice, playing.volume * $0.stem.gain(at: intensity)) }
             }
             for (voice, volume) in stems { mixer.addTween(.volume(voice), to: volume, spec, in: &state) }
             return nil
         case .speed(let speed, let seconds):
+            self.state.withLock { $0.mixedSpeed = speed }
             guard applySpeed(speed, seconds: seconds, on: mixer, in: &state) else { return nil }
             return { [self] in scheduleNextBeat(after: nil) }
         }
@@ -103,8 +105,9 @@ extension MusicStation {
             station.generation &+= 1
             if !entry.stems.isEmpty { station.group &+= 1 }
             return (
-                station.playing, station.intensity, station.paused, entry.stems.isEmpty ? 0 : station.group,
-                station.speed, station.positions[entry.name]
+                station.playing, station.mixedIntensity, station.paused,
+                entry.stems.isEmpty ? 0 : station.group,
+                station.mixedSpeed, station.positions[entry.name]
             )
         }
         // Where the old track was, for a later resume (and for this one, when it is the same track).
