@@ -109,4 +109,23 @@ import Testing
         }
         #expect(first == nil, "the player's render first differs at frame \(first ?? 0), by up to \(largest)")
     }
+
+    @Test func aCommandWithAValueNoCallAcceptsIsRefusedAndCounted() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ss-cache-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
+        let player = RemotePlayer(engine: engine, cache: try AssetCache(directory: folder))
+        defer { player.finish() }
+        let messages: [RemoteMessage] = [
+            .hello(sampleRate: 48_000, frame: 0, session: 1),
+            .command(.setBusVolume(.master, -1, tween: nil), frame: 0),
+            .command(.setIntensity(2, tween: TweenSpec(duration: .zero)), frame: 0),
+            .command(.setBusVolume(.master, 0.5, tween: nil), frame: 0),
+        ]
+        player.receive(messages.map { $0.encoded() })
+        try await RemoteSessionTests.wait { player.report.messages == messages.count }
+        let report = player.report
+        #expect(report.refused == 2 && report.commands == 1)
+        #expect(report.lastRefusal?.contains("intensity 2.0") == true, "\(report.lastRefusal ?? "")")
+    }
 }
