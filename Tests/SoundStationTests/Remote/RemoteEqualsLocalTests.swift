@@ -40,6 +40,8 @@ import Testing
         try game.music.setIntensity(0.6)
         try game.music.play("layered")
         let hum = try #require(try game.effects.play("hum"))
+        // A change at once to the voice just started, in the same round as its start.
+        try game.engine.setPan(-0.5, for: hum)
         try game.engine.setVolume(
             0.1, for: hum, tween: Tween(.milliseconds(200), start: .at(.milliseconds(400))))
         try game.engine.setVolume(
