@@ -2,13 +2,10 @@ extension Mixer {
     /// Carries out one task of the ring: the one place every change takes effect, whoever asked for
     /// it (the game's calls, a scheduled call, the SSH player placing what it received). A command
     /// acts now or, when it names a later frame, is kept as data until the clock reaches it
-    /// (``perform(due:at:in:events:)``); a music station's change is carried out by the station's
-    /// steps (Music/MusicStation+Mixer.swift) on the state handed in.
-    /// - Returns: What must run once the task's events are sent (a music change's next beat), before
-    ///   the next task.
-    func perform(
-        _ task: MixerTask, in state: inout EngineState, events: inout [SoundEvent], tap: CommandTap?
-    ) -> (@Sendable () -> Void)? {
+    /// (``perform(due:at:)``); a music station's change is carried out by the station's steps
+    /// (Music/MusicStation+Mixer.swift) on the state handed in, in this one pass.
+    func perform(_ task: MixerTask, in state: inout EngineState, events: inout [SoundEvent], tap: CommandTap?)
+    {
         let now = currentFrame(&state)
         switch task {
         case .command(let command):
@@ -28,7 +25,6 @@ extension Mixer {
             schedule(.closure(call), at: frame, in: &state)
         case .mark: break
         }
-        return nil
     }
 
     /// Carries out a scheduled call whose frame, `frame`, has come: a command or a music change that
@@ -41,15 +37,14 @@ extension Mixer {
             withState { state, events in perform(command, in: &state, events: &events) }
         case .music(let task):
             guard let station = task.station else { return }
-            let after = withState { state, events in
+            withState { state, events in
                 station.carryOutLater(task.change, at: frame, on: self, in: &state, events: &events)
             }
-            after?()
         }
     }
 
     /// Keeps `call` to run when the clock reaches `frame`, after those scheduled for that frame before.
-    private func schedule(_ call: ScheduledCall, at frame: Int64, in state: inout EngineState) {
+    func schedule(_ call: ScheduledCall, at frame: Int64, in state: inout EngineState) {
         let index = state.calls.firstIndex { $0.frame > frame } ?? state.calls.endIndex
         state.calls.insert((frame, call), at: index)
         state.nextWakeFrame = min(state.nextWakeFrame, frame)
