@@ -699,7 +699,11 @@ public final class RemotePlayer: Sendable {
                 loadWake.signal()
                 return
             }
-        default: break
+        case .stop, .stopAll, .pause, .resume, .pauseAll, .resumeAll, .setVoice, .setPosition,
+            .setVoiceFilter,
+            .seek, .setBusVolume, .setBusMuted, .setBusFilter, .setBusReverb, .setDucking, .setListener,
+            .setSpatialLayout:
+            break
         }
         place(command, frame: frame, arrival: arrival)
     }
