@@ -2,61 +2,33 @@ import CSoundStationRT
 
 extension Mixer {
     /// The mixing side's first step of every round: carries out the commands the ring holds, in the
-    /// order they were written.
-    ///
-    /// Commands are carried out a batch at a time, their events sent after each batch; a music
-    /// station's change begins a batch of its own (the events of the commands before it are sent
-    /// first), and what follows it (its next beat) runs before the next command, so the order of
-    /// writing is the order of effect.
+    /// order they were written, a batch at a time in one pass over the state, their events sent after
+    /// each batch.
     func drainCommands() {
         assertOnMixer()
         guard ring.hasPending else { return }
         let tap = engine.commandTap.withLock { $0 }
-        // Until the ring is empty: a station's step and a scheduled call write more cells (the next
-        // beat, a switch's own call), which belong to this round too.
+        // Until the ring is empty: a scheduled call or an event handler writes more cells, which
+        // belong to this round too.
         while ring.hasPending {
             let batch = ring.nextBatch()
-            var index = 0
-            while index < batch.count {
-                var events: [SoundEvent] = []
-                var outside: (@Sendable () -> Void)?
-                withState(collecting: &events) { state, events in
-                    while index < batch.count, outside == nil {
-                        let cell = batch[index]
-                        if !events.isEmpty, Self.isMusic(cell) { break }
-                        index += 1
-                        outside = carryOut(cell, in: &state, events: &events, tap: tap)
-                    }
-                }
-                hub.send(events)
-                outside?()
+            withState { state, events in
+                for cell in batch { carryOut(cell, in: &state, events: &events, tap: tap) }
             }
         }
     }
 
-    /// Whether `cell` holds a music station's change.
-    private static func isMusic(_ cell: ssrt_command) -> Bool {
-        guard cell.op == UInt8(SSRT_OP_TASK.rawValue), let retained = cell.retained else { return false }
-        if case .music = Unmanaged<MixerTaskBox>.fromOpaque(retained).takeUnretainedValue().task {
-            return true
-        }
-        return false
-    }
-
     /// Carries out one cell of the ring.
-    /// - Returns: What must run once the cell's events are sent (a music change's next beat), before
-    ///   the next cell.
     private func carryOut(
-        _ cell: ssrt_command, in state: inout EngineState, events: inout [SoundEvent],
-        tap: CommandTap?
-    ) -> (@Sendable () -> Void)? {
+        _ cell: ssrt_command, in state: inout EngineState, events: inout [SoundEvent], tap: CommandTap?
+    ) {
         state.lastTicket = max(state.lastTicket, cell.ticket)
         guard cell.op == UInt8(SSRT_OP_TASK.rawValue), let retained = cell.retained else {
             executeTrigger(cell, in: &state, events: &events, tap: tap)
-            return nil
+            return
         }
         let task = Unmanaged<MixerTaskBox>.fromOpaque(retained).takeRetainedValue().task
-        return carryOut(task, in: &state, events: &events, tap: tap)
+        perform(task, in: &state, events: &events, tap: tap)
     }
 
     /// Carries out a task written by the mixing side itself (a scheduled call, a station's step, an
@@ -64,42 +36,7 @@ extension Mixer {
     /// call at a frame asks for acts at that frame and in the order it was asked.
     func carryOutOnMixingSide(_ task: MixerTask) {
         let tap = engine.commandTap.withLock { $0 }
-        var events: [SoundEvent] = []
-        let outside = withState(collecting: &events) { state, events in
-            carryOut(task, in: &state, events: &events, tap: tap)
-        }
-        hub.send(events)
-        outside?()
-    }
-
-    /// Carries out one task; returns the work that must run after it, once its events are sent.
-    private func carryOut(
-        _ task: MixerTask, in state: inout EngineState, events: inout [SoundEvent], tap: CommandTap?
-    ) -> (@Sendable () -> Void)? {
-        let now = currentFrame(&state)
-        switch task {
-        case .command(let command):
-            tap?(command, now)
-            perform(command, in: &state, events: &events)
-        case .music(let command, let task):
-            tap?(command, now)
-            guard let frame = task.frame else {
-                return performMusic(task.change, of: task.station, in: &state, events: &events)
-            }
-            task.station.willCarryOut(task.change, at: frame)
-            schedule(.music(task.later), at: frame, in: &state)
-        case .call(let frame, let call):
-            schedule(.closure(call), at: frame, in: &state)
-        case .mark: break
-        }
-        return nil
-    }
-
-    /// Keeps `call` to run when the clock reaches `frame`, after those scheduled for that frame before.
-    private func schedule(_ call: ScheduledCall, at frame: Int64, in state: inout EngineState) {
-        let index = state.calls.firstIndex { $0.frame > frame } ?? state.calls.endIndex
-        state.calls.insert((frame, call), at: index)
-        state.nextWakeFrame = min(state.nextWakeFrame, frame)
+        withState { state, events in perform(task, in: &state, events: &events, tap: tap) }
     }
 
     /// Starts (or schedules) the voice one play command asks for.

@@ -86,24 +86,13 @@ extension Mixer {
         (frame * Int64(AudioEngine.quietMixRate) + Int64(rate) - 1) / Int64(rate)
     }
 
-    /// Runs the scheduled calls that are due: a closure with no access to the state held, so it may
-    /// call the engine; a music change through ``performMusic(_:of:in:events:)``. What they start now
-    /// is started by the housekeeping that follows, before the next sample is mixed.
+    /// Runs the scheduled calls that are due (``perform(due:at:)``). What they start now is started by
+    /// the housekeeping that follows, before the next sample is mixed.
     func runDueCalls() {
         while true {
             let due = update { $0.takeDueCalls(upTo: currentFrame(&$0)) }
             if due.isEmpty { return }
-            for (frame, call) in due {
-                switch call {
-                case .closure(let call): call()
-                case .music(let task):
-                    guard let station = task.station else { continue }
-                    let after = withState { state, events in
-                        station.carryOutLater(task.change, at: frame, on: self, in: &state, events: &events)
-                    }
-                    after?()
-                }
-            }
+            for (frame, call) in due { perform(due: call, at: frame) }
         }
     }
 
