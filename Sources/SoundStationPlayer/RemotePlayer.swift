@@ -700,9 +700,8 @@ public final class RemotePlayer: Sendable {
                 return
             }
         case .stop, .stopAll, .pause, .resume, .pauseAll, .resumeAll, .setVoice, .setPosition,
-            .setVoiceFilter,
-            .seek, .setBusVolume, .setBusMuted, .setBusFilter, .setBusReverb, .setDucking, .setListener,
-            .setSpatialLayout:
+            .setVoiceFilter, .seek, .setBusVolume, .setBusMuted, .setBusFilter, .setBusReverb, .setDucking,
+            .setListener, .setSpatialLayout, .setHRTF:
             break
         }
         place(command, frame: frame, arrival: arrival)

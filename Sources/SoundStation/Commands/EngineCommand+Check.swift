@@ -8,7 +8,7 @@ extension EngineCommand {
     package func check(sampleRate: Int) throws(AudioEngineError) {
         switch self {
         case .play, .pause, .resume, .pauseAll, .resumeAll, .setBusMuted, .setDucking, .seek, .pauseMusic,
-            .resumeMusic:
+            .resumeMusic, .setHRTF:
             break
         case .stop(_, let fade), .stopAll(_, let fade), .stopMusic(let fade, _):
             try Self.check(fade, "fade")

@@ -46,7 +46,7 @@ extension MusicStation {
             change = .speed(speed, seconds: tween.inSeconds)
         case .play, .stop, .stopAll, .pause, .resume, .pauseAll, .resumeAll, .setVoice, .setPosition,
             .setVoiceFilter, .seek, .setBusVolume, .setBusMuted, .setBusFilter, .setBusReverb, .setDucking,
-            .setListener, .setSpatialLayout:
+            .setListener, .setSpatialLayout, .setHRTF:
             return false
         }
         return engine.submit(.music(command, MusicTask(station: self, change: change, frame: frame)))
