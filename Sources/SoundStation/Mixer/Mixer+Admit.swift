@@ -41,7 +41,7 @@ extension Mixer {
         }
         let phase: Voice.Phase = .scheduled(frame: frame)
         // A stream opens and decodes its first chunks on the streaming worker from now on.
-        request.stream?.start(from: request.startOffset)
+        if case .stream(let stream) = request.content { stream.start(from: request.startOffset) }
         _ = state.pool.occupy(claimed.slot, request: request, ticket: ticket, phase: phase, startFrame: frame)
         if request.fadeIn > 0 {
             let length = Int64(request.fadeIn * Double(sampleRate))

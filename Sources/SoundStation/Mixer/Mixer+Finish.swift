@@ -55,7 +55,7 @@ extension Mixer {
 
     /// When a one-shot started at `frame` should end at its pitch, in render-clock frames.
     static func endEstimate(of voice: Voice, from frame: Int64, engineRate: Int) -> Int64 {
-        guard !voice.options.loop, voice.stream == nil, let buffer = voice.buffer else { return .max }
+        guard !voice.options.loop, case .buffer(let buffer) = voice.content else { return .max }
         let frames = max(buffer.frameCount - voice.startOffset, 0) + voice.options.repeats * buffer.frameCount
         let remaining = Double(frames) / Double(buffer.sampleRate)
         return frame + Int64(remaining / Double(max(voice.options.pitch, 0.01)) * Double(engineRate))

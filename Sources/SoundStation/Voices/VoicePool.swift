@@ -116,9 +116,7 @@ struct VoicePool {
         voices[index].aliases.removeAll(keepingCapacity: true)
         voices[index].sound = request.sound
         voices[index].name = request.name
-        voices[index].buffer = request.buffer
-        voices[index].stream = request.stream
-        voices[index].fed = request.fed
+        voices[index].content = request.content
         voices[index].options = request.options
         voices[index].positionRamp = request.options.position.map(PositionRamp.constant)
         voices[index].cutoffRamp = request.options.filter?.cutoffFilter.map(CutoffRamp.constant)
@@ -194,9 +192,7 @@ struct VoicePool {
         if case .scheduled = voices[index].phase { scheduled.removeAll { $0.slot == slot } }
         voices[index].phase = .free
         voices[index].gainSettled = false
-        voices[index].buffer = nil
-        voices[index].stream = nil
-        voices[index].fed = nil
+        voices[index].content = nil
         voices[index].filtered = nil
         // The stretcher (and its SoundTouch instance) goes with the last voice that reads it.
         voices[index].stretch = nil
