@@ -110,7 +110,8 @@ extension ssrt_command {
         if options.spatialize { flags |= SSRT_FLAG_SPATIALIZE.rawValue }
         reverb_send = options.reverbSend
         duck_music_db = options.duckMusic
-        fade_in = Float(options.fadeIn.inSeconds)
+        // Most triggers fade in over nothing: no Duration arithmetic for them.
+        fade_in = options.fadeIn == .zero ? 0 : Float(options.fadeIn.inSeconds)
         repeats = Int32(clamping: options.repeats)
         pitch_shift = Float(options.pitchShift)
         let kind: ssrt_filter

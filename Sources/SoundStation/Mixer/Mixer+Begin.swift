@@ -120,6 +120,8 @@ extension Mixer {
             }
             return source
         } catch {
+            // The slot is freed with its source stopped, as every freed slot's is.
+            state.pool.voices[Int(slot)].source?.stop()
             state.pool.release(slot)
             events.append(
                 .refused(VoiceHandle(ticket: voice.ticket), sound: voice.name, time: time(ofFrame: frame)))

@@ -11,7 +11,10 @@ extension Mixer {
     ) {
         // Fields are read one by one: copying the whole voice retains and releases all it holds.
         guard state.pool.voices[Int(slot)].isBusy else { return }
-        state.pool.voices[Int(slot)].source?.stop()
+        // A voice still waiting for its frame has nothing on its source (a slot's source is stopped
+        // whenever the slot is freed): no OpenAL call, which was a third of a stolen trigger's cost.
+        let began: Bool = if case .scheduled = state.pool.voices[Int(slot)].phase { false } else { true }
+        if began { state.pool.voices[Int(slot)].source?.stop() }
         let handle = state.pool.handle(slot)
         if hub.isListening {
             let name = state.pool.voices[Int(slot)].name
