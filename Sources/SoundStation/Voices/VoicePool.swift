@@ -189,7 +189,11 @@ struct VoicePool {
     mutating func release(_ slot: Int32) {
         let index = Int(slot)
         guard voices[index].isBusy else { return }
-        if case .scheduled = voices[index].phase { scheduled.removeAll { $0.slot == slot } }
+        // A slot is scheduled once at most (``takeDue(upTo:)`` removes it before a reschedule), and a
+        // voice stolen before it began is near the front: no walk over the whole list.
+        if case .scheduled = voices[index].phase, let at = scheduled.firstIndex(where: { $0.slot == slot }) {
+            scheduled.remove(at: at)
+        }
         voices[index].phase = .free
         voices[index].gainSettled = false
         voices[index].content = nil
