@@ -49,8 +49,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder.url) }
         let (path, audio) = try Self.noise(in: folder)
         let filter = SoundFilter.lowpass(cutoff: 2_000)
-        let buffer = try Self.play(streamed: false, path: path, audio: audio, filter: filter, engageAt: engageAt)
-        let stream = try Self.play(streamed: true, path: path, audio: audio, filter: filter, engageAt: engageAt)
+        let buffer = try Self.play(
+            streamed: false, path: path, audio: audio, filter: filter, engageAt: engageAt)
+        let stream = try Self.play(
+            streamed: true, path: path, audio: audio, filter: filter, engageAt: engageAt)
         // A stream's chunk that wraps at the loop end counts on past it (a position read inside such
         // a chunk is the sound's length too far, as before the shared queue): the same frame of the sound.
         #expect(buffer.positions == stream.positions.map { $0.map { $0 % audio.frameCount } })
@@ -68,7 +70,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder.url) }
         let (path, audio) = try Self.noise(in: folder)
         let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
-        let voice = try #require(try engine.play(engine.makeStream(fileAt: path), options: PlayOptions(loop: true)))
+        let voice = try #require(
+            try engine.play(engine.makeStream(fileAt: path), options: PlayOptions(loop: true)))
         _ = try engine.render(frames: 60_000)
         #expect(engine.position(of: voice) == 12_000, "wrapped once")
         try engine.seek(voice, toFrame: 40_000)
