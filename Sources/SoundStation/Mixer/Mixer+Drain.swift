@@ -19,8 +19,6 @@ extension Mixer {
             var index = 0
             while index < batch.count {
                 var events: [SoundEvent] = []
-                // Room for a start and a stolen voice's two events per cell: no growing midway.
-                if hub.isListening { events.reserveCapacity(3 * (batch.count - index)) }
                 var outside: (@Sendable () -> Void)?
                 withState(collecting: &events) { state, events in
                     while index < batch.count, outside == nil {
