@@ -47,26 +47,34 @@ extension Mixer {
         // A command carries a buffer (play(buffer)), a stream's feeder (play(stream)) or nothing (a
         // trigger by id, which plays the id's installed buffer).
         let carried = command.retained.map { Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue() }
-        let stream = carried as? StreamFeeder
-        let fed = carried as? FeedRing
-        let (slot, name, variedPitch) = sounds.withLock { table in
-            let index = table.index(sound)
-            let pitch = command.usesSoundDefaults ? index.map { table.nextPitch($0) } ?? 1 : 1
-            return (index.map { table.slots[$0] }, table.name(of: sound), pitch)
-        }
-        let buffer = carried as? SoundBuffer ?? (carried == nil ? slot?.buffer : nil)
-        // A pan outside -1...1 from the trigger that cannot throw (TriggerPort, in signal handlers;
-        // every other trigger checked it) is refused like a start the pool cannot take, so a bad value
-        // is heard of, not moved.
-        guard (-1...1).contains(command.pan), let slot,
-            let name = buffer?.name ?? stream?.name ?? (fed == nil ? nil : table(name: sound))
-        else {
+        // Field by field: a copy of the whole slot would copy its weak reference and its name.
+        let looked: (known: Bool, buffer: SoundBuffer?, defaults: SoundDefaults, pitch: Float) =
+            sounds.withLock { table in
+                guard let index = table.index(sound) else { return (false, nil, SoundDefaults(), 1) }
+                let pitch = command.usesSoundDefaults ? table.nextPitch(index) : 1
+                let buffer = carried == nil ? table.slots[index].buffer : nil
+                return (true, buffer, table.slots[index].defaults, pitch)
+            }
+        let (known, installed, defaults, variedPitch) = looked
+        let content: VoiceSource? =
+            switch carried {
+            case let buffer as SoundBuffer: .buffer(buffer)
+            case let stream as StreamFeeder: .stream(stream)
+            case let ring as FeedRing: .fed(ring)
+            case nil: installed.map(VoiceSource.buffer)
+            default: nil
+            }
+        // A number out of its range from the trigger that cannot throw (TriggerPort, in signal
+        // handlers; every other entry checked it against the same ranges) is refused like a start
+        // the pool cannot take, so a bad value is heard of, not moved.
+        guard command.numbersInRange, known, let content else {
             let handle = VoiceHandle(ticket: command.ticket)
-            events.append(.refused(handle, sound: name, time: time(ofFrame: currentFrame(&state))))
+            events.append(
+                .refused(handle, sound: table(name: sound), time: time(ofFrame: currentFrame(&state))))
             return
         }
         var request = VoiceRequest(
-            name: name, sound: sound, buffer: buffer, stream: stream, fed: fed,
+            name: name(of: content, sound), sound: sound, content: content,
             options: PlayOptions(
                 volume: command.volume, pitch: command.pitch, pan: command.pan, loop: command.loops,
                 priority: Int(command.priority), bus: Bus(index: command.bus), position: command.position,
@@ -80,15 +88,15 @@ extension Mixer {
             request.fadeIn = Double(command.fade_in)
         }
         if command.usesSoundDefaults {
-            let defaults = slot.defaults
-            request.options.volume *= defaults.volume
-            request.options.pitch *= variedPitch
+            // The products of checked numbers, kept within the same ranges.
+            request.options.volume = PlayOptions.volumeRange.clamp(command.volume * defaults.volume)
+            request.options.pitch = PlayOptions.clamped(pitch: command.pitch * variedPitch)
             if !command.ownPriority { request.options.priority = defaults.priority }
             if !command.ownBus { request.options.bus = defaults.bus }
             // The deeper of the caller's dip and the catalogue's.
-            request.options.duckMusic = min(request.options.duckMusic, defaults.duckMusic)
+            request.options.duckMusic = max(
+                PlayOptions.deepestDuck, min(command.duck_music_db, defaults.duckMusic))
             request.limit = defaults.limit
-            request.options = AudioEngine.clamp(request.options)
         }
         let frame = command.frame == Int64(SSRT_NOW) ? nil : command.frame
         tap?(
@@ -101,6 +109,16 @@ extension Mixer {
 }
 
 extension Mixer {
+    /// The name events give a voice playing `content`: its buffer's, its stream's, or for a feed
+    /// the one the sound table gives `sound`.
+    fileprivate func name(of content: VoiceSource, _ sound: SoundID) -> String {
+        switch content {
+        case .buffer(let buffer): buffer.name
+        case .stream(let stream): stream.name
+        case .fed: table(name: sound)
+        }
+    }
+
     /// The name the sound table gives `sound`.
     fileprivate func table(name sound: SoundID) -> String {
         sounds.withLock { $0.name(of: sound) }

@@ -114,7 +114,7 @@ extension Mixer {
             applyGain(slot, in: &state, at: currentFrame(&state))
         case .pitch(let voice):
             guard let slot = state.pool.slot(of: voice) else { return }
-            let pitch = AudioEngine.clampPitch(value)
+            let pitch = PlayOptions.clamped(pitch: value)
             state.pool.update(slot) { $0.options.pitch = pitch }
             state.pool.voices[Int(slot)].source?.setPitch(pitch)
         case .pan(let voice):

@@ -152,7 +152,9 @@ extension Mixer {
                 ended = !feeder.refill(source: source, settings: filterSettings(slot, in: state, at: now))
                 let restarted = feeder.takeUnderruns()
                 state.underruns += restarted
-                state.pool.voices[index].fed?.noteHeard(feeder.position(source: source), restarted: restarted)
+                let fed: FeedRing? =
+                    if case .fed(let ring) = state.pool.voices[index].content { ring } else { nil }
+                fed?.noteHeard(feeder.position(source: source), restarted: restarted)
                 let pitch = state.pool.voices[index].options.pitch
                 let span = feeder.blockSpan(pitch: pitch, engineRate: sampleRate)
                 // Next when a queued block has been heard (a refill then has work), within a block;
@@ -160,8 +162,7 @@ extension Mixer {
                 let heard = feeder.nextBlockHeard(after: now, pitch: pitch, engineRate: sampleRate)
                 // A fed stream with nothing to hear sleeps until a write wakes it (FeedRing.nextLook).
                 let look =
-                    state.pool.voices[index].fed?.nextLook(
-                        now: now, soon: max(span / 2, 1), idle: Int64(sampleRate / 20)) ?? now
+                    fed?.nextLook(now: now, soon: max(span / 2, 1), idle: Int64(sampleRate / 20)) ?? now
                     + max(span / 2, 1)
                 nextWake = min(nextWake, heard.map { min($0, now + span) } ?? look)
             } else if let stream = state.pool.voices[index].stream,
@@ -202,12 +203,7 @@ extension Mixer {
                 if tracksPositions, state.pool.voices[index].survivesDeviceLoss,
                     let source = state.pool.voices[index].source
                 {
-                    let stream = state.pool.voices[index].stream
-                    let feeder = state.pool.voices[index].filtered
-                    let offset =
-                        feeder?.position(source: source) ?? stream?.position(source: source)
-                        ?? source.sampleOffset
-                    state.pool.setLastOffset(slot, offset)
+                    state.pool.setLastOffset(slot, Self.position(of: state.pool.voices[index], on: source))
                 }
             }
         }
