@@ -63,9 +63,9 @@ extension AudioEngine {
     /// Has the mixer carry out `command` when the engine clock reaches `frame` (at once when it has
     /// passed), as it carries out the game's own: how the SSH player places the commands it receives.
     /// The command's handles, sound ids and times must be this engine's, and its values in range
-    /// (``EngineCommand/check(sampleRate:)``). A trigger (``EngineCommand/play(voice:sound:options:frame:)``)
-    /// and the music's commands go by ``trigger(_:options:at:soundDefaults:)`` and a
-    /// ``MusicStation``, which hold what they need in this process.
+    /// (``EngineCommand/check(sampleRate:)``). A trigger goes by the trigger path, and the music's
+    /// commands by a ``MusicStation``, which hold what they need in this process: here they do
+    /// nothing.
     /// - Returns: False when the command was dropped (the engine is 4,096 commands behind).
     @discardableResult
     package func submit(_ command: EngineCommand, atFrame frame: Int64) -> Bool {
