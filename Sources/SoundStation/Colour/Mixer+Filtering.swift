@@ -87,7 +87,7 @@ extension Mixer {
             blocks = stream
         } else if let fed = state.pool.voices[index].fed {
             blocks = fed
-            (blockFrames, bufferCount) = (FilteredFeeder.fedBlockFrames, FilteredFeeder.fedBufferCount)
+            (blockFrames, bufferCount) = (FilteredFeeder.fedBlockFrames, fedBufferCount(rate: fed.sampleRate))
         } else if let buffer = state.pool.voices[index].buffer {
             blocks = MemoryBlocks(
                 buffer, from: offset, loops: state.pool.voices[index].options.loop,
@@ -108,6 +108,23 @@ extension Mixer {
             $0.filtered = feeder
             $0.endEstimate = .max
         }
+    }
+
+    /// Blocks a fed stream's voice may have queued on its source: enough for all the device may mix
+    /// at once. OpenAL Soft mixes what the sound server asks for in one go, and after a stall (a
+    /// busy machine) the server asks for the whole device buffer, three periods (OpenAL Soft's
+    /// default), at once: frames still in the feed's queue then are no help, and the source runs dry
+    /// with them waiting. A block holds only what was written since the round before, so blocks are
+    /// counted half full. At least ``FilteredFeeder/fedBufferCount``; offline, exactly that, so
+    /// renders do not depend on a device.
+    /// - Parameter rate: The feed's frames per second.
+    func fedBufferCount(rate: Int) -> Int {
+        let least = FilteredFeeder.fedBufferCount
+        let refresh = driver.isDevice ? device.refresh : 0
+        guard refresh > 0 else { return least }
+        let half = FilteredFeeder.fedBlockFrames / 2
+        let frames = 3 * rate / refresh + FilteredFeeder.fedBlockFrames
+        return max(least, (frames + half - 1) / half)
     }
 
     /// Moves a playing (or paused) voice that plays its sound directly onto the filtered path, from
