@@ -227,10 +227,12 @@ static int fail_id(const char *function, int code, const char *before, int id, c
     return code;
 }
 
-/* Checks the numbers every play takes; NaN fails each test. */
+/* Checks the numbers every play takes against the ranges of ssrt.h; NaN fails each test. */
 static int check_numbers(const char *function, float volume, float pitch, float pan) {
-    if (!(volume >= 0.0f && volume <= 16.0f)) return fail_number(function, "volume", volume, "0...16");
-    if (!(pitch >= 0.0625f && pitch <= 16.0f)) return fail_number(function, "pitch", pitch, "0.0625...16");
+    if (!(volume >= 0.0f && volume <= SSRT_VOLUME_MAX)) return fail_number(function, "volume", volume, "0...16");
+    if (!(pitch >= SSRT_PITCH_MIN && pitch <= SSRT_PITCH_MAX)) {
+        return fail_number(function, "pitch", pitch, "0.0625...16");
+    }
     if (!(pan >= -1.0f && pan <= 1.0f)) return fail_number(function, "pan", pan, "-1...1");
     return SS_OK;
 }
@@ -270,8 +272,6 @@ static void plain_command(ssrt_command *command, int32_t sound, float volume, fl
     command->pitch = pitch;
     command->pan = pan;
     command->reverb_send = 1.0f;
-    command->filter_gain_lf = 1.0f;
-    command->filter_gain_hf = 1.0f;
     command->flags = SSRT_FLAG_SOUND_DEFAULTS;
 }
 

@@ -119,8 +119,6 @@ int64_t ssrt_trigger(ssrt_core *core, int32_t sound, float volume, float pitch, 
     command.pitch = pitch;
     command.pan = pan;
     command.reverb_send = 1.0f;
-    command.filter_gain_lf = 1.0f;
-    command.filter_gain_hf = 1.0f;
     command.op = SSRT_OP_PLAY;
     command.flags = SSRT_FLAG_SOUND_DEFAULTS;
     if (ssrt_push(core, &command) != 0) return -1;

@@ -198,6 +198,9 @@ final class CEngine: Sendable {
         case .reloaded, .reloadFailed, .catalogueReloaded:
             // The C interface does not watch assets (SoundBank.watch is for Swift games and tools).
             return
+        case .hrtf:
+            // The C interface has no HRTF call (setHRTF is for Swift games).
+            return
         }
         events.push(record)
     }

@@ -158,13 +158,7 @@ public func ssLoadFile(
             throw CError(code: SS_ERR_DECODE.rawValue, message: error.description)
         }
         for warning in warnings() { engine.notice("\(name): \(warning.description)") }
-        let buffer: SoundBuffer
-        do throws(AudioEngineError) {
-            buffer = try system.engine.makeBuffer(audio, name: name, origin: origin)
-        } catch {
-            throw CError(error)
-        }
-        return try engine.publish(.init(name: name, file: buffer), as: buffer.id)
+        return try publish(audio, named: name, in: engine, system: system, origin: origin)
     }
 }
 

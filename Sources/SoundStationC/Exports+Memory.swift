@@ -102,9 +102,9 @@ public func ssLoadPCM(
     }
 }
 
-/// Uploads `audio` as an effect called `name` and gives it an id, as `ss_load_file` does; over SSH the
-/// player is sent the bytes of `origin`.
-private func publish(
+/// Uploads `audio` as an effect called `name` and gives it an id (`ss_load_file`, `ss_load_memory`,
+/// `ss_load_pcm`); over SSH the player is sent the bytes of `origin`.
+func publish(
     _ audio: PCMAudio, named name: String, in engine: CEngine, system: SoundSystem,
     origin: MemorySoundOrigin = .pcm
 ) throws(CError) -> Int32 {

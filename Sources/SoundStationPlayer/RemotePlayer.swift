@@ -100,9 +100,9 @@ public final class RemotePlayer: Sendable {
         /// file, options and loop points: entries that share a file are charged once.
         var samplesCharged: [String: Int] = [:]
         var copiesCharged: [String: Int] = [:]
-        /// The times of music calls the music station holds until then (seconds of the engine clock),
-        /// counted among the scheduled commands until they pass.
-        var musicCalls: [Double] = []
+        /// The engine frames of the commands the engine holds until then, in order: counted among
+        /// the scheduled commands until the clock passes them.
+        var scheduled: [Int64] = []
         /// Entries refused for the entry budget (kept so each is counted once; as many as the
         /// budget's entries at most).
         var entriesRefused: Set<String> = []
@@ -127,13 +127,21 @@ public final class RemotePlayer: Sendable {
             return true
         }
 
+        /// Lets go of the scheduled commands whose frame the clock has reached.
+        mutating func release(upTo now: Int64) {
+            let passed = scheduled.prefix { $0 <= now }.count
+            guard passed > 0 else { return }
+            scheduled.removeFirst(passed)
+            report.held.scheduledCommands -= passed
+        }
+
         /// Forgets the last session for a new one (another game, or the same game after the player
         /// came back): its clock, sound ids, voices and catalogue are its own. The report adds up.
         mutating func startOver() {
-            let kept = (report, verified, musicCalls)
+            let kept = (report, verified, scheduled)
             let delay = clock.delay
             self = State()
-            (report, verified, musicCalls) = kept
+            (report, verified, scheduled) = kept
             clock = RemoteClock(delay: delay)
             report.ready = false
             report.loaded = 0
@@ -201,7 +209,11 @@ public final class RemotePlayer: Sendable {
 
     /// What the session did so far.
     public var report: Report {
-        var report = state.withLock { $0.report }
+        let now = nowFrame
+        var report = state.withLock { state in
+            state.release(upTo: now)
+            return state.report
+        }
         report.streams = streams.counts
         return report
     }
@@ -347,12 +359,34 @@ public final class RemotePlayer: Sendable {
         }
     }
 
-    /// The local engine time for server `frame`, and whether that time has passed already.
-    private func localTime(ofServer frame: Int64) -> (Duration, late: Bool) {
+    /// The engine clock's frame now.
+    private var nowFrame: Int64 { Int64((engine.time.inSeconds * Double(engine.sampleRate)).rounded()) }
+
+    /// The local engine frame for server `frame` (the server's frame moved by the clock mapping and
+    /// the delay, a whole number of frames, so commands keep their spacing to the sample), and whether
+    /// it has passed already.
+    private func localFrame(ofServer frame: Int64) -> (Int64, late: Bool) {
         let (rate, offset) = state.withLock { ($0.serverRate, $0.clock.offset ?? 0) }
-        let time = Double(frame) / Double(rate) + offset + delay.inSeconds
-        let now = engine.time.inSeconds
-        return (.seconds(max(time, now)), time < now)
+        let local = Double(engine.sampleRate)
+        let limit = 1 << 62
+        let shift = Int64(max(-9e18, min(9e18, ((offset + delay.inSeconds) * local).rounded())))
+        let mapped =
+            rate == engine.sampleRate
+            ? frame : Int64(max(-9e18, min(9e18, (Double(frame) * local / Double(max(rate, 1))).rounded())))
+        let (sum, overflow) = mapped.addingReportingOverflow(shift)
+        let target = overflow ? (shift > 0 ? Int64(limit) : 0) : max(0, min(sum, Int64(limit)))
+        return (target, target < nowFrame)
+    }
+
+    /// A tween as the local engine carries it out: its start moved onto the local clock as its
+    /// command's frame is.
+    private func localTween(_ tween: TweenSpec) -> TweenSpec {
+        guard let start = tween.start else { return tween }
+        let rate = Double(state.withLock { $0.serverRate })
+        let frame = Int64(max(0, min(9e18, (start.inSeconds * rate).rounded())))
+        var local = tween
+        local.start = .frames(localFrame(ofServer: frame).0, rate: engine.sampleRate)
+        return local
     }
 
     private func refuse(_ reason: String) {
@@ -473,33 +507,19 @@ public final class RemotePlayer: Sendable {
         }
     }
 
-    /// Has the engine carry out `action` at `time`, counted against the budget's pending commands until
-    /// it runs (a server may name a frame far ahead); beyond the budget it is dropped and counted.
-    private func later(_ time: Duration, _ action: @escaping @Sendable () -> Void) {
-        let admitted = state.withLock { state in
-            guard state.mayHoldCommand(within: budget.pendingCommands) else { return false }
-            state.report.held.scheduledCommands += 1
-            return true
-        }
-        guard admitted else { return }
-        engine.schedule(at: time) { [state] in
-            state.withLock { $0.report.held.scheduledCommands -= 1 }
-            action()
-        }
-    }
-
-    /// Whether a music switch or stop for `time` may be handed to the music station, which holds it
-    /// until then: those still ahead count among the budget's pending commands (the ones whose time
-    /// has passed are let go of here); beyond the budget it is dropped and counted.
-    private func holdMusicCall(until time: Duration) -> Bool {
-        let now = engine.time.inSeconds
+    /// Whether a command for local `frame` may be handed to the engine, which holds it until then:
+    /// those still ahead count against the budget's pending commands until the clock reaches them (a
+    /// server may name a frame far ahead); beyond the budget it is dropped and counted.
+    private func hold(until frame: Int64) -> Bool {
+        let now = nowFrame
         return state.withLock { state in
-            let passed = state.musicCalls.count(where: { $0 <= now })
-            state.musicCalls.removeAll { $0 <= now }
-            state.report.held.scheduledCommands -= passed
-            guard time.inSeconds > now else { return true }
+            state.release(upTo: now)
+            guard frame > now else { return true }
             guard state.mayHoldCommand(within: budget.pendingCommands) else { return false }
-            state.musicCalls.append(time.inSeconds)
+            // Commands come mostly in frame order: the place is found from the end.
+            var index = state.scheduled.endIndex
+            while index > 0, state.scheduled[index - 1] > frame { index -= 1 }
+            state.scheduled.insert(frame, at: index)
             state.report.held.scheduledCommands += 1
             return true
         }
@@ -679,13 +699,24 @@ public final class RemotePlayer: Sendable {
                 loadWake.signal()
                 return
             }
-        default: break
+        case .stop, .stopAll, .pause, .resume, .pauseAll, .resumeAll, .setVoice, .setPosition,
+            .setVoiceFilter, .seek, .setBusVolume, .setBusMuted, .setBusFilter, .setBusReverb, .setDucking,
+            .setListener, .setSpatialLayout, .setHRTF:
+            break
         }
         place(command, frame: frame, arrival: arrival)
     }
 
-    /// Carries out a command whose sound (if any) is loaded, at its server frame's local time.
+    /// Places a command whose sound (if any) is loaded at its server frame's local frame: its voice
+    /// handles, sound id, frames and tween start turned into the local engine's, then submitted to
+    /// that engine, whose mixer carries it out as it does a game's (a trigger and a stream's voice by
+    /// the trigger path, the music's commands through the music station that holds the track).
     private func place(_ command: EngineCommand, frame: Int64, arrival: Double) {
+        do {
+            try command.check(sampleRate: engine.sampleRate)
+        } catch {
+            return refuse("a command out of range: \(error.description)")
+        }
         let at: Int64 =
             switch command {
             case .play(_, _, _, let scheduled?), .playMusic(_, _, _, let scheduled?),
@@ -693,7 +724,9 @@ public final class RemotePlayer: Sendable {
                 scheduled
             default: frame
             }
-        let (time, late) = localTime(ofServer: at)
+        let (mapped, late) = localFrame(ofServer: at)
+        let local = max(mapped, nowFrame)
+        let time = Duration.frames(local, rate: engine.sampleRate)
         state.withLock {
             $0.report.commands += 1
             if late { $0.report.late += 1 }
@@ -702,7 +735,6 @@ public final class RemotePlayer: Sendable {
                 $0.report.firstPlays.append((at, arrival, time.inSeconds))
             }
         }
-        let engine = self.engine
         switch command {
         case .play(let voice, let sound, let options, _):
             // A fed stream's voice (RemoteStreamPlayer).
@@ -725,82 +757,52 @@ public final class RemotePlayer: Sendable {
                 remember(voice, as: handle)
             }
         case .stop(let remote, let fade):
-            later(time) { [self] in
-                // A closed stream's voice plays what was received first, then ends by itself.
-                if let local = voice(remote), !streams.isEnding(local) { engine.stop(local, fade: fade) }
-            }
-        case .stopAll(let bus, let fade): later(time) { engine.stopAll(on: bus, fade: fade) }
-        case .pause(let remote):
-            later(time) { [self] in if let local = voice(remote) { engine.pause(local) } }
-        case .resume(let remote):
-            later(time) { [self] in if let local = voice(remote) { engine.resume(local) } }
-        case .pauseAll: later(time) { engine.pauseAll() }
-        case .resumeAll: later(time) { engine.resumeAll() }
-        case .setVoice(let remote, let parameter, let value, nil):
-            later(time) { [self] in
-                guard let local = voice(remote) else { return }
-                switch parameter {
-                case .volume: try? engine.setVolume(value, for: local)
-                case .pitch: try? engine.setPitch(value, for: local)
-                case .pan: try? engine.setPan(value, for: local)
-                }
-            }
-        case .setVoice(let remote, let parameter, let value, let tween?):
-            let local = Tween(tween.duration, easing: tween.easing)
-            later(time) { [self] in
-                guard let voice = voice(remote) else { return }
-                switch parameter {
-                case .volume: try? engine.setVolume(value, for: voice, tween: local)
-                case .pitch: try? engine.setPitch(value, for: voice, tween: local)
-                case .pan: try? engine.setPan(value, for: voice, tween: local)
-                }
-            }
-        case .setBusVolume(let bus, let volume, nil):
-            later(time) { try? engine.setVolume(volume, for: bus) }
-        case .setBusVolume(let bus, let volume, let tween?):
-            let local = Tween(tween.duration, easing: tween.easing)
-            later(time) { try? engine.setVolume(volume, for: bus, tween: local) }
+            // A closed stream's voice plays what was received first, then ends by itself.
+            guard let voice = voice(remote), !streams.isEnding(voice) else { return }
+            submit(.stop(voice, fade: fade), at: local)
+        case .pause(let remote): if let voice = voice(remote) { submit(.pause(voice), at: local) }
+        case .resume(let remote): if let voice = voice(remote) { submit(.resume(voice), at: local) }
+        case .setVoice(let remote, let parameter, let value, let tween):
+            guard let voice = voice(remote) else { return }
+            submit(.setVoice(voice, parameter, value, tween: tween.map(localTween)), at: local)
         case .setPosition(let remote, let position, let glide):
-            later(time) { [self] in
-                if let local = voice(remote) { try? engine.setPosition(position, for: local, glide: glide) }
-            }
-        case .setDucking(let ducking): later(time) { engine.ducking = ducking }
-        case .setIntensity(let intensity, let tween):
-            let local = Tween(tween.duration, easing: tween.easing)
-            for system in musicSystems() {
-                later(time) { try? system.music.setIntensity(intensity, tween: local) }
-            }
-        case .setMusicSpeed(let speed, let tween):
-            for system in musicSystems() { later(time) { try? system.music.setSpeed(speed, tween: tween) } }
-        case .pauseMusic: for system in musicSystems() { later(time) { system.music.pause() } }
-        case .resumeMusic:
-            for system in musicSystems() { later(time) { system.music.resume() } }
-        case .setBusMuted(let bus, let muted): later(time) { engine.setMuted(muted, for: bus) }
-        case .setBusFilter(let bus, let filter, let glide):
-            later(time) { try? engine.setFilter(filter, for: bus, glide: glide) }
-        case .setBusReverb(let bus, let reverb):
-            later(time) { try? engine.setReverb(reverb, for: bus) }
-        case .setListener(let position, let glide):
-            later(time) { try? engine.setListener(position, glide: glide) }
-        case .setSpatialLayout(let layout): later(time) { try? engine.setSpatialLayout(layout) }
+            if let voice = voice(remote) { submit(.setPosition(voice, position, glide: glide), at: local) }
         case .setVoiceFilter(let remote, let filter, let glide):
-            later(time) { [self] in
-                if let local = voice(remote) { try? engine.setFilter(filter, for: local, glide: glide) }
-            }
+            if let voice = voice(remote) { submit(.setVoiceFilter(voice, filter, glide: glide), at: local) }
         case .seek(let remote, let frame):
-            later(time) { [self] in
-                if let local = voice(remote) { try? engine.seek(local, toFrame: frame) }
-            }
+            if let voice = voice(remote) { submit(.seek(voice, frame: frame), at: local) }
+        case .setBusVolume(let bus, let volume, let tween):
+            submit(.setBusVolume(bus, volume, tween: tween.map(localTween)), at: local)
+        case .stopAll, .pauseAll, .resumeAll, .setBusMuted, .setBusFilter, .setBusReverb, .setDucking,
+            .setListener, .setSpatialLayout, .setHRTF:
+            submit(command, at: local)
         case .playMusic(let sound, let transition, let from, _):
-            guard let (system, _, name) = localSound(sound) else {
+            guard let (system, id, _) = localSound(sound) else {
                 state.withLock { $0.report.notArrived += 1 }
                 return
             }
-            guard holdMusicCall(until: time) else { return }
-            try? system.music.play(name, transition: transition, from: from, at: time)
+            guard hold(until: local) else { return }
+            if !system.music.submit(.playMusic(sound: id, transition: transition, from: from, frame: local)) {
+                state.withLock { $0.report.notArrived += 1 }
+            }
         case .stopMusic(let fade, _):
-            guard holdMusicCall(until: time) else { return }
-            for system in musicSystems() { system.music.stop(fade: fade, at: time) }
+            submitMusic(.stopMusic(fade: fade, frame: local), at: local)
+        case .setIntensity(let intensity, let tween):
+            submitMusic(.setIntensity(intensity, tween: localTween(tween)), at: local)
+        case .pauseMusic, .resumeMusic, .setMusicSpeed:
+            submitMusic(command, at: local)
         }
+    }
+
+    /// Submits a command of this engine's handles to the engine for `frame`, within the budget.
+    private func submit(_ command: EngineCommand, at frame: Int64) {
+        guard hold(until: frame) else { return }
+        engine.submit(command, atFrame: frame)
+    }
+
+    /// Submits a music command to every music station of the session for `frame`, within the budget.
+    private func submitMusic(_ command: EngineCommand, at frame: Int64) {
+        guard hold(until: frame) else { return }
+        for system in musicSystems() { system.music.submit(command, atFrame: frame) }
     }
 }

@@ -122,6 +122,44 @@ static int drain(ss_engine *engine, ss_event *events, int max) {
     return n;
 }
 
+/* ---- One pitch range ---- */
+
+/* A pitch the check allows plays at that speed, from ss_play, ss_play_voice and ss_voice_set_pitch
+   alike (a 100 Hz tone at 12 is heard at 1200 Hz, not at a lower cap); one past the range is refused
+   with a message naming it. */
+static void pitch_range(void) {
+    ss_engine *engine = open_offline();
+    int low = ss_load_file(engine, "hundred", write_wav("hundred.wav", 1, 2 * RATE, sine, 100));
+    CHECK(low >= 0, "load a 100 Hz tone: %d", low);
+    CHECK(ss_play(engine, low, 1.0f, 12.0f, 0.0f) == SS_OK, "ss_play at pitch 12");
+    float *played = render(engine, RATE / 10);
+    double at12 = tone(played, RATE / 10, 1200), at8 = tone(played, RATE / 10, 800);
+    printf("abi_test: ss_play at pitch 12: 1200 Hz %.3g, 800 Hz %.3g\n", at12, at8);
+    CHECK(at12 > 0.01 && at8 < at12 * 1e-3, "heard at 1200 Hz: %g, 800 Hz %g", at12, at8);
+    free(played);
+    free(render(engine, 2 * RATE));
+    ss_play_options options;
+    ss_play_options_init(&options, sizeof options);
+    options.loops = SS_LOOPS_FOREVER;
+    options.pitch = 16.0f;
+    ss_voice voice = 0;
+    CHECK(ss_play_voice(engine, low, &options, &voice) == SS_OK, "ss_play_voice at pitch 16");
+    played = render(engine, RATE / 10);
+    CHECK(tone(played, RATE / 10, 1600) > 0.01, "heard at 1600 Hz: %g", tone(played, RATE / 10, 1600));
+    free(played);
+    CHECK(ss_voice_set_pitch(engine, voice, 12.0f, 0) == SS_OK, "ss_voice_set_pitch 12");
+    free(render(engine, 512));
+    played = render(engine, RATE / 10);
+    double set12 = tone(played, RATE / 10, 1200), set8 = tone(played, RATE / 10, 800);
+    CHECK(set12 > 0.01 && set8 < set12 * 1e-3, "set to 12, heard at 1200 Hz: %g, 800 Hz %g", set12, set8);
+    free(played);
+    CHECK(ss_play(engine, low, 1.0f, 16.5f, 0.0f) == SS_ERR_INVALID_ARGUMENT, "pitch 16.5 refused");
+    CHECK(strstr(ss_last_error(), "pitch 16.5") != NULL, "the message names it: %s", ss_last_error());
+    CHECK(ss_voice_set_pitch(engine, voice, 17.0f, 0) == SS_ERR_INVALID_ARGUMENT, "pitch 17 refused");
+    CHECK(strstr(ss_last_error(), "pitch") != NULL, "the message names it: %s", ss_last_error());
+    ss_close(engine);
+}
+
 /* ---- Voices ---- */
 
 /* Two loops, 440 Hz and 1 kHz: stopping one leaves the other as loud as it was. */
@@ -570,6 +608,7 @@ int main(int argc, char **argv) {
         output_after_close();
     } else {
         two_loops();
+        pitch_range();
         loop_count();
         catalogue_loops();
         music_from_a_file();

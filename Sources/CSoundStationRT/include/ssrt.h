@@ -31,6 +31,14 @@ extern "C" {
 /** A command's frame meaning "at the mixing side's next frame". */
 #define SSRT_NOW (-1)
 
+/* The one range of each number a play takes, whatever the entry: Swift's PlayOptions ranges are
+   these, ss_play and ss_play_voice check against them, and the mixing side refuses a command outside
+   them (only ssrt_trigger, which cannot report a range, writes one). Volume is 0...SSRT_VOLUME_MAX,
+   pan -1...1. */
+#define SSRT_VOLUME_MAX 16.0f
+#define SSRT_PITCH_MIN 0.0625f
+#define SSRT_PITCH_MAX 16.0f
+
 /** What a command asks for. */
 enum ssrt_op {
     /** Start a sound (see ssrt_command's fields). */
@@ -66,8 +74,7 @@ enum ssrt_filter {
     SSRT_FILTER_LOWPASS = 1,
     SSRT_FILTER_HIGHPASS = 2,
     SSRT_FILTER_BANDPASS = 3,
-    /* The engine's own filters with a cutoff in hertz: filter_gain_hf carries the cutoff and
-       filter_gain_lf the Q. */
+    /* The engine's own filters with a cutoff (a bandpass's centre) in hertz and a Q. */
     SSRT_FILTER_LOWPASS_HZ = 4,
     SSRT_FILTER_HIGHPASS_HZ = 5,
     SSRT_FILTER_BANDPASS_HZ = 6
@@ -92,9 +99,13 @@ typedef struct ssrt_command {
     /* Space and colour (all plain numbers, so a trigger still allocates nothing). */
     float x, y, z;       /* the position, with SSRT_FLAG_POSITIONED */
     float reverb_send;   /* 0...1: how much goes to the bus's reverb (1 with no reverb set) */
-    float filter_gain_lf; /* the voice's own filter: gains at low and high frequencies */
-    float filter_gain_hf;
-    uint8_t filter;      /* an ssrt_filter */
+    uint8_t filter;      /* the voice's own filter: an ssrt_filter, whose numbers are in shelf or cutoff */
+    union {
+        /* SSRT_FILTER_LOWPASS, _HIGHPASS, _BANDPASS (EFX): gains at low and high frequencies. */
+        struct { float gain_lf, gain_hf; } shelf;
+        /* SSRT_FILTER_*_HZ (the engine's biquads): the cutoff or centre in hertz, and the Q. */
+        struct { float hz, q; } cutoff;
+    } filter_values;
     float duck_music_db; /* dB the music bus dips to while the voice plays (a stinger); 0 for none */
     float fade_in;       /* seconds the voice rises from silence over; 0 for none */
     int32_t repeats;     /* without SSRT_FLAG_LOOP: passes after the first (0 plays once) */
@@ -132,7 +143,9 @@ int ssrt_push(ssrt_core *core, const ssrt_command *command);
  * Triggers a ready sound with its own defaults: fills a play command with a new ticket and
  * pushes it. Async-signal-safe.
  * Returns the ticket (> 0), -1 when the ring is full, -2 for an id that is out of range or not
- * ready, -3 for a volume, pitch or pan that is not a finite number.
+ * ready, -3 for a volume, pitch or pan that is not a finite number. A finite number out of its range
+ * (SSRT_VOLUME_MAX, SSRT_PITCH_MIN...SSRT_PITCH_MAX, -1...1) is pushed: the mixing side refuses the
+ * start and sends a "refused" event for its ticket.
  */
 int64_t ssrt_trigger(ssrt_core *core, int32_t sound, float volume, float pitch, float pan, int64_t frame);
 

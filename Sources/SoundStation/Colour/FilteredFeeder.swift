@@ -26,14 +26,8 @@ final class FilteredFeeder: @unchecked Sendable {
     static let bufferCount = 4
 
     let blocks: any PCMBlocks
-    @exclusivity(unchecked) private var buffers: [OpenALBuffer] = []
-    /// Where each queued block begins in the sound, and the underruns.
-    @exclusivity(unchecked) private var queue = BufferQueue()
-    /// The frames of each queued block, oldest first.
-    @exclusivity(unchecked) private var queuedLengths: [Int] = []
-    /// Buffers off the queue waiting for a block (a stream's decoder is behind, or just seeked):
-    /// queued as soon as blocks come.
-    @exclusivity(unchecked) private var idle: [OpenALBuffer] = []
+    /// The source's queue of filtered blocks.
+    private let queue = BufferQueue()
     @exclusivity(unchecked) private var chain = FilterChain()
     /// One block's samples per buffer, where a refill of many voices at once filters them
     /// (``refillTogether(_:)``): allocated once, so refills allocate nothing for them.
@@ -96,9 +90,9 @@ final class FilteredFeeder: @unchecked Sendable {
     /// a refill that finds nothing processed just comes again.
     func nextBlockHeard(after now: Int64, pitch: Float, engineRate: Int) -> Int64? {
         let framesPerSample = Double(engineRate) / (Double(blocks.sampleRate) * Double(max(pitch, 0.01)))
-        var later = 0
-        for length in queuedLengths { later += length }
-        for length in queuedLengths {
+        var later = queue.queuedFrames
+        for block in queue.blocks {
+            let length = block.frames
             later -= length
             let end = Int64((clock - Double(later) * framesPerSample).rounded(.up))
             if end > now { return end }
@@ -109,20 +103,11 @@ final class FilteredFeeder: @unchecked Sendable {
     /// Fills the queue's first blocks and queues them on `source` (set up, stopped and empty).
     /// - Throws: ``AudioEngineError`` when OpenAL refuses a buffer.
     func prime(source: OpenALSource, settings: Settings) throws(AudioEngineError) {
-        if buffers.isEmpty {
-            buffers = try BufferQueue.makeBuffers(
-                count: bufferCount, device: source.device, sampleRate: blocks.sampleRate,
-                channels: blocks.channels)
+        try queue.prime(
+            source: source, count: bufferCount, sampleRate: blocks.sampleRate, channels: blocks.channels
+        ) { buffer throws(AudioEngineError) in
+            try fill(buffer, settings: settings)
         }
-        queue.starts = []
-        queuedLengths = []
-        idle = buffers
-        var ready: [OpenALBuffer] = []
-        while let buffer = idle.first, try fill(buffer, settings: settings) {
-            idle.removeFirst()
-            ready.append(buffer)
-        }
-        try source.queue(ready)
     }
 
     /// Refills the blocks the mixer has finished with; restarts the source after an underrun.
@@ -133,18 +118,13 @@ final class FilteredFeeder: @unchecked Sendable {
             // was still queued then, the source was still playing it, so there is nothing to ask
             // OpenAL (a source that ran dry has every block processed).
             refilledTogether = false
-            if playedThrough, !queue.starts.isEmpty { return true }
+            if playedThrough, !queue.blocks.isEmpty { return true }
             return queue.settle(source: source) { blocks.isFinished }
         }
-        reclaim(source: source)
+        queue.reclaim(source: source)
         let settings = settings()
-        while let buffer = idle.first, (try? fill(buffer, settings: settings)) == true {
-            idle.removeFirst()
-            guard (try? source.queue([buffer])) != nil else {
-                queue.starts.removeLast()
-                queuedLengths.removeLast()
-                continue
-            }
+        queue.fillIdle(source: source) { buffer throws(AudioEngineError) in
+            try fill(buffer, settings: settings)
         }
         // Nothing queued: the end, unless a stream's decoder is merely behind.
         return queue.settle(source: source) { blocks.isFinished }
@@ -158,7 +138,7 @@ final class FilteredFeeder: @unchecked Sendable {
 
     /// Frames queued beyond the one being heard: how late a change of filter is heard.
     func queuedAhead(source: OpenALSource) -> Int {
-        max(queuedLengths.reduce(0, +) - source.sampleOffset, 0)
+        max(queue.queuedFrames - source.sampleOffset, 0)
     }
 
     // MARK: Refilled together
@@ -203,14 +183,14 @@ final class FilteredFeeder: @unchecked Sendable {
         device.withContext {
             for v in all where voices[v].source.device === device {
                 let feeder = voices[v].feeder
-                voices[v].source.unqueueProcessedInContext { feeder.reclaim($0) }
+                voices[v].source.unqueueProcessedInContext { feeder.queue.reclaim($0) }
             }
         }
         var deepest = 0
         for v in all {
             let feeder = voices[v].feeder
-            if voices[v].source.device !== device { feeder.reclaim(source: voices[v].source) }
-            feeder.playedThrough = !feeder.queuedLengths.isEmpty
+            if voices[v].source.device !== device { feeder.queue.reclaim(source: voices[v].source) }
+            feeder.playedThrough = !feeder.queue.blocks.isEmpty
             feeder.take(settings: voices[v].settings)
             deepest = max(deepest, feeder.pending.count)
         }
@@ -306,27 +286,6 @@ final class FilteredFeeder: @unchecked Sendable {
         storage + slot * slotSamples
     }
 
-    /// Takes the blocks the mixer has finished with off the source.
-    private func reclaim(source: OpenALSource) {
-        let processed = source.processedBuffers
-        if processed > 0, let names = try? source.unqueue(count: processed) { reclaim(names) }
-    }
-
-    /// Makes the buffers `names`, just taken off the source's queue, idle.
-    private func reclaim(_ names: [ALuint]) {
-        names.withUnsafeBufferPointer { reclaim($0) }
-    }
-
-    /// ``reclaim(_:)`` from names on the caller's stack.
-    private func reclaim(_ names: UnsafeBufferPointer<ALuint>) {
-        guard !names.isEmpty else { return }
-        queue.starts.removeFirst(min(names.count, queue.starts.count))
-        queuedLengths.removeFirst(min(names.count, queuedLengths.count))
-        for name in names {
-            if let buffer = buffers.first(where: { $0.id == name }) { idle.append(buffer) }
-        }
-    }
-
     /// Takes the next blocks for the idle buffers into their slots, unfiltered, as many as are
     /// ready; the clock moves on past each.
     private func take(settings: Settings) {
@@ -334,8 +293,8 @@ final class FilteredFeeder: @unchecked Sendable {
         pendingSettings = settings
         refilledTogether = true
         let framesPerSample = Double(settings.engineRate) / heardRate(settings)
-        for buffer in idle {
-            guard let slot = buffers.firstIndex(where: { $0 === buffer }),
+        for buffer in queue.idle {
+            guard let slot = queue.buffers.firstIndex(where: { $0 === buffer }),
                 let block = blocks.nextBlock(into: self.slot(slot), maxFrames: blockFrames)
             else { break }
             // A block is heard right after the one before it, or now if the queue had run dry.
@@ -354,8 +313,8 @@ final class FilteredFeeder: @unchecked Sendable {
         withUnsafeTemporaryAllocation(of: ALuint.self, capacity: pending.count) { ids in
             var uploaded = 0
             for block in pending {
-                let buffer = buffers[block.slot]
-                idle.removeFirst()
+                let buffer = queue.buffers[block.slot]
+                queue.takeIdle()
                 // As in a voice's own refill, a block OpenAL refuses is dropped and the queue plays on.
                 guard
                     buffer.fillInContext(
@@ -364,15 +323,12 @@ final class FilteredFeeder: @unchecked Sendable {
                 else { continue }
                 ids[uploaded] = buffer.id
                 uploaded += 1
-                queue.starts.append(block.start)
-                queuedLengths.append(block.frames)
-                queue.next = block.start + block.frames
+                queue.append(BufferQueue.Block(start: block.start, frames: block.frames))
             }
             if uploaded > 0, !source.queueInContext(UnsafeBufferPointer(rebasing: ids[..<uploaded])) {
                 // Nothing was queued: take the bookkeeping back (the buffers are lost to the voice, as
                 // in its own refill).
-                queue.starts.removeLast(uploaded)
-                queuedLengths.removeLast(uploaded)
+                queue.dropLast(uploaded)
             }
         }
         pending.removeAll(keepingCapacity: true)
@@ -380,9 +336,11 @@ final class FilteredFeeder: @unchecked Sendable {
     }
 
     /// Fills `buffer` with the next filtered block.
-    /// - Returns: False when no block was ready.
-    private func fill(_ buffer: OpenALBuffer, settings: Settings) throws(AudioEngineError) -> Bool {
-        guard var block = blocks.nextBlock(maxFrames: blockFrames) else { return false }
+    /// - Returns: The block's part of the sound; nil when no block was ready.
+    private func fill(_ buffer: OpenALBuffer, settings: Settings) throws(AudioEngineError) -> BufferQueue
+        .Block?
+    {
+        guard var block = blocks.nextBlock(maxFrames: blockFrames) else { return nil }
         let channels = blocks.channels
         let heardRate = Double(blocks.sampleRate) * Double(max(settings.pitch, 0.01))
         let framesPerSample = Double(settings.engineRate) / heardRate
@@ -395,9 +353,6 @@ final class FilteredFeeder: @unchecked Sendable {
         let frames = block.samples.count / max(channels, 1)
         clock += Double(frames) * framesPerSample
         try buffer.fill(PCMAudio(sampleRate: blocks.sampleRate, channels: channels, samples: block.samples))
-        queue.starts.append(block.start)
-        queuedLengths.append(frames)
-        queue.next = block.start + frames
-        return true
+        return BufferQueue.Block(start: block.start, frames: frames)
     }
 }

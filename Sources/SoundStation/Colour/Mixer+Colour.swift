@@ -84,8 +84,6 @@ extension Mixer {
         let device = self.device
         if let slots = state.space.efx, slots.device === device { return slots }
         let slots = EFXSlots(device: device)
-        // A new device (after a loss) gets the HRTF setting the old one had.
-        if state.space.efx != nil, state.space.hrtf { _ = device.resetHRTF(true) }
         state.space.efx = slots
         state.space.restingReverbs = []
         for (bus, reverb) in state.space.busReverbs {
@@ -99,7 +97,8 @@ extension Mixer {
         state.space.saidNoColour = true
         let notice =
             "\(device.name) has no EFX (ALC_EXT_EFX): filters and reverb are accepted and do nothing."
-        // Said from a worker: this runs under the state lock, and a handler may call the engine.
+        // Said from a worker: this runs inside the mixer's turn, and a notice handler may wait for
+        // the mixer (``AudioEngine/waitForMixer(timeout:)``).
         DispatchQueue.global().async { [notices] in notices.send(notice) }
     }
 }

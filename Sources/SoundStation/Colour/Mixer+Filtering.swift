@@ -16,7 +16,8 @@ extension AudioEngine {
             mixer.update { state in
                 guard let current = state.pool.voice(voice), let source = current.source else { return nil }
                 if let feeder = current.filtered { return feeder.queuedAhead(source: source) }
-                return current.stream == nil ? 0 : nil
+                if case .stream = current.content { return nil }
+                return 0
             }
         }
     }
@@ -81,19 +82,12 @@ extension Mixer {
         engaged: Bool = false
     ) throws(AudioEngineError) {
         let index = Int(slot)
-        var blocks: any PCMBlocks
+        guard let content = state.pool.voices[index].content else { return }
+        var blocks = content.blocks(from: offset, options: state.pool.voices[index].options)
         var (blockFrames, bufferCount) = (FilteredFeeder.blockFrames, FilteredFeeder.bufferCount)
-        if let stream = state.pool.voices[index].stream {
-            blocks = stream
-        } else if let fed = state.pool.voices[index].fed {
-            blocks = fed
-            (blockFrames, bufferCount) = (FilteredFeeder.fedBlockFrames, fedBufferCount(rate: fed.sampleRate))
-        } else if let buffer = state.pool.voices[index].buffer {
-            blocks = MemoryBlocks(
-                buffer, from: offset, loops: state.pool.voices[index].options.loop,
-                repeats: state.pool.voices[index].options.repeats)
-        } else {
-            return
+        if case .fed = content {
+            blockFrames = FilteredFeeder.fedBlockFrames
+            bufferCount = fedBufferCount(rate: blocks.sampleRate)
         }
         if let tap = state.pool.voices[index].stretch {
             // Attached once: a seek starts the group's members again together (``engageStretch``).
@@ -136,7 +130,7 @@ extension Mixer {
             let source = state.pool.voices[index].source
         else { return }
         let offset: Int
-        if let stream = state.pool.voices[index].stream {
+        if case .stream(let stream) = state.pool.voices[index].content {
             offset = stream.position(source: source)
             stream.handOver(source: source)
         } else {

@@ -75,6 +75,7 @@ extension EngineCommand {
         case .setMusicSpeed(let speed, let tween):
             w.f64(speed)
             w.duration(tween)
+        case .setHRTF(let enabled): w.bool(enabled)
         }
         return w.bytes
     }
@@ -149,6 +150,7 @@ extension EngineCommand {
         case 22: self = .resumeMusic
         case 23: self = .setIntensity(try r.f64(), tween: try r.tween())
         case 24: self = .setMusicSpeed(try r.f64(), tween: try r.duration())
+        case 25: self = .setHRTF(try r.bool())
         default: throw .unknownKind(r.kind)
         }
         try r.finish()
@@ -181,6 +183,7 @@ extension EngineCommand {
         case .resumeMusic: 22
         case .setIntensity: 23
         case .setMusicSpeed: 24
+        case .setHRTF: 25
         }
     }
 }

@@ -45,6 +45,8 @@ package enum EngineCommand: Sendable, Equatable {
     case setListener(SoundPosition, glide: Duration)
     /// The terminal's space: its width and the distance model.
     case setSpatialLayout(SpatialLayout)
+    /// HRTF on or off (the device is reset with it).
+    case setHRTF(Bool)
     /// Switches the music to `sound` (a track of the catalogue) at `frame` (`nil`: at once).
     case playMusic(
         sound: SoundID, transition: MusicTransition, from: MusicStation.StartPosition, frame: Int64?)

@@ -36,15 +36,15 @@ extension AudioEngine {
         try options.check()
     }
 
-    /// Writes one play command with `options` as they are (clamped), carrying `object` (a buffer or
-    /// a stream feeder) retained until the mixing side takes it over: a retain is an atomic increment.
+    /// Writes one play command with `options` as they are (checked by the caller,
+    /// ``PlayOptions/check()``), carrying `object` (a buffer, a stream feeder or a feed's ring)
+    /// retained until the mixing side takes it over: a retain is an atomic increment.
     func trigger(_ sound: SoundID, options: PlayOptions, at time: Duration?, carrying object: AnyObject)
         -> VoiceHandle?
     {
         let retained = Unmanaged.passRetained(object)
         let handle = trigger(
-            sound, options: Self.clamp(options), at: time, soundDefaults: false, retained: retained.toOpaque()
-        )
+            sound, options: options, at: time, soundDefaults: false, retained: retained.toOpaque())
         if handle == nil { retained.release() }
         return handle
     }
@@ -128,28 +128,23 @@ extension AudioEngine {
         submit(.setVoice(voice, .pitch, pitch, tween: nil))
     }
 
+    /// `options` brought into their ranges (``PlayOptions/volumeRange``, ``PlayOptions/pitchRange``
+    /// and the rest, the ranges ``PlayOptions/check()`` holds them to), for options decoded from a
+    /// game's commands rather than checked at a call: a number that is not finite takes its default,
+    /// a position or filter with one is dropped.
     package static func clamp(_ options: PlayOptions) -> PlayOptions {
         var clamped = options
-        clamped.volume = max(0, options.volume.isFinite ? options.volume : 0)
-        clamped.pitch = clampPitch(options.pitch)
-        clamped.pan = options.pan.isFinite ? max(-1, min(1, options.pan)) : 0
+        clamped.volume = options.volume.isFinite ? PlayOptions.volumeRange.clamp(options.volume) : 0
+        clamped.pitch = PlayOptions.clamped(pitch: options.pitch)
+        clamped.pan = options.pan.isFinite ? PlayOptions.panRange.clamp(options.pan) : 0
         clamped.priority = max(0, min(255, options.priority))
-        // A position or filter with a NaN in it never reaches OpenAL.
         if let position = options.position, (try? position.check()) == nil { clamped.position = nil }
         if let filter = options.filter, (try? filter.check()) == nil { clamped.filter = nil }
         clamped.reverbSend = options.reverbSend.isFinite ? max(0, min(1, options.reverbSend)) : 1
         clamped.duckMusic =
             options.duckMusic.isFinite ? max(PlayOptions.deepestDuck, min(0, options.duckMusic)) : 0
         clamped.pitchShift =
-            options.pitchShift.isFinite
-            ? min(
-                max(options.pitchShift, StretchGroup.semitoneRange.lowerBound),
-                StretchGroup.semitoneRange.upperBound)
-            : 0
+            options.pitchShift.isFinite ? StretchGroup.semitoneRange.clamp(options.pitchShift) : 0
         return clamped
-    }
-
-    static func clampPitch(_ pitch: Float) -> Float {
-        pitch.isFinite ? max(0.01, min(8, pitch)) : 1
     }
 }

@@ -5,8 +5,8 @@ import CSoundStationRT
 /// the ticket counter, and the semaphore that wakes the driver thread.
 ///
 /// Producers (``push(_:)`` from the engine, `ssrt_trigger` from ``TriggerPort``) may run on any thread
-/// at once; the consumer side (``nextBatch()``, ``drain(_:)``) runs only on the mixing side, under the
-/// engine's drain lock, which makes it single.
+/// at once; the consumer side (``nextBatch()``, ``drain(_:)``) runs only on the thread holding the
+/// mixer (``Mixer/run(_:)``), which makes it single.
 /// `@unchecked Sendable`: the C core is built for exactly this sharing (atomics per cell), and the
 /// drain scratch buffer is touched only by the single consumer.
 final class CommandRing: @unchecked Sendable {
@@ -110,32 +110,41 @@ extension ssrt_command {
         if options.spatialize { flags |= SSRT_FLAG_SPATIALIZE.rawValue }
         reverb_send = options.reverbSend
         duck_music_db = options.duckMusic
-        fade_in = Float(options.fadeIn.inSeconds)
+        // Most triggers fade in over nothing: no Duration arithmetic for them.
+        fade_in = options.fadeIn == .zero ? 0 : Float(options.fadeIn.inSeconds)
         repeats = Int32(clamping: options.repeats)
         pitch_shift = Float(options.pitchShift)
-        let (_, lf, hf) = options.filter?.gains ?? (1, 1, 1)
-        (filter_gain_lf, filter_gain_hf) = (lf, hf)
-        let kind: ssrt_filter =
-            switch options.filter {
-            case nil: SSRT_FILTER_NONE
-            case .lowpass: SSRT_FILTER_LOWPASS
-            case .highpass: SSRT_FILTER_HIGHPASS
-            case .bandpass: SSRT_FILTER_BANDPASS
-            case .cutoff(let filter):
-                switch filter.kind {
-                case .lowpass: SSRT_FILTER_LOWPASS_HZ
-                case .highpass: SSRT_FILTER_HIGHPASS_HZ
-                case .bandpass: SSRT_FILTER_BANDPASS_HZ
-                }
+        let kind: ssrt_filter
+        switch options.filter {
+        case nil: kind = SSRT_FILTER_NONE
+        case .lowpass(let gain, let hf):
+            (kind, filter_values.shelf.gain_hf) = (SSRT_FILTER_LOWPASS, hf)
+            volume *= gain
+        case .highpass(let gain, let lf):
+            (kind, filter_values.shelf.gain_lf) = (SSRT_FILTER_HIGHPASS, lf)
+            volume *= gain
+        case .bandpass(let gain, let lf, let hf):
+            (kind, filter_values.shelf.gain_lf, filter_values.shelf.gain_hf) = (SSRT_FILTER_BANDPASS, lf, hf)
+            volume *= gain
+        case .cutoff(let cutoff):
+            switch cutoff.kind {
+            case .lowpass: kind = SSRT_FILTER_LOWPASS_HZ
+            case .highpass: kind = SSRT_FILTER_HIGHPASS_HZ
+            case .bandpass: kind = SSRT_FILTER_BANDPASS_HZ
             }
-        if let filter = options.filter?.cutoffFilter {
-            (filter_gain_lf, filter_gain_hf) = (filter.q, filter.cutoff)
+            (filter_values.cutoff.hz, filter_values.cutoff.q) = (cutoff.cutoff, cutoff.q)
         }
         filter = UInt8(kind.rawValue)
-        if let gain = options.filter?.gains.gain { volume *= gain }
         self.flags = UInt8(flags)
         priority = UInt8(clamping: options.priority)
         bus = options.bus.index
+    }
+
+    /// Whether volume, pitch and pan lie in their ranges (``PlayOptions/volumeRange``,
+    /// ``PlayOptions/pitchRange``, ``PlayOptions/panRange``: ssrt.h's); false for NaN.
+    var numbersInRange: Bool {
+        PlayOptions.volumeRange.contains(volume) && PlayOptions.pitchRange.contains(pitch)
+            && PlayOptions.panRange.contains(pan)
     }
 
     var usesSoundDefaults: Bool { UInt32(flags) & SSRT_FLAG_SOUND_DEFAULTS.rawValue != 0 }
@@ -153,13 +162,14 @@ extension ssrt_command {
 
     /// The voice's own filter (its overall gain travels in the volume).
     var voiceFilter: SoundFilter? {
-        switch UInt32(filter) {
-        case SSRT_FILTER_LOWPASS.rawValue: .lowpass(gainHF: filter_gain_hf)
-        case SSRT_FILTER_HIGHPASS.rawValue: .highpass(gainLF: filter_gain_lf)
-        case SSRT_FILTER_BANDPASS.rawValue: .bandpass(gainLF: filter_gain_lf, gainHF: filter_gain_hf)
-        case SSRT_FILTER_LOWPASS_HZ.rawValue: .lowpass(cutoff: filter_gain_hf, q: filter_gain_lf)
-        case SSRT_FILTER_HIGHPASS_HZ.rawValue: .highpass(cutoff: filter_gain_hf, q: filter_gain_lf)
-        case SSRT_FILTER_BANDPASS_HZ.rawValue: .bandpass(center: filter_gain_hf, q: filter_gain_lf)
+        let (shelf, cutoff) = (filter_values.shelf, filter_values.cutoff)
+        return switch UInt32(filter) {
+        case SSRT_FILTER_LOWPASS.rawValue: .lowpass(gainHF: shelf.gain_hf)
+        case SSRT_FILTER_HIGHPASS.rawValue: .highpass(gainLF: shelf.gain_lf)
+        case SSRT_FILTER_BANDPASS.rawValue: .bandpass(gainLF: shelf.gain_lf, gainHF: shelf.gain_hf)
+        case SSRT_FILTER_LOWPASS_HZ.rawValue: .lowpass(cutoff: cutoff.hz, q: cutoff.q)
+        case SSRT_FILTER_HIGHPASS_HZ.rawValue: .highpass(cutoff: cutoff.hz, q: cutoff.q)
+        case SSRT_FILTER_BANDPASS_HZ.rawValue: .bandpass(center: cutoff.hz, q: cutoff.q)
         default: nil
         }
     }

@@ -6,14 +6,17 @@ import CSoundStationRT
 ///
 /// The caller's side builds one after checking its arguments and writes it in the ring
 /// (``AudioEngine/submit(_:)``); the mixer takes it in the order it was written and carries it out
-/// (Mixer/Mixer+Drain.swift, then ``Mixer/perform(_:in:events:)`` or
-/// ``Mixer/performMusic(_:of:in:events:)``).
+/// (Mixer/Mixer+Drain.swift, then ``Mixer/perform(_:in:events:tap:)``, the one place every change
+/// takes effect).
 enum MixerTask: Sendable {
-    /// An engine command.
+    /// An engine command, carried out when it is taken from the ring.
     case command(EngineCommand)
+    /// An engine command carried out when the clock reaches `frame` (at once when it has passed):
+    /// a command another engine sent for that frame (the SSH player's).
+    case timed(EngineCommand, frame: Int64)
     /// A music station's change: the command of the vocabulary (for the command tap) and the change
-    /// as the mixer carries it out (``Mixer/performMusic(_:of:in:events:)``). Indirect: a track's
-    /// entry is large, and every other task's box would otherwise be as large.
+    /// as the mixer carries it out, at its frame. Indirect: a track's entry is large, and every other
+    /// task's box would otherwise be as large.
     indirect case music(EngineCommand, MusicTask)
     /// A closure for ``AudioEngine/schedule(at:_:)``, to run when the clock reaches `frame`.
     case call(frame: Int64, @Sendable () -> Void)
@@ -56,4 +59,16 @@ extension AudioEngine {
     /// ``submit(_:)`` for a command of the vocabulary.
     @discardableResult
     func submit(_ command: EngineCommand) -> Bool { submit(.command(command)) }
+
+    /// Has the mixer carry out `command` when the engine clock reaches `frame` (at once when it has
+    /// passed), as it carries out the game's own: how the SSH player places the commands it receives.
+    /// The command's handles, sound ids and times must be this engine's, and its values in range
+    /// (``EngineCommand/check(sampleRate:)``). A trigger (``EngineCommand/play(voice:sound:options:frame:)``)
+    /// and the music's commands go by ``trigger(_:options:at:soundDefaults:)`` and a
+    /// ``MusicStation``, which hold what they need in this process.
+    /// - Returns: False when the command was dropped (the engine is 4,096 commands behind).
+    @discardableResult
+    package func submit(_ command: EngineCommand, atFrame frame: Int64) -> Bool {
+        submit(.timed(command, frame: frame))
+    }
 }

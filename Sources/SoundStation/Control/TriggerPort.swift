@@ -29,16 +29,17 @@ public struct TriggerPort: @unchecked Sendable {
     /// Starts a loaded sound with its catalogue settings (priority, bus, limits), times `volume`.
     /// - Parameters:
     ///   - sound: An id from ``SoundBank/id(of:)-(String)`` or ``SoundBuffer/id``.
-    ///   - volume: Multiplies the sound's own volume (linear gain).
-    ///   - pitch: Playback speed: 1 as recorded.
-    ///   - pan: -1 left, 0 centre, 1 right. A pan outside -1...1 is a bad value, which a signal handler
-    ///     cannot be told of by a throw: the start is refused (the handle is never active) and a
-    ///     ``SoundEvent/refused(_:sound:time:)`` event says so. It is not clamped, because a clamped
-    ///     pan plays a sound somewhere the game never asked for and hides the bug.
+    ///   - volume: Multiplies the sound's own volume (linear gain, ``PlayOptions/volumeRange``).
+    ///   - pitch: Playback speed: 1 as recorded (``PlayOptions/pitchRange``).
+    ///   - pan: -1 left, 0 centre, 1 right. A number outside its range is a bad value, which a signal
+    ///     handler cannot be told of by a throw: the start is refused (the handle is never active)
+    ///     and a ``SoundEvent/refused(_:sound:time:)`` event says so. It is not clamped, because a
+    ///     clamped pan (or pitch) plays a sound somewhere (or at a speed) the game never asked for and
+    ///     hides the bug. The ranges are the ones every other entry throws for.
     /// - Returns: The voice's handle, or `nil` when `sound` is not loaded, a value is not a finite
     ///   number, or the engine has fallen 4,096 commands behind. A sound refused by its limits, by
-    ///   the voice pool or for its pan still gets a handle; a ``SoundEvent/refused(_:sound:time:)``
-    ///   event says so.
+    ///   the voice pool or for a number out of range still gets a handle; a
+    ///   ``SoundEvent/refused(_:sound:time:)`` event says so.
     @inline(__always)
     public func play(_ sound: SoundID, volume: Float = 1, pitch: Float = 1, pan: Float = 0) -> VoiceHandle? {
         let ticket = ssrt_trigger(core, sound.rawValue, volume, pitch, pan, Int64(SSRT_NOW))
@@ -51,7 +52,8 @@ public struct TriggerPort: @unchecked Sendable {
     ///   - time: A time on ``AudioEngine/time``; a past time starts at once.
     ///   - volume: Multiplies the sound's own volume.
     ///   - pitch: Playback speed.
-    ///   - pan: -1 left, 0 centre, 1 right; outside that, refused as ``play(_:volume:pitch:pan:)`` says.
+    ///   - pan: -1 left, 0 centre, 1 right; a number out of range is refused as
+    ///     ``play(_:volume:pitch:pan:)`` says.
     /// - Returns: As ``play(_:volume:pitch:pan:)``.
     public func play(_ sound: SoundID, at time: Duration, volume: Float = 1, pitch: Float = 1, pan: Float = 0)
         -> VoiceHandle?

@@ -1,12 +1,12 @@
 /// A playback device's driver: OpenAL mixes to the device on its own thread, and the driver's
 /// thread turns the mixer in rounds (carry out commands, run due calls, housekeep, publish),
 /// sleeping until the next thing is due. While the device is lost it tries to open it again.
-final class DeviceDriver: OutputDriver {
+final class DeviceDriver: ThreadedDriver {
     /// The device's name as opened (`nil`: the system's default) and its latency, to reopen it.
     let name: String?
     let latency: OutputLatency
     let wallClock: WallClock
-    private let thread = Locked<DriverThread?>(nil)
+    let thread = Locked<DriverThread?>(nil)
 
     init(name: String?, latency: OutputLatency, wallClock: WallClock) {
         self.name = name
@@ -38,13 +38,5 @@ final class DeviceDriver: OutputDriver {
             }
         }
         thread.withLock { $0 = driver }
-    }
-
-    func stop(wait: Bool) {
-        let driver = thread.withLock { driver -> DriverThread? in
-            defer { driver = nil }
-            return driver
-        }
-        driver?.stop(wait: wait)
     }
 }

@@ -42,6 +42,7 @@ final class DriverThread: Sendable {
         self.ring = ring
         let sampleRate = engine.sampleRate
         let thread = PosixThread { [weak engine] in
+            Self.neverPreemptOnWake()
             defer {
                 OpenALDevice.releaseThreadContext()
                 flag.exited.signal()
@@ -84,10 +85,42 @@ final class DriverThread: Sendable {
         if wait { flag.exited.wait() }
     }
 
+    /// Puts the calling thread in Linux's SCHED_BATCH class, whose wake-ups never preempt a running
+    /// thread: a game thread whose call wakes the sleeping driver (the first command after a quiet
+    /// spell, every command to a quiet output) keeps its processor, and the driver runs on an idle
+    /// one, or at the next tick when every processor is busy. In the normal class the woken driver
+    /// would take the caller's processor, and the call would wait for the driver's round and then for
+    /// its turn again, milliseconds on a busy machine. A thread may always move itself to this class,
+    /// so it needs no privilege.
+    private static func neverPreemptOnWake() {
+        var parameters = sched_param(sched_priority: 0)
+        // SCHED_BATCH, which Glibc does not export to Swift.
+        _ = sched_setscheduler(0, 3, &parameters)
+    }
+
     /// How long the driver may sleep from render-clock `frame` until housekeeping is due at `next`.
     private static func sleep(until next: Int64, from frame: Int64, rate: Int) -> Duration {
         guard next != .max else { return longestSleep }
         let seconds = Double(max(next - frame, 0)) / Double(rate)
         return min(.microseconds(Int64(seconds * 1e6) + 200), longestSleep)
+    }
+}
+
+/// A driver that turns its mixer on a ``DriverThread`` of its own (device and quiet output), kept
+/// from ``OutputDriver/start(engine:)`` until it is stopped.
+protocol ThreadedDriver: OutputDriver {
+    /// The thread turning the mixer; `nil` before the start and after the stop.
+    var thread: Locked<DriverThread?> { get }
+}
+
+extension ThreadedDriver {
+    /// Takes the thread out (so a second stop finds none) and stops it; with `wait`, returns once it
+    /// touches the mixer no more.
+    func stop(wait: Bool) {
+        let driver = thread.withLock { driver -> DriverThread? in
+            defer { driver = nil }
+            return driver
+        }
+        driver?.stop(wait: wait)
     }
 }

@@ -4,11 +4,11 @@ import Synchronization
 /// clock on a small mono loopback device (``AudioEngine/quietMixRate``) only to know where each
 /// source is, throws the samples away, and sleeps until something is due; voices start, end and
 /// report as on a device at a fraction of a device's cost.
-final class QuietDriver: OutputDriver {
+final class QuietDriver: ThreadedDriver {
     let wallClock: WallClock
     /// Frames of wall time the clock skipped because a round came late (``quietWallFrame``).
     private let dropped = Atomic<Int64>(0)
-    private let thread = Locked<DriverThread?>(nil)
+    let thread = Locked<DriverThread?>(nil)
 
     init(wallClock: WallClock) { self.wallClock = wallClock }
 
@@ -46,13 +46,5 @@ final class QuietDriver: OutputDriver {
             return (mixer.state.frame, mixer.state.nextWakeFrame)
         }
         thread.withLock { $0 = driver }
-    }
-
-    func stop(wait: Bool) {
-        let driver = thread.withLock { driver -> DriverThread? in
-            defer { driver = nil }
-            return driver
-        }
-        driver?.stop(wait: wait)
     }
 }

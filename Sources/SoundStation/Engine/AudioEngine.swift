@@ -88,7 +88,10 @@ public final class AudioEngine: Sendable {
     /// The session to the player's side, for ``AudioOutput/remote``.
     let remoteLink: Locked<RemoteLink?> = Locked(nil)
 
-    /// Opens an output.
+    /// Opens an output. It waits while OpenAL opens the device (a sound server's connection, tens
+    /// of milliseconds). Remote output also opens the session's terminal, or connects to the
+    /// player's forwarded socket, which is local and answers at once or not at all; the greeting and
+    /// the catalogue go out on the link's own thread, so a slow or absent player does not hold it.
     /// - Parameters:
     ///   - output: A device, the offline loopback renderer, or silent output.
     ///   - maxVoices: A cap on simultaneous sounds below the device's own, e.g. to budget CPU.
@@ -121,8 +124,12 @@ public final class AudioEngine: Sendable {
         sampleRate = driver.isHeard ? device.sampleRate : Self.quietClockRate
         channels = driver.isHeard ? device.channels : 2
         voiceLimit = max(1, min(device.sourceLimit, maxVoices ?? .max))
-        mixer = Mixer(state: EngineState(pool: VoicePool(limit: voiceLimit)), driver: driver)
+        var state = EngineState(pool: VoicePool(limit: voiceLimit))
+        // The device opens with HRTF off; what it says of that is published before the first round.
+        state.space.hrtfStatus = HRTFStatus(device.hrtfStatus)
+        mixer = Mixer(state: state, driver: driver)
         mixer.attach(to: self)
+        published.withLock { $0.hrtf = state.space.hrtfStatus }
         LibraryNotices.attach(notices, since: noticesSince)
         if case .remote = output { try openRemoteLink() }
         driver.start(engine: self)

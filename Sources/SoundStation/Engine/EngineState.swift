@@ -1,4 +1,4 @@
-/// Everything the engine's lock guards.
+/// Everything the mixer owns (``Mixer/state``), touched only by the thread holding the mixer.
 struct EngineState {
     var pool: VoicePool
     /// The highest ticket taken from the ring (published, so a query knows which handles are still

@@ -34,6 +34,11 @@ extension SoundEvent {
             w.string(device)
             w.duration(time)
             return w.bytes
+        case .hrtf(let status, let time):
+            var w = WireWriter(kind: 70)
+            w.u8(UInt8(HRTFStatus.allCases.firstIndex(of: status)!))
+            w.duration(time)
+            return w.bytes
         case .reloaded, .reloadFailed, .catalogueReloaded: return nil
         }
     }
@@ -60,6 +65,12 @@ extension SoundEvent {
         case 69:
             let (voice, sound, time) = (VoiceHandle(ticket: try r.u64()), try r.string(), try r.duration())
             self = .coalesced(voice, sound: sound, into: VoiceHandle(ticket: try r.u64()), time: time)
+        case 70:
+            let status = Int(try r.u8())
+            guard status < HRTFStatus.allCases.count else {
+                throw .invalidValue(field: "HRTF status", value: "\(status)")
+            }
+            self = .hrtf(HRTFStatus.allCases[status], time: try r.duration())
         default: throw .unknownKind(r.kind)
         }
         try r.finish()

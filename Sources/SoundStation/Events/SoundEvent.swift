@@ -18,6 +18,10 @@ public enum SoundEvent: Sendable, Equatable {
     case deviceLost(reason: String, time: Duration)
     /// The device is back: sounds were uploaded again and looping music resumed where it was.
     case deviceRestored(device: String, time: Duration)
+    /// What OpenAL reports of HRTF after the mixer carried out ``AudioEngine/setHRTF(_:)``, or after
+    /// a reopened device reported otherwise than the lost one; ``AudioEngine/hrtfStatus`` reads the
+    /// same from then on.
+    case hrtf(HRTFStatus, time: Duration)
     /// A loaded sound was loaded again because its file or its catalogue entry was edited
     /// (``SoundBank/watch(settle:)``): its next start plays the new version under the same
     /// ``SoundID``, and voices already playing it finish as they began. `file` is its file relative to

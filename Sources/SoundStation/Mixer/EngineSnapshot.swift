@@ -32,6 +32,8 @@ struct EngineSnapshot: Sendable {
     var underruns = 0
     /// Bytes the streamed voices hold (``AudioEngine/streamedBytes``).
     var streamedBytes = 0
+    /// What the device reports of HRTF (``AudioEngine/hrtfStatus``).
+    var hrtf = HRTFStatus.unavailable
     /// Offline, the voices' states are left out (``slotStates`` empty) and read from the engine's
     /// state when asked (``AudioEngine/position(of:)``, ``AudioEngine/startedFrame(of:)``).
     var voicesDeferred = false
@@ -60,6 +62,7 @@ extension Mixer {
         snapshot.sourceCount = state.pool.sourceCount
         snapshot.underruns = state.underruns
         snapshot.slots = state.pool.tickets
+        snapshot.hrtf = state.space.hrtfStatus
         var streamedBytes = 0
         // Offline, nothing moves between renders, so a voice's position and start are read when
         // asked, for that one voice: an OpenAL query per voice after every render was 9 % of
@@ -87,8 +90,7 @@ extension Mixer {
                 let phase = voices[index].phase
                 guard phase == .playing || phase == .paused else { continue }
                 let position: Int?
-                if voices[index].stream == nil, voices[index].filtered == nil,
-                    let id = voices[index].source?.id,
+                if voices[index].playsBufferDirectly, let id = voices[index].source?.id,
                     voices[index].source?.device === device
                 {
                     var offset: ALint = 0
@@ -96,9 +98,7 @@ extension Mixer {
                     position = Int(offset)
                 } else if let source = voices[index].source {
                     // A queue's position: its feeder's first queued block plus OpenAL's offset.
-                    position =
-                        voices[index].filtered?.position(source: source) ?? voices[index].stream?.position(
-                            source: source) ?? source.sampleOffset
+                    position = Self.position(of: voices[index], on: source)
                 } else {
                     position = nil
                 }
@@ -114,9 +114,14 @@ extension Mixer {
 
     /// Where `voice` is in its sound, asking OpenAL (mixing side only).
     static func position(of voice: Voice) -> Int? {
-        guard let source = voice.source else { return nil }
+        voice.source.map { position(of: voice, on: $0) }
+    }
+
+    /// Where `voice` is in its sound, asking its `source`: a queue's first block plus OpenAL's
+    /// offset into it (a filtered voice's or a stream's), or OpenAL's offset into the buffer.
+    static func position(of voice: Voice, on source: OpenALSource) -> Int {
         if let feeder = voice.filtered { return feeder.position(source: source) }
-        if let stream = voice.stream { return stream.position(source: source) }
+        if case .stream(let stream) = voice.content { return stream.position(source: source) }
         return source.sampleOffset
     }
 }

@@ -41,7 +41,7 @@ extension Mixer {
         }
         let phase: Voice.Phase = .scheduled(frame: frame)
         // A stream opens and decodes its first chunks on the streaming worker from now on.
-        request.stream?.start(from: request.startOffset)
+        if case .stream(let stream) = request.content { stream.start(from: request.startOffset) }
         _ = state.pool.occupy(claimed.slot, request: request, ticket: ticket, phase: phase, startFrame: frame)
         if request.fadeIn > 0 {
             let length = Int64(request.fadeIn * Double(sampleRate))
@@ -63,21 +63,26 @@ extension Mixer {
         _ sound: SoundID, limit: InstanceLimit, at frame: Int64, in state: inout EngineState,
         events: inout [SoundEvent]
     ) -> Admission {
-        let slots = state.pool.instances(of: sound)
-        if limit.coalesceFrames > 0, let last = slots.last {
-            if abs(frame - state.pool.voices[Int(last)].startFrame) <= limit.coalesceFrames {
-                return .coalesced(last)
-            }
-        }
-        guard slots.count >= limit.maxInstances else { return .admitted }
+        // The victim is chosen in a scope of its own: an array of the instances still held when the
+        // steal frees one would be copied by it.
         let victim: Int32?
-        switch limit.steal {
-        case .refuse: return .refused
-        case .oldest: victim = slots.first
-        case .quietest:
-            victim = slots.min { a, b in
-                let (x, y) = (state.pool.voices[Int(a)], state.pool.voices[Int(b)])
-                return x.options.volume * x.fade.value(at: frame) < y.options.volume * y.fade.value(at: frame)
+        do {
+            let slots = state.pool.instances(of: sound)
+            if limit.coalesceFrames > 0, let last = slots.last {
+                if abs(frame - state.pool.voices[Int(last)].startFrame) <= limit.coalesceFrames {
+                    return .coalesced(last)
+                }
+            }
+            guard slots.count >= limit.maxInstances else { return .admitted }
+            switch limit.steal {
+            case .refuse: return .refused
+            case .oldest: victim = slots.first
+            case .quietest:
+                victim = slots.min { a, b in
+                    let (x, y) = (state.pool.voices[Int(a)], state.pool.voices[Int(b)])
+                    return x.options.volume * x.fade.value(at: frame) < y.options.volume
+                        * y.fade.value(at: frame)
+                }
             }
         }
         if let victim { finish(victim, reason: .stolen, in: &state, at: state.frame, events: &events) }

@@ -24,7 +24,7 @@ extension Mixer {
     private func beginTogether(
         _ slots: [Int32], in state: inout EngineState, at frame: Int64, events: inout [SoundEvent]
     ) {
-        let waiting = slots.contains { state.pool.voices[Int($0)].stream.map { !$0.isReadyToBegin } ?? false }
+        let waiting = slots.contains { !(state.pool.voices[Int($0)].content?.isReadyToBegin ?? true) }
         if waiting {
             for slot in slots { state.pool.reschedule(slot, at: frame + AudioEngine.quantum) }
             return
@@ -43,9 +43,7 @@ extension Mixer {
         }
         for (slot, source) in started {
             let voice = state.pool.voices[Int(slot)]
-            if voice.stream == nil, voice.filtered == nil, voice.startOffset > 0 {
-                source.sampleOffset = voice.startOffset
-            }
+            if voice.playsBufferDirectly, voice.startOffset > 0 { source.sampleOffset = voice.startOffset }
             if state.isPaused { source.pause() }
         }
     }
@@ -58,13 +56,13 @@ extension Mixer {
         holdingPlay: Bool = false
     ) -> OpenALSource? {
         var voice = state.pool.voices[Int(slot)]
-        if let stream = voice.stream, !stream.isReadyToBegin {
-            // The worker is still opening or decoding: look again next round (it wakes the driver).
-            state.pool.reschedule(slot, at: frame + AudioEngine.quantum)
+        guard let content = voice.content else {
+            state.pool.release(slot)
             return nil
         }
-        if let fed = voice.fed, !fed.isReadyToBegin {
-            // A fed stream begins with its first frames (a write wakes the driver).
+        if !content.isReadyToBegin {
+            // A stream's worker is still opening or decoding, or a fed stream has no frames yet: look
+            // again next round (the worker, or a write, wakes the driver).
             state.pool.reschedule(slot, at: frame + AudioEngine.quantum)
             return nil
         }
@@ -73,34 +71,37 @@ extension Mixer {
         let gain = state.gain(of: voice, at: frame)
         do {
             let source = try state.pool.sourceFor(slot, device: device)
-            let channels =
-                voice.buffer?.channels ?? voice.stream?.format?.channels ?? voice.fed?.channels ?? 1
             // A voice under a cutoff filter is fed as a queue of filtered blocks (Colour/), and so
-            // is a stream the game feeds, in short blocks.
-            let filtered = needsCutoff(voice, in: state, at: frame) || voice.fed != nil
+            // is a stream the game feeds, in short blocks; a stream otherwise queues its decoded
+            // chunks; a buffer plays from OpenAL's copy.
+            var buffer: SoundBuffer?
+            var filtered = needsCutoff(voice, in: state, at: frame)
+            switch content {
+            case .buffer(let sound): buffer = filtered ? nil : sound
+            case .stream: break
+            case .fed: filtered = true
+            }
             // A plain one-shot is set up and started in one batch; streams queue first, resumed
             // sounds seek after starting.
-            let atOnce = voice.stream == nil && voice.startOffset == 0 && !filtered
+            let atOnce = buffer != nil && voice.startOffset == 0
             // Colour first: on a device OpenAL may mix a period between two calls, and a one-shot
             // started before its reverb send (or its bus's reverb waking from rest) could play that
             // period dry, all of a short sound.
             applyColour(to: source, options: voice.options, in: &state)
             try source.prepare(
-                buffer: filtered ? nil : voice.buffer?.storage, channels: channels, gain: gain,
+                buffer: buffer?.storage, channels: content.channels, gain: gain,
                 pitch: voice.options.pitch, pan: voice.options.pan, spatialize: voice.options.spatialize,
-                loop: voice.options.loop && voice.stream == nil && !filtered,
-                repeats: voice.stream == nil && !filtered && !voice.options.loop ? voice.options.repeats : 0,
+                loop: voice.options.loop && buffer != nil,
+                repeats: buffer != nil && !voice.options.loop ? voice.options.repeats : 0,
                 play: atOnce && !holdingPlay)
             if filtered {
                 try startFiltered(slot, source: source, from: voice.startOffset, in: &state, at: frame)
-            } else if let stream = voice.stream {
+            } else if case .stream(let stream) = content {
                 try stream.prime(source: source)
             }
             if !holdingPlay {
                 if !atOnce { try source.play() }
-                if voice.stream == nil, voice.startOffset > 0, !filtered {
-                    source.sampleOffset = voice.startOffset
-                }
+                if buffer != nil, voice.startOffset > 0 { source.sampleOffset = voice.startOffset }
                 if state.isPaused { source.pause() }
             }
             let endEstimate =
@@ -119,6 +120,8 @@ extension Mixer {
             }
             return source
         } catch {
+            // The slot is freed with its source stopped, as every freed slot's is.
+            state.pool.voices[Int(slot)].source?.stop()
             state.pool.release(slot)
             events.append(
                 .refused(VoiceHandle(ticket: voice.ticket), sound: voice.name, time: time(ofFrame: frame)))

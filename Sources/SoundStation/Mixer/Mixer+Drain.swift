@@ -2,61 +2,33 @@ import CSoundStationRT
 
 extension Mixer {
     /// The mixing side's first step of every round: carries out the commands the ring holds, in the
-    /// order they were written.
-    ///
-    /// Commands are carried out a batch at a time, their events sent after each batch; a music
-    /// station's change begins a batch of its own (the events of the commands before it are sent
-    /// first), and what follows it (its next beat) runs before the next command, so the order of
-    /// writing is the order of effect.
+    /// order they were written, a batch at a time in one pass over the state, their events sent after
+    /// each batch.
     func drainCommands() {
         assertOnMixer()
         guard ring.hasPending else { return }
         let tap = engine.commandTap.withLock { $0 }
-        // Until the ring is empty: a station's step and a scheduled call write more cells (the next
-        // beat, a switch's own call), which belong to this round too.
+        // Until the ring is empty: a scheduled call or an event handler writes more cells, which
+        // belong to this round too.
         while ring.hasPending {
             let batch = ring.nextBatch()
-            var index = 0
-            while index < batch.count {
-                var events: [SoundEvent] = []
-                var outside: (@Sendable () -> Void)?
-                withState(collecting: &events) { state, events in
-                    while index < batch.count, outside == nil {
-                        let cell = batch[index]
-                        if !events.isEmpty, Self.isMusic(cell) { break }
-                        index += 1
-                        outside = carryOut(cell, in: &state, events: &events, tap: tap)
-                    }
-                }
-                hub.send(events)
-                outside?()
+            withState { state, events in
+                for cell in batch { carryOut(cell, in: &state, events: &events, tap: tap) }
             }
         }
     }
 
-    /// Whether `cell` holds a music station's change.
-    private static func isMusic(_ cell: ssrt_command) -> Bool {
-        guard cell.op == UInt8(SSRT_OP_TASK.rawValue), let retained = cell.retained else { return false }
-        if case .music = Unmanaged<MixerTaskBox>.fromOpaque(retained).takeUnretainedValue().task {
-            return true
-        }
-        return false
-    }
-
     /// Carries out one cell of the ring.
-    /// - Returns: What must run once the cell's events are sent (a music change's next beat), before
-    ///   the next cell.
     private func carryOut(
-        _ cell: ssrt_command, in state: inout EngineState, events: inout [SoundEvent],
-        tap: CommandTap?
-    ) -> (@Sendable () -> Void)? {
+        _ cell: ssrt_command, in state: inout EngineState, events: inout [SoundEvent], tap: CommandTap?
+    ) {
         state.lastTicket = max(state.lastTicket, cell.ticket)
         guard cell.op == UInt8(SSRT_OP_TASK.rawValue), let retained = cell.retained else {
             executeTrigger(cell, in: &state, events: &events, tap: tap)
-            return nil
+            return
         }
         let task = Unmanaged<MixerTaskBox>.fromOpaque(retained).takeRetainedValue().task
-        return carryOut(task, in: &state, events: &events, tap: tap)
+        perform(task, in: &state, events: &events, tap: tap)
     }
 
     /// Carries out a task written by the mixing side itself (a scheduled call, a station's step, an
@@ -64,42 +36,7 @@ extension Mixer {
     /// call at a frame asks for acts at that frame and in the order it was asked.
     func carryOutOnMixingSide(_ task: MixerTask) {
         let tap = engine.commandTap.withLock { $0 }
-        var events: [SoundEvent] = []
-        let outside = withState(collecting: &events) { state, events in
-            carryOut(task, in: &state, events: &events, tap: tap)
-        }
-        hub.send(events)
-        outside?()
-    }
-
-    /// Carries out one task; returns the work that must run after it, once its events are sent.
-    private func carryOut(
-        _ task: MixerTask, in state: inout EngineState, events: inout [SoundEvent], tap: CommandTap?
-    ) -> (@Sendable () -> Void)? {
-        let now = currentFrame(&state)
-        switch task {
-        case .command(let command):
-            tap?(command, now)
-            perform(command, in: &state, events: &events)
-        case .music(let command, let task):
-            tap?(command, now)
-            guard let frame = task.frame else {
-                return performMusic(task.change, of: task.station, in: &state, events: &events)
-            }
-            task.station.willCarryOut(task.change, at: frame)
-            schedule(.music(task.later), at: frame, in: &state)
-        case .call(let frame, let call):
-            schedule(.closure(call), at: frame, in: &state)
-        case .mark: break
-        }
-        return nil
-    }
-
-    /// Keeps `call` to run when the clock reaches `frame`, after those scheduled for that frame before.
-    private func schedule(_ call: ScheduledCall, at frame: Int64, in state: inout EngineState) {
-        let index = state.calls.firstIndex { $0.frame > frame } ?? state.calls.endIndex
-        state.calls.insert((frame, call), at: index)
-        state.nextWakeFrame = min(state.nextWakeFrame, frame)
+        withState { state, events in perform(task, in: &state, events: &events, tap: tap) }
     }
 
     /// Starts (or schedules) the voice one play command asks for.
@@ -110,26 +47,34 @@ extension Mixer {
         // A command carries a buffer (play(buffer)), a stream's feeder (play(stream)) or nothing (a
         // trigger by id, which plays the id's installed buffer).
         let carried = command.retained.map { Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue() }
-        let stream = carried as? StreamFeeder
-        let fed = carried as? FeedRing
-        let (slot, name, variedPitch) = sounds.withLock { table in
-            let index = table.index(sound)
-            let pitch = command.usesSoundDefaults ? index.map { table.nextPitch($0) } ?? 1 : 1
-            return (index.map { table.slots[$0] }, table.name(of: sound), pitch)
-        }
-        let buffer = carried as? SoundBuffer ?? (carried == nil ? slot?.buffer : nil)
-        // A pan outside -1...1 from the trigger that cannot throw (TriggerPort, in signal handlers;
-        // every other trigger checked it) is refused like a start the pool cannot take, so a bad value
-        // is heard of, not moved.
-        guard (-1...1).contains(command.pan), let slot,
-            let name = buffer?.name ?? stream?.name ?? (fed == nil ? nil : table(name: sound))
-        else {
+        // Field by field: a copy of the whole slot would copy its weak reference and its name.
+        let looked: (known: Bool, buffer: SoundBuffer?, defaults: SoundDefaults, pitch: Float) =
+            sounds.withLock { table in
+                guard let index = table.index(sound) else { return (false, nil, SoundDefaults(), 1) }
+                let pitch = command.usesSoundDefaults ? table.nextPitch(index) : 1
+                let buffer = carried == nil ? table.slots[index].buffer : nil
+                return (true, buffer, table.slots[index].defaults, pitch)
+            }
+        let (known, installed, defaults, variedPitch) = looked
+        let content: VoiceSource? =
+            switch carried {
+            case let buffer as SoundBuffer: .buffer(buffer)
+            case let stream as StreamFeeder: .stream(stream)
+            case let ring as FeedRing: .fed(ring)
+            case nil: installed.map(VoiceSource.buffer)
+            default: nil
+            }
+        // A number out of its range from the trigger that cannot throw (TriggerPort, in signal
+        // handlers; every other entry checked it against the same ranges) is refused like a start
+        // the pool cannot take, so a bad value is heard of, not moved.
+        guard command.numbersInRange, known, let content else {
             let handle = VoiceHandle(ticket: command.ticket)
-            events.append(.refused(handle, sound: name, time: time(ofFrame: currentFrame(&state))))
+            events.append(
+                .refused(handle, sound: table(name: sound), time: time(ofFrame: currentFrame(&state))))
             return
         }
         var request = VoiceRequest(
-            name: name, sound: sound, buffer: buffer, stream: stream, fed: fed,
+            name: name(of: content, sound), sound: sound, content: content,
             options: PlayOptions(
                 volume: command.volume, pitch: command.pitch, pan: command.pan, loop: command.loops,
                 priority: Int(command.priority), bus: Bus(index: command.bus), position: command.position,
@@ -143,15 +88,15 @@ extension Mixer {
             request.fadeIn = Double(command.fade_in)
         }
         if command.usesSoundDefaults {
-            let defaults = slot.defaults
-            request.options.volume *= defaults.volume
-            request.options.pitch *= variedPitch
+            // The products of checked numbers, kept within the same ranges.
+            request.options.volume = PlayOptions.volumeRange.clamp(command.volume * defaults.volume)
+            request.options.pitch = PlayOptions.clamped(pitch: command.pitch * variedPitch)
             if !command.ownPriority { request.options.priority = defaults.priority }
             if !command.ownBus { request.options.bus = defaults.bus }
             // The deeper of the caller's dip and the catalogue's.
-            request.options.duckMusic = min(request.options.duckMusic, defaults.duckMusic)
+            request.options.duckMusic = max(
+                PlayOptions.deepestDuck, min(command.duck_music_db, defaults.duckMusic))
             request.limit = defaults.limit
-            request.options = AudioEngine.clamp(request.options)
         }
         let frame = command.frame == Int64(SSRT_NOW) ? nil : command.frame
         tap?(
@@ -164,6 +109,16 @@ extension Mixer {
 }
 
 extension Mixer {
+    /// The name events give a voice playing `content`: its buffer's, its stream's, or for a feed
+    /// the one the sound table gives `sound`.
+    fileprivate func name(of content: VoiceSource, _ sound: SoundID) -> String {
+        switch content {
+        case .buffer(let buffer): buffer.name
+        case .stream(let stream): stream.name
+        case .fed: table(name: sound)
+        }
+    }
+
     /// The name the sound table gives `sound`.
     fileprivate func table(name sound: SoundID) -> String {
         sounds.withLock { $0.name(of: sound) }

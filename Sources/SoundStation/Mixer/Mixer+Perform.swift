@@ -1,6 +1,56 @@
 extension Mixer {
-    /// Carries out one engine command: the one place every mutation of voices, buses and space
-    /// takes effect.
+    /// Carries out one task of the ring: the one place every change takes effect, whoever asked for
+    /// it (the game's calls, a scheduled call, the SSH player placing what it received). A command
+    /// acts now or, when it names a later frame, is kept as data until the clock reaches it
+    /// (``perform(due:at:)``); a music station's change is carried out by the station's steps
+    /// (Music/MusicStation+Mixer.swift) on the state handed in, in this one pass.
+    func perform(_ task: MixerTask, in state: inout EngineState, events: inout [SoundEvent], tap: CommandTap?)
+    {
+        let now = currentFrame(&state)
+        switch task {
+        case .command(let command):
+            tap?(command, now)
+            perform(command, in: &state, events: &events)
+        case .timed(let command, let frame):
+            tap?(command, now)
+            schedule(.command(command), at: frame, in: &state)
+        case .music(let command, let task):
+            tap?(command, now)
+            guard let frame = task.frame else {
+                return task.station.carryOut(task.change, on: self, in: &state, events: &events)
+            }
+            task.station.willCarryOut(task.change, at: frame)
+            schedule(.music(task.later), at: frame, in: &state)
+        case .call(let frame, let call):
+            schedule(.closure(call), at: frame, in: &state)
+        case .mark: break
+        }
+    }
+
+    /// Carries out a scheduled call whose frame, `frame`, has come: a command or a music change that
+    /// waited for it (in one pass over the state), or a closure (with no access to the state held, so
+    /// it may call the engine).
+    func perform(due call: ScheduledCall, at frame: Int64) {
+        switch call {
+        case .closure(let call): call()
+        case .command(let command):
+            withState { state, events in perform(command, in: &state, events: &events) }
+        case .music(let task):
+            guard let station = task.station else { return }
+            withState { state, events in
+                station.carryOutLater(task.change, at: frame, on: self, in: &state, events: &events)
+            }
+        }
+    }
+
+    /// Keeps `call` to run when the clock reaches `frame`, after those scheduled for that frame before.
+    func schedule(_ call: ScheduledCall, at frame: Int64, in state: inout EngineState) {
+        let index = state.calls.firstIndex { $0.frame > frame } ?? state.calls.endIndex
+        state.calls.insert((frame, call), at: index)
+        state.nextWakeFrame = min(state.nextWakeFrame, frame)
+    }
+
+    /// Carries out one engine command: every mutation of voices, buses and space.
     func perform(_ command: EngineCommand, in state: inout EngineState, events: inout [SoundEvent]) {
         switch command {
         case .play:
@@ -47,9 +97,10 @@ extension Mixer {
         case .setDucking(let ducking): state.ducking = ducking
         case .setListener(let position, let glide): applyListener(position, glide: glide, in: &state)
         case .setSpatialLayout(let layout): applyLayout(layout, in: &state)
+        case .setHRTF(let enabled): applyHRTF(enabled, in: &state, events: &events)
         case .playMusic, .stopMusic, .pauseMusic, .resumeMusic, .setIntensity, .setMusicSpeed:
-            // A music station writes these with its change (MixerTask.music), which
-            // ``performMusic(_:of:in:events:)`` carries out; alone they name no station's tracks.
+            // A music station writes these with its change (MixerTask.music, carried out above):
+            // alone they name no station's tracks.
             break
         }
     }
@@ -63,7 +114,7 @@ extension Mixer {
             applyGain(slot, in: &state, at: currentFrame(&state))
         case .pitch(let voice):
             guard let slot = state.pool.slot(of: voice) else { return }
-            let pitch = AudioEngine.clampPitch(value)
+            let pitch = PlayOptions.clamped(pitch: value)
             state.pool.update(slot) { $0.options.pitch = pitch }
             state.pool.voices[Int(slot)].source?.setPitch(pitch)
         case .pan(let voice):

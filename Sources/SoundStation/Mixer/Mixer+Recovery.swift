@@ -30,6 +30,7 @@ extension Mixer {
         update { state in
             state.pool.resetSources()
             engine.currentDevice.withLock { $0 = fresh }
+            restoreHRTF(on: fresh, in: &state, events: &events)
             for (buffer, storage) in uploads { buffer.install(storage) }
             state.deviceLost = false
             state.lastReopenAttempt = nil

@@ -86,24 +86,13 @@ extension Mixer {
         (frame * Int64(AudioEngine.quietMixRate) + Int64(rate) - 1) / Int64(rate)
     }
 
-    /// Runs the scheduled calls that are due: a closure with no access to the state held, so it may
-    /// call the engine; a music change through ``performMusic(_:of:in:events:)``. What they start now
-    /// is started by the housekeeping that follows, before the next sample is mixed.
+    /// Runs the scheduled calls that are due (``perform(due:at:)``). What they start now is started by
+    /// the housekeeping that follows, before the next sample is mixed.
     func runDueCalls() {
         while true {
             let due = update { $0.takeDueCalls(upTo: currentFrame(&$0)) }
             if due.isEmpty { return }
-            for (frame, call) in due {
-                switch call {
-                case .closure(let call): call()
-                case .music(let task):
-                    guard let station = task.station else { continue }
-                    let after = withState { state, events in
-                        station.carryOutLater(task.change, at: frame, on: self, in: &state, events: &events)
-                    }
-                    after?()
-                }
-            }
+            for (frame, call) in due { perform(due: call, at: frame) }
         }
     }
 
@@ -163,7 +152,9 @@ extension Mixer {
                 ended = !feeder.refill(source: source, settings: filterSettings(slot, in: state, at: now))
                 let restarted = feeder.takeUnderruns()
                 state.underruns += restarted
-                state.pool.voices[index].fed?.noteHeard(feeder.position(source: source), restarted: restarted)
+                let fed: FeedRing? =
+                    if case .fed(let ring) = state.pool.voices[index].content { ring } else { nil }
+                fed?.noteHeard(feeder.position(source: source), restarted: restarted)
                 let pitch = state.pool.voices[index].options.pitch
                 let span = feeder.blockSpan(pitch: pitch, engineRate: sampleRate)
                 // Next when a queued block has been heard (a refill then has work), within a block;
@@ -171,8 +162,7 @@ extension Mixer {
                 let heard = feeder.nextBlockHeard(after: now, pitch: pitch, engineRate: sampleRate)
                 // A fed stream with nothing to hear sleeps until a write wakes it (FeedRing.nextLook).
                 let look =
-                    state.pool.voices[index].fed?.nextLook(
-                        now: now, soon: max(span / 2, 1), idle: Int64(sampleRate / 20)) ?? now
+                    fed?.nextLook(now: now, soon: max(span / 2, 1), idle: Int64(sampleRate / 20)) ?? now
                     + max(span / 2, 1)
                 nextWake = min(nextWake, heard.map { min($0, now + span) } ?? look)
             } else if let stream = state.pool.voices[index].stream,
@@ -213,12 +203,7 @@ extension Mixer {
                 if tracksPositions, state.pool.voices[index].survivesDeviceLoss,
                     let source = state.pool.voices[index].source
                 {
-                    let stream = state.pool.voices[index].stream
-                    let feeder = state.pool.voices[index].filtered
-                    let offset =
-                        feeder?.position(source: source) ?? stream?.position(source: source)
-                        ?? source.sampleOffset
-                    state.pool.setLastOffset(slot, offset)
+                    state.pool.setLastOffset(slot, Self.position(of: state.pool.voices[index], on: source))
                 }
             }
         }

@@ -6,9 +6,9 @@ import Synchronization
 /// (``perform(_:in:events:)``).
 ///
 /// A mixer runs on one thread at a time, which holds it for a whole turn (``run(_:)``): a driver's
-/// round on its thread (a device's or quiet output's, Mixer/OutputDriver.swift), a
-/// ``AudioEngine/render(frames:)`` on its caller, or one of the few calls that must see the live
-/// state (``AudioEngine/setHRTF(_:)``, ``AudioEngine/shutdown()``). Inside a turn nothing takes a
+/// round on its thread (a device's or quiet output's, Drivers/OutputDriver.swift), a
+/// ``AudioEngine/render(frames:)`` on its caller, or ``AudioEngine/shutdown()``, which must see the
+/// live state after the driver stopped. Inside a turn nothing takes a
 /// lock for the state; ``assertOnMixer(file:line:)`` checks, in debug builds, that code which may
 /// only run there does. The game's threads never touch it: they write commands into the engine's
 /// ring and read the snapshot the mixer publishes after each turn.

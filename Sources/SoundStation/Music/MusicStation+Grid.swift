@@ -160,9 +160,25 @@ extension MusicStation: MusicTimeline {
     /// stop or pause moves the generation on.
     func scheduleNextBeat(after previous: Double?) {
         _ = playingTrack()
-        let now = currentFrame
-        let due = state.withLock {
-            state -> (frame: Int64, unwrapped: Double, beat: MusicBeat, generation: UInt64)? in
+        guard let due = nextBeat(after: previous, now: currentFrame) else { return }
+        engine.schedule(atFrame: due.frame, beatCall(due))
+    }
+
+    /// ``scheduleNextBeat(after:)`` from now, on the mixer, in the pass that changed the track (a
+    /// switch, a resume, a speed): its first beat is kept in the state handed in, with no pass of
+    /// its own.
+    func scheduleNextBeat(on mixer: Mixer, in state: inout EngineState) {
+        _ = playingTrack(in: state)
+        guard let due = nextBeat(after: nil, now: mixer.currentFrame(&state)) else { return }
+        mixer.schedule(.closure(beatCall(due)), at: due.frame, in: &state)
+    }
+
+    /// A beat due: its frame, its unwrapped position, the event, and the generation it counts for.
+    private typealias DueBeat = (frame: Int64, unwrapped: Double, beat: MusicBeat, generation: UInt64)
+
+    /// The playing track's next beat at or after `now` (`after` nil) or after the beat at `after`.
+    private func nextBeat(after previous: Double?, now: Int64) -> DueBeat? {
+        state.withLock { state -> DueBeat? in
             guard let playing = state.playing, let tempo = playing.grid.tempo, state.pausedAt == nil else {
                 return nil
             }
@@ -186,8 +202,12 @@ extension MusicStation: MusicTimeline {
                 time: .frames(frame, rate: engine.sampleRate))
             return (frame, found.unwrapped, beat, state.generation)
         }
-        guard let due else { return }
-        engine.schedule(atFrame: due.frame) { [weak self] in
+    }
+
+    /// What runs on a beat's frame: sends it (unless the track it counted for is gone, or a switch
+    /// on that frame announces it) and schedules the next.
+    private func beatCall(_ due: DueBeat) -> @Sendable () -> Void {
+        { [weak self] in
             let step = self?.state.withLock { state -> BeatStep in
                 // A switch, stop or pause since this beat was scheduled started a chain of its own
                 // (or ended the beats): this chain ends here, so switches never pile up beat calls.

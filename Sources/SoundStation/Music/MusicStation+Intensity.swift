@@ -19,10 +19,6 @@ extension MusicStation {
         guard (0...1).contains(intensity) else { throw .invalidIntensity(intensity) }
         let spec: TweenSpec
         do { spec = try TweenSpec(tween) } catch { throw MusicError(error) }
-        state.withLock { $0.intensity = intensity }
-        let change = MusicTask.Change.intensity(intensity, spec)
-        engine.submit(
-            .music(
-                .setIntensity(intensity, tween: spec), MusicTask(station: self, change: change, frame: nil)))
+        submit(.setIntensity(intensity, tween: spec))
     }
 }

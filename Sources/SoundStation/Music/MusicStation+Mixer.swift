@@ -1,21 +1,19 @@
-/// The station's changes as the mixer carries them out (``Mixer/performMusic(_:in:events:)``): each
+/// The station's changes as the mixer carries them out (``Mixer/perform(_:in:events:tap:)``): each
 /// in one pass over the engine's state, which the mixer hands in, reading the station's state once
 /// and writing it once. Mixer only.
 extension MusicStation {
-    /// Carries out `change` now.
-    /// - Returns: What follows it once its events are sent (the next beat's scheduling), if anything.
+    /// Carries out `change` now, scheduling the track's next beat in the same pass.
     func carryOut(
         _ change: MusicTask.Change, on mixer: Mixer, in state: inout EngineState, events: inout [SoundEvent]
-    ) -> (@Sendable () -> Void)? {
+    ) {
         mixer.assertOnMixer()
         switch change {
         case .play(let entry, let id, let buffer, let transition, let position):
             switchTo(
                 entry, id: id, buffer: buffer, transition, position, on: mixer, in: &state, events: &events)
-            return { [self] in scheduleNextBeat(after: nil) }
+            scheduleNextBeat(on: mixer, in: &state)
         case .stop(let fade):
             stopNow(fade: fade, on: mixer, in: &state, events: &events)
-            return nil
         case .pause:
             let voices = self.state.withLock { station -> [VoiceHandle] in
                 if !station.paused, station.playing != nil {
@@ -26,7 +24,6 @@ extension MusicStation {
                 return station.playing?.voices ?? []
             }
             for voice in voices { mixer.pauseVoice(voice, in: &state) }
-            return nil
         case .resume:
             let voices = self.state.withLock { station -> [VoiceHandle] in
                 if let pausedAt = station.pausedAt, station.playing != nil {
@@ -39,18 +36,19 @@ extension MusicStation {
                 return station.playing?.voices ?? []
             }
             for voice in voices { mixer.resumeVoice(voice, in: &state) }
-            if voices.isEmpty { return nil }
-            return { [self] in scheduleNextBeat(after: nil) }
+            if !voices.isEmpty { scheduleNextBeat(on: mixer, in: &state) }
         case .intensity(let intensity, let spec):
             let stems = self.state.withLock { station -> [(VoiceHandle, Float)] in
+                station.mixedIntensity = intensity
                 guard let playing = station.playing else { return [] }
                 return playing.stems.map { ($0.voice, playing.volume * $0.stem.gain(at: intensity)) }
             }
             for (voice, volume) in stems { mixer.addTween(.volume(voice), to: volume, spec, in: &state) }
-            return nil
         case .speed(let speed, let seconds):
-            guard applySpeed(speed, seconds: seconds, on: mixer, in: &state) else { return nil }
-            return { [self] in scheduleNextBeat(after: nil) }
+            self.state.withLock { $0.mixedSpeed = speed }
+            if applySpeed(speed, seconds: seconds, on: mixer, in: &state) {
+                scheduleNextBeat(on: mixer, in: &state)
+            }
         }
     }
 
@@ -65,9 +63,9 @@ extension MusicStation {
     func carryOutLater(
         _ change: MusicTask.Change, at frame: Int64, on mixer: Mixer, in state: inout EngineState,
         events: inout [SoundEvent]
-    ) -> (@Sendable () -> Void)? {
+    ) {
         if case .play = change { self.state.withLock { _ = $0.switchFrames.remove(frame) } }
-        return carryOut(change, on: mixer, in: &state, events: &events)
+        carryOut(change, on: mixer, in: &state, events: &events)
     }
 
     /// A stop: the track's voices stop or fade, and where it was is kept for a later resume.
@@ -103,8 +101,9 @@ extension MusicStation {
             station.generation &+= 1
             if !entry.stems.isEmpty { station.group &+= 1 }
             return (
-                station.playing, station.intensity, station.paused, entry.stems.isEmpty ? 0 : station.group,
-                station.speed, station.positions[entry.name]
+                station.playing, station.mixedIntensity, station.paused,
+                entry.stems.isEmpty ? 0 : station.group,
+                station.mixedSpeed, station.positions[entry.name]
             )
         }
         // Where the old track was, for a later resume (and for this one, when it is the same track).
@@ -225,7 +224,7 @@ extension MusicStation {
 
     /// ``playingTrack()`` as the mixer sees it, from the engine's state it holds: the anchor moved
     /// to the frame the track's voice really began on, once it has.
-    private func playingTrack(in state: EngineState) -> Playing? {
+    func playingTrack(in state: EngineState) -> Playing? {
         let voice = self.state.withLock { $0.playing?.confirmed == false ? $0.playing?.voice : nil }
         let started = voice.flatMap { voice -> Int64? in
             guard let current = state.pool.voice(voice), current.phase == .playing || current.phase == .paused

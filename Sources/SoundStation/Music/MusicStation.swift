@@ -60,8 +60,13 @@ public final class MusicStation: Sendable {
         var intensity = 1.0
         /// The last voice group a layered track started with (its voices start in one call).
         var group: UInt64 = 0
-        /// The music's speed (``setSpeed(_:tween:)``), the one tracks started later play at.
+        /// The music's speed (``setSpeed(_:tween:)``), as last set.
         var speed = 1.0
+        /// The intensity and speed as the mixer has carried them out, in the order the changes were
+        /// written: a switch starts its track at these (a change written after it, or due after it,
+        /// does not reach it early).
+        var mixedIntensity = 1.0
+        var mixedSpeed = 1.0
     }
 
     let state = Locked(State())
@@ -143,9 +148,9 @@ public final class MusicStation: Sendable {
             throw .catalogue(.unknownMarker(name: name, marker: marker, known: Array(entry.markers.keys)))
         }
         let frame = time.map(engine.frame(for:))
-        let command = EngineCommand.playMusic(sound: id, transition: transition, from: position, frame: frame)
-        let change = MusicTask.Change.play(entry, id: id, buffer: buffer, transition, position)
-        engine.submit(.music(command, MusicTask(station: self, change: change, frame: frame)))
+        submit(
+            .playMusic(sound: id, transition: transition, from: position, frame: frame),
+            track: (entry, id, buffer))
     }
 
     /// The loaded entry, id and buffer (`nil` when streamed) of `name`, checked: in the catalogue, a
@@ -180,20 +185,12 @@ public final class MusicStation: Sendable {
     ///   - fade: How long to fade out; `.zero` stops at once.
     ///   - time: When, on the engine clock; `nil` for now (a later stop waits as a later switch does).
     public func stop(fade: Duration = .zero, at time: Duration? = nil) {
-        let frame = time.map(engine.frame(for:))
-        let change = MusicTask.Change.stop(fade: fade.inSeconds)
-        engine.submit(
-            .music(
-                .stopMusic(fade: fade, frame: frame), MusicTask(station: self, change: change, frame: frame)))
+        submit(.stopMusic(fade: fade, frame: time.map(engine.frame(for:))))
     }
 
     /// Pauses the music alone (effects go on).
-    public func pause() {
-        engine.submit(.music(.pauseMusic, MusicTask(station: self, change: .pause, frame: nil)))
-    }
+    public func pause() { submit(.pauseMusic) }
 
     /// Resumes music paused by ``pause()``.
-    public func resume() {
-        engine.submit(.music(.resumeMusic, MusicTask(station: self, change: .resume, frame: nil)))
-    }
+    public func resume() { submit(.resumeMusic) }
 }

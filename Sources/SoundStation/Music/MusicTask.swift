@@ -1,4 +1,4 @@
-/// A music station's change as the mixer carries it out (``Mixer/performMusic(_:in:events:)``): the
+/// A music station's change as the mixer carries it out (``Mixer/perform(_:in:events:tap:)``): the
 /// change as data, with what it needs that cannot cross a process (the station, the track's entry
 /// and buffer), never a closure into the engine.
 struct MusicTask: Sendable {
@@ -42,6 +42,8 @@ struct MusicTask: Sendable {
 enum ScheduledCall: Sendable {
     /// A closure of ``AudioEngine/schedule(at:_:)`` (or a music station's next beat).
     case closure(@Sendable () -> Void)
+    /// An engine command sent for this frame (``MixerTask/timed(_:frame:)``).
+    case command(EngineCommand)
     /// A music station's change that waits for its frame (a switch on the grid, a later stop).
     case music(MusicTask.Later)
 }

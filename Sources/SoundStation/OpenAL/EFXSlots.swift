@@ -4,8 +4,8 @@ import COpenAL
 /// bus an auxiliary effect slot holding a reverb.
 ///
 /// EFX copies a filter's parameters into a source when the filter is attached, so one filter object
-/// serves every source. `@unchecked Sendable`: used only under the engine's state lock, and its AL
-/// calls go through the device's AL lock.
+/// serves every source. `@unchecked Sendable`: the mixer's state holds it, so only the thread holding
+/// the mixer uses it, and its AL calls go through the device's AL lock.
 final class EFXSlots: @unchecked Sendable {
     let device: OpenALDevice
     /// Whether the device has ALC_EXT_EFX; when not, every call does nothing.

@@ -4,7 +4,7 @@ import Glibc
 /// Owns one OpenAL source: a voice of the device's mixer.
 ///
 /// `@unchecked Sendable`: the source name is immutable and OpenAL Soft's source calls are thread-safe;
-/// the engine's lock decides which voice a source serves, so two owners never drive it at once.
+/// the mixer alone decides which voice a source serves, so two owners never drive it at once.
 package final class OpenALSource: @unchecked Sendable {
     /// What OpenAL says the source is doing.
     package enum State { case initial, playing, paused, stopped }
@@ -12,7 +12,7 @@ package final class OpenALSource: @unchecked Sendable {
     let device: OpenALDevice
     package let id: ALuint
     /// Whether a filter or a reverb send is set on the source, so a start that needs neither can skip
-    /// clearing them (two AL calls per start). Touched only by the mixing side, under the state lock.
+    /// clearing them (two AL calls per start). Touched only by the thread holding the mixer.
     var colourSet = false
 
     package init(device: OpenALDevice) throws(AudioEngineError) {

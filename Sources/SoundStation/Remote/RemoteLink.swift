@@ -6,7 +6,7 @@ import Synchronization
 /// frame, and the catalogue's files into the terminal as ``RemoteFraming`` frames, for the player's
 /// `soundstation ssh` to mix.
 ///
-/// The mixing side only encodes and queues (``forward(_:frame:name:)``); one writer thread of the
+/// The mixer only encodes and queues (``forward(_:frame:)``); one writer thread of the
 /// link's own does every `write`, one per frame, to `/dev/tty` (the session's terminal, whatever the
 /// game did with its standard output), so a slow link blocks only that thread, and the kernel's tty
 /// write lock keeps a frame whole against the game's drawing from any thread. Files go out in pieces
@@ -62,7 +62,7 @@ final class RemoteLink: Sendable {
     private let exited = DispatchSemaphore(value: 0)
     /// The engine's clock, for the clock messages the writer sends.
     private let clock: @Sendable () -> Int64
-    /// A sound id's catalogue name (takes the engine's state lock: the writer thread calls it).
+    /// A sound id's catalogue name (takes the sound table's lock: the writer thread calls it).
     private let name: @Sendable (SoundID) -> String
     private let sampleRate: Int
     /// Written bytes so far (a bench reports them).
@@ -98,32 +98,28 @@ final class RemoteLink: Sendable {
         thread.start()
     }
 
-    /// Queues one command the mixing side carried out at `frame`. Called under the engine's state
-    /// lock: it only encodes and appends; the writer names a sound id before its first use.
+    /// Queues one command the mixer carried out at `frame`. Called inside the mixer's turn, so it
+    /// only encodes and appends; the writer names a sound id before its first use.
     func forward(_ command: EngineCommand, frame: Int64) {
         let sound: SoundID? =
             switch command {
             case .play(_, let sound, _, _), .playMusic(let sound, _, _, _): sound
             default: nil
             }
-        guard let message = RemoteFraming.frame(RemoteMessage.command(command, frame: frame).encoded()) else {
-            return
-        }
-        outbox.withLock { box in
-            guard box.open else { return }
-            guard box.frames.count < Self.maxQueued, box.announcement != nil || box.frames.count < 1024 else {
-                box.dropped += 1
-                return
-            }
-            box.frames.append((message, sound))
-        }
-        wake.signal()
+        enqueue(.command(command, frame: frame), naming: sound)
     }
 
     /// Queues one message in order with the commands (a fed stream's packets, its opening and end).
     /// Called from any thread; it only appends.
     /// - Parameter message: The message.
-    func post(_ message: RemoteMessage) {
+    func post(_ message: RemoteMessage) { enqueue(message, naming: nil) }
+
+    /// Appends `message`'s frame to the outbox and wakes the writer; drops it (counted) when the
+    /// outbox is full, or beyond 1,024 frames while no player is connected.
+    /// - Parameters:
+    ///   - message: What to send.
+    ///   - sound: The sound id it plays, which the writer names first if the player has not seen it.
+    private func enqueue(_ message: RemoteMessage, naming sound: SoundID?) {
         guard let frame = RemoteFraming.frame(message.encoded()) else { return }
         outbox.withLock { box in
             guard box.open else { return }
@@ -131,7 +127,7 @@ final class RemoteLink: Sendable {
                 box.dropped += 1
                 return
             }
-            box.frames.append((frame, nil))
+            box.frames.append((frame, sound))
         }
         wake.signal()
     }

@@ -47,25 +47,43 @@ public enum HRTFStatus: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+extension HRTFStatus {
+    /// Every status, in the order of its wire number (``SoundEvent/hrtf(_:time:)``'s encoding).
+    static let allCases: [Self] = [
+        .disabled, .enabled, .denied, .required, .headphonesDetected, .unsupportedFormat, .unavailable,
+    ]
+}
+
 extension AudioEngine {
-    /// Whether the output renders through HRTF now.
-    public var hrtfStatus: HRTFStatus {
-        HRTFStatus(device.hrtfStatus)
+    /// Whether the output renders through HRTF, as the mixer last published it: read when the device
+    /// opened, after each ``setHRTF(_:)`` it carried out, and after it reopened a lost device.
+    public var hrtfStatus: HRTFStatus { published.withLock { $0.hrtf } }
+
+    /// Asks for HRTF (for headphones) on or off; it is off by default. It returns at once: the mixer
+    /// resets the device with the setting on its next round (offline: the next render), and OpenAL
+    /// keeps every sound through the reset; then ``hrtfStatus`` reads what OpenAL reports and
+    /// ``SoundEvent/hrtf(_:time:)`` brings it (on, denied, unsupported format...). A device reopened
+    /// after a loss gets the same setting. The reset stalls that one round of the mixer (a few
+    /// milliseconds on a device): a settings-menu call, not one for the frame loop.
+    /// - Parameter enabled: True for HRTF.
+    public func setHRTF(_ enabled: Bool) { submit(.setHRTF(enabled)) }
+}
+
+extension Mixer {
+    /// Carries out ``EngineCommand/setHRTF(_:)``: resets the device with the setting and publishes
+    /// the status it reports.
+    func applyHRTF(_ enabled: Bool, in state: inout EngineState, events: inout [SoundEvent]) {
+        state.space.hrtf = enabled
+        state.space.hrtfStatus = HRTFStatus(device.resetHRTF(enabled))
+        events.append(.hrtf(state.space.hrtfStatus, time: time(ofFrame: currentFrame(&state))))
     }
 
-    /// Turns HRTF (for headphones) on or off; it is off by default. OpenAL resets the device and
-    /// keeps every sound; a device reopened after a loss gets the same setting. It waits for the
-    /// mixer's round in progress, then holds the mixer through the reset: a settings-menu call, not
-    /// one for the frame loop.
-    /// - Parameter enabled: True for HRTF.
-    /// - Returns: What OpenAL reports afterwards (on, denied, unsupported format...).
-    @discardableResult
-    public func setHRTF(_ enabled: Bool) -> HRTFStatus {
-        mixer.run {
-            mixer.update { state in
-                state.space.hrtf = enabled
-                return HRTFStatus(device.resetHRTF(enabled))
-            }
-        }
+    /// Gives `device`, just opened in place of a lost one, the HRTF setting asked for (it opens with
+    /// HRTF off) and keeps the status it reports; a status unlike the lost device's is an event.
+    func restoreHRTF(on device: OpenALDevice, in state: inout EngineState, events: inout [SoundEvent]) {
+        let status = HRTFStatus(state.space.hrtf ? device.resetHRTF(true) : device.hrtfStatus)
+        guard status != state.space.hrtfStatus else { return }
+        state.space.hrtfStatus = status
+        events.append(.hrtf(status, time: time(ofFrame: currentFrame(&state))))
     }
 }

@@ -93,6 +93,6 @@ extension Mixer {
     }
 
     func channels(of voice: Voice) -> Int {
-        voice.buffer?.channels ?? voice.stream?.format?.channels ?? 1
+        voice.content?.channels ?? 1
     }
 }

@@ -1,5 +1,5 @@
-/// The engine's space and colour, under its state lock: the listener, how positions map to pan and
-/// gain, bus filters and reverbs, and the device's EFX objects.
+/// The engine's space and colour, part of the mixer's state: the listener, how positions map to pan
+/// and gain, bus filters and reverbs, the device's EFX objects and its HRTF.
 struct SpaceState {
     var layout = SpatialLayout()
     var listener = PositionRamp.constant(SoundPosition(x: 0, y: 0))
@@ -18,4 +18,6 @@ struct SpaceState {
     var saidNoColour = false
     /// Whether HRTF was asked for (applied again to a reopened device).
     var hrtf = false
+    /// What the device reports of HRTF, published for ``AudioEngine/hrtfStatus``.
+    var hrtfStatus = HRTFStatus.unavailable
 }

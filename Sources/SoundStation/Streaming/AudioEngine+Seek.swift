@@ -27,7 +27,7 @@ extension Mixer {
         do {
             guard let slot = state.pool.slot(of: voice) else { return false }
             let current = state.pool.voices[Int(slot)]
-            let frameCount = current.buffer?.frameCount ?? current.stream?.format?.frameCount ?? .max
+            let frameCount = current.content?.frameCount ?? .max
             let target = min(max(frame, 0), max(frameCount - 1, 0))
             switch current.phase {
             case .scheduled:

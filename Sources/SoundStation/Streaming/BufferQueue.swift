@@ -1,23 +1,141 @@
-/// The bookkeeping of a source fed through a queue of OpenAL buffers (a stream, a filtered voice):
-/// where in the sound each queued buffer begins, and how often the queue ran dry. Mixing side only.
-struct BufferQueue {
-    /// The sound frame each queued buffer begins at, oldest first (played ones stay until unqueued).
-    var starts: [Int] = []
+import COpenAL
+
+/// A source fed through a short queue of OpenAL buffers, as a stream and a filtered voice are: the
+/// buffers, which of them wait for samples, where in the sound each queued one begins and how long
+/// it is, and how often the queue ran dry. It primes, refills and keeps the position; what fills a
+/// buffer (a decoder's chunk, a filtered block) is its owner's. Mixing side only.
+///
+/// `@unchecked Sendable`: touched only on the mixing side, as its owner is.
+final class BufferQueue: @unchecked Sendable {
+    /// One queued buffer's part of the sound.
+    struct Block {
+        /// The sound frame it begins at.
+        var start: Int
+        /// Its frames.
+        var frames: Int
+        /// Its samples, when the owner keeps them (a stream, to hand what it has not played to a
+        /// filter); empty otherwise.
+        var samples: [Float] = []
+    }
+
+    /// Every buffer of the queue, made at the first prime on a device.
+    @exclusivity(unchecked) private(set) var buffers: [OpenALBuffer] = []
+    /// Buffers off the queue waiting for samples (the owner's source was behind, or just primed):
+    /// queued as soon as samples come, so a queue that ran dry fills up again.
+    @exclusivity(unchecked) private(set) var idle: [OpenALBuffer] = []
+    /// The queued buffers' parts, oldest first (played ones stay until unqueued).
+    @exclusivity(unchecked) private(set) var blocks: [Block] = []
     /// The sound frame the next buffer begins at, for the position with nothing queued.
-    var next = 0
+    @exclusivity(unchecked) var next = 0
     /// Times the source stopped because the queue ran dry.
-    private var underruns = 0
+    @exclusivity(unchecked) private var underruns = 0
+
+    /// What fills an idle buffer: the part of the sound it now holds, or nil when no samples are
+    /// ready.
+    typealias Fill = (OpenALBuffer) throws(AudioEngineError) -> Block?
+
+    /// Makes the buffers on the first call (`count` of them, for `channels` at `sampleRate`, on
+    /// `source`'s device), fills as many as samples are ready for and queues them on `source`, in
+    /// one call.
+    /// - Throws: ``AudioEngineError`` when OpenAL refuses a buffer or the queue, or what `fill`
+    ///   throws.
+    func prime(
+        source: OpenALSource, count: Int, sampleRate: Int, channels: Int, fill: Fill
+    ) throws(AudioEngineError) {
+        if buffers.isEmpty {
+            buffers = try Self.makeBuffers(
+                count: count, device: source.device, sampleRate: sampleRate, channels: channels)
+        }
+        blocks = []
+        idle = buffers
+        var ready: [OpenALBuffer] = []
+        while let buffer = idle.first, let block = try fill(buffer) {
+            idle.removeFirst()
+            ready.append(buffer)
+            append(block)
+        }
+        try source.queue(ready)
+    }
+
+    /// Takes the buffers the mixer has finished with off `source`, then fills and queues each idle
+    /// buffer while `fill` has samples. A buffer OpenAL refuses is dropped and the queue plays on.
+    func refill(source: OpenALSource, fill: Fill) {
+        reclaim(source: source)
+        fillIdle(source: source, fill: fill)
+    }
+
+    /// Fills and queues each idle buffer while `fill` has samples, one OpenAL call each.
+    func fillIdle(source: OpenALSource, fill: Fill) {
+        while let buffer = idle.first, let block = try? fill(buffer) {
+            idle.removeFirst()
+            guard (try? source.queue([buffer])) != nil else { continue }
+            append(block)
+        }
+    }
+
+    /// Records a block just queued.
+    func append(_ block: Block) {
+        blocks.append(block)
+        next = block.start + block.frames
+    }
+
+    /// Takes back the records of the last `count` blocks, which OpenAL refused to queue.
+    func dropLast(_ count: Int) {
+        blocks.removeLast(count)
+    }
+
+    /// Takes the first idle buffer, for an owner that fills it outside ``refill(source:fill:)``.
+    func takeIdle() {
+        idle.removeFirst()
+    }
+
+    /// Takes the buffers the mixer has finished with off `source` and makes them idle.
+    func reclaim(source: OpenALSource) {
+        let processed = source.processedBuffers
+        if processed > 0, let names = try? source.unqueue(count: processed) {
+            names.withUnsafeBufferPointer { reclaim($0) }
+        }
+    }
+
+    /// Makes the buffers `names`, just taken off the source's queue, idle.
+    func reclaim(_ names: UnsafeBufferPointer<ALuint>) {
+        guard !names.isEmpty else { return }
+        blocks.removeFirst(min(names.count, blocks.count))
+        for name in names {
+            if let buffer = buffers.first(where: { $0.id == name }) { idle.append(buffer) }
+        }
+    }
+
+    /// Forgets what is queued (the source was stopped and emptied); the buffers stay as they are.
+    func clear() {
+        blocks = []
+    }
+
+    /// Forgets the buffers too: they went with a device that was lost, and the next prime makes new
+    /// ones.
+    func forgetBuffers() {
+        buffers = []
+        idle = []
+        blocks = []
+    }
 
     /// The sound frame being heard: OpenAL's offset counts from the first buffer still queued.
     func position(source: OpenALSource) -> Int {
-        (starts.first ?? next) + source.sampleOffset
+        (blocks.first?.start ?? next) + source.sampleOffset
+    }
+
+    /// Frames queued, played ones included until they are unqueued.
+    var queuedFrames: Int {
+        var frames = 0
+        for block in blocks { frames += block.frames }
+        return frames
     }
 
     /// After a refill: restarts a source that ran dry.
     /// - Parameter ended: Whether nothing more will come (asked only when nothing is queued).
     /// - Returns: False once the sound has played to its end.
-    mutating func settle(source: OpenALSource, ended: () -> Bool) -> Bool {
-        if starts.isEmpty { return !ended() }
+    func settle(source: OpenALSource, ended: () -> Bool) -> Bool {
+        if blocks.isEmpty { return !ended() }
         if source.state == .stopped {
             underruns += 1
             try? source.play()
@@ -25,8 +143,14 @@ struct BufferQueue {
         return true
     }
 
+    /// How many times the queue ran dry since the last call, for the engine's running count.
+    func takeUnderruns() -> Int {
+        defer { underruns = 0 }
+        return underruns
+    }
+
     /// `count` buffers for a queue on `device`, each holding one silent frame until filled.
-    static func makeBuffers(count: Int, device: OpenALDevice, sampleRate: Int, channels: Int)
+    private static func makeBuffers(count: Int, device: OpenALDevice, sampleRate: Int, channels: Int)
         throws(AudioEngineError) -> [OpenALBuffer]
     {
         let silence = PCMAudio(
@@ -34,11 +158,5 @@ struct BufferQueue {
         var buffers: [OpenALBuffer] = []
         for _ in 0..<count { buffers.append(try OpenALBuffer(device: device, audio: silence)) }
         return buffers
-    }
-
-    /// How many times the queue ran dry since the last call, for the engine's running count.
-    mutating func takeUnderruns() -> Int {
-        defer { underruns = 0 }
-        return underruns
     }
 }

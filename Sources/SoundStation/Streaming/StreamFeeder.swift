@@ -72,18 +72,12 @@ final class StreamFeeder: @unchecked Sendable {
     private let decoding = Locked(Decoding())
 
     // Mixing side, under the engine's lock.
-    private var buffers: [OpenALBuffer] = []
-    /// Where each queued buffer begins in the track, and the underruns.
-    private var queue = BufferQueue()
-    /// The samples of each queued buffer (shared with the decoded chunk, not copied), so a voice
-    /// that gets a cutoff filter mid-play can hand what it has not played yet to a
-    /// ``FilteredFeeder`` (``handOver(source:)``).
-    private var queuedSamples: [[Float]] = []
+    /// The source's queue: each queued buffer keeps its samples (shared with the decoded chunk, not
+    /// copied), so a voice that gets a cutoff filter mid-play can hand what it has not played yet to
+    /// a ``FilteredFeeder`` (``handOver(source:)``).
+    private let queue = BufferQueue()
     /// Decoded samples a ``FilteredFeeder`` reads before the next chunk (``nextBlock(maxFrames:)``).
     private var carry: [Chunk] = []
-    /// Buffers off the queue waiting for a chunk (the worker fell behind): queued again as soon as
-    /// chunks arrive, so a queue that ran dry fills up again instead of shrinking for good.
-    private var idle: [OpenALBuffer] = []
     /// Set by ``restart(from:source:)``: the queue is empty and is primed again, at the new place,
     /// by the next ``refill(source:)`` that finds the first chunks decoded.
     private var awaitingPrime = false
@@ -127,8 +121,7 @@ final class StreamFeeder: @unchecked Sendable {
     /// resumed), so the first frame heard is exactly `frame`. Mixing side, under the engine's lock.
     func restart(from frame: Int, source: OpenALSource) {
         source.stop()
-        queue.starts = []
-        queuedSamples = []
+        queue.clear()
         awaitingPrime = true
         start(from: frame)
     }
@@ -136,7 +129,7 @@ final class StreamFeeder: @unchecked Sendable {
     /// Bytes of decoded audio held: the queue's OpenAL buffers and the chunks decoded ahead of them.
     /// Mixing side, under the engine's lock.
     var residentBytes: Int {
-        let queued = buffers.reduce(0) { $0 + $1.byteCount }
+        let queued = queue.buffers.reduce(0) { $0 + $1.byteCount }
         let ready = ahead.withLock { $0.chunks.reduce(0) { $0 + $1.samples.count } }
         return queued + ready * MemoryLayout<Float>.size
     }
@@ -149,10 +142,7 @@ final class StreamFeeder: @unchecked Sendable {
 
     /// Makes a fresh queue on a reopened device (the old buffers went with the old device).
     func rebind() {
-        buffers = []
-        queue.starts = []
-        queuedSamples = []
-        idle = []
+        queue.forgetBuffers()
         awaitingPrime = false
     }
 
@@ -166,26 +156,22 @@ final class StreamFeeder: @unchecked Sendable {
             throw .invalidArgument(
                 name: "stream", value: entry.path, expected: "a decodable file (\(failure ?? "not decoded"))")
         }
-        if buffers.isEmpty {
-            buffers = try BufferQueue.makeBuffers(
-                count: Self.bufferCount, device: source.device, sampleRate: format.sampleRate,
-                channels: format.channels)
-        }
-        queue.starts = []
-        queuedSamples = []
-        idle = buffers
-        var ready: [OpenALBuffer] = []
-        while let buffer = idle.first, let chunk = takeChunk(format: format) {
-            try buffer.fill(
-                PCMAudio(sampleRate: format.sampleRate, channels: format.channels, samples: chunk.samples))
-            idle.removeFirst()
-            ready.append(buffer)
-            queue.starts.append(chunk.start)
-            queuedSamples.append(chunk.samples)
+        try queue.prime(
+            source: source, count: Self.bufferCount, sampleRate: format.sampleRate, channels: format.channels
+        ) { buffer throws(AudioEngineError) in
+            try fill(buffer, format: format)
         }
         ahead.withLock { $0.target = Self.readyTarget }
         scheduleDecoding()
-        try source.queue(ready)
+    }
+
+    /// Fills `buffer` with the next decoded chunk; nil when none is ready.
+    private func fill(_ buffer: OpenALBuffer, format: Format) throws(AudioEngineError) -> BufferQueue.Block? {
+        guard let chunk = takeChunk(format: format) else { return nil }
+        try buffer.fill(
+            PCMAudio(sampleRate: format.sampleRate, channels: format.channels, samples: chunk.samples))
+        return BufferQueue.Block(
+            start: chunk.start, frames: chunk.samples.count / max(format.channels, 1), samples: chunk.samples)
     }
 
     /// Refills the buffers the mixer has finished with; restarts the source after an underrun.
@@ -195,26 +181,16 @@ final class StreamFeeder: @unchecked Sendable {
             // After a seek: wait for the first chunks at the new place, then queue and play them.
             guard isReadyToBegin else { return true }
             awaitingPrime = false
-            guard (try? prime(source: source)) != nil, !queue.starts.isEmpty else { return false }
+            guard (try? prime(source: source)) != nil, !queue.blocks.isEmpty else { return false }
             try? source.play()
             return true
         }
         guard let format = ahead.withLock({ $0.format }) else { return false }
-        let processed = source.processedBuffers
-        if processed > 0, let names = try? source.unqueue(count: processed) {
-            queue.starts.removeFirst(min(processed, queue.starts.count))
-            queuedSamples.removeFirst(min(processed, queuedSamples.count))
-            idle += names.compactMap { name in buffers.first { $0.id == name } }
-        }
-        if !idle.isEmpty {
+        queue.reclaim(source: source)
+        if !queue.idle.isEmpty {
             if inline { decodeAhead() }
-            while let buffer = idle.first, let chunk = takeChunk(format: format) {
-                idle.removeFirst()
-                let audio = PCMAudio(
-                    sampleRate: format.sampleRate, channels: format.channels, samples: chunk.samples)
-                guard (try? buffer.fill(audio)) != nil, (try? source.queue([buffer])) != nil else { continue }
-                queue.starts.append(chunk.start)
-                queuedSamples.append(chunk.samples)
+            queue.fillIdle(source: source) { buffer throws(AudioEngineError) in
+                try fill(buffer, format: format)
             }
             scheduleDecoding()
         }
@@ -387,20 +363,20 @@ extension StreamFeeder: PCMBlocks {
         var offset = source.sampleOffset
         source.stop()
         var kept: [Chunk] = []
-        for (start, samples) in zip(queue.starts, queuedSamples) {
-            let frames = samples.count / channels
+        for block in queue.blocks {
+            let frames = block.samples.count / channels
             if offset >= frames {
                 offset -= frames
                 continue
             }
             kept.append(
                 offset == 0
-                    ? Chunk(start: start, samples: samples)
-                    : Chunk(start: start + offset, samples: Array(samples[(offset * channels)...])))
+                    ? Chunk(start: block.start, samples: block.samples)
+                    : Chunk(
+                        start: block.start + offset, samples: Array(block.samples[(offset * channels)...])))
             offset = 0
         }
         carry = kept + carry
-        queue.starts = []
-        queuedSamples = []
+        queue.clear()
     }
 }

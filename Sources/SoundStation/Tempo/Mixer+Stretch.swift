@@ -20,10 +20,10 @@ extension Mixer {
 
     /// Where a voice's unstretched samples come from, from its start offset.
     private static func stretchInput(_ voice: Voice) -> (any PCMBlocks)? {
-        if let stream = voice.stream { return stream }
-        guard let buffer = voice.buffer else { return nil }
-        return MemoryBlocks(
-            buffer, from: voice.startOffset, loops: voice.options.loop, repeats: voice.options.repeats)
+        switch voice.content {
+        case .buffer, .stream: voice.content?.blocks(from: voice.startOffset, options: voice.options)
+        case .fed, nil: nil
+        }
     }
 
     /// Moves `voices` (a track and its stems) onto `group`, each from where it is: one that plays its
@@ -44,18 +44,19 @@ extension Mixer {
                 continue
             }
             let offset: Int
-            if let stream = voice.stream {
+            switch voice.content {
+            case .stream(let stream):
                 offset = stream.position(source: source)
                 stream.handOver(source: source)
                 group.attach(index, stream)
-            } else if let buffer = voice.buffer {
+            case .buffer(let buffer):
                 guard source.state != .stopped else { continue }
                 offset = source.sampleOffset
                 group.attach(
                     index,
                     MemoryBlocks(
                         buffer, from: offset, loops: voice.options.loop, repeats: voice.options.repeats))
-            } else {
+            case .fed, nil:
                 continue
             }
             source.clearForQueue()

@@ -27,9 +27,6 @@ extension MusicStation {
     public func setSpeed(_ speed: Double, tween: Duration = .zero) throws(MusicError) {
         guard speed.isFinite, StretchGroup.speedRange.contains(speed) else { throw .invalidSpeed(speed) }
         guard tween >= .zero else { throw .invalidGlide(tween) }
-        state.withLock { $0.speed = speed }
-        let change = MusicTask.Change.speed(speed, seconds: tween.inSeconds)
-        engine.submit(
-            .music(.setMusicSpeed(speed, tween: tween), MusicTask(station: self, change: change, frame: nil)))
+        submit(.setMusicSpeed(speed, tween: tween))
     }
 }

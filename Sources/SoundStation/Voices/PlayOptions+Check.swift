@@ -1,8 +1,12 @@
+import CSoundStationRT
+
+// The ranges are the C core's (ssrt.h), which `ss_play` checks and the mixing side holds a trigger
+// from a signal handler to: one range per number, whatever the entry.
 extension PlayOptions {
     /// The volumes a sound may be played at: silent to 24 dB up.
-    public static let volumeRange: ClosedRange<Float> = 0...16
+    public static let volumeRange: ClosedRange<Float> = 0...SSRT_VOLUME_MAX
     /// The pitches a sound may be played at: four octaves down to four up.
-    public static let pitchRange: ClosedRange<Float> = 0.0625...16
+    public static let pitchRange: ClosedRange<Float> = SSRT_PITCH_MIN...SSRT_PITCH_MAX
     /// The pans a sound may be played at: hard left to hard right.
     public static let panRange: ClosedRange<Float> = -1...1
     /// The repeats a sound may be played with (``repeats``): each is one more whole pass.
@@ -43,6 +47,12 @@ extension PlayOptions {
         try check(volume, "volume", in: volumeRange, "a linear gain, 0 silent, 1 as recorded")
     }
 
+    /// `pitch` brought into ``pitchRange``, 1 when it is not a number: for a product of checked
+    /// values (a pitch times a catalogue entry's variation) and for a decoded command.
+    static func clamped(pitch: Float) -> Float {
+        pitch.isFinite ? pitchRange.clamp(pitch) : 1
+    }
+
     /// Throws unless `pitch` is within ``pitchRange``.
     /// - Parameter pitch: A playback speed.
     /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` naming the value.
@@ -66,4 +76,9 @@ extension PlayOptions {
                 expected: "\(range.lowerBound)...\(range.upperBound) (\(meaning))")
         }
     }
+}
+
+extension ClosedRange {
+    /// `value`, or the nearer bound when it lies outside.
+    func clamp(_ value: Bound) -> Bound { Swift.min(Swift.max(value, lowerBound), upperBound) }
 }

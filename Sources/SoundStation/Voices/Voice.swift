@@ -21,18 +21,16 @@ struct Voice {
     /// True while a voice carried over a device loss waits to begin again on the new device (a
     /// stream decodes first): its `started` was sent when it first began, so none is sent again.
     var resuming = false
-    var buffer: SoundBuffer?
-    /// Set instead of `buffer` for a track streamed from its file.
-    var stream: StreamFeeder?
-    /// Set instead of `buffer` for a stream the game feeds (``PCMFeed``): always on the filtered path.
-    var fed: FeedRing?
+    /// What it plays; `nil` while the slot is free.
+    var content: VoiceSource?
     /// The sound's name: its buffer's or its stream's.
     var name = ""
     var options = PlayOptions()
     /// The voice's own cutoff filter, gliding; `nil` when it never had one.
     var cutoffRamp: CutoffRamp?
-    /// Set while the voice is fed through the engine's cutoff filters instead of playing its buffer or
-    /// stream directly (it stays on that path once on it).
+    /// Set while the voice is fed through the engine's cutoff filters (or its time-stretcher) as a
+    /// queue of blocks, instead of playing its buffer or stream directly (it stays on that path once
+    /// on it).
     var filtered: FilteredFeeder?
     /// The time-stretcher the voice is played through, on the filtered path (``StretchGroup``).
     var stretch: StretchTap?
@@ -66,5 +64,72 @@ struct Voice {
     var isBusy: Bool { phase != .free }
 
     /// Whether it should carry on after a device reopens: music and other loops, not one-shots.
-    var survivesDeviceLoss: Bool { options.loop || stream != nil }
+    var survivesDeviceLoss: Bool {
+        if case .stream = content { return true }
+        return options.loop
+    }
+
+    /// The streamed track it plays, if it plays one: a stream decodes ahead and is told of every new
+    /// start, seek and device.
+    var stream: StreamFeeder? {
+        if case .stream(let stream) = content { return stream }
+        return nil
+    }
+
+    /// Whether it plays its buffer directly: OpenAL holds the whole sound, loops and repeats it and
+    /// knows where it is (a stream or a filtered voice plays a queue the engine keeps).
+    var playsBufferDirectly: Bool {
+        guard case .buffer = content else { return false }
+        return filtered == nil
+    }
+}
+
+/// What a voice plays.
+enum VoiceSource {
+    /// A preloaded sound, whole in memory (and in an OpenAL buffer).
+    case buffer(SoundBuffer)
+    /// A track decoded from its file as it plays, through a queue of OpenAL buffers.
+    case stream(StreamFeeder)
+    /// A stream the game writes (``PCMFeed``): always a queue of short blocks on the filtered path.
+    case fed(FeedRing)
+
+    /// Samples per frame; a stream's before its file is open: 1.
+    var channels: Int {
+        switch self {
+        case .buffer(let buffer): buffer.channels
+        case .stream(let stream): stream.format?.channels ?? 1
+        case .fed(let ring): ring.channels
+        }
+    }
+
+    /// The sound's frames, when known (a fed stream has no end).
+    var frameCount: Int? {
+        switch self {
+        case .buffer(let buffer): buffer.frameCount
+        case .stream(let stream): stream.format?.frameCount
+        case .fed: nil
+        }
+    }
+
+    /// Whether the voice may begin: a stream once its first chunks are decoded (or it failed), a fed
+    /// stream once its first frames are written.
+    var isReadyToBegin: Bool {
+        switch self {
+        case .buffer: true
+        case .stream(let stream): stream.isReadyToBegin
+        case .fed(let ring): ring.isReadyToBegin
+        }
+    }
+
+    /// Where the samples of a filtered voice come from, from sound frame `offset`: the stream and the
+    /// feed give blocks themselves, a buffer is read from memory (looping or repeating as `options`
+    /// say).
+    func blocks(from offset: Int, options: PlayOptions) -> any PCMBlocks {
+        switch self {
+        case .buffer(let buffer):
+            MemoryBlocks(buffer, from: offset, loops: options.loop, repeats: options.repeats)
+        case .stream(let stream): stream
+        case .fed(let ring): ring
+        }
+    }
 }

@@ -116,9 +116,7 @@ struct VoicePool {
         voices[index].aliases.removeAll(keepingCapacity: true)
         voices[index].sound = request.sound
         voices[index].name = request.name
-        voices[index].buffer = request.buffer
-        voices[index].stream = request.stream
-        voices[index].fed = request.fed
+        voices[index].content = request.content
         voices[index].options = request.options
         voices[index].positionRamp = request.options.position.map(PositionRamp.constant)
         voices[index].cutoffRamp = request.options.filter?.cutoffFilter.map(CutoffRamp.constant)
@@ -191,12 +189,14 @@ struct VoicePool {
     mutating func release(_ slot: Int32) {
         let index = Int(slot)
         guard voices[index].isBusy else { return }
-        if case .scheduled = voices[index].phase { scheduled.removeAll { $0.slot == slot } }
+        // A slot is scheduled once at most (``takeDue(upTo:)`` removes it before a reschedule), and a
+        // voice stolen before it began is near the front: no walk over the whole list.
+        if case .scheduled = voices[index].phase, let at = scheduled.firstIndex(where: { $0.slot == slot }) {
+            scheduled.remove(at: at)
+        }
         voices[index].phase = .free
         voices[index].gainSettled = false
-        voices[index].buffer = nil
-        voices[index].stream = nil
-        voices[index].fed = nil
+        voices[index].content = nil
         voices[index].filtered = nil
         // The stretcher (and its SoundTouch instance) goes with the last voice that reads it.
         voices[index].stretch = nil

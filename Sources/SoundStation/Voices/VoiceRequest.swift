@@ -3,10 +3,8 @@ struct VoiceRequest {
     var name: String
     /// The sound's id, whose instance list the voice joins (music streams have one too).
     var sound: SoundID
-    var buffer: SoundBuffer?
-    var stream: StreamFeeder?
-    /// The queue of a stream the game feeds.
-    var fed: FeedRing?
+    /// What it plays.
+    var content: VoiceSource
     var options: PlayOptions
     var fadeIn: Double = 0
     var startOffset = 0
@@ -18,6 +16,21 @@ struct VoiceRequest {
     /// The time-stretcher the voice is played through, with the other voices of its group (a
     /// music track at a speed other than 1, or a pitch shift).
     var stretch: StretchTap?
+
+    /// A request to play `content` with `options`; the rest as the defaults say.
+    init(name: String, sound: SoundID, content: VoiceSource, options: PlayOptions) {
+        (self.name, self.sound, self.content, self.options) = (name, sound, content, options)
+    }
+
+    /// A request to play a preloaded `buffer`.
+    init(name: String, sound: SoundID, buffer: SoundBuffer, options: PlayOptions) {
+        self.init(name: name, sound: sound, content: .buffer(buffer), options: options)
+    }
+
+    /// A request to play a track streamed by `stream`.
+    init(name: String, sound: SoundID, stream: StreamFeeder, options: PlayOptions) {
+        self.init(name: name, sound: sound, content: .stream(stream), options: options)
+    }
 }
 
 /// A per-sound cap on simultaneous voices, as the catalogue's `maxInstances`, `steal` and

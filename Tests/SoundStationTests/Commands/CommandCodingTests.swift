@@ -46,6 +46,7 @@ import Testing
             SpatialLayout(width: 40, distanceModel: .exponential(reference: 2, maxDistance: 9, rolloff: 3))),
         .setSpatialLayout(
             SpatialLayout(width: 40, distanceModel: .linear(reference: 1, maxDistance: 5, rolloff: 1))),
+        .setHRTF(true), .setHRTF(false),
         .playMusic(sound: SoundID(rawValue: 3), transition: .cut, from: .restart, frame: nil),
         .playMusic(
             sound: SoundID(rawValue: 3), transition: .crossfade(.seconds(2)), from: .marker("boss"),
@@ -78,7 +79,7 @@ import Testing
             #expect(try EngineCommand(decoding: bytes) == command, "\(command)")
         }
         // Every kind of command is in the list above.
-        #expect(kinds == Set(1...24))
+        #expect(kinds == Set(1...25))
     }
 
     @Test func commandsAreCompact() {
@@ -98,7 +99,8 @@ import Testing
             .deviceLost(reason: "pulse disconnected", time: .seconds(9)),
             .deviceRestored(device: "Null Output", time: .seconds(10)),
         ]
-        for event in events {
+        let statuses = HRTFStatus.allCases.map { SoundEvent.hrtf($0, time: .seconds(2)) }
+        for event in events + statuses {
             let bytes = try #require(event.encoded())
             #expect(try SoundEvent(decoding: bytes) == event)
         }

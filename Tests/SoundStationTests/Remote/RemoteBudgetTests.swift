@@ -61,6 +61,26 @@ import Testing
         try fileBytes { try WAVWriter.write(audio, toFileAt: $0, format: .int16) }
     }
 
+    /// A budget of 10 MB of decoded samples.
+    static var tenMegabytes: RemoteBudget {
+        var budget = RemoteBudget()
+        budget.decodedBytes = 10 << 20
+        return budget
+    }
+
+    /// The catalogue and files of a beep and two files of 10 s of stereo (7.68 MB decoded each,
+    /// different bytes), of which ``tenMegabytes`` holds one; and the beep's file.
+    static func beepAndTwoLongFiles() throws -> (messages: [RemoteMessage], beep: [UInt8]) {
+        let beep = try wav(RemoteSessionTests.beep)
+        let first = try wav(Signals.sine(frequency: 100, seconds: 10, amplitude: 0.1, channels: 2))
+        let second = try wav(Signals.sine(frequency: 200, seconds: 10, amplitude: 0.1, channels: 2))
+        let messages = catalogue([
+            (name: "beep", file: beep, ext: "wav"), (name: "first", file: first, ext: "wav"),
+            (name: "second", file: second, ext: "wav"),
+        ])
+        return (messages, beep)
+    }
+
     @Test func oneFrameOf120EntriesOnOneOggHoldsOneDecodeWithinTheBudget() async throws {
         let folder = Self.cacheFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -92,22 +112,10 @@ import Testing
     }
 
     @Test func beyondTheDecodedBudgetALoadIsRefusedCountedAndTheRestPlays() async throws {
-        let folder = Self.cacheFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let cache = try AssetCache(directory: folder)
-        let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
-        var budget = RemoteBudget()
-        budget.decodedBytes = 10 << 20
-        let player = RemotePlayer(engine: engine, cache: cache, delay: .milliseconds(100), budget: budget)
-        defer { player.finish() }
-        let beep = try Self.wav(RemoteSessionTests.beep)
-        // Two files of 10 s of stereo (7.68 MB charged each, different bytes): only one fits.
-        let first = try Self.wav(Signals.sine(frequency: 100, seconds: 10, amplitude: 0.1, channels: 2))
-        let second = try Self.wav(Signals.sine(frequency: 200, seconds: 10, amplitude: 0.1, channels: 2))
-        let messages = Self.catalogue([
-            (name: "beep", file: beep, ext: "wav"), (name: "first", file: first, ext: "wav"),
-            (name: "second", file: second, ext: "wav"),
-        ])
+        let side = try RemoteTestPlayer(budget: Self.tenMegabytes)
+        defer { side.close() }
+        let (player, engine, budget) = (side.player, side.engine, Self.tenMegabytes)
+        let (messages, _) = try Self.beepAndTwoLongFiles()
         RemoteSessionTests.transport(
             [.hello(sampleRate: 48_000, frame: 0, session: 1)] + messages, into: player)
         try await RemoteSessionTests.wait { player.report.overBudget[.decoded] == 1 }
@@ -131,22 +139,10 @@ import Testing
     }
 
     @Test func aLoadRefusedForTheBudgetIsNotTriedAgainWhenMoreFilesArrive() async throws {
-        let folder = Self.cacheFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
-        var budget = RemoteBudget()
-        budget.decodedBytes = 10 << 20
-        let player = RemotePlayer(
-            engine: engine, cache: try AssetCache(directory: folder), delay: .milliseconds(100),
-            budget: budget)
-        defer { player.finish() }
-        let beep = try Self.wav(RemoteSessionTests.beep)
-        let first = try Self.wav(Signals.sine(frequency: 100, seconds: 10, amplitude: 0.1, channels: 2))
-        let second = try Self.wav(Signals.sine(frequency: 200, seconds: 10, amplitude: 0.1, channels: 2))
-        let messages = Self.catalogue([
-            (name: "beep", file: beep, ext: "wav"), (name: "first", file: first, ext: "wav"),
-            (name: "second", file: second, ext: "wav"),
-        ])
+        let side = try RemoteTestPlayer(budget: Self.tenMegabytes)
+        defer { side.close() }
+        let (player, budget) = (side.player, Self.tenMegabytes)
+        let (messages, beep) = try Self.beepAndTwoLongFiles()
         let beepHash = ContentHash.of(beep)
         let isBeep = { (message: RemoteMessage) -> Bool in
             if case .fileChunk(let hash, _, _, _) = message { return hash == beepHash }
@@ -168,11 +164,9 @@ import Testing
     }
 
     @Test func aFloodOfLongNamesIsBoundedByTheNameBudget() async throws {
-        let folder = Self.cacheFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
-        let player = RemotePlayer(engine: engine, cache: try AssetCache(directory: folder))
-        defer { player.finish() }
+        let side = try RemoteTestPlayer()
+        defer { side.close() }
+        let player = side.player
         let flood = 20_000
         let names = (0..<flood).map { "\u{1B}]0;PWNED\u{7}" + String(repeating: "n", count: 4000) + "\($0)" }
         let messages = names.enumerated().map { index, name in
@@ -204,11 +198,9 @@ import Testing
     }
 
     @Test func commandsForAnHourAheadAreHeldWithinThePendingBudget() async throws {
-        let folder = Self.cacheFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
-        let player = RemotePlayer(engine: engine, cache: try AssetCache(directory: folder))
-        defer { player.finish() }
+        let side = try RemoteTestPlayer()
+        defer { side.close() }
+        let (player, engine) = (side.player, side.engine)
         let command = EngineCommand.stopAll(bus: nil, fade: .zero)
         // The first command anchors the clock; 10,000 more name a frame an hour later.
         let flood = (0..<10_000).map { _ in RemoteMessage.command(command, frame: 48_000 * 3600) }
@@ -226,13 +218,11 @@ import Testing
     }
 
     @Test func musicStopsForAnHourAheadAreHeldWithinThePendingBudget() async throws {
-        let folder = Self.cacheFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
         var budget = RemoteBudget()
         budget.pendingCommands = 100
-        let player = RemotePlayer(engine: engine, cache: try AssetCache(directory: folder), budget: budget)
-        defer { player.finish() }
+        let side = try RemoteTestPlayer(budget: budget)
+        defer { side.close() }
+        let player = side.player
         let anchor = EngineCommand.stopAll(bus: nil, fade: .zero)
         let stop = EngineCommand.stopMusic(fade: .zero, frame: nil)
         let flood = (0..<1000).map { _ in RemoteMessage.command(stop, frame: 48_000 * 3600) }
@@ -247,15 +237,14 @@ import Testing
     }
 
     @Test func messagesBeyondTheQueueBudgetAreDroppedAndCounted() throws {
-        let folder = Self.cacheFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
         var budget = RemoteBudget()
         budget.queuedBytes = 1000
-        let player = RemotePlayer(engine: engine, cache: try AssetCache(directory: folder), budget: budget)
+        let side = try RemoteTestPlayer(budget: budget)
+        defer { side.close() }
+        let player = side.player
         // Ten messages of 500 bytes in one read: two fit in the queue.
         player.receive((0..<10).map { _ in [UInt8](repeating: 0xEE, count: 500) })
-        player.finish()
+        side.finish()
         #expect(player.report.overBudget[.queued] == 8)
         #expect(player.report.undecodable == 2)
     }

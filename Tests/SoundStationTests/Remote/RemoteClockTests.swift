@@ -77,23 +77,12 @@ import Testing
         let assets = try TestAssets()
         try assets.addWAV("beep", RemoteSessionTests.beep)
         let server = try await assets.system()
-        let sent = Locked<[(EngineCommand, Int64)]>([])
-        server.engine.commandTap.withLock {
-            $0 = { command, frame in sent.withLock { $0.append((command, frame)) } }
-        }
-        let cacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent("ss-cache-\(UUID())")
-            .path
-        defer { try? FileManager.default.removeItem(atPath: cacheFolder) }
-        let local = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
-        let player = RemotePlayer(
-            engine: local, cache: try AssetCache(directory: cacheFolder), delay: .milliseconds(100))
-        defer { player.finish() }
+        let sent = server.engine.recordCommands()
+        let side = try RemoteTestPlayer()
+        defer { side.close() }
+        let player = side.player
         // Every message arrives when the local clock (the render's) reads what the test rendered.
-        RemoteSessionTests.transport(
-            [.hello(sampleRate: 48_000, frame: 0, session: 1)]
-                + (try RemoteSessionTests.assetMessages(server.catalogue)),
-            into: player)
-        try await RemoteSessionTests.wait { player.report.loaded == 1 }
+        try await side.open(server.catalogue)
         let id = try server.bank.id(of: "beep")
 
         // Local 0 s: a beep for server 0.2 s, sent on time.
@@ -101,10 +90,8 @@ import Testing
         try server.effects.play("beep", at: .milliseconds(200))
         _ = try server.engine.render(frames: 480)
         let first = sent.withLock { $0 }
-        RemoteSessionTests.transport(
-            [.soundName(id, name: "beep")] + first.map { .command($0.0, frame: $0.1) }, into: player)
-        try await RemoteSessionTests.wait { player.report.commands == first.count }
-        let before = try local.render(frames: 24_000)
+        try await side.send(first, naming: [(id, "beep")])
+        let before = try side.engine.render(frames: 24_000)
         #expect(AudioAnalysis.onset(before, threshold: 0.05) == 14_400)
 
         // Local 0.5 s: a clock message from server 0.1 s (0.4 s late: the player was held up, or
@@ -114,10 +101,8 @@ import Testing
         try server.effects.play("beep", at: .milliseconds(900))
         _ = try server.engine.render(frames: 480)
         let second = sent.withLock { $0 }
-        RemoteSessionTests.transport(
-            [.clock(frame: 4_800)] + second.map { .command($0.0, frame: $0.1) }, into: player)
-        try await RemoteSessionTests.wait { player.report.commands == first.count + second.count }
-        let after = try local.render(frames: 48_000)
+        try await side.send(second, after: [.clock(frame: 4_800)])
+        let after = try side.engine.render(frames: 48_000)
         // Server 0.9 s plus the 100 ms delay: local 1.0 s, frame 24,000 of this render.
         #expect(AudioAnalysis.onset(after, threshold: 0.05) == 24_000)
         #expect(first.count == 1 && second.count == 1)

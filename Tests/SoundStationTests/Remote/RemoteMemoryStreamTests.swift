@@ -55,23 +55,6 @@ import Testing
         }
     }
 
-    /// A player on an offline engine with a cache of its own.
-    final class Player {
-        let engine: AudioEngine
-        let player: RemotePlayer
-        let folder: String
-
-        init(budget: RemoteBudget = RemoteBudget(), folder: String? = nil) throws {
-            self.folder =
-                folder
-                ?? FileManager.default.temporaryDirectory.appendingPathComponent("ss-cache-\(UUID())").path
-            engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
-            player = RemotePlayer(
-                engine: engine, cache: try AssetCache(directory: self.folder), delay: .milliseconds(100),
-                budget: budget)
-        }
-    }
-
     static func decoded(_ messages: [[UInt8]]) -> [RemoteMessage] {
         messages.compactMap { try? RemoteMessage(decoding: $0) }
     }
@@ -152,11 +135,8 @@ import Testing
         var budget = RemoteBudget()
         budget.streams = 2
         budget.streamFrames = 2_000
-        let side = try Player(budget: budget)
-        defer {
-            side.player.finish()
-            try? FileManager.default.removeItem(atPath: side.folder)
-        }
+        let side = try RemoteTestPlayer(budget: budget)
+        defer { side.close() }
         let encoder = try OpusPacketEncoder(channels: 1, sampleRate: 48_000)
         let silence = [Float](repeating: 0.1, count: 960)
         let data = try #require(silence.withUnsafeBufferPointer { encoder.encode($0.baseAddress!) })
@@ -205,12 +185,12 @@ import Testing
         }
         #expect(sent == wav)
 
-        let side = try Player()
-        defer { try? FileManager.default.removeItem(atPath: side.folder) }
+        let side = try RemoteTestPlayer()
+        defer { side.close() }
         side.player.receive(messages)
         try await RemoteSessionTests.wait { side.player.report.commands == 1 }
         let report = side.player.report
-        side.player.finish()
+        side.finish()
         #expect(report.filesReceived == 1 && report.notArrived == 0)
         let played = try side.engine.render(frames: 28_800)
         // At its server frame (9600) plus the 100 ms delay, the same samples as the game's.
@@ -229,7 +209,7 @@ import Testing
                 if case .catalogue(_, let files) = $0 { files.contains { $0.hash == hash } } else { false }
             })
         #expect(!second.contains { if case .fileChunk = $0 { true } else { false } })
-        let cached = try Player(folder: side.folder)
+        let cached = try RemoteTestPlayer(folder: side.folder)
         cached.player.receive(
             try {
                 let replay = try Server(announcement: RemoteAnnouncement(cached: [hash.shortHex]))
@@ -240,7 +220,7 @@ import Testing
             }())
         try await RemoteSessionTests.wait { cached.player.report.commands == 1 }
         let fromCache = cached.player.report
-        cached.player.finish()
+        cached.finish()
         #expect(fromCache.filesReceived == 0 && fromCache.filesFromCache == 1 && fromCache.notArrived == 0)
         #expect(AudioAnalysis.onset(try cached.engine.render(frames: 28_800), threshold: 0.05) == 14_400)
     }
@@ -296,14 +276,14 @@ import Testing
         let end = try #require(decoded.firstIndex { if case .streamEnd(_, 100) = $0 { true } else { false } })
         #expect(open < play && play < end)
 
-        let side = try Player()
-        defer { try? FileManager.default.removeItem(atPath: side.folder) }
+        let side = try RemoteTestPlayer()
+        defer { side.close() }
         side.player.receive(messages)
         try await RemoteSessionTests.wait { side.player.report.streams.packets == 100 }
         try await RemoteSessionTests.wait { side.player.report.commands >= 2 }
         let played = try side.engine.render(frames: 48_000 * 3)
         let report = side.player.report
-        side.player.finish()
+        side.finish()
         #expect(
             report.streams.opened == 1 && report.streams.concealed == 0 && report.streams.overflowFrames == 0)
         #expect(report.streams.underruns == 0)

@@ -65,24 +65,13 @@ import Testing
         let assets = try TestAssets()
         try assets.addWAV("beep", Self.beep)
         let server = try await assets.system()
-        let sent = Locked<[(EngineCommand, Int64)]>([])
-        server.engine.commandTap.withLock {
-            $0 = { command, frame in sent.withLock { $0.append((command, frame)) } }
-        }
+        let sent = server.engine.recordCommands()
 
-        let cacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent("ss-cache-\(UUID())")
-            .path
-        defer { try? FileManager.default.removeItem(atPath: cacheFolder) }
-        let cache = try AssetCache(directory: cacheFolder)
-        let local = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
-        let player = RemotePlayer(engine: local, cache: cache, delay: .milliseconds(100))
-        defer { player.finish() }
-        Self.transport(
-            [.hello(sampleRate: 48_000, frame: 0, session: 1)] + (try Self.assetMessages(server.catalogue)),
-            into: player)
-        try await Self.wait { player.report.loaded == 1 }
-        #expect(player.report.filesReceived == 1)
-        #expect(cache.entries().count == 1)
+        let side = try RemoteTestPlayer()
+        defer { side.close() }
+        try await side.open(server.catalogue)
+        #expect(side.player.report.filesReceived == 1)
+        #expect(side.cache.entries().count == 1)
 
         try server.effects.play("beep", at: .milliseconds(200))
         try server.effects.play("beep", at: .milliseconds(700))
@@ -90,13 +79,10 @@ import Testing
         let commands = sent.withLock { $0 }
         let plays = commands.filter { if case .play = $0.0 { true } else { false } }
         #expect(plays.count == 2)
-        let id = try server.bank.id(of: "beep")
-        Self.transport(
-            [.soundName(id, name: "beep")] + commands.map { .command($0.0, frame: $0.1) }, into: player)
-        try await Self.wait { player.report.commands == commands.count }
-        #expect(player.report.late == 0 && player.report.notArrived == 0)
+        try await side.send(commands, naming: [(try server.bank.id(of: "beep"), "beep")])
+        #expect(side.player.report.late == 0 && side.player.report.notArrived == 0)
 
-        let mix = try local.render(frames: 60_000)
+        let mix = try side.engine.render(frames: 60_000)
         // Server frames 9600 and 33600, plus the 100 ms delay (the first message came at local 0).
         #expect(AudioAnalysis.onset(mix, threshold: 0.05) == 14_400)
         #expect(AudioAnalysis.onset(mix, threshold: 0.05, from: 20_000) == 38_400)
@@ -133,12 +119,9 @@ import Testing
     }
 
     @Test func aSoundThatHasNotArrivedIsRefusedAndCounted() async throws {
-        let cacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent("ss-cache-\(UUID())")
-            .path
-        defer { try? FileManager.default.removeItem(atPath: cacheFolder) }
-        let local = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
-        let player = RemotePlayer(engine: local, cache: try AssetCache(directory: cacheFolder))
-        defer { player.finish() }
+        let side = try RemoteTestPlayer()
+        defer { side.close() }
+        let player = side.player
         let play = EngineCommand.play(
             voice: VoiceHandle(ticket: 1), sound: SoundID(rawValue: 0), options: PlayOptions(), frame: nil)
         Self.transport(
@@ -148,17 +131,13 @@ import Testing
                 .command(play, frame: 10),
             ], into: player)
         try await Self.wait { player.report.notArrived == 1 }
-        #expect(AudioAnalysis.peak(try local.render(frames: 24_000)) == 0)
+        #expect(AudioAnalysis.peak(try side.engine.render(frames: 24_000)) == 0)
     }
 
     @Test func aCatalogueNamingPathsOrBadBytesIsRefusedAndNothingIsWritten() async throws {
-        let cacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent("ss-cache-\(UUID())")
-            .path
-        defer { try? FileManager.default.removeItem(atPath: cacheFolder) }
-        let cache = try AssetCache(directory: cacheFolder)
-        let local = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
-        let player = RemotePlayer(engine: local, cache: cache)
-        defer { player.finish() }
+        let side = try RemoteTestPlayer()
+        defer { side.close() }
+        let (player, cache) = (side.player, side.cache)
         let claimed = ContentHash.of(Array("claimed".utf8))
         let escaping = #"{"sounds": [{"name": "a", "path": "../../../tmp/x.wav", "kind": "effect"}]}"#
         let honest = #"{"sounds": [{"name": "a", "path": "\#(claimed.hex).wav", "kind": "effect"}]}"#
@@ -171,7 +150,7 @@ import Testing
             ], into: player)
         try await Self.wait { player.report.refused == 3 }
         #expect(cache.entries().isEmpty)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: cacheFolder).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: side.folder).isEmpty)
     }
 
     @Test func theCacheFindsDamageByHashAndKeepsToItsCap() throws {

@@ -31,33 +31,17 @@ struct RemoteSongTests {
         let fontHash = try #require(files.first { $0.path.hasSuffix("gm.sf2") }).hash
         #expect(text.contains("\"soundfont\":\"\(fontHash.hex).sf2\""), "\(text)")
 
-        let cacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent("ss-cache-\(UUID())")
-            .path
-        defer { try? FileManager.default.removeItem(atPath: cacheFolder) }
-        let cache = try AssetCache(directory: cacheFolder)
-        let local = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
-        let player = RemotePlayer(engine: local, cache: cache, delay: .milliseconds(100))
-        defer { player.finish() }
-        RemoteSessionTests.transport(
-            [.hello(sampleRate: 48_000, frame: 0, session: 1)]
-                + (try RemoteSessionTests.assetMessages(server.catalogue)),
-            into: player)
-        try await RemoteSessionTests.wait { player.report.loaded == 1 }
-        #expect(player.report.filesReceived == 2)
-        #expect(Set(cache.entries().map(\.ext)) == ["mid", "sf2"])
+        let side = try RemoteTestPlayer()
+        defer { side.close() }
+        try await side.open(server.catalogue)
+        #expect(side.player.report.filesReceived == 2)
+        #expect(Set(side.cache.entries().map(\.ext)) == ["mid", "sf2"])
 
-        let sent = Locked<[(EngineCommand, Int64)]>([])
-        server.engine.commandTap.withLock {
-            $0 = { command, frame in sent.withLock { $0.append((command, frame)) } }
-        }
+        let sent = server.engine.recordCommands()
         try server.music.play("tune")
         _ = try server.engine.render(frames: 48_000)
-        let commands = sent.withLock { $0 }
-        let id = try server.bank.id(of: "tune")
-        RemoteSessionTests.transport(
-            [.soundName(id, name: "tune")] + commands.map { .command($0.0, frame: $0.1) }, into: player)
-        try await RemoteSessionTests.wait { player.report.commands == commands.count }
-        let mix = try local.render(frames: 96_000)
+        try await side.send(sent.withLock { $0 }, naming: [(try server.bank.id(of: "tune"), "tune")])
+        let mix = try side.engine.render(frames: 96_000)
         // The first note 100 ms in (the delay), the second 0.5 s after it.
         let first = try #require(AudioAnalysis.onset(mix, threshold: 0.01))
         #expect(abs(first - 4_800) <= 480, "the song starts at frame \(first)")

@@ -19,10 +19,7 @@ import Testing
         try await server.bank.preload().throwIfFailed()
         let laser = SynthSound.preset(.laser, seed: 3, variation: 2)
         _ = try server.synth("laser", laser)
-        let sent = Locked<[(EngineCommand, Int64)]>([])
-        engine.commandTap.withLock {
-            $0 = { command, frame in sent.withLock { $0.append((command, frame)) } }
-        }
+        let sent = engine.recordCommands()
 
         // What the link sends: the catalogue with no file, then again with the laser made at run time.
         let (first, files) = try #require(RemoteLink.rewrite(root: root, entries: server.catalogue.entries))
@@ -31,13 +28,9 @@ import Testing
         let second = RemoteJSON.manifest(RemoteLink.adding(synth: laser, named: "laser", to: sounds))
         #expect(!String(decoding: second, as: UTF8.self).contains("\"path\""))
 
-        let cacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent("ss-cache-\(UUID())")
-            .path
-        defer { try? FileManager.default.removeItem(atPath: cacheFolder) }
-        let local = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
-        let player = RemotePlayer(
-            engine: local, cache: try AssetCache(directory: cacheFolder), delay: .milliseconds(100))
-        defer { player.finish() }
+        let side = try RemoteTestPlayer()
+        defer { side.close() }
+        let player = side.player
         RemoteSessionTests.transport(
             [
                 .hello(sampleRate: 48_000, frame: 0, session: 1), .catalogue(manifest: first, files: []),
@@ -57,14 +50,11 @@ import Testing
             if case .play(_, _, let options, _) = command.0 { options.pitch } else { nil }
         }
         #expect(pitches.count == 3 && pitches.contains { $0 != 1 }, "pitches \(pitches)")
-        RemoteSessionTests.transport(
-            [
-                .soundName(try server.bank.id(of: "coin"), name: "coin"),
-                .soundName(try server.bank.id(of: "laser"), name: "laser"),
-            ] + commands.map { .command($0.0, frame: $0.1) }, into: player)
-        try await RemoteSessionTests.wait { player.report.commands == commands.count }
+        try await side.send(
+            commands,
+            naming: [(try server.bank.id(of: "coin"), "coin"), (try server.bank.id(of: "laser"), "laser")])
         #expect(player.report.late == 0 && player.report.notArrived == 0)
-        let played = try local.render(frames: 52_800)
+        let played = try side.engine.render(frames: 52_800)
         // The player's mix, 100 ms (4800 frames) later, is the server's, sample for sample.
         let shifted = Array(played.samples[(4_800 * 2)...])
         #expect(shifted.count == heard.samples.count)

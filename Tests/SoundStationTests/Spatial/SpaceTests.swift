@@ -364,19 +364,73 @@ import Testing
 }
 
 @Suite struct HRTFTests {
+    /// The events `engine` sends from now on.
+    static func recording(_ engine: AudioEngine) -> Locked<[SoundEvent]> {
+        let seen = Locked<[SoundEvent]>([])
+        engine.onEvent { event in seen.withLock { $0.append(event) } }
+        return seen
+    }
+
+    /// The HRTF statuses among `events`.
+    static func statuses(_ events: Locked<[SoundEvent]>) -> [HRTFStatus] {
+        events.withLock { $0 }.compactMap { if case .hrtf(let status, _) = $0 { status } else { nil } }
+    }
+
     @Test func hrtfIsOffByDefaultAndReportsItsStatus() throws {
         let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
+        let seen = Self.recording(engine)
         #expect(engine.hrtfStatus == .disabled)
         let tone = try engine.makeBuffer(Signals.sine(frequency: 440, seconds: 0.5), name: "tone")
-        let status = engine.setHRTF(true)
-        #expect(engine.hrtfStatus == status)
+        engine.setHRTF(true)
+        // The call only asks: offline, the next render carries it out.
+        #expect(engine.hrtfStatus == .disabled)
         try engine.play(tone, options: PlayOptions(pan: -0.5))
         let mix = try engine.render(frames: 12_000)
+        let status = try #require(Self.statuses(seen).first)
+        #expect(status != .disabled)
+        #expect(engine.hrtfStatus == status)
+        #expect(seen.withLock { $0 }.contains(.hrtf(status, time: .zero)))
         #expect(AudioAnalysis.rms(mix, channel: 0) > AudioAnalysis.rms(mix, channel: 1))
         if status.isOn {
             // Through HRTF the far ear still hears the sound, unlike the stereo panner at -0.5.
             #expect(AudioAnalysis.rms(mix, channel: 1) > 0.05 * AudioAnalysis.rms(mix, channel: 0))
         }
-        #expect(engine.setHRTF(false) == .disabled)
+        engine.setHRTF(false)
+        _ = try engine.render(frames: 0)
+        #expect(engine.hrtfStatus == .disabled)
+        #expect(Self.statuses(seen) == [status, .disabled])
+    }
+
+    /// A device opened in place of a lost one is given the setting the lost one had, and the status
+    /// it reports is what ``AudioEngine/hrtfStatus`` reads.
+    @Test func aReopenedDeviceKeepsTheSetting() throws {
+        let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
+        engine.setHRTF(true)
+        _ = try engine.render(frames: 0)
+        let status = engine.hrtfStatus
+        let lost = engine.device
+        engine.mixer.run {
+            engine.mixer.update { $0.deviceLost = true }
+            engine.mixer.reopenIfLost { try? OpenALDevice(loopbackSampleRate: 48_000, channels: 2) }
+        }
+        #expect(engine.device !== lost)
+        _ = try engine.render(frames: 0)
+        #expect(engine.hrtfStatus == status)
+        #expect(HRTFStatus(engine.device.hrtfStatus) == status)
+    }
+
+    /// On a driver's thread (silent output mixes on a mono device, which HRTF cannot serve), the
+    /// status is published by the round that carried the call out.
+    @Test func aQuietEnginePublishesWhatItsDeviceSays() throws {
+        let engine = try AudioEngine(output: .silent)
+        defer { engine.shutdown() }
+        let seen = Self.recording(engine)
+        let before = engine.hrtfStatus
+        engine.setHRTF(true)
+        #expect(engine.waitForMixer(timeout: .seconds(10)))
+        let status = try #require(Self.statuses(seen).first)
+        #expect(engine.hrtfStatus == status)
+        #expect(!status.isOn)
+        #expect(before == .disabled || before == .unavailable)
     }
 }

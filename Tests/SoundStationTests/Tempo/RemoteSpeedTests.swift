@@ -14,33 +14,19 @@ import Testing
             "tone", Signals.sine(frequency: 440, seconds: 2, amplitude: 0.5), kind: "music",
             extra: "\"loop\": false")
         let server = try await assets.system()
-        let sent = Locked<[(EngineCommand, Int64)]>([])
-        server.engine.commandTap.withLock {
-            $0 = { command, frame in sent.withLock { $0.append((command, frame)) } }
-        }
-        let cacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent("ss-cache-\(UUID())")
-            .path
-        defer { try? FileManager.default.removeItem(atPath: cacheFolder) }
-        let local = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
-        let player = RemotePlayer(
-            engine: local, cache: try AssetCache(directory: cacheFolder), delay: .milliseconds(100))
-        defer { player.finish() }
-        RemoteSessionTests.transport(
-            [.hello(sampleRate: 48_000, frame: 0, session: 1)]
-                + (try RemoteSessionTests.assetMessages(server.catalogue)), into: player)
-        try await RemoteSessionTests.wait { player.report.loaded == 1 }
+        let sent = server.engine.recordCommands()
+        let side = try RemoteTestPlayer()
+        defer { side.close() }
+        try await side.open(server.catalogue)
 
         try server.music.setSpeed(1.25)
         try server.music.play("tone")
         _ = try server.engine.render(frames: 4_800)
         let commands = sent.withLock { $0 }
         #expect(commands.contains { if case .setMusicSpeed(1.25, .zero) = $0.0 { true } else { false } })
-        let id = try server.bank.id(of: "tone")
-        RemoteSessionTests.transport(
-            [.soundName(id, name: "tone")] + commands.map { .command($0.0, frame: $0.1) }, into: player)
-        try await RemoteSessionTests.wait { player.report.commands == commands.count }
+        try await side.send(commands, naming: [(try server.bank.id(of: "tone"), "tone")])
 
-        let mix = try local.render(frames: 3 * 48_000)
+        let mix = try side.engine.render(frames: 3 * 48_000)
         let start = try #require(AudioAnalysis.onset(mix, threshold: 0.05))
         var end = mix.frameCount
         while end > 0, abs(mix.samples[(end - 1) * 2]) < 0.05 { end -= 1 }
@@ -48,6 +34,6 @@ import Testing
         #expect(abs(length - 1.6) < 0.02, "the player's track lasted \(length) s")
         let frequency = AudioAnalysis.zeroCrossingFrequency(mix, frames: (start + 4_800)..<(end - 4_800))
         #expect(abs(frequency - 440) < 1, "\(frequency) Hz on the player")
-        #expect(local.activeVoiceCount == 0)
+        #expect(side.engine.activeVoiceCount == 0)
     }
 }

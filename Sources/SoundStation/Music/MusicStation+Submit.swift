@@ -1,0 +1,61 @@
+/// How a music command reaches the mixer: the station's calls check their arguments and end here,
+/// as does the SSH player with the commands it receives.
+extension MusicStation {
+    /// A track as a switch holds it: its entry (with the call's loop and repeats), id and buffer
+    /// (`nil` when streamed).
+    typealias Track = (entry: SoundEntry, id: SoundID, buffer: SoundBuffer?)
+
+    /// Writes `command` for the mixer as this station's change, which
+    /// ``Mixer/perform(_:in:events:tap:)`` carries out at its frame. What the change needs that
+    /// cannot cross a process is resolved here: a switch's track (its entry and buffers) from the
+    /// command's sound id in this station's bank, unless `track` gives it. Never waits.
+    /// - Parameters:
+    ///   - command: A music command, with this engine's sound id and frames, its values in range
+    ///     (``EngineCommand/check(sampleRate:)``).
+    ///   - frame: The engine frame to carry it out at; `nil` for the one a switch or stop names, or
+    ///     else when the mixer takes it.
+    /// - Returns: False for a command that is not the music's, a switch to a track this station's
+    ///   bank has not loaded, or a command dropped by a full ring.
+    @discardableResult
+    package func submit(_ command: EngineCommand, atFrame frame: Int64? = nil) -> Bool {
+        submit(command, atFrame: frame, track: nil)
+    }
+
+    /// ``submit(_:atFrame:)`` with a switch's track resolved by the caller (its loop and repeats as
+    /// the call asked).
+    @discardableResult
+    func submit(_ command: EngineCommand, atFrame frame: Int64? = nil, track: Track?) -> Bool {
+        var frame = frame
+        let change: MusicTask.Change
+        switch command {
+        case .playMusic(let sound, let transition, let position, let at):
+            guard let (entry, id, buffer) = track ?? loadedTrack(sound) else { return false }
+            change = .play(entry, id: id, buffer: buffer, transition, position)
+            frame = frame ?? at
+        case .stopMusic(let fade, let at):
+            change = .stop(fade: fade.inSeconds)
+            frame = frame ?? at
+        case .pauseMusic: change = .pause
+        case .resumeMusic: change = .resume
+        case .setIntensity(let intensity, let tween):
+            // The value last set, for the getter at once; the mixer's own follows with the change.
+            state.withLock { $0.intensity = intensity }
+            change = .intensity(intensity, tween)
+        case .setMusicSpeed(let speed, let tween):
+            state.withLock { $0.speed = speed }
+            change = .speed(speed, seconds: tween.inSeconds)
+        case .play, .stop, .stopAll, .pause, .resume, .pauseAll, .resumeAll, .setVoice, .setPosition,
+            .setVoiceFilter, .seek, .setBusVolume, .setBusMuted, .setBusFilter, .setBusReverb, .setDucking,
+            .setListener, .setSpatialLayout, .setHRTF:
+            return false
+        }
+        return engine.submit(.music(command, MusicTask(station: self, change: change, frame: frame)))
+    }
+
+    /// The loaded track whose id is `sound` in this station's bank.
+    private func loadedTrack(_ sound: SoundID) -> Track? {
+        let name = engine.sounds.withLock { table in table.index(sound).map { table.slots[$0].name } }
+        guard let name, let track = try? loadedTrack(name), track.1 == sound else { return nil }
+        return track
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import SoundStationTesting
+import Testing
+
+@testable import SoundStation
+@testable import SoundStationPlayer
+
+/// A session recorded from a game, decoded on the player's side and rendered there, sample for
+/// sample the game's own offline render: the player carries out the commands it receives with the
+/// same mixer steps as the game (no second interpretation), at their frames plus the delay.
+@Suite struct RemoteEqualsLocalTests {
+    /// The player's delay: the first message arrives at its frame 0, so every command lands this many
+    /// frames after its server frame.
+    static let delayFrames = 5_120
+
+    @Test func aRecordedSessionRendersOnThePlayerAsInTheGame() async throws {
+        let assets = try TestAssets()
+        try WAVWriter.write(
+            Signals.noise(seconds: 2, amplitude: 0.25, channels: 2, seed: 5),
+            toFileAt: "\(assets.root)/drums.wav",
+            format: .float32)
+        try assets.addWAV(
+            "layered", Signals.stereoTones(left: 220, right: 330, seconds: 2), kind: "music",
+            extra: "\"bpm\": 120, \"stems\": [{\"path\": \"drums.wav\", \"from\": 0.5}]")
+        try assets.addWAV(
+            "calm", Signals.stereoTones(left: 440, right: 550, seconds: 2, amplitude: 0.3), kind: "music",
+            extra: "\"bpm\": 120")
+        try assets.addWAV("hum", Signals.sine(frequency: 660, seconds: 3, amplitude: 0.4))
+        let game = try await assets.system()
+        let sent = Locked<[(EngineCommand, Int64)]>([])
+        game.engine.commandTap.withLock {
+            $0 = { command, frame in sent.withLock { $0.append((command, frame)) } }
+        }
+
+        // The game: a layered track at an intensity, an effect whose volume tween starts later than
+        // its command, a bus tween that waits too, a rise of intensity on the next beat, a switch on
+        // the next bar with a crossfade, and a pause of the music.
+        var rendered: [Float] = []
+        func render(_ frames: Int) throws { rendered += try game.engine.render(frames: frames).samples }
+        try game.music.setIntensity(0.6)
+        try game.music.play("layered")
+        let hum = try #require(try game.effects.play("hum"))
+        // A change at once to the voice just started, in the same round as its start.
+        try game.engine.setPan(-0.5, for: hum)
+        try game.engine.setVolume(
+            0.1, for: hum, tween: Tween(.milliseconds(200), start: .at(.milliseconds(400))))
+        try game.engine.setVolume(
+            0.5, for: .music, tween: Tween(.milliseconds(300), easing: .inOutQuad, start: .at(.seconds(1.5))))
+        try render(12_000)
+        try game.music.setIntensity(
+            1, tween: Tween(.milliseconds(300), start: .music(.nextBeat, of: game.music)))
+        try game.music.play(
+            "calm", transition: .crossfade(.milliseconds(250)), from: .restart, at: .nextBar)
+        try render(36_000)
+        game.music.pause()
+        try render(9_600)
+        game.music.resume()
+        try render(120_000 - 57_600)
+        let commands = sent.withLock { $0 }
+        let local = PCMAudio(sampleRate: 48_000, channels: 2, samples: rendered)
+        #expect(AudioAnalysis.rms(local, frames: 0..<120_000) > 0.05)
+
+        // The wire: the session's messages as bytes, then decoded by the player's extractor.
+        let (manifest, files) = try #require(
+            RemoteLink.rewrite(root: game.catalogue.root, entries: game.catalogue.entries))
+        var messages: [RemoteMessage] = [
+            .hello(sampleRate: 48_000, frame: 0, session: 1),
+            .catalogue(manifest: manifest, files: files.map { RemoteFile(hash: $0.hash, size: $0.size) }),
+        ]
+        for name in ["layered", "calm", "hum"] {
+            messages.append(.soundName(try game.bank.id(of: name), name: name))
+        }
+        messages += commands.map { .command($0.0, frame: $0.1) }
+        let wire = messages.flatMap { RemoteFraming.frame($0.encoded())! }
+
+        // The player's side: the files cached from an earlier session (so the catalogue loads as one
+        // sound system, as the game's), an offline engine, the bytes through the extractor.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ss-cache-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cache = try AssetCache(directory: folder)
+        for file in files {
+            let ext = (file.path as NSString).pathExtension
+            try cache.store(
+                [UInt8](try Data(contentsOf: URL(fileURLWithPath: file.path))), hash: file.hash, ext: ext)
+        }
+        let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
+        let player = RemotePlayer(
+            engine: engine, cache: cache, delay: .frames(Int64(Self.delayFrames), rate: 48_000))
+        defer { player.finish() }
+        var extractor = FrameExtractor()
+        var text: [UInt8] = []
+        var found: [[UInt8]] = []
+        extractor.feed(wire, now: 0, text: &text, messages: &found)
+        #expect(text.isEmpty && found.count == messages.count)
+        // The catalogue first, so every sound is loaded before its commands are placed.
+        player.receive(Array(found.prefix(2)))
+        try await RemoteSessionTests.wait { player.report.loaded == 3 }
+        player.receive(Array(found.dropFirst(2)))
+        try await RemoteSessionTests.wait { player.report.commands == commands.count }
+        let report = player.report
+        #expect(report.late == 0 && report.notArrived == 0 && report.undecodable == 0)
+
+        let remote = try engine.render(frames: Self.delayFrames + 120_000)
+        #expect(AudioAnalysis.rms(remote, frames: 0..<Self.delayFrames) == 0)
+        var first: Int?
+        var largest: Float = 0
+        for index in 0..<rendered.count {
+            let difference = abs(remote.samples[Self.delayFrames * 2 + index] - rendered[index])
+            if difference > 0, first == nil { first = index / 2 }
+            largest = max(largest, difference)
+        }
+        #expect(first == nil, "the player's render first differs at frame \(first ?? 0), by up to \(largest)")
+    }
+
+    @Test func aCommandWithAValueNoCallAcceptsIsRefusedAndCounted() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ss-cache-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
+        let player = RemotePlayer(engine: engine, cache: try AssetCache(directory: folder))
+        defer { player.finish() }
+        let messages: [RemoteMessage] = [
+            .hello(sampleRate: 48_000, frame: 0, session: 1),
+            .command(.setBusVolume(.master, -1, tween: nil), frame: 0),
+            .command(.setIntensity(2, tween: TweenSpec(duration: .zero)), frame: 0),
+            .command(.setBusVolume(.master, 0.5, tween: nil), frame: 0),
+        ]
+        player.receive(messages.map { $0.encoded() })
+        try await RemoteSessionTests.wait { player.report.messages == messages.count }
+        let report = player.report
+        #expect(report.refused == 2 && report.commands == 1)
+        #expect(report.lastRefusal?.contains("intensity 2.0") == true, "\(report.lastRefusal ?? "")")
+    }
+}
