@@ -13,10 +13,11 @@ final class FilteredFeeder: @unchecked Sendable {
     /// Frames per queued block, at the sound's rate.
     static let blockFrames = 1024
     /// Frames per block of a stream the game feeds: short, so frames written just ahead are queued
-    /// as soon as they come; and 8 of them (43 ms at 48 kHz) may be queued, so a game that writes
-    /// further ahead rides out a driver thread held up that long on a busy machine. A block holds
-    /// only what was written: a game 10 ms ahead has 10 ms queued, not 43.
+    /// as soon as they come. A block holds only what was written: a game 10 ms ahead has 10 ms
+    /// queued, however many blocks may be.
     static let fedBlockFrames = 256
+    /// The fewest blocks a fed stream may have queued (43 ms at 48 kHz), and offline the number; on
+    /// a device, as many as it may mix at once (``Mixer/fedBufferCount(rate:)``).
     static let fedBufferCount = 8
     /// This feeder's frames per block and blocks queued.
     let blockFrames: Int

@@ -86,7 +86,8 @@ extension Mixer {
         var blocks = content.blocks(from: offset, options: state.pool.voices[index].options)
         var (blockFrames, bufferCount) = (FilteredFeeder.blockFrames, FilteredFeeder.bufferCount)
         if case .fed = content {
-            (blockFrames, bufferCount) = (FilteredFeeder.fedBlockFrames, FilteredFeeder.fedBufferCount)
+            blockFrames = FilteredFeeder.fedBlockFrames
+            bufferCount = fedBufferCount(rate: blocks.sampleRate)
         }
         if let tap = state.pool.voices[index].stretch {
             // Attached once: a seek starts the group's members again together (``engageStretch``).
@@ -101,6 +102,23 @@ extension Mixer {
             $0.filtered = feeder
             $0.endEstimate = .max
         }
+    }
+
+    /// Blocks a fed stream's voice may have queued on its source: enough for all the device may mix
+    /// at once. OpenAL Soft mixes what the sound server asks for in one go, and after a stall (a
+    /// busy machine) the server asks for the whole device buffer, three periods (OpenAL Soft's
+    /// default), at once: frames still in the feed's queue then are no help, and the source runs dry
+    /// with them waiting. A block holds only what was written since the round before, so blocks are
+    /// counted half full. At least ``FilteredFeeder/fedBufferCount``; offline, exactly that, so
+    /// renders do not depend on a device.
+    /// - Parameter rate: The feed's frames per second.
+    func fedBufferCount(rate: Int) -> Int {
+        let least = FilteredFeeder.fedBufferCount
+        let refresh = driver.isDevice ? device.refresh : 0
+        guard refresh > 0 else { return least }
+        let half = FilteredFeeder.fedBlockFrames / 2
+        let frames = 3 * rate / refresh + FilteredFeeder.fedBlockFrames
+        return max(least, (frames + half - 1) / half)
     }
 
     /// Moves a playing (or paused) voice that plays its sound directly onto the filtered path, from

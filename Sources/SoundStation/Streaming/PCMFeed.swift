@@ -5,9 +5,11 @@ import Synchronization
 ///
 /// ``write(_:)`` copies frames into a bounded lock-free queue and returns at once, from any thread:
 /// what does not fit is refused and counted (``refusedFrames``), never waited for. The mixing side
-/// takes frames from the queue as soon as they come, in blocks of at most 256 frames (up to 8 of them
-/// queued on the voice's OpenAL source), so frames written just ahead of the device are heard within
-/// its latency. When the queue runs dry the voice plays silence until frames come again,
+/// takes frames from the queue as soon as they come, in blocks of at most 256 frames queued on the
+/// voice's OpenAL source (as many as the device may mix at once: its whole buffer, three periods,
+/// 70 ms at ``OutputLatency/normal``), so frames written just ahead of the device are heard within
+/// its latency, and a device that mixes late and then several periods at once finds the game's whole
+/// lead there. When the queue runs dry the voice plays silence until frames come again,
 /// and ``underruns`` counts that. A stream at another rate than the engine's is resampled by OpenAL
 /// Soft, as every sound at another rate is; offline the frames render sample-exactly.
 ///
@@ -187,17 +189,21 @@ final class FeedRing: PCMBlocks, @unchecked Sendable {
     /// Wakes the mixing side now (a drain must be seen to end the voice).
     func wakeDriver() { wake() }
 
-    /// When the mixing side must look at this voice again, given that its source holds no block to be
-    /// heard: with frames in the ring at once (in `soon` frames), and with none not until a write
-    /// wakes it (``write(_:)`` does on an empty ring), or `idle` frames pass. A dry stream then costs
-    /// no rounds: before, it woke the driver every half block (2.7 ms at 48 kHz).
+    /// When the mixing side must look at this voice again, given that its source holds no block
+    /// predicted still to be heard: soon (in `soon` frames) while the ring holds frames or the source
+    /// holds frames not yet heard, else not until a write wakes it (``write(_:)`` does on an empty
+    /// ring) or `idle` frames pass. A dry stream then costs no rounds. Frames on the source count:
+    /// the prediction follows the render clock, which a device mixing late (a sound server held up)
+    /// runs ahead of, and the game writes by ``queuedFrames``, which only a round brings up to date;
+    /// asleep with them unheard, the round would come after the device had taken them all.
     /// - Parameters:
     ///   - now: The engine frame now.
     ///   - soon: The round's usual wait, half a block.
     ///   - idle: The longest sleep of a dry stream.
     /// - Returns: The frame to wake at.
     func nextLook(now: Int64, soon: Int64, idle: Int64) -> Int64 {
-        ringFrames > 0 || draining.load(ordering: .acquiring) ? now + soon : now + idle
+        let unheard = read.load(ordering: .relaxed) / channels > heard.load(ordering: .relaxed)
+        return ringFrames > 0 || unheard || draining.load(ordering: .acquiring) ? now + soon : now + idle
     }
 
     /// Frames in the ring.
