@@ -207,7 +207,13 @@ public final class AudioEngine: Sendable {
             ring.drain { command in
                 command.retained.map { Unmanaged<AnyObject>.fromOpaque($0).release() }
             }
+            // A stream's buffers go here too, after the sources that queued them, even when its
+            // decoding worker still holds the stream (``StreamFeeder/releaseBuffers()``).
+            let streams = state.pool.voices.compactMap { voice -> StreamFeeder? in
+                if case .stream(let stream) = voice.content { stream } else { nil }
+            }
             state.pool = VoicePool(limit: 0)
+            for stream in streams { stream.releaseBuffers() }
         }
     }
 

@@ -140,6 +140,16 @@ final class StreamFeeder: @unchecked Sendable {
         return ahead.withLock { $0.chunks.count >= Self.bufferCount || $0.exhausted || $0.failure != nil }
     }
 
+    /// Lets go of the queue's OpenAL buffers now, on the mixing side while the device is open, when
+    /// the voice lets go of the stream. The streaming worker may hold the feeder a little longer (a
+    /// chunk being decoded): buffers freed there after the engine closed would call OpenAL from that
+    /// thread, racing OpenAL Soft's own teardown if the process exits then (its `LockLists`
+    /// assertion).
+    func releaseBuffers() { queue.forgetBuffers() }
+
+    /// The OpenAL buffers its queue owns now.
+    var bufferCount: Int { queue.buffers.count }
+
     /// Makes a fresh queue on a reopened device (the old buffers went with the old device).
     func rebind() {
         queue.forgetBuffers()

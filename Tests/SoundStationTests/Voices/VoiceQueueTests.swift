@@ -81,4 +81,32 @@ import Testing
         #expect(AudioAnalysis.largestDifference(after, at: 0, audio, from: 40_000, to: 48_000) < 1e-6)
         #expect(AudioAnalysis.largestDifference(after, at: 8_000, audio, from: 0, to: 8_000) < 1e-6)
     }
+
+    /// Whoever still holds a stream's feeder when its engine closes (the streaming worker, decoding
+    /// a chunk) holds no OpenAL buffer of it: they went on the mixing side with the voice, so no
+    /// thread calls OpenAL after the engine has closed (which raced OpenAL Soft's exit-time teardown).
+    @Test(arguments: [false, true])
+    func aStreamHeldPastItsVoiceHoldsNoOpenALBuffer(engineCloses: Bool) throws {
+        let folder = try DecodingTestDirectory()
+        defer { try? FileManager.default.removeItem(at: folder.url) }
+        let (path, _) = try Self.noise(in: folder)
+        var engine: AudioEngine? = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
+        let voice = try #require(try engine?.play(engine!.makeStream(fileAt: path)))
+        _ = try engine?.render(frames: 4_800)
+        let held = try #require(
+            engine?.mixer.run {
+                engine?.mixer.state.pool.voices.compactMap { voice -> StreamFeeder? in
+                    if case .stream(let stream) = voice.content { stream } else { nil }
+                }.first
+            })
+        #expect(held.residentBytes > 0, "the stream has queued buffers while it plays")
+        if engineCloses {
+            engine?.shutdown()
+            engine = nil
+        } else {
+            engine?.stop(voice)
+            _ = try engine?.render(frames: 4_800)
+        }
+        #expect(held.bufferCount == 0, "the held stream still owns \(held.bufferCount) OpenAL buffers")
+    }
 }
