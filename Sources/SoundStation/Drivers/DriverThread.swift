@@ -42,7 +42,6 @@ final class DriverThread: Sendable {
         self.ring = ring
         let sampleRate = engine.sampleRate
         let thread = PosixThread { [weak engine] in
-            Self.neverPreemptOnWake()
             defer {
                 OpenALDevice.releaseThreadContext()
                 flag.exited.signal()
@@ -83,19 +82,6 @@ final class DriverThread: Sendable {
         guard flag.running.exchange(false, ordering: .acquiringAndReleasing) else { return }
         ring.wake()
         if wait { flag.exited.wait() }
-    }
-
-    /// Puts the calling thread in Linux's SCHED_BATCH class, whose wake-ups never preempt a running
-    /// thread: a game thread whose call wakes the sleeping driver (the first command after a quiet
-    /// spell, every command to a quiet output) keeps its processor, and the driver runs on an idle
-    /// one, or at the next tick when every processor is busy. In the normal class the woken driver
-    /// would take the caller's processor, and the call would wait for the driver's round and then for
-    /// its turn again, milliseconds on a busy machine. A thread may always move itself to this class,
-    /// so it needs no privilege.
-    private static func neverPreemptOnWake() {
-        var parameters = sched_param(sched_priority: 0)
-        // SCHED_BATCH, which Glibc does not export to Swift.
-        _ = sched_setscheduler(0, 3, &parameters)
     }
 
     /// How long the driver may sleep from render-clock `frame` until housekeeping is due at `next`.
