@@ -752,7 +752,7 @@ public final class RemotePlayer: Sendable {
                 return
             }
             if let handle = engine.trigger(
-                local, options: AudioEngine.clamp(options), at: time, soundDefaults: false)
+                local, options: options.clamped(), at: time, soundDefaults: false)
             {
                 remember(voice, as: handle)
             }

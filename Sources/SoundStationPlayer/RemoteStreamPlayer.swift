@@ -96,7 +96,7 @@ final class RemoteStreamPlayer: Sendable {
             guard stream.feed == nil,
                 let feed = try? engine.openFeed(
                     channels: stream.channels, sampleRate: StreamCodec.decodedRate,
-                    options: AudioEngine.clamp(options), queueFrames: budget.streamFrames, name: "stream",
+                    options: options.clamped(), queueFrames: budget.streamFrames, name: "stream",
                     at: time)
             else { return .some(nil) }
             let taken = feed.write(stream.early)

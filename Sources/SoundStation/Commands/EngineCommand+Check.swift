@@ -2,7 +2,7 @@ extension EngineCommand {
     /// Throws unless every value of the command is one the call that writes it accepts: the same
     /// checks, for a command that comes from elsewhere (the SSH player's, decoded from the wire) and
     /// goes to the mixer without a call. A trigger's options are clamped where it is placed
-    /// (``AudioEngine/clamp(_:)``), as the mixer clamps a game's.
+    /// (``PlayOptions/clamped()``), as the mixer clamps a game's.
     /// - Parameter sampleRate: The engine's rate, which a filter's cutoff must stay under.
     /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` naming the value.
     package func check(sampleRate: Int) throws(AudioEngineError) {

@@ -127,24 +127,4 @@ extension AudioEngine {
         try PlayOptions.check(pitch: pitch)
         submit(.setVoice(voice, .pitch, pitch, tween: nil))
     }
-
-    /// `options` brought into their ranges (``PlayOptions/volumeRange``, ``PlayOptions/pitchRange``
-    /// and the rest, the ranges ``PlayOptions/check()`` holds them to), for options decoded from a
-    /// game's commands rather than checked at a call: a number that is not finite takes its default,
-    /// a position or filter with one is dropped.
-    package static func clamp(_ options: PlayOptions) -> PlayOptions {
-        var clamped = options
-        clamped.volume = options.volume.isFinite ? PlayOptions.volumeRange.clamp(options.volume) : 0
-        clamped.pitch = PlayOptions.clamped(pitch: options.pitch)
-        clamped.pan = options.pan.isFinite ? PlayOptions.panRange.clamp(options.pan) : 0
-        clamped.priority = max(0, min(255, options.priority))
-        if let position = options.position, (try? position.check()) == nil { clamped.position = nil }
-        if let filter = options.filter, (try? filter.check()) == nil { clamped.filter = nil }
-        clamped.reverbSend = options.reverbSend.isFinite ? max(0, min(1, options.reverbSend)) : 1
-        clamped.duckMusic =
-            options.duckMusic.isFinite ? max(PlayOptions.deepestDuck, min(0, options.duckMusic)) : 0
-        clamped.pitchShift =
-            options.pitchShift.isFinite ? StretchGroup.semitoneRange.clamp(options.pitchShift) : 0
-        return clamped
-    }
 }

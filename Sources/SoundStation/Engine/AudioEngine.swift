@@ -209,9 +209,7 @@ public final class AudioEngine: Sendable {
             }
             // A stream's buffers go here too, after the sources that queued them, even when its
             // decoding worker still holds the stream (``StreamFeeder/releaseBuffers()``).
-            let streams = state.pool.voices.compactMap { voice -> StreamFeeder? in
-                if case .stream(let stream) = voice.content { stream } else { nil }
-            }
+            let streams = state.pool.voices.compactMap(\.stream)
             state.pool = VoicePool(limit: 0)
             for stream in streams { stream.releaseBuffers() }
         }

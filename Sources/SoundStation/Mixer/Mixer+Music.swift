@@ -5,7 +5,7 @@ extension Mixer {
         -> VoiceHandle?
     {
         var request = request
-        request.options = AudioEngine.clamp(request.options)
+        request.options = request.options.clamped()
         let ticket = ring.nextTicket()
         let started = startVoice(request, ticket: ticket, atFrame: nil, in: &state, events: &events)
         return started ? VoiceHandle(ticket: ticket) : nil

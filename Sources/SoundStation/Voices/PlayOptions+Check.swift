@@ -53,6 +53,24 @@ extension PlayOptions {
         pitch.isFinite ? pitchRange.clamp(pitch) : 1
     }
 
+    /// These options brought into their ranges (``volumeRange``, ``pitchRange`` and the rest, the
+    /// ranges ``check()`` holds them to), for options decoded from a game's commands rather than
+    /// checked at a call: a number that is not finite takes its default, a position or filter with one
+    /// is dropped.
+    package func clamped() -> PlayOptions {
+        var clamped = self
+        clamped.volume = volume.isFinite ? Self.volumeRange.clamp(volume) : 0
+        clamped.pitch = Self.clamped(pitch: pitch)
+        clamped.pan = pan.isFinite ? Self.panRange.clamp(pan) : 0
+        clamped.priority = max(0, min(255, priority))
+        if let position, (try? position.check()) == nil { clamped.position = nil }
+        if let filter, (try? filter.check()) == nil { clamped.filter = nil }
+        clamped.reverbSend = reverbSend.isFinite ? max(0, min(1, reverbSend)) : 1
+        clamped.duckMusic = duckMusic.isFinite ? max(Self.deepestDuck, min(0, duckMusic)) : 0
+        clamped.pitchShift = pitchShift.isFinite ? StretchGroup.semitoneRange.clamp(pitchShift) : 0
+        return clamped
+    }
+
     /// Throws unless `pitch` is within ``pitchRange``.
     /// - Parameter pitch: A playback speed.
     /// - Throws: ``AudioEngineError/invalidArgument(name:value:expected:)`` naming the value.

@@ -196,7 +196,7 @@ struct VoicePool {
         }
         voices[index].phase = .free
         voices[index].gainSettled = false
-        if case .stream(let stream) = voices[index].content { stream.releaseBuffers() }
+        voices[index].stream?.releaseBuffers()
         voices[index].content = nil
         voices[index].filtered = nil
         // The stretcher (and its SoundTouch instance) goes with the last voice that reads it.

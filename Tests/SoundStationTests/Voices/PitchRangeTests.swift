@@ -91,6 +91,6 @@ import Testing
         #expect(PlayOptions.volumeRange == 0...16)
         #expect(PlayOptions.clamped(pitch: 12) == 12)
         #expect(PlayOptions.clamped(pitch: 40) == 16)
-        #expect(AudioEngine.clamp(PlayOptions(pitch: 12)).pitch == 12)
+        #expect(PlayOptions(pitch: 12).clamped().pitch == 12)
     }
 }

@@ -94,11 +94,7 @@ import Testing
         let voice = try #require(try engine?.play(engine!.makeStream(fileAt: path)))
         _ = try engine?.render(frames: 4_800)
         let held = try #require(
-            engine?.mixer.run {
-                engine?.mixer.state.pool.voices.compactMap { voice -> StreamFeeder? in
-                    if case .stream(let stream) = voice.content { stream } else { nil }
-                }.first
-            })
+            engine?.mixer.run { engine?.mixer.state.pool.voices.compactMap(\.stream).first })
         #expect(held.residentBytes > 0, "the stream has queued buffers while it plays")
         if engineCloses {
             engine?.shutdown()
