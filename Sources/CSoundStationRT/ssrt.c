@@ -8,8 +8,11 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #define RING_MASK ((uint64_t)SSRT_RING_CAPACITY - 1)
 
@@ -27,7 +30,12 @@ struct ssrt_core {
     _Alignas(64) _Atomic uint64_t dequeue_position;
     _Alignas(64) _Atomic uint64_t tickets;
     _Atomic int wake_pending;
+    /* Set by a kick until the consumer next sleeps: a kick posts at most once per sleep. */
+    _Atomic int kick_pending;
     sem_t wake;
+    /* Counts the consumer's publications; waiters sleep on it as a futex word. */
+    _Alignas(64) _Atomic uint32_t published;
+    _Atomic uint32_t published_waiters;
     _Atomic uint8_t ready[SSRT_MAX_SOUNDS];
     struct cell cells[SSRT_RING_CAPACITY];
 };
@@ -141,14 +149,28 @@ int ssrt_drain(ssrt_core *core, ssrt_command *out, int max) {
     return taken;
 }
 
-int ssrt_poll(ssrt_core *core, int64_t timeout_ns) {
-    atomic_store_explicit(&core->wake_pending, 1, memory_order_release);
-    if (ssrt_pending(core)) return 1;
-    if (timeout_ns > 0) {
-        struct timespec pause = {(time_t)(timeout_ns / 1000000000), (long)(timeout_ns % 1000000000)};
-        while (nanosleep(&pause, &pause) != 0 && errno == EINTR) {
-        }
+/* Sleeps on the semaphore until `timeout_ns` pass or it is posted; 1 when posted. */
+static int sleep_on_semaphore(ssrt_core *core, int64_t timeout_ns) {
+    struct timespec deadline;
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    deadline.tv_sec += (time_t)(timeout_ns / 1000000000);
+    deadline.tv_nsec += (long)(timeout_ns % 1000000000);
+    if (deadline.tv_nsec >= 1000000000) {
+        deadline.tv_sec += 1;
+        deadline.tv_nsec -= 1000000000;
     }
+    /* Interrupted by a signal: wait again; timed out (or anything else): report no wake-up. */
+    while (sem_clockwait(&core->wake, CLOCK_MONOTONIC, &deadline) != 0)
+        if (errno != EINTR) return 0;
+    return 1;
+}
+
+int ssrt_poll(ssrt_core *core, int64_t timeout_ns) {
+    /* Producers find the wake-up pending and post nothing; only a kick posts. */
+    atomic_store_explicit(&core->wake_pending, 1, memory_order_release);
+    atomic_store_explicit(&core->kick_pending, 0, memory_order_release);
+    if (ssrt_pending(core)) return 1;
+    if (timeout_ns > 0) sleep_on_semaphore(core, timeout_ns);
     return ssrt_pending(core);
 }
 
@@ -164,18 +186,34 @@ int ssrt_pending(ssrt_core *core) {
 
 int ssrt_wait(ssrt_core *core, int64_t timeout_ns) {
     atomic_store_explicit(&core->wake_pending, 0, memory_order_release);
+    atomic_store_explicit(&core->kick_pending, 0, memory_order_release);
     if (ssrt_pending(core)) return 1;
     if (timeout_ns <= 0) return 0;
-    struct timespec deadline;
-    clock_gettime(CLOCK_MONOTONIC, &deadline);
-    deadline.tv_sec += (time_t)(timeout_ns / 1000000000);
-    deadline.tv_nsec += (long)(timeout_ns % 1000000000);
-    if (deadline.tv_nsec >= 1000000000) {
-        deadline.tv_sec += 1;
-        deadline.tv_nsec -= 1000000000;
-    }
-    /* Interrupted by a signal: wait again; timed out (or anything else): report no wake-up. */
-    while (sem_clockwait(&core->wake, CLOCK_MONOTONIC, &deadline) != 0)
-        if (errno != EINTR) return 0;
-    return 1;
+    return sleep_on_semaphore(core, timeout_ns);
+}
+
+void ssrt_kick(ssrt_core *core) {
+    if (!atomic_exchange_explicit(&core->kick_pending, 1, memory_order_acq_rel)) sem_post(&core->wake);
+}
+
+uint32_t ssrt_publications(ssrt_core *core) {
+    return atomic_load_explicit(&core->published, memory_order_seq_cst);
+}
+
+void ssrt_note_published(ssrt_core *core) {
+    /* Sequentially consistent on both sides: either a waiter counted here sees the new count in
+       the futex's compare, or this load sees the waiter and wakes it. */
+    atomic_fetch_add_explicit(&core->published, 1, memory_order_seq_cst);
+    if (atomic_load_explicit(&core->published_waiters, memory_order_seq_cst) != 0)
+        syscall(SYS_futex, &core->published, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
+}
+
+int ssrt_wait_published(ssrt_core *core, uint32_t seen, int64_t timeout_ns) {
+    if (timeout_ns <= 0) return ssrt_publications(core) != seen;
+    struct timespec relative = {(time_t)(timeout_ns / 1000000000), (long)(timeout_ns % 1000000000)};
+    atomic_fetch_add_explicit(&core->published_waiters, 1, memory_order_seq_cst);
+    /* Returns at once when the count already moved on (EAGAIN); a signal or a timeout returns too. */
+    syscall(SYS_futex, &core->published, FUTEX_WAIT_PRIVATE, seen, &relative, NULL, 0);
+    atomic_fetch_sub_explicit(&core->published_waiters, 1, memory_order_seq_cst);
+    return ssrt_publications(core) != seen;
 }

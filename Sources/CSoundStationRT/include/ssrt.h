@@ -10,10 +10,12 @@
  *     unloaded sound without asking the engine;
  *   - the ticket counter that names voices (a ticket is never reused);
  *   - a semaphore that wakes the driver when a command arrives (sem_post is async-signal-safe).
+ *   - a count of the consumer's publications, on which a thread waiting for the consumer sleeps.
  *
  * Threads: ssrt_core_create and ssrt_core_destroy on one thread, with no other call in flight;
  * ssrt_push, ssrt_trigger, ssrt_next_ticket, ssrt_set_ready, ssrt_is_ready on any thread or in a
- * signal handler; ssrt_drain and ssrt_wait on the single consumer only.
+ * signal handler; ssrt_drain, ssrt_wait, ssrt_poll and ssrt_note_published on the single consumer
+ * only.
  */
 #ifndef SSRT_H
 #define SSRT_H
@@ -163,10 +165,10 @@ int ssrt_wait(ssrt_core *core, int64_t timeout_ns);
 
 /**
  * Sleeps timeout_ns without asking producers to wake it (they find the wake-up already pending and
- * post nothing), then returns whether a command waits. Consumer only. A consumer that polls like
- * this while triggers keep coming spares every trigger a sem_post and the context switch to the
- * woken thread that often follows on a busy machine; ssrt_wait goes back to sleeping on the
- * semaphore.
+ * post nothing), then returns whether a command waits; only ssrt_kick ends the sleep early.
+ * Consumer only. A consumer that polls like this while triggers keep coming spares every trigger a
+ * sem_post and the context switch to the woken thread that often follows on a busy machine;
+ * ssrt_wait goes back to sleeping until a command arrives.
  */
 int ssrt_poll(ssrt_core *core, int64_t timeout_ns);
 
@@ -175,6 +177,26 @@ uint64_t ssrt_drained(const ssrt_core *core);
 
 /** Wakes the consumer's ssrt_wait without a command (e.g. to stop it). Async-signal-safe. */
 void ssrt_wake(ssrt_core *core);
+
+/**
+ * Wakes the consumer now, from ssrt_wait or ssrt_poll: for a caller that is about to wait for the
+ * consumer (to stop it, or until it has carried out what was written), which would otherwise wait
+ * out the consumer's poll. Posts at most once per sleep. Any thread; async-signal-safe.
+ */
+void ssrt_kick(ssrt_core *core);
+
+/** How many times the consumer has published its state (ssrt_note_published). Any thread. */
+uint32_t ssrt_publications(ssrt_core *core);
+
+/** Counts a publication of the consumer's state and wakes every ssrt_wait_published. Consumer only. */
+void ssrt_note_published(ssrt_core *core);
+
+/**
+ * Sleeps until a publication after the count `seen` (read with ssrt_publications before checking
+ * the published state), or timeout_ns pass. Returns 1 when the count moved on. Any thread but the
+ * consumer. A futex wait: no polling, woken within the publication.
+ */
+int ssrt_wait_published(ssrt_core *core, uint32_t seen, int64_t timeout_ns);
 
 #ifdef __cplusplus
 }

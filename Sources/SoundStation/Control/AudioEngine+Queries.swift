@@ -84,11 +84,15 @@ extension AudioEngine {
         }
         let target = ring.nextTicket()
         guard submit(.mark, ticket: target) else { return false }
+        // A polling driver would pick the mark up at its next poll, up to a poll interval later.
+        ring.kick()
         let deadline = ContinuousClock.now + timeout
-        while published.withLock({ $0.lastTicket < target }) {
-            if ContinuousClock.now >= deadline { return false }
-            PosixThread.sleep(forTimeInterval: 0.0002)
+        while true {
+            let seen = ring.publications
+            if published.withLock({ $0.lastTicket >= target }) { return true }
+            let now = ContinuousClock.now
+            if now >= deadline { return false }
+            ring.waitForPublication(after: seen, timeout: deadline - now)
         }
-        return true
     }
 }

@@ -81,6 +81,22 @@ final class CommandRing: @unchecked Sendable {
 
     /// Wakes a ``wait(_:)`` early.
     func wake() { ssrt_wake(core) }
+
+    /// Wakes the driver from ``wait(_:)`` or ``poll(_:)`` now: for a caller about to wait for it.
+    func kick() { ssrt_kick(core) }
+
+    /// How many times the mixing side has published its snapshot; read before checking it, then
+    /// pass to ``waitForPublication(after:timeout:)``.
+    var publications: UInt32 { ssrt_publications(core) }
+
+    /// Counts a publication and wakes the threads waiting for one. Mixing side only.
+    func notePublished() { ssrt_note_published(core) }
+
+    /// Sleeps until a publication after `seen`, or `timeout` passes.
+    func waitForPublication(after seen: UInt32, timeout: Duration) {
+        let (seconds, attoseconds) = timeout.components
+        _ = ssrt_wait_published(core, seen, max(0, seconds) * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
 }
 
 extension ssrt_command {

@@ -80,7 +80,7 @@ final class DriverThread: Sendable {
     /// the thread).
     func stop(wait: Bool) {
         guard flag.running.exchange(false, ordering: .acquiringAndReleasing) else { return }
-        ring.wake()
+        ring.kick()
         if wait { flag.exited.wait() }
     }
 

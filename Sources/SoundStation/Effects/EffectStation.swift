@@ -185,18 +185,18 @@ public final class EffectStation: Sendable {
     /// The id of `name`, checked: in the catalogue, an effect (or voice) entry, on the station's list,
     /// and loaded with its samples in memory.
     private func loadedID(of name: String) throws(SoundLoadError) -> SoundID {
-        guard let (entry, id, buffer) = bank.lookup(name) else {
+        guard let found = bank.lookup(name) else {
             let entry: SoundEntry
             do { entry = try bank.catalogue.entry(named: name) } catch { throw .catalogue(error) }
             if entry.kind == .music { throw .wrongKind(name: name, kind: .music, expected: .effect) }
             throw .notLoaded(name: name)
         }
         // A streamed entry has no buffer: it is music, loaded for the music station.
-        if entry.kind == .music || buffer == nil {
-            throw .wrongKind(name: name, kind: entry.kind, expected: .effect)
+        if found.entry.kind == .music || found.buffer == nil {
+            throw .wrongKind(name: name, kind: found.entry.kind, expected: .effect)
         }
         guard sounds?.contains(name) ?? true else { throw .notLoaded(name: name) }
-        return id
+        return found.id
     }
 
     /// Stops every effect, at once or fading out (music and voice notes go on).

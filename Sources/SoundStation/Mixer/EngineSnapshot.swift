@@ -74,6 +74,7 @@ extension Mixer {
             }
             snapshot.streamedBytes = streamedBytes
             engine.published.withLock { $0 = snapshot }
+            ring.notePublished()
             return
         }
         let idle = EngineSnapshot.VoiceState(position: nil, startFrame: nil)
@@ -110,6 +111,7 @@ extension Mixer {
         snapshot.slotStates = states
         snapshot.streamedBytes = streamedBytes
         engine.published.withLock { $0 = snapshot }
+        ring.notePublished()
     }
 
     /// Where `voice` is in its sound, asking OpenAL (mixing side only).

@@ -8,9 +8,10 @@ extension MusicStation {
     ) {
         mixer.assertOnMixer()
         switch change {
-        case .play(let entry, let id, let buffer, let transition, let position):
+        case .play(let change):
             switchTo(
-                entry, id: id, buffer: buffer, transition, position, on: mixer, in: &state, events: &events)
+                change.track.entry, id: change.track.id, buffer: change.track.buffer, change.transition,
+                change.position, on: mixer, in: &state, events: &events)
             scheduleNextBeat(on: mixer, in: &state)
         case .stop(let fade):
             stopNow(fade: fade, on: mixer, in: &state, events: &events)

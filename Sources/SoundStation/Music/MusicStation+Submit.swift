@@ -3,7 +3,7 @@
 extension MusicStation {
     /// A track as a switch holds it: its entry (with the call's loop and repeats), id and buffer
     /// (`nil` when streamed).
-    typealias Track = (entry: SoundEntry, id: SoundID, buffer: SoundBuffer?)
+    typealias Track = SoundBank.Found
 
     /// Writes `command` for the mixer as this station's change, which
     /// ``Mixer/perform(_:in:events:tap:)`` carries out at its frame. What the change needs that
@@ -18,20 +18,12 @@ extension MusicStation {
     ///   bank has not loaded, or a command dropped by a full ring.
     @discardableResult
     package func submit(_ command: EngineCommand, atFrame frame: Int64? = nil) -> Bool {
-        submit(command, atFrame: frame, track: nil)
-    }
-
-    /// ``submit(_:atFrame:)`` with a switch's track resolved by the caller (its loop and repeats as
-    /// the call asked).
-    @discardableResult
-    func submit(_ command: EngineCommand, atFrame frame: Int64? = nil, track: Track?) -> Bool {
         var frame = frame
         let change: MusicTask.Change
         switch command {
-        case .playMusic(let sound, let transition, let position, let at):
-            guard let (entry, id, buffer) = track ?? loadedTrack(sound) else { return false }
-            change = .play(entry, id: id, buffer: buffer, transition, position)
-            frame = frame ?? at
+        case .playMusic(let sound, _, _, let at):
+            guard let track = loadedTrack(sound) else { return false }
+            return submitSwitch(command, to: track, atFrame: frame ?? at)
         case .stopMusic(let fade, let at):
             change = .stop(fade: fade.inSeconds)
             frame = frame ?? at
@@ -52,10 +44,21 @@ extension MusicStation {
         return engine.submit(.music(command, MusicTask(station: self, change: change, frame: frame)))
     }
 
+    /// Submits `command`, a switch, to `track` as resolved by the caller (with the call's loop and
+    /// repeats). The track is never optional here: copying an optional `Track` needs its type's
+    /// metadata built at run time, which cost a game's first switch about 10,000 instructions.
+    /// - Returns: False when `command` is not a switch, or was dropped by a full ring.
+    @discardableResult
+    func submitSwitch(_ command: EngineCommand, to track: Track, atFrame frame: Int64?) -> Bool {
+        guard case .playMusic(_, let transition, let position, _) = command else { return false }
+        let change = MusicTask.Change.play(.init(track: track, transition: transition, position: position))
+        return engine.submit(.music(command, MusicTask(station: self, change: change, frame: frame)))
+    }
+
     /// The loaded track whose id is `sound` in this station's bank.
     private func loadedTrack(_ sound: SoundID) -> Track? {
         let name = engine.sounds.withLock { table in table.index(sound).map { table.slots[$0].name } }
-        guard let name, let track = try? loadedTrack(name), track.1 == sound else { return nil }
+        guard let name, let track = try? loadedTrack(name), track.id == sound else { return nil }
         return track
     }
 }

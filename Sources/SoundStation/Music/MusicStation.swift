@@ -139,31 +139,33 @@ public final class MusicStation: Sendable {
         _ name: String, transition: MusicTransition = .cut, from position: StartPosition = .restart,
         at time: Duration? = nil, loop: Bool? = nil, repeats: Int = 0
     ) throws(SoundLoadError) {
-        let (catalogued, id, buffer) = try loadedTrack(name)
-        var played = catalogued
-        if let loop { played.loop = loop }
-        played.repeats = played.loop ? 0 : max(0, min(repeats, PlayOptions.repeatsRange.upperBound))
-        let entry = played
+        var track = try loadedTrack(name)
+        if let loop { track.entry.loop = loop }
+        track.entry.repeats =
+            track.entry.loop ? 0 : max(0, min(repeats, PlayOptions.repeatsRange.upperBound))
+        let entry = track.entry
         if case .marker(let marker) = position, entry.markers[marker] == nil {
             throw .catalogue(.unknownMarker(name: name, marker: marker, known: Array(entry.markers.keys)))
         }
         let frame = time.map(engine.frame(for:))
-        submit(
-            .playMusic(sound: id, transition: transition, from: position, frame: frame),
-            track: (entry, id, buffer))
+        submitSwitch(
+            .playMusic(sound: track.id, transition: transition, from: position, frame: frame),
+            to: track, atFrame: frame)
     }
 
     /// The loaded entry, id and buffer (`nil` when streamed) of `name`, checked: in the catalogue, a
     /// music entry, and preloaded.
-    func loadedTrack(_ name: String) throws(SoundLoadError) -> (SoundEntry, SoundID, SoundBuffer?) {
-        guard let (entry, id, buffer) = bank.lookup(name) else {
+    func loadedTrack(_ name: String) throws(SoundLoadError) -> Track {
+        guard let track = bank.lookup(name) else {
             let entry: SoundEntry
             do { entry = try bank.catalogue.entry(named: name) } catch { throw .catalogue(error) }
             if entry.kind != .music { throw .wrongKind(name: name, kind: entry.kind, expected: .music) }
             throw .notLoaded(name: name)
         }
-        if entry.kind != .music { throw .wrongKind(name: name, kind: entry.kind, expected: .music) }
-        return (entry, id, buffer)
+        if track.entry.kind != .music {
+            throw .wrongKind(name: name, kind: track.entry.kind, expected: .music)
+        }
+        return track
     }
 
     /// Plays a track named by a typed resource.

@@ -114,9 +114,21 @@ public final class SoundBank: Sendable {
         table.withLock { $0.loaded[name].map { $0.buffer == nil } ?? false }
     }
 
-    /// The loaded sound's catalogue entry, id and buffer (nil for a streamed track), for the stations.
-    func lookup(_ name: String) -> (entry: SoundEntry, id: SoundID, buffer: SoundBuffer?)? {
-        table.withLock { table in table.loaded[name].map { ($0.entry, $0.id, $0.buffer) } }
+    /// A loaded sound as the stations use it: its catalogue entry, id and buffer (`nil` for a
+    /// streamed track). A struct, not a tuple: a tuple holding an optional class has its type
+    /// metadata built at run time on first use (about 43,000 instructions of demangling), which
+    /// landed on a game's first `music.play`.
+    struct Found: Sendable {
+        var entry: SoundEntry
+        var id: SoundID
+        var buffer: SoundBuffer?
+    }
+
+    /// The loaded sound named `name`, for the stations.
+    func lookup(_ name: String) -> Found? {
+        table.withLock { table in
+            table.loaded[name].map { Found(entry: $0.entry, id: $0.id, buffer: $0.buffer) }
+        }
     }
 
     /// The names loaded now, sorted.
