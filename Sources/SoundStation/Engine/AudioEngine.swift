@@ -353,6 +353,14 @@ public final class AudioEngine: Sendable {
         return EventSubscription { [weak hub] in hub?.remove(id) }
     }
 
+    /// Calls `handler` for ``SoundEvent/deviceLost(reason:time:)`` and
+    /// ``SoundEvent/deviceRestored(device:time:)`` only, as ``onEvent(_:)`` does: for the library's
+    /// own watchers, which so do not make every trigger build the voices' events.
+    func onDeviceEvent(_ handler: @escaping @Sendable (SoundEvent) -> Void) -> EventSubscription {
+        let id = hub.add(handler, deviceOnly: true)
+        return EventSubscription { [weak hub] in hub?.remove(id) }
+    }
+
     /// How many sound buffers are alive (loaded and not yet freed).
     public var bufferCount: Int { buffers.live.count }
 

@@ -8,6 +8,10 @@ final class EventHub: Sendable {
     private struct Subscribers {
         var streams: [SubscriptionID: AsyncStream<SoundEvent>.Continuation] = [:]
         var handlers: [SubscriptionID: @Sendable (SoundEvent) -> Void] = [:]
+        /// Closures that asked for the device's events only (lost, restored), which the mixer
+        /// builds whether anyone listens or not: they do not count as listeners, so the engine's
+        /// own watchers do not make every trigger build and send the voices' events.
+        var deviceHandlers: [SubscriptionID: @Sendable (SoundEvent) -> Void] = [:]
     }
 
     private let subscribers = Locked(Subscribers())
@@ -39,10 +43,18 @@ final class EventHub: Sendable {
         return stream
     }
 
-    func add(_ handler: @escaping @Sendable (SoundEvent) -> Void) -> SubscriptionID {
+    /// Adds `handler` for every event, or with `deviceOnly` for ``SoundEvent/deviceLost(reason:time:)``
+    /// and ``SoundEvent/deviceRestored(device:time:)`` only.
+    func add(
+        _ handler: @escaping @Sendable (SoundEvent) -> Void, deviceOnly: Bool = false
+    ) -> SubscriptionID {
         let id = SubscriptionID()
         subscribers.withLock {
-            $0.handlers[id] = handler
+            if deviceOnly {
+                $0.deviceHandlers[id] = handler
+            } else {
+                $0.handlers[id] = handler
+            }
             recount($0)
         }
         return id
@@ -51,16 +63,23 @@ final class EventHub: Sendable {
     func remove(_ id: SubscriptionID) {
         subscribers.withLock {
             $0.handlers.removeValue(forKey: id)
+            $0.deviceHandlers.removeValue(forKey: id)
             recount($0)
         }
     }
 
     func send(_ events: [SoundEvent]) {
         guard !events.isEmpty else { return }
-        let (streams, handlers) = subscribers.withLock { ($0.streams.values, $0.handlers.values) }
+        let (streams, handlers, deviceHandlers) = subscribers.withLock {
+            ($0.streams.values, $0.handlers.values, $0.deviceHandlers.values)
+        }
         for event in events {
             for continuation in streams { continuation.yield(event) }
             for handler in handlers { handler(event) }
+            switch event {
+            case .deviceLost, .deviceRestored: for handler in deviceHandlers { handler(event) }
+            default: break
+            }
         }
     }
 

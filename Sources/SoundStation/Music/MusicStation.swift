@@ -78,7 +78,7 @@ public final class MusicStation: Sendable {
     /// - Parameter bank: Where the tracks are (pre)loaded.
     public init(bank: SoundBank) {
         self.bank = bank
-        let watch = bank.engine.onEvent { [weak self] event in self?.followDeviceLoss(event) }
+        let watch = bank.engine.onDeviceEvent { [weak self] event in self?.followDeviceLoss(event) }
         lossWatch.withLock { $0 = watch }
     }
 
