@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #define RING_MASK ((uint64_t)SSRT_RING_CAPACITY - 1)
+/* Commands waiting that make a burst, which wakes a polling consumer (a power of two). */
+#define BURST 64
 
 /* A cell's sequence says whose turn it is: equal to the enqueue position when a producer may fill
    it, position + 1 once filled, position + capacity once the consumer has emptied it. */
@@ -111,6 +113,12 @@ int ssrt_push(ssrt_core *core, const ssrt_command *command) {
     }
     cell->command = *command;
     atomic_store_explicit(&cell->sequence, position + 1, memory_order_release);
+    /* A burst: every BURST-th cell, when a burst's worth waits, the consumer is woken even from its
+       poll, so a burst starts at once and is carried out while the rest of it is written. Once per
+       BURST cells, so a trigger seldom reads the consumer's cache line. */
+    if (((position + 1) & (BURST - 1)) == 0 &&
+        position + 1 - atomic_load_explicit(&core->dequeue_position, memory_order_relaxed) >= BURST)
+        ssrt_kick(core);
     ssrt_wake(core);
     return 0;
 }

@@ -165,7 +165,8 @@ int ssrt_wait(ssrt_core *core, int64_t timeout_ns);
 
 /**
  * Sleeps timeout_ns without asking producers to wake it (they find the wake-up already pending and
- * post nothing), then returns whether a command waits; only ssrt_kick ends the sleep early.
+ * post nothing), then returns whether a command waits; only ssrt_kick ends the sleep early, as
+ * does a burst (every 64th waiting command, which kicks).
  * Consumer only. A consumer that polls like this while triggers keep coming spares every trigger a
  * sem_post and the context switch to the woken thread that often follows on a busy machine;
  * ssrt_wait goes back to sleeping until a command arrives.

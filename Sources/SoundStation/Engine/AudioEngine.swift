@@ -82,7 +82,8 @@ public final class AudioEngine: Sendable {
     let hub = EventHub()
     /// One-line notices for ``onNotice(_:)``.
     let notices = Broadcast<String>(holding: 64)
-    let startInstant = ContinuousClock.now
+    /// When the engine opened, for the wall clock of a device or quiet output.
+    let openedAt = WallClock.now()
     /// What turns the mixer and where the mix goes: the one place the kind of output is told apart.
     let driver: any OutputDriver
     /// The session to the player's side, for ``AudioOutput/remote``.
@@ -102,20 +103,20 @@ public final class AudioEngine: Sendable {
         self.output = output
         let device: OpenALDevice
         let driver: any OutputDriver
-        let startInstant = self.startInstant
+        let openedAt = self.openedAt
         switch output {
         case .device(let name, let latency):
             device = try OpenALDevice(playback: name, latency: latency)
             driver = DeviceDriver(
                 name: name, latency: latency,
-                wallClock: WallClock(start: startInstant, sampleRate: device.sampleRate))
+                wallClock: WallClock(start: openedAt, sampleRate: device.sampleRate))
         case .offline(let rate, let channels):
             device = try OpenALDevice(loopbackSampleRate: rate, channels: channels)
             driver = OfflineDriver()
         case .silent, .remote:
             device = try OpenALDevice(loopbackSampleRate: Self.quietMixRate, channels: 1)
             // A quiet engine's clock and format are a device's; only its bookkeeping mix is small.
-            driver = QuietDriver(wallClock: WallClock(start: startInstant, sampleRate: Self.quietClockRate))
+            driver = QuietDriver(wallClock: WallClock(start: openedAt, sampleRate: Self.quietClockRate))
         }
         self.driver = driver
         currentDevice = Locked(device)
