@@ -4,7 +4,8 @@
 #   Ogg Vorbis, FLAC, Opus, MP3) render the same samples as the file; raw PCM; a fed stream renders
 #   sample-exactly; a full queue refuses and counts; bad arguments;
 # - Examples/C/stream.c (the chiptune example), rendered offline and checked for sound;
-# - Tests/CAPI/feed_device_test.c on a private PulseAudio null sink: a 440 Hz sine
+# - Tests/CAPI/feed_device_test.c on a private PulseAudio null sink (its threads real-time, as
+#   Scripts/pulse-lib.sh says why; the script prints the main thread's class): a 440 Hz sine
 #   written in 10 ms pieces for 10 s (normal latency), recorded from the sink's monitor, has no gap
 #   and no underrun;
 #   and at low latency the delay from a write to the monitor is measured (printed; at most 30 ms).
@@ -60,6 +61,7 @@ device() {
 . "$root/Scripts/e2e-lib.sh"
 parec --raw --format=s16le --rate=48000 --channels=1 -d test.monitor >"$work/tone.raw" &
 recorder=\$!
+echo "server's main thread: \$(chrt -p \$(cat "\$XDG_RUNTIME_DIR/pulse/pid") | sed 's/.*: //' | paste -sd ' ')"
 # The monitor delivers (silence) once the recorder runs; the test's tone starts after that.
 grows_to "$work/tone.raw" 1 || { kill \$recorder; exit 1; }
 "$work/feed_device_test" tone 10; status=\$?

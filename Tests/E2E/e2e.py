@@ -6,6 +6,7 @@ import os
 import re
 import shlex
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -281,6 +282,12 @@ class PulseServer:
                    lambda: (self.folder / "pulse.log").read_text() if (self.folder / "pulse.log").exists() else "no log")
         subprocess.run(["pactl", "set-default-source", f"{self.sink}.monitor"], env=env, check=True,
                        capture_output=True)
+        # Its main thread real-time too, the sinks' SCHED_RR 5: Scripts/pulse-lib.sh's pulse_realtime
+        # says why and what it takes.
+        pid = self.pid()
+        if pid is None or subprocess.run(["chrt", "-r", "-p", "5", str(pid)], capture_output=True).returncode:
+            print(f"PulseServer: the server's main thread (process {pid}) is not real-time: chrt -r -p 5 was "
+                  "refused; on a busy machine its requests for data can wait for a core", file=sys.stderr)
 
     def pid(self):
         try:
