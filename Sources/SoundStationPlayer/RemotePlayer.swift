@@ -619,7 +619,7 @@ public final class RemotePlayer: Sendable {
     private func holdMusic(_ command: EngineCommand, frame: Int64, arrival: Double) -> Bool {
         state.withLock { state in
             var loading: String?
-            if case .playMusic(let sound, _, _, _) = command, let name = state.names[sound.rawValue],
+            if case .playMusic(let sound, _, _, _, _, _) = command, let name = state.names[sound.rawValue],
                 state.systems[name] == nil, state.loading[name] != nil
             {
                 loading = name
@@ -641,7 +641,8 @@ public final class RemotePlayer: Sendable {
         state.withLock { state in
             var released: [(EngineCommand, Int64, Double)] = []
             while let (command, frame, arrival) = state.musicHeld.first {
-                if case .playMusic(let sound, _, _, _) = command, let name = state.names[sound.rawValue],
+                if case .playMusic(let sound, _, _, _, _, _) = command,
+                    let name = state.names[sound.rawValue],
                     state.systems[name] == nil, state.loading[name] != nil
                 {
                     break
@@ -719,7 +720,7 @@ public final class RemotePlayer: Sendable {
         }
         let at: Int64 =
             switch command {
-            case .play(_, _, _, let scheduled?), .playMusic(_, _, _, let scheduled?),
+            case .play(_, _, _, let scheduled?), .playMusic(_, _, _, let scheduled?, _, _),
                 .stopMusic(_, let scheduled?):
                 scheduled
             default: frame
@@ -776,13 +777,15 @@ public final class RemotePlayer: Sendable {
         case .stopAll, .pauseAll, .resumeAll, .setBusMuted, .setBusFilter, .setBusReverb, .setDucking,
             .setListener, .setSpatialLayout, .setHRTF:
             submit(command, at: local)
-        case .playMusic(let sound, let transition, let from, _):
+        case .playMusic(let sound, let transition, let from, _, let loop, let repeats):
             guard let (system, id, _) = localSound(sound) else {
                 state.withLock { $0.report.notArrived += 1 }
                 return
             }
             guard hold(until: local) else { return }
-            if !system.music.submit(.playMusic(sound: id, transition: transition, from: from, frame: local)) {
+            let switched = EngineCommand.playMusic(
+                sound: id, transition: transition, from: from, frame: local, loop: loop, repeats: repeats)
+            if !system.music.submit(switched) {
                 state.withLock { $0.report.notArrived += 1 }
             }
         case .stopMusic(let fade, _):

@@ -47,9 +47,11 @@ package enum EngineCommand: Sendable, Equatable {
     case setSpatialLayout(SpatialLayout)
     /// HRTF on or off (the device is reset with it).
     case setHRTF(Bool)
-    /// Switches the music to `sound` (a track of the catalogue) at `frame` (`nil`: at once).
+    /// Switches the music to `sound` (a track of the catalogue) at `frame` (`nil`: at once), looping
+    /// and repeating as the call asked (`nil`: as the track's catalogue entry says).
     case playMusic(
-        sound: SoundID, transition: MusicTransition, from: MusicStation.StartPosition, frame: Int64?)
+        sound: SoundID, transition: MusicTransition, from: MusicStation.StartPosition, frame: Int64?,
+        loop: Bool? = nil, repeats: Int? = nil)
     /// Stops the music at `frame` (`nil`: at once), fading out over `fade`.
     case stopMusic(fade: Duration, frame: Int64?)
     /// Pauses the music alone.

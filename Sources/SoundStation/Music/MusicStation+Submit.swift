@@ -1,8 +1,7 @@
 /// How a music command reaches the mixer: the station's calls check their arguments and end here,
 /// as does the SSH player with the commands it receives.
 extension MusicStation {
-    /// A track as a switch holds it: its entry (with the call's loop and repeats), id and buffer
-    /// (`nil` when streamed).
+    /// A track as a switch holds it: its entry, id and buffer (`nil` when streamed).
     typealias Track = (entry: SoundEntry, id: SoundID, buffer: SoundBuffer?)
 
     /// Writes `command` for the mixer as this station's change, which
@@ -21,15 +20,18 @@ extension MusicStation {
         submit(command, atFrame: frame, track: nil)
     }
 
-    /// ``submit(_:atFrame:)`` with a switch's track resolved by the caller (its loop and repeats as
-    /// the call asked).
+    /// ``submit(_:atFrame:)`` with a switch's track resolved by the caller (its catalogue entry: the
+    /// command's loop and repeats are applied here).
     @discardableResult
     func submit(_ command: EngineCommand, atFrame frame: Int64? = nil, track: Track?) -> Bool {
         var frame = frame
         let change: MusicTask.Change
         switch command {
-        case .playMusic(let sound, let transition, let position, let at):
-            guard let (entry, id, buffer) = track ?? loadedTrack(sound) else { return false }
+        case .playMusic(let sound, let transition, let position, let at, let loop, let repeats):
+            guard let (catalogued, id, buffer) = track ?? loadedTrack(sound) else { return false }
+            var entry = catalogued
+            if let loop { entry.loop = loop }
+            if let repeats { entry.repeats = entry.loop ? 0 : repeats }
             change = .play(entry, id: id, buffer: buffer, transition, position)
             frame = frame ?? at
         case .stopMusic(let fade, let at):

@@ -139,17 +139,17 @@ public final class MusicStation: Sendable {
         _ name: String, transition: MusicTransition = .cut, from position: StartPosition = .restart,
         at time: Duration? = nil, loop: Bool? = nil, repeats: Int = 0
     ) throws(SoundLoadError) {
-        let (catalogued, id, buffer) = try loadedTrack(name)
-        var played = catalogued
-        if let loop { played.loop = loop }
-        played.repeats = played.loop ? 0 : max(0, min(repeats, PlayOptions.repeatsRange.upperBound))
-        let entry = played
+        let (entry, id, buffer) = try loadedTrack(name)
         if case .marker(let marker) = position, entry.markers[marker] == nil {
             throw .catalogue(.unknownMarker(name: name, marker: marker, known: Array(entry.markers.keys)))
         }
         let frame = time.map(engine.frame(for:))
+        // The command carries the loop and repeats the track plays with, so the SSH player's does too.
+        let loops = loop ?? entry.loop
         submit(
-            .playMusic(sound: id, transition: transition, from: position, frame: frame),
+            .playMusic(
+                sound: id, transition: transition, from: position, frame: frame, loop: loops,
+                repeats: loops ? 0 : PlayOptions.repeatsRange.clamp(repeats)),
             track: (entry, id, buffer))
     }
 
