@@ -363,19 +363,29 @@ public final class RemotePlayer: Sendable {
     private var nowFrame: Int64 { Int64((engine.time.inSeconds * Double(engine.sampleRate)).rounded()) }
 
     /// The local engine frame for server `frame` (the server's frame moved by the clock mapping and
-    /// the delay, a whole number of frames, so commands keep their spacing to the sample), and whether
-    /// it has passed already.
+    /// the delay, rounded up to whole mixing quanta, so commands keep their spacing to the sample and
+    /// fades and tweens step at the frames they step at on the server), and whether it has passed
+    /// already.
     private func localFrame(ofServer frame: Int64) -> (Int64, late: Bool) {
         let (rate, offset) = state.withLock { ($0.serverRate, $0.clock.offset ?? 0) }
         let local = Double(engine.sampleRate)
         let limit = 1 << 62
-        let shift = Int64(max(-9e18, min(9e18, ((offset + delay.inSeconds) * local).rounded())))
+        let shift = Self.wholeQuanta(
+            Int64(max(-9e18, min(9e18, ((offset + delay.inSeconds) * local).rounded()))))
         let mapped =
             rate == engine.sampleRate
             ? frame : Int64(max(-9e18, min(9e18, (Double(frame) * local / Double(max(rate, 1))).rounded())))
         let (sum, overflow) = mapped.addingReportingOverflow(shift)
         let target = overflow ? (shift > 0 ? Int64(limit) : 0) : max(0, min(sum, Int64(limit)))
         return (target, target < nowFrame)
+    }
+
+    /// `shift` rounded up to a whole number of the mixer's quanta (``AudioEngine/quantum``): the
+    /// latency grows by less than one quantum (5.3 ms at 48 kHz).
+    static func wholeQuanta(_ shift: Int64) -> Int64 {
+        let rest = shift % AudioEngine.quantum
+        // Division truncates towards zero: a negative shift's rest is dropped, which rounds it up.
+        return rest > 0 ? shift - rest + AudioEngine.quantum : shift - rest
     }
 
     /// A tween as the local engine carries it out: its start moved onto the local clock as its

@@ -147,6 +147,16 @@ import Testing
         Self.expectSame(remote, session, from: Self.delayFrames)
     }
 
+    /// A delay that is not a whole number of quanta: the player's shift is rounded up to one, so its
+    /// render is still the game's, sample for sample, from the next quantum on.
+    @Test func aDelayOfPartOfAQuantumIsRoundedUpToAWholeOne() async throws {
+        let session = try await Self.tweensAndSwitches()
+        let delay = Self.delayFrames - 120
+        let (remote, report) = try await Self.playerRender(of: session, delayFrames: delay)
+        #expect(report.late == 0 && report.notArrived == 0)
+        Self.expectSame(remote, session, from: Self.delayFrames)
+    }
+
     /// A switch's own loop and repeats travel with it: a track that loops by its entry, played once,
     /// and one played twice, end on the player where they end in the game.
     @Test func aSwitchsLoopAndRepeatsReachThePlayer() async throws {
