@@ -27,6 +27,9 @@ public final class RemotePlayer: Sendable {
         public var commands = 0
         /// Plays refused because their sound had not arrived (or is not in the catalogue).
         public var notArrived = 0
+        /// Plays that waited for their sound's load (the commands for their voices meanwhile were
+        /// kept for them).
+        public var waitedForLoad = 0
         /// Commands that came later than their time plus the delay (played at once).
         public var late = 0
         /// Files received whole and stored.
@@ -94,6 +97,10 @@ public final class RemotePlayer: Sendable {
         var musicHeld: [(EngineCommand, Int64, Double)] = []
         var voices: [UInt64: VoiceHandle] = [:]
         var voiceOrder: [UInt64] = []
+        /// The server's voices whose play waits for its sound's load: each has a handle of the
+        /// engine's already (``AudioEngine/awaitVoice()``), so commands for it are kept in order by
+        /// the mixer until the play comes.
+        var awaited: Set<UInt64> = []
         /// The mapping of the server's clock onto the engine's that commands are placed by.
         var clock = RemoteClock(delay: 0)
         /// Bytes of decoded samples charged per file and decoding options, and of device copies per
@@ -111,6 +118,17 @@ public final class RemotePlayer: Sendable {
         /// decode the same way each time (each refusal is counted once, and a catalogue of many
         /// files does not have the loader try every such entry again for each of them).
         var givenUp: Set<String> = []
+
+        /// Maps a server voice onto the engine's (the latest 4096).
+        mutating func remember(_ remote: VoiceHandle, as local: VoiceHandle) {
+            voices[remote.ticket] = local
+            voiceOrder.append(remote.ticket)
+            if voiceOrder.count > 4096 {
+                let forgotten = voiceOrder.removeFirst()
+                voices[forgotten] = nil
+                awaited.remove(forgotten)
+            }
+        }
 
         /// Counts one refusal of `resource`.
         mutating func overBudget(_ resource: RemoteBudget.Resource, _ count: Int = 1) {
@@ -320,15 +338,19 @@ public final class RemotePlayer: Sendable {
         state.withLock { $0.report.messages += 1 }
         switch message {
         case .hello(let rate, let frame, let session):
-            state.withLock { state in
+            let abandoned = state.withLock { state -> [VoiceHandle] in
+                var abandoned: [VoiceHandle] = []
                 if state.session != nil, state.session != session {
+                    abandoned = state.awaited.compactMap { state.voices[$0] }
                     state.startOver()
                     streams.reset()
                 }
                 state.session = session
                 state.report.sessions += 1
                 state.serverRate = rate
+                return abandoned
             }
+            for voice in abandoned { engine.forgetVoice(voice) }
             observe(frame: frame, arrival: arrival)
         case .clock(let frame): observe(frame: frame, arrival: arrival)
         case .command(let command, let frame):
@@ -603,9 +625,10 @@ public final class RemotePlayer: Sendable {
     }
 
     /// Whether a play of `sound` must wait for its load (then it is kept and its load moved first).
-    private func deferUntilLoaded(_ command: EngineCommand, sound: SoundID, frame: Int64, arrival: Double)
-        -> Bool
-    {
+    /// Its voice gets the engine's handle at once, so commands for it that come meanwhile reach it.
+    private func deferUntilLoaded(
+        _ command: EngineCommand, voice: VoiceHandle, sound: SoundID, frame: Int64, arrival: Double
+    ) -> Bool {
         state.withLock { state in
             guard let name = state.names[sound.rawValue], state.systems[name] == nil,
                 state.loading[name] != nil
@@ -615,7 +638,12 @@ public final class RemotePlayer: Sendable {
             // Beyond the budget the play is dropped (counted): it would be late anyway.
             guard state.mayHoldCommand(within: budget.pendingCommands) else { return true }
             state.report.held.pendingCommands += 1
+            state.report.waitedForLoad += 1
             state.waiting[name, default: []].append((command, frame, arrival))
+            if let local = engine.awaitVoice() {
+                state.remember(voice, as: local)
+                state.awaited.insert(voice.ticket)
+            }
             state.loadOrder.removeAll { $0 == name }
             state.loadOrder.insert(name, at: 0)
             return true
@@ -689,19 +717,21 @@ public final class RemotePlayer: Sendable {
     private func voice(_ remote: VoiceHandle) -> VoiceHandle? { state.withLock { $0.voices[remote.ticket] } }
 
     private func remember(_ remote: VoiceHandle, as local: VoiceHandle) {
+        state.withLock { $0.remember(remote, as: local) }
+    }
+
+    /// The engine's handle kept for a play that waited for its load (``State/awaited``), now that
+    /// the play is placed.
+    private func awaitedVoice(_ remote: VoiceHandle) -> VoiceHandle? {
         state.withLock { state in
-            state.voices[remote.ticket] = local
-            state.voiceOrder.append(remote.ticket)
-            if state.voiceOrder.count > 4096 {
-                state.voices[state.voiceOrder.removeFirst()] = nil
-            }
+            state.awaited.remove(remote.ticket) == nil ? nil : state.voices[remote.ticket]
         }
     }
 
     private func play(_ command: EngineCommand, frame: Int64, arrival: Double) {
         switch command {
-        case .play(_, let sound, _, _):
-            if deferUntilLoaded(command, sound: sound, frame: frame, arrival: arrival) {
+        case .play(let voice, let sound, _, _):
+            if deferUntilLoaded(command, voice: voice, sound: sound, frame: frame, arrival: arrival) {
                 loadWake.signal()
                 return
             }
@@ -723,6 +753,11 @@ public final class RemotePlayer: Sendable {
     /// that engine, whose mixer carries it out as it does a game's (a trigger and a stream's voice by
     /// the trigger path, the music's commands through the music station that holds the track).
     private func place(_ command: EngineCommand, frame: Int64, arrival: Double) {
+        // A play that waited for its load has its voice's handle already.
+        var awaited: VoiceHandle?
+        if case .play(let voice, _, _, _) = command { awaited = awaitedVoice(voice) }
+        var started = false
+        defer { if let awaited, !started { engine.forgetVoice(awaited) } }
         do {
             try command.check(sampleRate: engine.sampleRate)
         } catch {
@@ -763,9 +798,10 @@ public final class RemotePlayer: Sendable {
                 return
             }
             if let handle = engine.trigger(
-                local, options: options.clamped(), at: time, soundDefaults: false)
+                local, options: options.clamped(), at: time, soundDefaults: false, ticket: awaited?.ticket)
             {
-                remember(voice, as: handle)
+                started = true
+                if awaited == nil { remember(voice, as: handle) }
             }
         case .stop(let remote, let fade):
             // A closed stream's voice plays what was received first, then ends by itself.

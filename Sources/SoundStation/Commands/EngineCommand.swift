@@ -63,6 +63,19 @@ package enum EngineCommand: Sendable, Equatable {
     /// The music's speed without pitch, gliding linearly over `tween`.
     case setMusicSpeed(Double, tween: Duration)
 
+    /// The voice a command changes, for the commands that change one voice.
+    package var voice: VoiceHandle? {
+        switch self {
+        case .stop(let voice, _), .pause(let voice), .resume(let voice), .setVoice(let voice, _, _, _),
+            .setPosition(let voice, _, _), .setVoiceFilter(let voice, _, _), .seek(let voice, _):
+            voice
+        case .play, .stopAll, .pauseAll, .resumeAll, .setBusVolume, .setBusMuted, .setBusFilter,
+            .setBusReverb, .setDucking, .setListener, .setSpatialLayout, .setHRTF, .playMusic, .stopMusic,
+            .pauseMusic, .resumeMusic, .setIntensity, .setMusicSpeed:
+            nil
+        }
+    }
+
     /// Which of a voice's parameters ``EngineCommand/setVoice(_:_:_:tween:)`` changes.
     package enum VoiceParameter: UInt8, Sendable, Equatable, CaseIterable {
         /// Linear gain before fades and buses.

@@ -55,11 +55,12 @@ extension AudioEngine {
     ///     its volume, rather than using `options` as they are.
     ///   - retained: A retained buffer or stream feeder for the command to carry; the caller releases it
     ///     on `nil`.
+    ///   - ticket: The ticket of a handle from ``awaitVoice()``; nil for a new one.
     package func trigger(
         _ sound: SoundID, options: PlayOptions, at time: Duration?, soundDefaults: Bool,
-        retained: UnsafeMutableRawPointer? = nil
+        retained: UnsafeMutableRawPointer? = nil, ticket: UInt64? = nil
     ) -> VoiceHandle? {
-        let ticket = ring.nextTicket()
+        let ticket = ticket ?? ring.nextTicket()
         let frame = time.map(frame(for:)) ?? Int64(SSRT_NOW)
         let command = ssrt_command(
             ticket: ticket, sound: sound, options: options, frame: frame, soundDefaults: soundDefaults,
