@@ -21,12 +21,14 @@ import Testing
         return try engine.render(frames: 36_000).samples
     }
 
-    @Test func aVolumePitchAndPanSetBeforeTheStartAreHeardFromTheStart() throws {
+    @Test func aVolumeTweenPitchAndPanSetBeforeTheStartAreHeardFromTheStart() throws {
         let expected = try Self.reference(PlayOptions(volume: 0.25, pitch: 1.5, pan: 1))
         let (engine, tone) = try Self.engineWithTone()
         let voice = try #require(try engine.play(tone, at: .milliseconds(250)))
         var mix = try engine.render(frames: 4_800).samples
-        try engine.setVolume(0.25, for: voice)
+        // A volume at once, then a tween that ends before the start.
+        try engine.setVolume(0.6, for: voice)
+        try engine.setVolume(0.25, for: voice, tween: Tween(.milliseconds(50)))
         try engine.setPitch(1.5, for: voice)
         try engine.setPan(1, for: voice)
         mix += try engine.render(frames: 36_000 - 4_800).samples
