@@ -148,12 +148,16 @@ extension EngineCommand {
                 SoundID(rawValue: try r.i32()), try r.transition(), try r.startPosition()
             )
             let frame = try r.optional { (r) throws(WireError) in try r.i64() }
-            // A switch written without its loop and repeats (by a game of the first release, or
-            // without them asked for) plays as its track's entry says.
+            // A switch written without its loop and repeats (as the previous release wrote every
+            // switch) plays as its track's entry says.
             var (loop, repeats): (Bool?, Int?) = (nil, nil)
             if !r.isAtEnd {
                 loop = try r.optional { (r) throws(WireError) in try r.bool() }
                 repeats = try r.optional { (r) throws(WireError) in try r.repeats() }
+                // No encoder writes the two absent: a switch without them ends at its frame.
+                guard loop != nil || repeats != nil else {
+                    throw .invalidValue(field: "loop and repeats", value: "both absent")
+                }
             }
             self = .playMusic(
                 sound: sound, transition: transition, from: position, frame: frame, loop: loop,

@@ -108,6 +108,10 @@ import Testing
             sound: SoundID(rawValue: 2), transition: .cut, from: .restart, frame: 7, loop: false, repeats: 2)
         #expect(once.encoded() == first + [1, 0, 1, 2, 0, 0, 0])
         #expect(try EngineCommand(decoding: first + [1, 0, 1, 2, 0, 0, 0]) == once)
+        // One encoding per command: the two written absent is not one.
+        #expect(throws: WireError.invalidValue(field: "loop and repeats", value: "both absent")) {
+            try EngineCommand(decoding: first + [0, 0])
+        }
         #expect(throws: WireError.invalidValue(field: "repeats", value: "1001")) {
             try EngineCommand(decoding: first + [1, 0, 1, 0xE9, 3, 0, 0])
         }
