@@ -37,20 +37,26 @@ import Testing
         #expect(largest == 0, "differs by up to \(largest)")
     }
 
-    @Test func aStopBeforeTheStartMeansTheVoiceIsNeverHeard() throws {
-        let (engine, tone) = try Self.engineWithTone()
+    /// An engine that played the tone for 0.25 s, rendered to 0.1 s: the voice waits for its start.
+    static func waitingTone() throws -> (AudioEngine, VoiceHandle) {
+        let (engine, tone) = try engineWithTone()
         let voice = try #require(try engine.play(tone, at: .milliseconds(250)))
         _ = try engine.render(frames: 4_800)
-        engine.stop(voice)
+        return (engine, voice)
+    }
+
+    /// At once, or with a fade that ends before the start.
+    @Test(arguments: [Duration.zero, .milliseconds(100)])
+    func aStopBeforeTheStartMeansTheVoiceIsNeverHeard(fade: Duration) throws {
+        let (engine, voice) = try Self.waitingTone()
+        engine.stop(voice, fade: fade)
         let mix = try engine.render(frames: 48_000)
         #expect(AudioAnalysis.peak(mix) == 0)
         #expect(!engine.isActive(voice))
     }
 
     @Test func aPauseBeforeTheStartHoldsTheVoiceUntilItsResume() throws {
-        let (engine, tone) = try Self.engineWithTone()
-        let voice = try #require(try engine.play(tone, at: .milliseconds(250)))
-        _ = try engine.render(frames: 4_800)
+        let (engine, voice) = try Self.waitingTone()
         engine.pause(voice)
         let held = try engine.render(frames: 24_000)
         #expect(AudioAnalysis.peak(held) == 0)
@@ -59,16 +65,6 @@ import Testing
         let mix = try engine.render(frames: 24_000)
         // From the tone's start (its first sample is 0), at the frame of the resume.
         #expect(AudioAnalysis.onset(mix, threshold: 0.01) == 1)
-    }
-
-    @Test func aFadedStopBeforeTheStartEndsTheVoiceItsLengthAfterTheCall() throws {
-        let (engine, tone) = try Self.engineWithTone()
-        let voice = try #require(try engine.play(tone, at: .milliseconds(250)))
-        _ = try engine.render(frames: 4_800)
-        engine.stop(voice, fade: .milliseconds(100))
-        let mix = try engine.render(frames: 48_000)
-        #expect(AudioAnalysis.peak(mix) == 0)
-        #expect(!engine.isActive(voice))
     }
 
     /// A voice whose play comes later (the SSH player's play of a sound still loading) takes the
