@@ -93,11 +93,13 @@ extension AudioEngine {
         submit(.stop(voice, fade: fade))
     }
 
-    /// Pauses one voice where it is; a stale handle does nothing.
+    /// Pauses one voice where it is; a voice still waiting for its start begins paused. A stale
+    /// handle does nothing.
     /// - Parameter voice: The voice.
     public func pause(_ voice: VoiceHandle) { submit(.pause(voice)) }
 
-    /// Resumes a voice paused by ``pause(_:)`` (unless the whole engine is paused).
+    /// Resumes a voice paused by ``pause(_:)`` (unless the whole engine is paused); one paused while
+    /// it waited for its start begins at its start after all.
     /// - Parameter voice: The voice.
     public func resume(_ voice: VoiceHandle) { submit(.resume(voice)) }
 
