@@ -27,6 +27,9 @@ public final class RemotePlayer: Sendable {
         public var commands = 0
         /// Plays refused because their sound had not arrived (or is not in the catalogue).
         public var notArrived = 0
+        /// Plays that waited for their sound's load (the commands for their voices meanwhile were
+        /// kept for them).
+        public var waitedForLoad = 0
         /// Commands that came later than their time plus the delay (played at once).
         public var late = 0
         /// Files received whole and stored.
@@ -94,6 +97,10 @@ public final class RemotePlayer: Sendable {
         var musicHeld: [(EngineCommand, Int64, Double)] = []
         var voices: [UInt64: VoiceHandle] = [:]
         var voiceOrder: [UInt64] = []
+        /// The server's voices whose play waits for its sound's load: each has a handle of the
+        /// engine's already (``AudioEngine/awaitVoice()``), so commands for it are kept in order by
+        /// the mixer until the play comes.
+        var awaited: Set<UInt64> = []
         /// The mapping of the server's clock onto the engine's that commands are placed by.
         var clock = RemoteClock(delay: 0)
         /// Bytes of decoded samples charged per file and decoding options, and of device copies per
@@ -111,6 +118,17 @@ public final class RemotePlayer: Sendable {
         /// decode the same way each time (each refusal is counted once, and a catalogue of many
         /// files does not have the loader try every such entry again for each of them).
         var givenUp: Set<String> = []
+
+        /// Maps a server voice onto the engine's (the latest 4096).
+        mutating func remember(_ remote: VoiceHandle, as local: VoiceHandle) {
+            voices[remote.ticket] = local
+            voiceOrder.append(remote.ticket)
+            if voiceOrder.count > 4096 {
+                let forgotten = voiceOrder.removeFirst()
+                voices[forgotten] = nil
+                awaited.remove(forgotten)
+            }
+        }
 
         /// Counts one refusal of `resource`.
         mutating func overBudget(_ resource: RemoteBudget.Resource, _ count: Int = 1) {
@@ -320,15 +338,19 @@ public final class RemotePlayer: Sendable {
         state.withLock { $0.report.messages += 1 }
         switch message {
         case .hello(let rate, let frame, let session):
-            state.withLock { state in
+            let abandoned = state.withLock { state -> [VoiceHandle] in
+                var abandoned: [VoiceHandle] = []
                 if state.session != nil, state.session != session {
+                    abandoned = state.awaited.compactMap { state.voices[$0] }
                     state.startOver()
                     streams.reset()
                 }
                 state.session = session
                 state.report.sessions += 1
                 state.serverRate = rate
+                return abandoned
             }
+            for voice in abandoned { engine.forgetVoice(voice) }
             observe(frame: frame, arrival: arrival)
         case .clock(let frame): observe(frame: frame, arrival: arrival)
         case .command(let command, let frame):
@@ -363,19 +385,29 @@ public final class RemotePlayer: Sendable {
     private var nowFrame: Int64 { Int64((engine.time.inSeconds * Double(engine.sampleRate)).rounded()) }
 
     /// The local engine frame for server `frame` (the server's frame moved by the clock mapping and
-    /// the delay, a whole number of frames, so commands keep their spacing to the sample), and whether
-    /// it has passed already.
+    /// the delay, rounded up to whole mixing quanta, so commands keep their spacing to the sample and
+    /// fades and tweens step at the frames they step at on the server), and whether it has passed
+    /// already.
     private func localFrame(ofServer frame: Int64) -> (Int64, late: Bool) {
         let (rate, offset) = state.withLock { ($0.serverRate, $0.clock.offset ?? 0) }
         let local = Double(engine.sampleRate)
         let limit = 1 << 62
-        let shift = Int64(max(-9e18, min(9e18, ((offset + delay.inSeconds) * local).rounded())))
+        let shift = Self.wholeQuanta(
+            Int64(max(-9e18, min(9e18, ((offset + delay.inSeconds) * local).rounded()))))
         let mapped =
             rate == engine.sampleRate
             ? frame : Int64(max(-9e18, min(9e18, (Double(frame) * local / Double(max(rate, 1))).rounded())))
         let (sum, overflow) = mapped.addingReportingOverflow(shift)
         let target = overflow ? (shift > 0 ? Int64(limit) : 0) : max(0, min(sum, Int64(limit)))
         return (target, target < nowFrame)
+    }
+
+    /// `shift` rounded up to a whole number of the mixer's quanta (``AudioEngine/quantum``): the
+    /// latency grows by less than one quantum (5.3 ms at 48 kHz).
+    static func wholeQuanta(_ shift: Int64) -> Int64 {
+        let rest = shift % AudioEngine.quantum
+        // Division truncates towards zero: a negative shift's rest is dropped, which rounds it up.
+        return rest > 0 ? shift - rest + AudioEngine.quantum : shift - rest
     }
 
     /// A tween as the local engine carries it out: its start moved onto the local clock as its
@@ -593,9 +625,10 @@ public final class RemotePlayer: Sendable {
     }
 
     /// Whether a play of `sound` must wait for its load (then it is kept and its load moved first).
-    private func deferUntilLoaded(_ command: EngineCommand, sound: SoundID, frame: Int64, arrival: Double)
-        -> Bool
-    {
+    /// Its voice gets the engine's handle at once, so commands for it that come meanwhile reach it.
+    private func deferUntilLoaded(
+        _ command: EngineCommand, voice: VoiceHandle, sound: SoundID, frame: Int64, arrival: Double
+    ) -> Bool {
         state.withLock { state in
             guard let name = state.names[sound.rawValue], state.systems[name] == nil,
                 state.loading[name] != nil
@@ -605,7 +638,12 @@ public final class RemotePlayer: Sendable {
             // Beyond the budget the play is dropped (counted): it would be late anyway.
             guard state.mayHoldCommand(within: budget.pendingCommands) else { return true }
             state.report.held.pendingCommands += 1
+            state.report.waitedForLoad += 1
             state.waiting[name, default: []].append((command, frame, arrival))
+            if let local = engine.awaitVoice() {
+                state.remember(voice, as: local)
+                state.awaited.insert(voice.ticket)
+            }
             state.loadOrder.removeAll { $0 == name }
             state.loadOrder.insert(name, at: 0)
             return true
@@ -619,7 +657,7 @@ public final class RemotePlayer: Sendable {
     private func holdMusic(_ command: EngineCommand, frame: Int64, arrival: Double) -> Bool {
         state.withLock { state in
             var loading: String?
-            if case .playMusic(let sound, _, _, _) = command, let name = state.names[sound.rawValue],
+            if case .playMusic(let sound, _, _, _, _, _) = command, let name = state.names[sound.rawValue],
                 state.systems[name] == nil, state.loading[name] != nil
             {
                 loading = name
@@ -641,7 +679,8 @@ public final class RemotePlayer: Sendable {
         state.withLock { state in
             var released: [(EngineCommand, Int64, Double)] = []
             while let (command, frame, arrival) = state.musicHeld.first {
-                if case .playMusic(let sound, _, _, _) = command, let name = state.names[sound.rawValue],
+                if case .playMusic(let sound, _, _, _, _, _) = command,
+                    let name = state.names[sound.rawValue],
                     state.systems[name] == nil, state.loading[name] != nil
                 {
                     break
@@ -678,19 +717,21 @@ public final class RemotePlayer: Sendable {
     private func voice(_ remote: VoiceHandle) -> VoiceHandle? { state.withLock { $0.voices[remote.ticket] } }
 
     private func remember(_ remote: VoiceHandle, as local: VoiceHandle) {
+        state.withLock { $0.remember(remote, as: local) }
+    }
+
+    /// The engine's handle kept for a play that waited for its load (``State/awaited``), now that
+    /// the play is placed.
+    private func awaitedVoice(_ remote: VoiceHandle) -> VoiceHandle? {
         state.withLock { state in
-            state.voices[remote.ticket] = local
-            state.voiceOrder.append(remote.ticket)
-            if state.voiceOrder.count > 4096 {
-                state.voices[state.voiceOrder.removeFirst()] = nil
-            }
+            state.awaited.remove(remote.ticket) == nil ? nil : state.voices[remote.ticket]
         }
     }
 
     private func play(_ command: EngineCommand, frame: Int64, arrival: Double) {
         switch command {
-        case .play(_, let sound, _, _):
-            if deferUntilLoaded(command, sound: sound, frame: frame, arrival: arrival) {
+        case .play(let voice, let sound, _, _):
+            if deferUntilLoaded(command, voice: voice, sound: sound, frame: frame, arrival: arrival) {
                 loadWake.signal()
                 return
             }
@@ -712,6 +753,11 @@ public final class RemotePlayer: Sendable {
     /// that engine, whose mixer carries it out as it does a game's (a trigger and a stream's voice by
     /// the trigger path, the music's commands through the music station that holds the track).
     private func place(_ command: EngineCommand, frame: Int64, arrival: Double) {
+        // A play that waited for its load has its voice's handle already.
+        var awaited: VoiceHandle?
+        if case .play(let voice, _, _, _) = command { awaited = awaitedVoice(voice) }
+        var started = false
+        defer { if let awaited, !started { engine.forgetVoice(awaited) } }
         do {
             try command.check(sampleRate: engine.sampleRate)
         } catch {
@@ -719,7 +765,7 @@ public final class RemotePlayer: Sendable {
         }
         let at: Int64 =
             switch command {
-            case .play(_, _, _, let scheduled?), .playMusic(_, _, _, let scheduled?),
+            case .play(_, _, _, let scheduled?), .playMusic(_, _, _, let scheduled?, _, _),
                 .stopMusic(_, let scheduled?):
                 scheduled
             default: frame
@@ -752,9 +798,10 @@ public final class RemotePlayer: Sendable {
                 return
             }
             if let handle = engine.trigger(
-                local, options: options.clamped(), at: time, soundDefaults: false)
+                local, options: options.clamped(), at: time, soundDefaults: false, ticket: awaited?.ticket)
             {
-                remember(voice, as: handle)
+                started = true
+                if awaited == nil { remember(voice, as: handle) }
             }
         case .stop(let remote, let fade):
             // A closed stream's voice plays what was received first, then ends by itself.
@@ -776,13 +823,15 @@ public final class RemotePlayer: Sendable {
         case .stopAll, .pauseAll, .resumeAll, .setBusMuted, .setBusFilter, .setBusReverb, .setDucking,
             .setListener, .setSpatialLayout, .setHRTF:
             submit(command, at: local)
-        case .playMusic(let sound, let transition, let from, _):
+        case .playMusic(let sound, let transition, let from, _, let loop, let repeats):
             guard let (system, id, _) = localSound(sound) else {
                 state.withLock { $0.report.notArrived += 1 }
                 return
             }
             guard hold(until: local) else { return }
-            if !system.music.submit(.playMusic(sound: id, transition: transition, from: from, frame: local)) {
+            let switched = EngineCommand.playMusic(
+                sound: id, transition: transition, from: from, frame: local, loop: loop, repeats: repeats)
+            if !system.music.submit(switched) {
                 state.withLock { $0.report.notArrived += 1 }
             }
         case .stopMusic(let fade, _):

@@ -292,6 +292,7 @@ final class FilteredFeeder: @unchecked Sendable {
         pending.removeAll(keepingCapacity: true)
         pendingSettings = settings
         refilledTogether = true
+        queue.wrap = blocks.wrap
         let framesPerSample = Double(settings.engineRate) / heardRate(settings)
         for buffer in queue.idle {
             guard let slot = queue.buffers.firstIndex(where: { $0 === buffer }),
@@ -341,6 +342,7 @@ final class FilteredFeeder: @unchecked Sendable {
         .Block?
     {
         guard var block = blocks.nextBlock(maxFrames: blockFrames) else { return nil }
+        queue.wrap = blocks.wrap
         let channels = blocks.channels
         let heardRate = Double(blocks.sampleRate) * Double(max(settings.pitch, 0.01))
         let framesPerSample = Double(settings.engineRate) / heardRate

@@ -9,6 +9,8 @@ protocol PCMBlocks: AnyObject {
     func nextBlock(maxFrames: Int) -> (start: Int, samples: [Float])?
     /// Whether nothing more will come: the sound played to its end (never for a loop), or failed.
     var isFinished: Bool { get }
+    /// Where the blocks go back in the sound, when it loops or repeats (a block may run over the end).
+    var wrap: BufferQueue.Wrap? { get }
     /// ``nextBlock(maxFrames:)`` written to `destination` (room for `maxFrames` frames): the sound
     /// frame the block begins at and its frames.
     func nextBlock(into destination: UnsafeMutablePointer<Float>, maxFrames: Int) -> (
@@ -17,6 +19,9 @@ protocol PCMBlocks: AnyObject {
 }
 
 extension PCMBlocks {
+    /// Blocks that never go back in the sound.
+    var wrap: BufferQueue.Wrap? { nil }
+
     func nextBlock(into destination: UnsafeMutablePointer<Float>, maxFrames: Int) -> (
         start: Int, frames: Int
     )? {
@@ -53,6 +58,11 @@ final class MemoryBlocks: PCMBlocks {
     }
 
     var isFinished: Bool { loop == nil && repeats == 0 && cursor >= samples.count / max(channels, 1) }
+
+    var wrap: BufferQueue.Wrap? {
+        if let loop { return BufferQueue.Wrap(end: loop.upperBound, to: loop.lowerBound) }
+        return repeats > 0 ? BufferQueue.Wrap(end: samples.count / max(channels, 1), to: 0) : nil
+    }
 
     func nextBlock(maxFrames: Int) -> (start: Int, samples: [Float])? {
         let start = cursor

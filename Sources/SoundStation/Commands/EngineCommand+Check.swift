@@ -33,9 +33,15 @@ extension EngineCommand {
             try position.check("listener")
             try Self.check(glide, "glide")
         case .setSpatialLayout(let layout): try layout.check()
-        case .playMusic(_, .fadeIn(let fade), _, _), .playMusic(_, .crossfade(let fade), _, _):
-            try Self.check(fade, "transition")
-        case .playMusic(_, .cut, _, _): break
+        case .playMusic(_, let transition, _, _, _, let repeats):
+            switch transition {
+            case .fadeIn(let fade), .crossfade(let fade): try Self.check(fade, "transition")
+            case .cut: break
+            }
+            if let repeats, !PlayOptions.repeatsRange.contains(repeats) {
+                throw .invalidArgument(
+                    name: "repeats", value: "\(repeats)", expected: "\(PlayOptions.repeatsRange)")
+            }
         case .setIntensity(let intensity, let tween):
             guard (0...1).contains(intensity) else {
                 throw .invalidArgument(name: "intensity", value: "\(intensity)", expected: "0...1")

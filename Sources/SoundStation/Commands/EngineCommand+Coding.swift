@@ -61,11 +61,16 @@ extension EngineCommand {
         case .setSpatialLayout(let layout):
             w.f32(layout.width)
             w.distanceModel(layout.distanceModel)
-        case .playMusic(let sound, let transition, let position, let frame):
+        case .playMusic(let sound, let transition, let position, let frame, let loop, let repeats):
             w.i32(sound.rawValue)
             w.transition(transition)
             w.startPosition(position)
             w.optional(frame) { $0.i64($1) }
+            // Written only when the call asked for them: a switch without them reads as before.
+            if loop != nil || repeats != nil {
+                w.optional(loop) { $0.bool($1) }
+                w.optional(repeats) { $0.i32(Int32(clamping: $1)) }
+            }
         case .stopMusic(let fade, let frame):
             w.duration(fade)
             w.optional(frame) { $0.i64($1) }
@@ -139,10 +144,24 @@ extension EngineCommand {
         case 18:
             self = .setSpatialLayout(SpatialLayout(width: try r.f32(), distanceModel: try r.distanceModel()))
         case 19:
+            let (sound, transition, position) = (
+                SoundID(rawValue: try r.i32()), try r.transition(), try r.startPosition()
+            )
+            let frame = try r.optional { (r) throws(WireError) in try r.i64() }
+            // A switch written without its loop and repeats (as the previous release wrote every
+            // switch) plays as its track's entry says.
+            var (loop, repeats): (Bool?, Int?) = (nil, nil)
+            if !r.isAtEnd {
+                loop = try r.optional { (r) throws(WireError) in try r.bool() }
+                repeats = try r.optional { (r) throws(WireError) in try r.repeats() }
+                // No encoder writes the two absent: a switch without them ends at its frame.
+                guard loop != nil || repeats != nil else {
+                    throw .invalidValue(field: "loop and repeats", value: "both absent")
+                }
+            }
             self = .playMusic(
-                sound: SoundID(rawValue: try r.i32()), transition: try r.transition(),
-                from: try r.startPosition(),
-                frame: try r.optional { (r) throws(WireError) in try r.i64() })
+                sound: sound, transition: transition, from: position, frame: frame, loop: loop,
+                repeats: repeats)
         case 20:
             self = .stopMusic(
                 fade: try r.duration(), frame: try r.optional { (r) throws(WireError) in try r.i64() })
@@ -386,6 +405,14 @@ extension WireReader {
         case 2: return .crossfade(try duration())
         case let other: throw .invalidValue(field: "transition", value: "\(other)")
         }
+    }
+
+    mutating func repeats() throws(WireError) -> Int {
+        let repeats = Int(try i32())
+        guard PlayOptions.repeatsRange.contains(repeats) else {
+            throw .invalidValue(field: "repeats", value: "\(repeats)")
+        }
+        return repeats
     }
 
     mutating func startPosition() throws(WireError) -> MusicStation.StartPosition {

@@ -47,9 +47,11 @@ package enum EngineCommand: Sendable, Equatable {
     case setSpatialLayout(SpatialLayout)
     /// HRTF on or off (the device is reset with it).
     case setHRTF(Bool)
-    /// Switches the music to `sound` (a track of the catalogue) at `frame` (`nil`: at once).
+    /// Switches the music to `sound` (a track of the catalogue) at `frame` (`nil`: at once), looping
+    /// and repeating as the call asked (`nil`: as the track's catalogue entry says).
     case playMusic(
-        sound: SoundID, transition: MusicTransition, from: MusicStation.StartPosition, frame: Int64?)
+        sound: SoundID, transition: MusicTransition, from: MusicStation.StartPosition, frame: Int64?,
+        loop: Bool? = nil, repeats: Int? = nil)
     /// Stops the music at `frame` (`nil`: at once), fading out over `fade`.
     case stopMusic(fade: Duration, frame: Int64?)
     /// Pauses the music alone.
@@ -60,6 +62,19 @@ package enum EngineCommand: Sendable, Equatable {
     case setIntensity(Double, tween: TweenSpec)
     /// The music's speed without pitch, gliding linearly over `tween`.
     case setMusicSpeed(Double, tween: Duration)
+
+    /// The voice a command changes, for the commands that change one voice.
+    package var voice: VoiceHandle? {
+        switch self {
+        case .stop(let voice, _), .pause(let voice), .resume(let voice), .setVoice(let voice, _, _, _),
+            .setPosition(let voice, _, _), .setVoiceFilter(let voice, _, _), .seek(let voice, _):
+            voice
+        case .play, .stopAll, .pauseAll, .resumeAll, .setBusVolume, .setBusMuted, .setBusFilter,
+            .setBusReverb, .setDucking, .setListener, .setSpatialLayout, .setHRTF, .playMusic, .stopMusic,
+            .pauseMusic, .resumeMusic, .setIntensity, .setMusicSpeed:
+            nil
+        }
+    }
 
     /// Which of a voice's parameters ``EngineCommand/setVoice(_:_:_:tween:)`` changes.
     package enum VoiceParameter: UInt8, Sendable, Equatable, CaseIterable {

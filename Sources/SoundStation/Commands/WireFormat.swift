@@ -140,6 +140,10 @@ struct WireReader {
         try bool() ? try read(&self) : nil
     }
 
+    /// Whether every byte was read: a field added at the end of a message in a later release is
+    /// read only when it is there.
+    var isAtEnd: Bool { offset == bytes.count }
+
     /// Throws unless every byte was read.
     func finish() throws(WireError) {
         if offset != bytes.count { throw .trailingBytes(bytes.count - offset) }

@@ -55,11 +55,12 @@ extension AudioEngine {
     ///     its volume, rather than using `options` as they are.
     ///   - retained: A retained buffer or stream feeder for the command to carry; the caller releases it
     ///     on `nil`.
+    ///   - ticket: The ticket of a handle from ``awaitVoice()``; nil for a new one.
     package func trigger(
         _ sound: SoundID, options: PlayOptions, at time: Duration?, soundDefaults: Bool,
-        retained: UnsafeMutableRawPointer? = nil
+        retained: UnsafeMutableRawPointer? = nil, ticket: UInt64? = nil
     ) -> VoiceHandle? {
-        let ticket = ring.nextTicket()
+        let ticket = ticket ?? ring.nextTicket()
         let frame = time.map(frame(for:)) ?? Int64(SSRT_NOW)
         let command = ssrt_command(
             ticket: ticket, sound: sound, options: options, frame: frame, soundDefaults: soundDefaults,
@@ -92,11 +93,13 @@ extension AudioEngine {
         submit(.stop(voice, fade: fade))
     }
 
-    /// Pauses one voice where it is; a stale handle does nothing.
+    /// Pauses one voice where it is; a voice still waiting for its start begins paused. A stale
+    /// handle does nothing.
     /// - Parameter voice: The voice.
     public func pause(_ voice: VoiceHandle) { submit(.pause(voice)) }
 
-    /// Resumes a voice paused by ``pause(_:)`` (unless the whole engine is paused).
+    /// Resumes a voice paused by ``pause(_:)`` (unless the whole engine is paused); one paused while
+    /// it waited for its start begins at its start after all.
     /// - Parameter voice: The voice.
     public func resume(_ voice: VoiceHandle) { submit(.resume(voice)) }
 

@@ -18,6 +18,11 @@ enum MixerTask: Sendable {
     /// as the mixer carries it out, at its frame. Indirect: a track's entry is large, and every other
     /// task's box would otherwise be as large.
     indirect case music(EngineCommand, MusicTask)
+    /// A voice whose play will come later under this ticket (``AudioEngine/awaitVoice()``): the
+    /// commands for it are kept until then.
+    case awaitVoice(UInt64)
+    /// The play promised under this ticket will not come: what was kept for it is dropped.
+    case forgetVoice(UInt64)
     /// A closure for ``AudioEngine/schedule(at:_:)``, to run when the clock reaches `frame`.
     case call(frame: Int64, @Sendable () -> Void)
     /// Nothing: its ticket tells ``AudioEngine/waitForMixer(timeout:)`` that the cells before it are done.
@@ -55,6 +60,20 @@ extension AudioEngine {
         }
         return true
     }
+
+    /// A handle for a voice whose play comes later (the SSH player's play of a sound still loading),
+    /// so commands may name it meanwhile: the mixer keeps them, in order, and carries them out as
+    /// soon as the play (``trigger(_:options:at:soundDefaults:retained:ticket:)`` with the handle's
+    /// ticket) has started the voice; a stop among them means it is never heard. Give it up with
+    /// ``forgetVoice(_:)`` when the play will not come.
+    /// - Returns: The handle, or nil when the engine is 4,096 commands behind.
+    package func awaitVoice() -> VoiceHandle? {
+        let ticket = ring.nextTicket()
+        return submit(.awaitVoice(ticket)) ? VoiceHandle(ticket: ticket) : nil
+    }
+
+    /// Gives up a handle from ``awaitVoice()`` whose play will not come.
+    package func forgetVoice(_ voice: VoiceHandle) { submit(.forgetVoice(voice.ticket)) }
 
     /// ``submit(_:)`` for a command of the vocabulary.
     @discardableResult

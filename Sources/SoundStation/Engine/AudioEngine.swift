@@ -49,7 +49,8 @@ public final class AudioEngine: Sendable {
 
     /// Housekeeping runs on this grid of frames while anything fades or glides (5.3 ms at 48 kHz);
     /// otherwise only when something is due: a start, a call, a refill, a sound's predicted end.
-    static let quantum: Int64 = 256
+    /// Fades and tweens step on it, so a render moved by a whole number of quanta is the same render.
+    package static let quantum: Int64 = 256
 
     /// The device mixing now; replaced when a lost device is reopened.
     var device: OpenALDevice { currentDevice.withLock { $0 } }

@@ -46,6 +46,10 @@ struct EngineState {
     var duckLevel = GainRamp.constant(1)
     /// Voices' volumes, pitches and pans and buses' volumes moving along tweens.
     var tweens: [ParameterTween] = []
+    /// Voices whose play is promised but not written yet (``AudioEngine/awaitVoice()``: the SSH
+    /// player's play waiting for its sound to load), by ticket, with the commands that came for each
+    /// meanwhile, in order: carried out as soon as its play has started it.
+    var awaited: [UInt64: [EngineCommand]] = [:]
     /// The listener, the spatial layout, bus filters and reverbs (Spatial/SpaceState.swift).
     var space = SpaceState()
 

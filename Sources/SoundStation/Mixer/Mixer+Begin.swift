@@ -44,7 +44,7 @@ extension Mixer {
         for (slot, source) in started {
             let voice = state.pool.voices[Int(slot)]
             if voice.playsBufferDirectly, voice.startOffset > 0 { source.sampleOffset = voice.startOffset }
-            if state.isPaused { source.pause() }
+            if state.isPaused || voice.pausedBeforeStart { source.pause() }
         }
     }
 
@@ -102,12 +102,12 @@ extension Mixer {
             if !holdingPlay {
                 if !atOnce { try source.play() }
                 if buffer != nil, voice.startOffset > 0 { source.sampleOffset = voice.startOffset }
-                if state.isPaused { source.pause() }
+                if state.isPaused || voice.pausedBeforeStart { source.pause() }
             }
             let endEstimate =
                 filtered ? .max : Mixer.endEstimate(of: voice, from: frame, engineRate: sampleRate)
             state.pool.update(slot) {
-                $0.phase = state.isPaused ? .paused : .playing
+                $0.phase = state.isPaused || voice.pausedBeforeStart ? .paused : .playing
                 $0.announced = !state.isPaused
                 $0.appliedGain = gain
                 $0.startFrame = frame

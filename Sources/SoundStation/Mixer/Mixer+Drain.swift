@@ -71,6 +71,7 @@ extension Mixer {
             let handle = VoiceHandle(ticket: command.ticket)
             events.append(
                 .refused(handle, sound: table(name: sound), time: time(ofFrame: currentFrame(&state))))
+            state.awaited[command.ticket] = nil
             return
         }
         var request = VoiceRequest(
@@ -105,6 +106,7 @@ extension Mixer {
                 frame: frame),
             currentFrame(&state))
         _ = startVoice(request, ticket: command.ticket, atFrame: frame, in: &state, events: &events)
+        carryOutKept(for: command.ticket, in: &state, events: &events)
     }
 }
 

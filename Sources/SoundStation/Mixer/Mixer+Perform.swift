@@ -21,6 +21,8 @@ extension Mixer {
             }
             task.station.willCarryOut(task.change, at: frame)
             schedule(.music(task.later), at: frame, in: &state)
+        case .awaitVoice(let ticket): state.awaited[ticket] = []
+        case .forgetVoice(let ticket): state.awaited[ticket] = nil
         case .call(let frame, let call):
             schedule(.closure(call), at: frame, in: &state)
         case .mark: break
@@ -50,8 +52,20 @@ extension Mixer {
         state.nextWakeFrame = min(state.nextWakeFrame, frame)
     }
 
-    /// Carries out one engine command: every mutation of voices, buses and space.
+    /// Carries out one engine command: every mutation of voices, buses and space. A command for a
+    /// voice whose play has not come yet (``EngineState/awaited``) is kept for it.
     func perform(_ command: EngineCommand, in state: inout EngineState, events: inout [SoundEvent]) {
+        if !state.awaited.isEmpty, let voice = command.voice, var kept = state.awaited[voice.ticket] {
+            // After a stop nothing else matters: the voice will never be heard.
+            if case .stop = kept.last { return }
+            if case .stop(let voice, _) = command {
+                kept = [.stop(voice, fade: .zero)]
+            } else if kept.count < Self.keptCommandLimit {
+                kept.append(command)
+            }
+            state.awaited[voice.ticket] = kept
+            return
+        }
         switch command {
         case .play:
             // Triggers are carried out from their ring cells (``executeTrigger``); this command only
@@ -103,6 +117,17 @@ extension Mixer {
             // alone they name no station's tracks.
             break
         }
+    }
+
+    /// The most commands kept for one voice whose play has not come (a game sends a few; this bounds
+    /// what a link may make the player hold).
+    static let keptCommandLimit = 256
+
+    /// Carries out the commands kept for `ticket`'s voice while its play had not come, now that its
+    /// play was carried out (started, scheduled or refused).
+    func carryOutKept(for ticket: UInt64, in state: inout EngineState, events: inout [SoundEvent]) {
+        guard !state.awaited.isEmpty, let kept = state.awaited.removeValue(forKey: ticket) else { return }
+        for command in kept { perform(command, in: &state, events: &events) }
     }
 
     /// Sets a voice's volume, pitch or pan at once.

@@ -18,20 +18,27 @@ extension Mixer {
         }
     }
 
-    /// Pauses one voice where it is.
+    /// Pauses one voice where it is; one still waiting for its start begins paused.
     func pauseVoice(_ voice: VoiceHandle, in state: inout EngineState) {
-        guard let slot = state.pool.slot(of: voice), state.pool.voices[Int(slot)].phase == .playing else {
-            return
+        guard let slot = state.pool.slot(of: voice) else { return }
+        switch state.pool.voices[Int(slot)].phase {
+        case .playing:
+            state.pool.voices[Int(slot)].source?.pause()
+            state.pool.update(slot) { $0.phase = .paused }
+        case .scheduled: state.pool.update(slot) { $0.pausedBeforeStart = true }
+        case .paused, .free: break
         }
-        state.pool.voices[Int(slot)].source?.pause()
-        state.pool.update(slot) { $0.phase = .paused }
     }
 
-    /// Resumes a voice paused alone (not while the whole engine is paused).
+    /// Resumes a voice paused alone (not while the whole engine is paused); one paused while it
+    /// waited for its start begins playing at its start after all.
     func resumeVoice(_ voice: VoiceHandle, in state: inout EngineState) {
-        guard !state.isPaused, let slot = state.pool.slot(of: voice),
-            state.pool.voices[Int(slot)].phase == .paused
-        else { return }
+        guard let slot = state.pool.slot(of: voice) else { return }
+        if case .scheduled = state.pool.voices[Int(slot)].phase {
+            state.pool.update(slot) { $0.pausedBeforeStart = false }
+            return
+        }
+        guard !state.isPaused, state.pool.voices[Int(slot)].phase == .paused else { return }
         try? state.pool.voices[Int(slot)].source?.play()
         state.pool.update(slot) { $0.phase = .playing }
     }

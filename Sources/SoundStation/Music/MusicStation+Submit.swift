@@ -1,8 +1,7 @@
 /// How a music command reaches the mixer: the station's calls check their arguments and end here,
 /// as does the SSH player with the commands it receives.
 extension MusicStation {
-    /// A track as a switch holds it: its entry (with the call's loop and repeats), id and buffer
-    /// (`nil` when streamed).
+    /// A track as a switch holds it: its catalogue entry, id and buffer (`nil` when streamed).
     typealias Track = SoundBank.Found
 
     /// Writes `command` for the mixer as this station's change, which
@@ -21,7 +20,7 @@ extension MusicStation {
         var frame = frame
         let change: MusicTask.Change
         switch command {
-        case .playMusic(let sound, _, _, let at):
+        case .playMusic(let sound, _, _, let at, _, _):
             guard let track = loadedTrack(sound) else { return false }
             return submitSwitch(command, to: track, atFrame: frame ?? at)
         case .stopMusic(let fade, let at):
@@ -44,13 +43,19 @@ extension MusicStation {
         return engine.submit(.music(command, MusicTask(station: self, change: change, frame: frame)))
     }
 
-    /// Submits `command`, a switch, to `track` as resolved by the caller (with the call's loop and
-    /// repeats). The track is never optional here: copying an optional `Track` needs its type's
-    /// metadata built at run time, which cost a game's first switch about 10,000 instructions.
+    /// Submits `command`, a switch, to `track` as resolved by the caller (its catalogue entry: the
+    /// command's loop and repeats are applied here). The track is never optional here: copying an
+    /// optional `Track` needs its type's metadata built at run time, which cost a game's first switch
+    /// about 10,000 instructions.
     /// - Returns: False when `command` is not a switch, or was dropped by a full ring.
     @discardableResult
     func submitSwitch(_ command: EngineCommand, to track: Track, atFrame frame: Int64?) -> Bool {
-        guard case .playMusic(_, let transition, let position, _) = command else { return false }
+        guard case .playMusic(_, let transition, let position, _, let loop, let repeats) = command else {
+            return false
+        }
+        var track = track
+        if let loop { track.entry.loop = loop }
+        if let repeats { track.entry.repeats = track.entry.loop ? 0 : repeats }
         let change = MusicTask.Change.play(.init(track: track, transition: transition, position: position))
         return engine.submit(.music(command, MusicTask(station: self, change: change, frame: frame)))
     }

@@ -139,17 +139,18 @@ public final class MusicStation: Sendable {
         _ name: String, transition: MusicTransition = .cut, from position: StartPosition = .restart,
         at time: Duration? = nil, loop: Bool? = nil, repeats: Int = 0
     ) throws(SoundLoadError) {
-        var track = try loadedTrack(name)
-        if let loop { track.entry.loop = loop }
-        track.entry.repeats =
-            track.entry.loop ? 0 : max(0, min(repeats, PlayOptions.repeatsRange.upperBound))
+        let track = try loadedTrack(name)
         let entry = track.entry
         if case .marker(let marker) = position, entry.markers[marker] == nil {
             throw .catalogue(.unknownMarker(name: name, marker: marker, known: Array(entry.markers.keys)))
         }
         let frame = time.map(engine.frame(for:))
+        // The command carries the loop and repeats the track plays with, so the SSH player's does too.
+        let loops = loop ?? entry.loop
         submitSwitch(
-            .playMusic(sound: track.id, transition: transition, from: position, frame: frame),
+            .playMusic(
+                sound: track.id, transition: transition, from: position, frame: frame, loop: loops,
+                repeats: loops ? 0 : PlayOptions.repeatsRange.clamp(repeats)),
             to: track, atFrame: frame)
     }
 

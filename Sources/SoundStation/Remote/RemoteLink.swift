@@ -103,7 +103,7 @@ final class RemoteLink: Sendable {
     func forward(_ command: EngineCommand, frame: Int64) {
         let sound: SoundID? =
             switch command {
-            case .play(_, let sound, _, _), .playMusic(let sound, _, _, _): sound
+            case .play(_, let sound, _, _), .playMusic(let sound, _, _, _, _, _): sound
             default: nil
             }
         enqueue(.command(command, frame: frame), naming: sound)

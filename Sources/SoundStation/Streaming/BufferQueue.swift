@@ -27,6 +27,25 @@ final class BufferQueue: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var blocks: [Block] = []
     /// The sound frame the next buffer begins at, for the position with nothing queued.
     @exclusivity(unchecked) var next = 0
+    /// Where the sound goes back when it loops or repeats (its owner sets it once it knows), so the
+    /// position of a block that runs over the loop end stays within the sound.
+    @exclusivity(unchecked) var wrap: Wrap?
+
+    /// A loop end, `end`, and the frame the sound continues from past it, `to`.
+    struct Wrap: Equatable {
+        var end: Int
+        var to: Int
+
+        /// `frame` counted on from a frame before the loop end, brought back within the sound: a
+        /// block runs on past `end` by up to its length, a loop shorter than a block more than once.
+        func wrapped(_ frame: Int) -> Int {
+            guard frame >= end, end > to else { return frame }
+            return to + (frame - end) % (end - to)
+        }
+    }
+
+    /// `frame` brought back within the sound by ``wrap``.
+    func wrapped(_ frame: Int) -> Int { wrap?.wrapped(frame) ?? frame }
     /// Times the source stopped because the queue ran dry.
     @exclusivity(unchecked) private var underruns = 0
 
@@ -76,7 +95,7 @@ final class BufferQueue: @unchecked Sendable {
     /// Records a block just queued.
     func append(_ block: Block) {
         blocks.append(block)
-        next = block.start + block.frames
+        next = wrapped(block.start + block.frames)
     }
 
     /// Takes back the records of the last `count` blocks, which OpenAL refused to queue.
@@ -119,9 +138,15 @@ final class BufferQueue: @unchecked Sendable {
         blocks = []
     }
 
-    /// The sound frame being heard: OpenAL's offset counts from the first buffer still queued.
+    /// The sound frame being heard: OpenAL's offset counts from the first buffer still queued, and
+    /// the blocks follow each other in the sound but at the loop end (``wrap``).
     func position(source: OpenALSource) -> Int {
-        (blocks.first?.start ?? next) + source.sampleOffset
+        wrapped((blocks.first?.start ?? next) + source.sampleOffset)
+    }
+
+    /// Frames queued that are not played yet.
+    func framesAhead(source: OpenALSource) -> Int {
+        blocks.isEmpty ? 0 : max(queuedFrames - source.sampleOffset, 0)
     }
 
     /// Frames queued, played ones included until they are unqueued.

@@ -42,6 +42,8 @@ final class StreamFeeder: @unchecked Sendable {
         var channels: Int
         var sampleRate: Int
         var frameCount: Int
+        /// Where the track goes back at its loop end (or its end, to repeat); nil when it plays once.
+        var wrap: BufferQueue.Wrap?
     }
 
     private struct Ahead {
@@ -221,7 +223,7 @@ final class StreamFeeder: @unchecked Sendable {
     /// refill. Mixing side, under the engine's lock.
     func framesLeft(source: OpenALSource) -> Int? {
         guard !awaitingPrime, ahead.withLock({ $0.exhausted && $0.chunks.isEmpty }) else { return nil }
-        return max(queue.next - queue.position(source: source), 0)
+        return queue.framesAhead(source: source)
     }
 
     /// Takes the next decoded chunk, if one is ready.
@@ -229,7 +231,10 @@ final class StreamFeeder: @unchecked Sendable {
         let chunk = ahead.withLock { ahead -> Chunk? in
             ahead.chunks.isEmpty ? nil : ahead.chunks.removeFirst()
         }
-        if let chunk { queue.next = chunk.start + chunk.samples.count / max(format.channels, 1) }
+        queue.wrap = format.wrap
+        if let chunk {
+            queue.next = queue.wrapped(chunk.start + chunk.samples.count / max(format.channels, 1))
+        }
         return chunk
     }
 
@@ -294,8 +299,11 @@ final class StreamFeeder: @unchecked Sendable {
             decoding.decoder = decoder
             decoding.loopStart = range.lowerBound
             decoding.loopEnd = range.upperBound
+            // As ``nextChunk(_:)`` goes back: to the loop start, or to the start for a repeat.
+            let back: Int? = entry.loop ? range.lowerBound : (entry.repeats > 0 ? 0 : nil)
             let format = Format(
-                channels: info.channels, sampleRate: info.sampleRate, frameCount: info.frameCount)
+                channels: info.channels, sampleRate: info.sampleRate, frameCount: info.frameCount,
+                wrap: back.map { BufferQueue.Wrap(end: range.upperBound, to: $0) })
             ahead.withLock { $0.format = format }
             return true
         } catch {
@@ -337,6 +345,7 @@ final class StreamFeeder: @unchecked Sendable {
 extension StreamFeeder: PCMBlocks {
     var channels: Int { format?.channels ?? 1 }
     var sampleRate: Int { format?.sampleRate ?? 48_000 }
+    var wrap: BufferQueue.Wrap? { format?.wrap }
 
     var isFinished: Bool {
         carry.isEmpty && ahead.withLock { $0.exhausted && $0.chunks.isEmpty || $0.failure != nil }
@@ -361,7 +370,8 @@ extension StreamFeeder: PCMBlocks {
             carry.removeFirst()
             return (chunk.start, chunk.samples)
         }
-        carry[0] = Chunk(start: chunk.start + frames, samples: Array(chunk.samples[(frames * channels)...]))
+        carry[0] = Chunk(
+            start: queue.wrapped(chunk.start + frames), samples: Array(chunk.samples[(frames * channels)...]))
         return (chunk.start, Array(chunk.samples[..<(frames * channels)]))
     }
 
@@ -383,7 +393,8 @@ extension StreamFeeder: PCMBlocks {
                 offset == 0
                     ? Chunk(start: block.start, samples: block.samples)
                     : Chunk(
-                        start: block.start + offset, samples: Array(block.samples[(offset * channels)...])))
+                        start: queue.wrapped(block.start + offset),
+                        samples: Array(block.samples[(offset * channels)...])))
             offset = 0
         }
         carry = kept + carry

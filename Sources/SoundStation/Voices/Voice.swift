@@ -21,6 +21,9 @@ struct Voice {
     /// True while a voice carried over a device loss waits to begin again on the new device (a
     /// stream decodes first): its `started` was sent when it first began, so none is sent again.
     var resuming = false
+    /// Paused alone before it began (``AudioEngine/pause(_:)`` while it waits for its start): it
+    /// begins paused, until ``AudioEngine/resume(_:)``.
+    var pausedBeforeStart = false
     /// What it plays; `nil` while the slot is free.
     var content: VoiceSource?
     /// The sound's name: its buffer's or its stream's.

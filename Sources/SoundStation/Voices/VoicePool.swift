@@ -139,6 +139,7 @@ struct VoicePool {
         // or, should it end before then, just before its `finished`.
         voices[index].announced = false
         voices[index].resuming = false
+        voices[index].pausedBeforeStart = false
         voices[index].sequence = nextSequence
         nextSequence += 1
         if busyIndex[index] < 0 {

@@ -54,6 +54,10 @@ import Testing
         .playMusic(
             sound: SoundID(rawValue: 4), transition: .fadeIn(.milliseconds(300)), from: .resume, frame: nil),
         .playMusic(sound: SoundID(rawValue: 4), transition: .cut, from: .downbeat, frame: 1),
+        .playMusic(
+            sound: SoundID(rawValue: 4), transition: .cut, from: .restart, frame: nil, loop: false, repeats: 3
+        ),
+        .playMusic(sound: SoundID(rawValue: 5), transition: .cut, from: .resume, frame: 9, loop: true),
         .stopMusic(fade: .seconds(1), frame: nil),
         .stopMusic(fade: .zero, frame: 480),
         .pauseMusic, .resumeMusic,
@@ -88,6 +92,34 @@ import Testing
             voice: Self.voice, sound: SoundID(rawValue: 1), options: PlayOptions(), frame: nil)
         #expect(trigger.encoded().count <= 48)
         #expect(EngineCommand.pauseAll.encoded() == [WireFormat.version, 6])
+    }
+
+    /// A switch written without a loop and repeats (as the first release wrote every switch) reads
+    /// as one that plays as its track's entry says; with them, they are read back, and repeats
+    /// beyond what a call accepts are refused.
+    @Test func aSwitchReadsWithAndWithoutItsLoopAndRepeats() throws {
+        let plain = EngineCommand.playMusic(
+            sound: SoundID(rawValue: 2), transition: .cut, from: .restart, frame: 7)
+        // Version, kind, id, transition, position, a frame.
+        let first: [UInt8] = [WireFormat.version, 19, 2, 0, 0, 0, 0, 0, 1, 7, 0, 0, 0, 0, 0, 0, 0]
+        #expect(plain.encoded() == first)
+        #expect(try EngineCommand(decoding: first) == plain)
+        let once = EngineCommand.playMusic(
+            sound: SoundID(rawValue: 2), transition: .cut, from: .restart, frame: 7, loop: false, repeats: 2)
+        #expect(once.encoded() == first + [1, 0, 1, 2, 0, 0, 0])
+        #expect(try EngineCommand(decoding: first + [1, 0, 1, 2, 0, 0, 0]) == once)
+        // One encoding per command: the two written absent is not one.
+        #expect(throws: WireError.invalidValue(field: "loop and repeats", value: "both absent")) {
+            try EngineCommand(decoding: first + [0, 0])
+        }
+        #expect(throws: WireError.invalidValue(field: "repeats", value: "1001")) {
+            try EngineCommand(decoding: first + [1, 0, 1, 0xE9, 3, 0, 0])
+        }
+        #expect(throws: AudioEngineError.self) {
+            try EngineCommand.playMusic(
+                sound: SoundID(rawValue: 2), transition: .cut, from: .restart, frame: nil, repeats: -1
+            ).check(sampleRate: 48_000)
+        }
     }
 
     @Test func mixerEventsReadBackEqual() throws {

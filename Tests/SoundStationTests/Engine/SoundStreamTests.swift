@@ -64,6 +64,43 @@ import Testing
         #expect(engine.isActive(voice))
     }
 
+    /// The position of a looping stream stays within the file, however its chunks fall on the wrap:
+    /// read after every quantum rendered, it always moves on by one quantum, modulo the length, for a
+    /// file longer than a chunk and one shorter (several wraps in one chunk), played directly and
+    /// under a cutoff filter (blocks of its own), and for a looping buffer under a filter.
+    @Test(
+        "a looping stream's position stays within its length and moves on continuously across the wrap",
+        arguments: [1.0, 0.0625], [false, true])
+    func loopingPositionWraps(seconds: Double, filtered: Bool) throws {
+        let folder = try DecodingTestDirectory()
+        defer { try? FileManager.default.removeItem(at: folder.url) }
+        let (path, audio, engine) = try noiseFile(folder, seconds: seconds)
+        let length = Int(seconds * 48_000)
+        var options = PlayOptions(loop: true)
+        if filtered { options.filter = .cutoff(CutoffFilter(.lowpass, cutoff: 4_000)) }
+        let voices = [
+            try #require(engine.play(try engine.makeStream(fileAt: path), options: options)),
+            try #require(engine.play(try engine.makeBuffer(audio, name: "noise"), options: options)),
+        ]
+        for voice in voices {
+            _ = try engine.render(frames: 0)
+            var last: Int?
+            var wraps = 0
+            for _ in 0..<(3 * 48_000 / 256) {
+                _ = try engine.render(frames: 256)
+                let position = try #require(engine.position(of: voice))
+                #expect((0..<length).contains(position), "position \(position) of a \(length)-frame loop")
+                if let last {
+                    #expect((position - last - 256 + 4 * length) % length == 0, "\(last) then \(position)")
+                    if position < last { wraps += 1 }
+                }
+                last = position
+            }
+            #expect(wraps >= 2)
+            engine.stop(voice)
+        }
+    }
+
     /// Silent output plays on wall time, so this test blocks its own thread to poll (with a deadline)
     /// rather than awaiting: a task suspended behind busy suites could wake after the sound ended.
     @Test("a stream seeks on a running driver too: the worker decodes from the new frame and it plays on")

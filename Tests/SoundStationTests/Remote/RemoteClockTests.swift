@@ -92,7 +92,7 @@ import Testing
         let first = sent.withLock { $0 }
         try await side.send(first, naming: [(id, "beep")])
         let before = try side.engine.render(frames: 24_000)
-        #expect(AudioAnalysis.onset(before, threshold: 0.05) == 14_400)
+        #expect(AudioAnalysis.onset(before, threshold: 0.05) == 9_600 + RemoteTestPlayer.shift)
 
         // Local 0.5 s: a clock message from server 0.1 s (0.4 s late: the player was held up, or
         // the link hiccupped), then a beep for server 0.9 s sent on time at server 0.5 s.
@@ -103,8 +103,8 @@ import Testing
         let second = sent.withLock { $0 }
         try await side.send(second, after: [.clock(frame: 4_800)])
         let after = try side.engine.render(frames: 48_000)
-        // Server 0.9 s plus the 100 ms delay: local 1.0 s, frame 24,000 of this render.
-        #expect(AudioAnalysis.onset(after, threshold: 0.05) == 24_000)
+        // Server 0.9 s plus the player's shift, in this render (which began at local frame 24,000).
+        #expect(AudioAnalysis.onset(after, threshold: 0.05) == 43_200 + RemoteTestPlayer.shift - 24_000)
         #expect(first.count == 1 && second.count == 1)
         #expect(player.report.resyncs == 0 && player.report.lateMessages == 1 && player.report.late == 0)
     }

@@ -13,64 +13,48 @@ import Testing
     /// frames after its server frame.
     static let delayFrames = 5_120
 
-    @Test func aRecordedSessionRendersOnThePlayerAsInTheGame() async throws {
-        let assets = try TestAssets()
-        try WAVWriter.write(
-            Signals.noise(seconds: 2, amplitude: 0.25, channels: 2, seed: 5),
-            toFileAt: "\(assets.root)/drums.wav",
-            format: .float32)
-        try assets.addWAV(
-            "layered", Signals.stereoTones(left: 220, right: 330, seconds: 2), kind: "music",
-            extra: "\"bpm\": 120, \"stems\": [{\"path\": \"drums.wav\", \"from\": 0.5}]")
-        try assets.addWAV(
-            "calm", Signals.stereoTones(left: 440, right: 550, seconds: 2, amplitude: 0.3), kind: "music",
-            extra: "\"bpm\": 120")
-        try assets.addWAV("hum", Signals.sine(frequency: 660, seconds: 3, amplitude: 0.4))
+    /// A game session: a sound system on its catalogue, every command its mixer carried out (with
+    /// its frame) and its own offline render.
+    struct Session {
+        let assets: TestAssets
+        let game: SoundSystem
+        let names: [String]
+        let commands: [(EngineCommand, Int64)]
+        let rendered: [Float]
+    }
+
+    /// Records `script` played on a game made of `assets` (its catalogue's `names` sent to the player).
+    static func record(
+        _ assets: TestAssets, names: [String], _ script: (SoundSystem, (Int) throws -> Void) throws -> Void
+    ) async throws -> Session {
         let game = try await assets.system()
         let sent = Locked<[(EngineCommand, Int64)]>([])
         game.engine.commandTap.withLock {
             $0 = { command, frame in sent.withLock { $0.append((command, frame)) } }
         }
-
-        // The game: a layered track at an intensity, an effect whose volume tween starts later than
-        // its command, a bus tween that waits too, a rise of intensity on the next beat, a switch on
-        // the next bar with a crossfade, and a pause of the music.
         var rendered: [Float] = []
-        func render(_ frames: Int) throws { rendered += try game.engine.render(frames: frames).samples }
-        try game.music.setIntensity(0.6)
-        try game.music.play("layered")
-        let hum = try #require(try game.effects.play("hum"))
-        // A change at once to the voice just started, in the same round as its start.
-        try game.engine.setPan(-0.5, for: hum)
-        try game.engine.setVolume(
-            0.1, for: hum, tween: Tween(.milliseconds(200), start: .at(.milliseconds(400))))
-        try game.engine.setVolume(
-            0.5, for: .music, tween: Tween(.milliseconds(300), easing: .inOutQuad, start: .at(.seconds(1.5))))
-        try render(12_000)
-        try game.music.setIntensity(
-            1, tween: Tween(.milliseconds(300), start: .music(.nextBeat, of: game.music)))
-        try game.music.play(
-            "calm", transition: .crossfade(.milliseconds(250)), from: .restart, at: .nextBar)
-        try render(36_000)
-        game.music.pause()
-        try render(9_600)
-        game.music.resume()
-        try render(120_000 - 57_600)
-        let commands = sent.withLock { $0 }
-        let local = PCMAudio(sampleRate: 48_000, channels: 2, samples: rendered)
-        #expect(AudioAnalysis.rms(local, frames: 0..<120_000) > 0.05)
+        try script(game) { frames in rendered += try game.engine.render(frames: frames).samples }
+        return Session(
+            assets: assets, game: game, names: names, commands: sent.withLock { $0 }, rendered: rendered)
+    }
 
-        // The wire: the session's messages as bytes, then decoded by the player's extractor.
+    /// The session's messages as bytes through the player's extractor, played by a player whose
+    /// delay is `delayFrames` on an offline engine, rendered for the session's length plus
+    /// `delayFrames` and one quantum. The catalogue is loaded before the commands come, unless
+    /// `loadFirst` is false: then every message comes at once, and the plays wait for their loads.
+    static func playerRender(of session: Session, delayFrames: Int, loadFirst: Bool = true) async throws -> (
+        PCMAudio, RemotePlayer.Report
+    ) {
         let (manifest, files) = try #require(
-            RemoteLink.rewrite(root: game.catalogue.root, entries: game.catalogue.entries))
+            RemoteLink.rewrite(root: session.game.catalogue.root, entries: session.game.catalogue.entries))
         var messages: [RemoteMessage] = [
             .hello(sampleRate: 48_000, frame: 0, session: 1),
             .catalogue(manifest: manifest, files: files.map { RemoteFile(hash: $0.hash, size: $0.size) }),
         ]
-        for name in ["layered", "calm", "hum"] {
-            messages.append(.soundName(try game.bank.id(of: name), name: name))
+        for name in session.names {
+            messages.append(.soundName(try session.game.bank.id(of: name), name: name))
         }
-        messages += commands.map { .command($0.0, frame: $0.1) }
+        messages += session.commands.map { .command($0.0, frame: $0.1) }
         let wire = messages.flatMap { RemoteFraming.frame($0.encoded())! }
 
         // The player's side: the files cached from an earlier session (so the catalogue loads as one
@@ -85,31 +69,155 @@ import Testing
         }
         let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
         let player = RemotePlayer(
-            engine: engine, cache: cache, delay: .frames(Int64(Self.delayFrames), rate: 48_000))
+            engine: engine, cache: cache, delay: .frames(Int64(delayFrames), rate: 48_000))
         defer { player.finish() }
         var extractor = FrameExtractor()
         var text: [UInt8] = []
         var found: [[UInt8]] = []
         extractor.feed(wire, now: 0, text: &text, messages: &found)
         #expect(text.isEmpty && found.count == messages.count)
-        // The catalogue first, so every sound is loaded before its commands are placed.
-        player.receive(Array(found.prefix(2)))
-        try await RemoteSessionTests.wait { player.report.loaded == 3 }
-        player.receive(Array(found.dropFirst(2)))
-        try await RemoteSessionTests.wait { player.report.commands == commands.count }
-        let report = player.report
-        #expect(report.late == 0 && report.notArrived == 0 && report.undecodable == 0)
+        if loadFirst {
+            // The catalogue first, so every sound is loaded before its commands are placed.
+            player.receive(Array(found.prefix(2)))
+            try await RemoteSessionTests.wait { player.report.loaded == session.names.count }
+            player.receive(Array(found.dropFirst(2)))
+        } else {
+            player.receive(found)
+        }
+        try await RemoteSessionTests.wait { player.report.commands == session.commands.count }
+        let frames = session.rendered.count / 2 + delayFrames + Int(AudioEngine.quantum)
+        return (try engine.render(frames: frames), player.report)
+    }
 
-        let remote = try engine.render(frames: Self.delayFrames + 120_000)
-        #expect(AudioAnalysis.rms(remote, frames: 0..<Self.delayFrames) == 0)
+    /// Expects `remote` to hold the session's render from frame `offset` on, sample for sample, and
+    /// silence before.
+    static func expectSame(_ remote: PCMAudio, _ session: Session, from offset: Int) {
+        #expect(AudioAnalysis.rms(remote, frames: 0..<offset) == 0)
         var first: Int?
         var largest: Float = 0
-        for index in 0..<rendered.count {
-            let difference = abs(remote.samples[Self.delayFrames * 2 + index] - rendered[index])
+        for index in 0..<session.rendered.count {
+            let difference = abs(remote.samples[offset * 2 + index] - session.rendered[index])
             if difference > 0, first == nil { first = index / 2 }
             largest = max(largest, difference)
         }
         #expect(first == nil, "the player's render first differs at frame \(first ?? 0), by up to \(largest)")
+    }
+
+    /// The game: a layered track at an intensity, an effect whose volume tween starts later than its
+    /// command, a bus tween that waits too, a rise of intensity on the next beat, a switch on the next
+    /// bar with a crossfade, and a pause of the music.
+    static func tweensAndSwitches() async throws -> Session {
+        let assets = try TestAssets()
+        try WAVWriter.write(
+            Signals.noise(seconds: 2, amplitude: 0.25, channels: 2, seed: 5),
+            toFileAt: "\(assets.root)/drums.wav",
+            format: .float32)
+        try assets.addWAV(
+            "layered", Signals.stereoTones(left: 220, right: 330, seconds: 2), kind: "music",
+            extra: "\"bpm\": 120, \"stems\": [{\"path\": \"drums.wav\", \"from\": 0.5}]")
+        try assets.addWAV(
+            "calm", Signals.stereoTones(left: 440, right: 550, seconds: 2, amplitude: 0.3), kind: "music",
+            extra: "\"bpm\": 120")
+        try assets.addWAV("hum", Signals.sine(frequency: 660, seconds: 3, amplitude: 0.4))
+        return try await record(assets, names: ["layered", "calm", "hum"]) { game, render in
+            try game.music.setIntensity(0.6)
+            try game.music.play("layered")
+            let hum = try #require(try game.effects.play("hum"))
+            // A change at once to the voice just started, in the same round as its start.
+            try game.engine.setPan(-0.5, for: hum)
+            try game.engine.setVolume(
+                0.1, for: hum, tween: Tween(.milliseconds(200), start: .at(.milliseconds(400))))
+            try game.engine.setVolume(
+                0.5, for: .music,
+                tween: Tween(.milliseconds(300), easing: .inOutQuad, start: .at(.seconds(1.5))))
+            try render(12_000)
+            try game.music.setIntensity(
+                1, tween: Tween(.milliseconds(300), start: .music(.nextBeat, of: game.music)))
+            try game.music.play(
+                "calm", transition: .crossfade(.milliseconds(250)), from: .restart, at: .nextBar)
+            try render(36_000)
+            game.music.pause()
+            try render(9_600)
+            game.music.resume()
+            try render(120_000 - 57_600)
+        }
+    }
+
+    @Test func aRecordedSessionRendersOnThePlayerAsInTheGame() async throws {
+        let session = try await Self.tweensAndSwitches()
+        let local = PCMAudio(sampleRate: 48_000, channels: 2, samples: session.rendered)
+        #expect(AudioAnalysis.rms(local, frames: 0..<120_000) > 0.05)
+        let (remote, report) = try await Self.playerRender(of: session, delayFrames: Self.delayFrames)
+        #expect(report.late == 0 && report.notArrived == 0 && report.undecodable == 0)
+        Self.expectSame(remote, session, from: Self.delayFrames)
+    }
+
+    /// A delay that is not a whole number of quanta: the player's shift is rounded up to one, so its
+    /// render is still the game's, sample for sample, from the next quantum on.
+    @Test func aDelayOfPartOfAQuantumIsRoundedUpToAWholeOne() async throws {
+        let session = try await Self.tweensAndSwitches()
+        let delay = Self.delayFrames - 120
+        let (remote, report) = try await Self.playerRender(of: session, delayFrames: delay)
+        #expect(report.late == 0 && report.notArrived == 0)
+        Self.expectSame(remote, session, from: Self.delayFrames)
+    }
+
+    /// A switch's own loop and repeats travel with it: a track that loops by its entry, played once,
+    /// and one played twice, end on the player where they end in the game.
+    @Test func aSwitchsLoopAndRepeatsReachThePlayer() async throws {
+        let assets = try TestAssets()
+        try assets.addWAV(
+            "theme", Signals.stereoTones(left: 300, right: 450, seconds: 0.25), kind: "music")
+        try assets.addWAV(
+            "sting", Signals.stereoTones(left: 500, right: 650, seconds: 0.25), kind: "music")
+        let session = try await Self.record(assets, names: ["theme", "sting"]) { game, render in
+            try game.music.play("theme", loop: false)
+            try render(24_000)
+            try game.music.play("sting", loop: false, repeats: 1)
+            try render(48_000)
+        }
+        // In the game: the theme once (0.25 s), silence, the sting twice (0.5 s), silence.
+        let local = PCMAudio(sampleRate: 48_000, channels: 2, samples: session.rendered)
+        #expect(AudioAnalysis.rms(local, frames: 1_000..<11_000) > 0.05)
+        #expect(AudioAnalysis.rms(local, frames: 13_000..<24_000) == 0)
+        #expect(AudioAnalysis.rms(local, frames: 36_000..<46_000) > 0.05)
+        #expect(AudioAnalysis.rms(local, frames: 50_000..<72_000) == 0)
+        let (remote, report) = try await Self.playerRender(of: session, delayFrames: Self.delayFrames)
+        #expect(report.late == 0 && report.notArrived == 0 && report.refused == 0)
+        Self.expectSame(remote, session, from: Self.delayFrames)
+    }
+
+    /// Commands for voices whose sound is still loading on the player: a volume and a pan, a stop of
+    /// a voice not begun, a pause and a resume reach their voices there as in the game (before, a
+    /// command for a voice whose play waited for its load found no voice and was dropped).
+    @Test func commandsForAVoiceWhoseSoundStillLoadsReachIt() async throws {
+        let assets = try TestAssets()
+        // Long enough (Ogg Vorbis, 6 s) that the player is still decoding it when the plays come.
+        try assets.addOgg(
+            "hum", Signals.sine(frequency: 660, seconds: 6, amplitude: 0.4), kind: "effect")
+        let session = try await Self.record(assets, names: ["hum"]) { game, render in
+            let loud = try #require(try game.effects.play("hum"))
+            try game.engine.setVolume(0.3, for: loud)
+            try game.engine.setPan(-0.5, for: loud)
+            let later = try #require(try game.effects.play("hum", at: .milliseconds(300)))
+            game.engine.stop(later)
+            try render(4_800)
+            let held = try #require(try game.effects.play("hum"))
+            game.engine.pause(held)
+            try render(9_600)
+            game.engine.resume(held)
+            try game.engine.setPitch(1.25, for: held)
+            try render(14_400)
+            game.engine.stop(loud, fade: .milliseconds(100))
+            try render(19_200)
+        }
+        let local = PCMAudio(sampleRate: 48_000, channels: 2, samples: session.rendered)
+        #expect(AudioAnalysis.rms(local, frames: 0..<48_000) > 0.05)
+        let (remote, report) = try await Self.playerRender(
+            of: session, delayFrames: Self.delayFrames, loadFirst: false)
+        #expect(report.waitedForLoad == 3, "plays that waited for the load: \(report.waitedForLoad)")
+        #expect(report.late == 0 && report.notArrived == 0 && report.refused == 0)
+        Self.expectSame(remote, session, from: Self.delayFrames)
     }
 
     @Test func aCommandWithAValueNoCallAcceptsIsRefusedAndCounted() async throws {

@@ -193,10 +193,10 @@ import Testing
         side.finish()
         #expect(report.filesReceived == 1 && report.notArrived == 0)
         let played = try side.engine.render(frames: 28_800)
-        // At its server frame (9600) plus the 100 ms delay, the same samples as the game's.
-        #expect(AudioAnalysis.onset(played, threshold: 0.05) == 14_400)
+        // At its server frame (9600) plus the player's shift, the same samples as the game's.
+        #expect(AudioAnalysis.onset(played, threshold: 0.05) == 9_600 + RemoteTestPlayer.shift)
         #expect(AudioAnalysis.onset(heard, threshold: 0.05) == 9_600)
-        let shifted = Array(played.samples[(4_800 * 2)...])
+        let shifted = Array(played.samples[(RemoteTestPlayer.shift * 2)...])
         let largest = zip(shifted, heard.samples).map { abs($0 - $1) }.max() ?? 1
         #expect(largest == 0, "the player's render differs from the game's by up to \(largest)")
 
@@ -222,7 +222,9 @@ import Testing
         let fromCache = cached.player.report
         cached.finish()
         #expect(fromCache.filesReceived == 0 && fromCache.filesFromCache == 1 && fromCache.notArrived == 0)
-        #expect(AudioAnalysis.onset(try cached.engine.render(frames: 28_800), threshold: 0.05) == 14_400)
+        #expect(
+            AudioAnalysis.onset(try cached.engine.render(frames: 28_800), threshold: 0.05)
+                == 9_600 + RemoteTestPlayer.shift)
     }
 
     @Test func encodedBytesInMemoryTravelAsTheyAre() throws {

@@ -83,9 +83,10 @@ import Testing
         #expect(side.player.report.late == 0 && side.player.report.notArrived == 0)
 
         let mix = try side.engine.render(frames: 60_000)
-        // Server frames 9600 and 33600, plus the 100 ms delay (the first message came at local 0).
-        #expect(AudioAnalysis.onset(mix, threshold: 0.05) == 14_400)
-        #expect(AudioAnalysis.onset(mix, threshold: 0.05, from: 20_000) == 38_400)
+        // Server frames 9600 and 33600, plus the 100 ms delay rounded up to whole quanta (the first
+        // message came at local 0).
+        #expect(AudioAnalysis.onset(mix, threshold: 0.05) == 9_600 + RemoteTestPlayer.shift)
+        #expect(AudioAnalysis.onset(mix, threshold: 0.05, from: 20_000) == 33_600 + RemoteTestPlayer.shift)
     }
 
     @Test func aTransferCutOffResumesInTheNextSession() async throws {

@@ -54,9 +54,9 @@ import Testing
             commands,
             naming: [(try server.bank.id(of: "coin"), "coin"), (try server.bank.id(of: "laser"), "laser")])
         #expect(player.report.late == 0 && player.report.notArrived == 0)
-        let played = try side.engine.render(frames: 52_800)
-        // The player's mix, 100 ms (4800 frames) later, is the server's, sample for sample.
-        let shifted = Array(played.samples[(4_800 * 2)...])
+        let played = try side.engine.render(frames: 48_000 + RemoteTestPlayer.shift)
+        // The player's mix, the player's shift later, is the server's, sample for sample.
+        let shifted = Array(played.samples[(RemoteTestPlayer.shift * 2)...])
         #expect(shifted.count == heard.samples.count)
         let largest = zip(shifted, heard.samples).map { abs($0 - $1) }.max() ?? 1
         #expect(largest == 0, "the player's render differs from the game's by up to \(largest)")

@@ -17,6 +17,10 @@ final class RemoteTestPlayer {
     private let ownsFolder: Bool
     private var finished = false
 
+    /// How many frames the default player moves a command whose message arrived at local frame 0
+    /// from its server frame: the 100 ms delay (4800 frames) rounded up to whole mixing quanta.
+    static let shift = 4_864
+
     /// - Parameters:
     ///   - delay: The player's jitter buffer.
     ///   - budget: What a session may make the player hold.
