@@ -82,6 +82,7 @@ struct GrowthChild {
             figures = try await GrowthWorkloads.onOwnThread { try GrowthWorkloads.pendingSwitches() }
         case "cycles": figures = try GrowthWorkloads.openCloseCycles()
         case "switches": figures = try await GrowthWorkloads.streamedSwitches()
+        case "huge": figures = try await GrowthWorkloads.hugeWAVRefusals()
         default:
             Issue.record("unknown workload \(mode)")
             return
@@ -123,6 +124,25 @@ struct GrowthChild {
 /// The workloads, each measured from after a warm-up (the first engine loads OpenAL's and the
 /// runtime's own state, which a process keeps).
 enum GrowthWorkloads {
+    /// A 2 GB WAV met as an effect, decoded alone and preloaded: how far the process's peak
+    /// resident memory rose (`peakGrowthKB`; decoding it would hold 2 GB), whether it was decoded,
+    /// and the preload's failures.
+    static func hugeWAVRefusals() async throws -> [String: Double] {
+        let assets = try TestAssets()
+        let path = assets.root + "/huge.wav"
+        try InputBoundsTests.sparseWAV(at: path, dataBytes: 0x7FFF_0000)
+        assets.add("huge", file: "huge.wav", kind: "effect")
+        let engine = try AudioEngine(output: .offline(sampleRate: 48_000, channels: 2))
+        let system = SoundSystem(engine: engine, catalogue: try assets.catalogue(), pcmCache: nil)
+        let peakBefore = ProcessFigures.status("VmHWM")
+        let decoded = (try? AudioDecoder.decode(fileAt: path)) != nil
+        let loaded = try await system.bank.preload(["huge"])
+        return [
+            "peakGrowthKB": Double(ProcessFigures.status("VmHWM") - peakBefore), "decoded": decoded ? 1 : 0,
+            "failures": Double(loaded.failures.count),
+        ]
+    }
+
     /// A folder with two streamed tracks on a 120 bpm grid (its files are deleted when it is let go
     /// of; streams open them at every switch, so it is held while they play).
     static func assets() throws -> TestAssets {
