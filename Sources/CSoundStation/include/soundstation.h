@@ -427,8 +427,9 @@ int ss_voice_set_pitch(ss_engine *engine, ss_voice voice, float pitch, double tw
  * Returns: as ss_voice_set_volume. Threads: any. */
 int ss_voice_set_pan(ss_engine *engine, ss_voice voice, float pan, double tween_seconds);
 
-/* Pauses one voice where it is (its place is kept). Returns: SS_OK (also for an ended voice),
- * SS_ERR_INVALID_ARGUMENT (voice 0, a voice this engine never gave), SS_ERR_CLOSED. Threads: any. */
+/* Pauses one voice where it is (its place is kept); a voice played for a later time and not begun
+ * yet begins paused. Returns: SS_OK (also for an ended voice), SS_ERR_INVALID_ARGUMENT (voice 0, a
+ * voice this engine never gave), SS_ERR_CLOSED. Threads: any. */
 int ss_voice_pause(ss_engine *engine, ss_voice voice);
 
 /* Resumes a voice paused by ss_voice_pause (it stays silent while ss_pause_all holds).
