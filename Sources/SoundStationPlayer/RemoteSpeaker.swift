@@ -170,7 +170,10 @@ public final class RemoteSpeaker: Sendable {
                 try? source.queue(refilled)
                 for buffer in refilled { queued[buffer.id] = buffer }
             }
-            if dry {
+            // A refill held up past the queue's length (a render callback that blocked, say) made
+            // the catch-up above stale: restarted now, the queue would be heard late by the hold-up.
+            // The source stays stopped; the next poll finds it dry and restarts it with what is due.
+            if dry, ContinuousClock.now - polled <= heldUpLimit {
                 // The queue ran dry (the thread was held up): start again with what is queued.
                 // Counted after the catch-up above, so one who sees it sees the frames skipped.
                 if started { underrunCount.add(1, ordering: .releasing) }
