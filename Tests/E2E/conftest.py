@@ -6,6 +6,7 @@ are kept under .build/test-logs/<test name>/."""
 import os
 import re
 import shutil
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -25,6 +26,12 @@ def pytest_sessionstart(session):
 
 
 def pytest_configure(config):
+    # The programs under test start with SIGINT at its default, as from an interactive shell: a run
+    # started in the background of a script (`make test &`, nohup) inherits SIGINT ignored, which
+    # every child keeps across exec, so a program told to stop by SIGINT would never hear it (the
+    # voice-note player ran on for 20 s). A handler here is reset to the default in each child.
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     missing = [name for name in ("soundstation", "starfall", "voicenote") if not (BIN / name).exists()]
     if missing:
         raise pytest.UsageError(f"{', '.join(missing)} not built in {BIN} (swift build, or SOUNDSTATION_BIN)")
