@@ -35,6 +35,15 @@ public final class RemoteSpeaker: Sendable {
     /// Frames rendered and not played, to keep the sounds after an underrun at their time.
     public var skippedFrames: Int { skippedCount.load(ordering: .relaxed) }
     private let skippedCount = Atomic<Int>(0)
+    /// The real-time priority (SCHED_RR) the rendering thread asks for: above every thread of the
+    /// normal class, below PulseAudio's sinks and main thread (5), as OpenAL Soft's own mixer asks
+    /// for 1. In the normal class, beside two busy loops, it waited up to 224 ms for a core, and the
+    /// device ran dry after 80 (Docs/Testing.md, "The SSH player under two busy loops").
+    public static let realTimePriority: Int32 = 1
+    /// Why the rendering thread runs in the normal class (its request for ``realTimePriority`` was
+    /// refused: no CAP_SYS_NICE, `ulimit -r` 0), or `nil` when it runs real-time; read after `init`.
+    public var notRealTime: String? { refusal.withLock { $0 } }
+    private let refusal = Locked<String?>(nil)
 
     /// Opens the device and starts rendering.
     /// - Parameters:
@@ -49,7 +58,13 @@ public final class RemoteSpeaker: Sendable {
         var device: OpenALDevice?
         var source: OpenALSource?
         if case .device(let name, _) = output {
-            let opened = try OpenALDevice(playback: name, latency: .normal)
+            // Opened real-time, so OpenAL Soft's mixer thread and libpulse's mainloop thread, which
+            // start here, run in the class too: in the normal class beside two busy loops they
+            // waited up to 104 and 294 ms for a core, and the device ran dry all the same.
+            let (opened, _) = try PosixThread.withRealTime(priority: Self.realTimePriority) {
+                () throws(AudioEngineError) -> OpenALDevice in
+                try OpenALDevice(playback: name, latency: .normal)
+            }
             device = opened
             source = try OpenALSource(device: opened)
             deviceName = opened.name
@@ -63,6 +78,8 @@ public final class RemoteSpeaker: Sendable {
         if let device, let source { held.withLock { $0 = (device, source) } }
         let consuming = DispatchSemaphore(value: 0)
         let thread = PosixThread { [self] in
+            let refused = PosixThread.requestRealTime(priority: Self.realTimePriority)
+            refusal.withLock { $0 = refused }
             defer {
                 OpenALDevice.releaseThreadContext()
                 exited.signal()

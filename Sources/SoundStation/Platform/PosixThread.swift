@@ -57,6 +57,34 @@ package final class PosixThread: @unchecked Sendable {
         while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
     }
 
+    /// Asks the kernel to run the calling thread in the real-time round-robin class (SCHED_RR) at
+    /// `priority`, as a desktop runs its sound threads: in the normal class, beside two busy loops, a
+    /// thread waited up to 224 ms for a core on a 2-core machine, longer than a device's queue lasts
+    /// (Docs/Testing.md, "The SSH player under two busy loops"). Best effort: it takes CAP_SYS_NICE
+    /// or an `RLIMIT_RTPRIO` (`ulimit -r`) of `priority` or more; when refused the thread stays as it is.
+    /// - Returns: `nil` when granted, else why not (the error's text).
+    package static func requestRealTime(priority: Int32) -> String? {
+        var parameters = sched_param()
+        parameters.sched_priority = priority
+        let result = pthread_setschedparam(pthread_self(), SCHED_RR, &parameters)
+        return result == 0 ? nil : String(cString: strerror(result))
+    }
+
+    /// Runs `body` with the calling thread asking for SCHED_RR at `priority` (``requestRealTime(priority:)``),
+    /// then puts the thread's class back: the threads a library starts inside `body` (OpenAL Soft's
+    /// mixer, libpulse's mainloop) inherit the class, as they would from a desktop's real-time caller.
+    /// - Returns: `body`'s result, and why the class was refused (`nil`: granted).
+    package static func withRealTime<T, E: Error>(
+        priority: Int32, _ body: () throws(E) -> T
+    ) throws(E) -> (T, refused: String?) {
+        var policy: Int32 = 0
+        var previous = sched_param()
+        let saved = pthread_getschedparam(pthread_self(), &policy, &previous) == 0
+        let refused = requestRealTime(priority: priority)
+        defer { if refused == nil, saved { _ = pthread_setschedparam(pthread_self(), policy, &previous) } }
+        return (try body(), refused)
+    }
+
     /// Names the calling thread through `/proc/thread-self/comm` (`pthread_setname_np` needs
     /// `_GNU_SOURCE`, which Swift's Glibc module does not define); the kernel keeps 15 bytes.
     private static func setCurrentName(_ name: String) {
