@@ -106,10 +106,17 @@ def test_a_70_s_note_streams_on_the_device_heard_and_stopped_by_sigint(folder, r
         samples = rec.samples()
         start = next((i for i, v in enumerate(samples) if abs(v) > 3277), None)
         return 0 if start is None else (len(samples) - start) / rec.rate
-    wait_until(lambda: heard_seconds() >= 2 or player.poll() is not None, 20, "2 s of the note on the sink",
-               lambda: f"{heard_seconds():.2f} s; {out.read_text()}")
-    player.send_signal(signal.SIGINT)
-    status = player.wait(20)
+    try:
+        wait_until(lambda: heard_seconds() >= 2 or player.poll() is not None, 20, "2 s of the note on the sink",
+                   lambda: f"{heard_seconds():.2f} s; {out.read_text()}")
+        player.send_signal(signal.SIGINT)
+        status = player.wait(20)
+    finally:
+        # A player that failed to stop is not left behind: with its sound server gone it would wait
+        # for the device for ever (as a game does), using a core beside the next tests.
+        if player.poll() is None:
+            player.kill()
+            player.wait()
     rec.stop()
     text, heard = out.read_text(), rms(work / "long-heard.wav")
     print(text, f"exit {status}, heard RMS {heard}")
