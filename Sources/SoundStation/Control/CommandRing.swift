@@ -65,16 +65,10 @@ final class CommandRing: @unchecked Sendable {
     var hasPending: Bool { ssrt_pending(core) != 0 }
 
     /// Sleeps until a command arrives, ``wake()`` is called or `timeout` passes. Driver thread only.
-    func wait(_ timeout: Duration) {
-        let (seconds, attoseconds) = timeout.components
-        _ = ssrt_wait(core, max(0, seconds) * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
+    func wait(_ timeout: Duration) { _ = ssrt_wait(core, Self.nanoseconds(timeout)) }
 
     /// Sleeps `timeout` without asking triggers to wake it (see `ssrt_poll`). Driver thread only.
-    func poll(_ timeout: Duration) {
-        let (seconds, attoseconds) = timeout.components
-        _ = ssrt_poll(core, max(0, seconds) * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
+    func poll(_ timeout: Duration) { _ = ssrt_poll(core, Self.nanoseconds(timeout)) }
 
     /// How many commands have been carried out so far.
     var drainedCount: UInt64 { ssrt_drained(core) }
@@ -94,8 +88,13 @@ final class CommandRing: @unchecked Sendable {
 
     /// Sleeps until a publication after `seen`, or `timeout` passes.
     func waitForPublication(after seen: UInt32, timeout: Duration) {
+        _ = ssrt_wait_published(core, seen, Self.nanoseconds(timeout))
+    }
+
+    /// A sleep's length as the C core takes it: whole nanoseconds, none for a negative one.
+    private static func nanoseconds(_ timeout: Duration) -> Int64 {
         let (seconds, attoseconds) = timeout.components
-        _ = ssrt_wait_published(core, seen, max(0, seconds) * 1_000_000_000 + attoseconds / 1_000_000_000)
+        return max(0, seconds) * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }
 

@@ -55,6 +55,8 @@ extension Mixer {
     /// is the pool's, shared, not rebuilt.
     func publish(_ state: EngineState) {
         assertOnMixer()
+        // Counted once the snapshot is in, on either way out: a waiter wakes to the new one.
+        defer { ring.notePublished() }
         var snapshot = EngineSnapshot()
         snapshot.frame = state.frame
         snapshot.lastTicket = state.lastTicket
@@ -74,7 +76,6 @@ extension Mixer {
             }
             snapshot.streamedBytes = streamedBytes
             engine.published.withLock { $0 = snapshot }
-            ring.notePublished()
             return
         }
         let idle = EngineSnapshot.VoiceState(position: nil, startFrame: nil)
@@ -111,7 +112,6 @@ extension Mixer {
         snapshot.slotStates = states
         snapshot.streamedBytes = streamedBytes
         engine.published.withLock { $0 = snapshot }
-        ring.notePublished()
     }
 
     /// Where `voice` is in its sound, asking OpenAL (mixing side only).

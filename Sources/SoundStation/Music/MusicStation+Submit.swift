@@ -7,7 +7,8 @@ extension MusicStation {
     /// Writes `command` for the mixer as this station's change, which
     /// ``Mixer/perform(_:in:events:tap:)`` carries out at its frame. What the change needs that
     /// cannot cross a process is resolved here: a switch's track (its entry and buffers) from the
-    /// command's sound id in this station's bank, unless `track` gives it. Never waits.
+    /// command's sound id in this station's bank (the station's own calls, which have resolved it,
+    /// go to ``submitSwitch(_:to:atFrame:)``). Never waits.
     /// - Parameters:
     ///   - command: A music command, with this engine's sound id and frames, its values in range
     ///     (``EngineCommand/check(sampleRate:)``).
