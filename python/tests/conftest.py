@@ -3,11 +3,21 @@
 import math
 import os
 import pathlib
+import signal
 import struct
 import wave
 
 ASSETS = os.environ.get("SOUNDSTATION_TEST_ASSETS", str(pathlib.Path(__file__).resolve().parents[2] / "Assets"))
 RATE = 48000
+
+
+def pytest_configure(config):
+    # Ctrl-C is under test (a render and a preload interrupted): a run started in a script's background
+    # (`make test &`, nohup) inherits SIGINT ignored, which Python keeps ignored at start-up and every
+    # child keeps across exec, so no KeyboardInterrupt would ever come. A handler here is also reset
+    # to the default in each child, as from an interactive shell.
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def interleaved(block):
