@@ -11,7 +11,7 @@ extension Mixer {
 
     /// Carries out ``EngineCommand/setBusMuted(_:_:)``.
     func applyMute(_ muted: Bool, to bus: Bus, in state: inout EngineState) {
-        if muted { state.mutedBuses.insert(bus) } else { state.mutedBuses.remove(bus) }
+        state.mutedBuses[bus] = muted
         retargetBus(bus, in: &state)
     }
 
@@ -75,7 +75,7 @@ extension Mixer {
 
     private func retargetBus(_ bus: Bus, in state: inout EngineState) {
         let now = currentFrame(&state)
-        let target = state.mutedBuses.contains(bus) ? 0 : state.busVolumes[bus, default: 1]
+        let target = state.mutedBuses[bus] ? 0 : state.busVolumes[bus]
         state.busLevels[bus] = state.busLevels[bus].retargeted(
             to: target, at: now, over: busRampFrames)
     }

@@ -43,3 +43,5 @@ struct PerBus<Value> {
 }
 
 extension PerBus: Equatable where Value: Equatable {}
+
+extension PerBus: Sendable where Value: Sendable {}

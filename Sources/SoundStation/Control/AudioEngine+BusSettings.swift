@@ -13,21 +13,21 @@ extension AudioEngine {
     /// The volume a bus is set to (its mute aside).
     /// - Parameter bus: The bus.
     /// - Returns: Its linear gain.
-    public func volume(of bus: Bus) -> Float { settings.withLock { $0.busVolumes[bus, default: 1] } }
+    public func volume(of bus: Bus) -> Float { settings.withLock { $0.busVolumes[bus] } }
 
     /// Mutes or unmutes a bus without forgetting its volume.
     /// - Parameters:
     ///   - muted: True to silence it.
     ///   - bus: The bus.
     public func setMuted(_ muted: Bool, for bus: Bus) {
-        settings.withLock { if muted { $0.mutedBuses.insert(bus) } else { $0.mutedBuses.remove(bus) } }
+        settings.withLock { $0.mutedBuses[bus] = muted }
         submit(.setBusMuted(bus, muted))
     }
 
     /// Whether a bus is muted.
     /// - Parameter bus: The bus.
     /// - Returns: True when muted.
-    public func isMuted(_ bus: Bus) -> Bool { settings.withLock { $0.mutedBuses.contains(bus) } }
+    public func isMuted(_ bus: Bus) -> Bool { settings.withLock { $0.mutedBuses[bus] } }
 
     /// How music ducks under voice notes (and, optionally, loud effects).
     public var ducking: Ducking {

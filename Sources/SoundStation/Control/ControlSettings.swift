@@ -3,12 +3,13 @@
 /// was set at once, without waiting for the mixing side to carry the command out. The mixing side
 /// never takes its lock.
 struct ControlSettings: Sendable {
-    var busVolumes: [Bus: Float] = Dictionary(uniqueKeysWithValues: Bus.allCases.map { ($0, 1) })
-    var mutedBuses: Set<Bus> = []
+    // Per bus in fields, not a dictionary: a bus volume change hashed its bus twice under the lock.
+    var busVolumes = PerBus<Float>(1)
+    var mutedBuses = PerBus(false)
     var ducking = Ducking()
     var isPaused = false
     var listener = SoundPosition(x: 0, y: 0)
     var layout = SpatialLayout()
-    var busFilters: [Bus: SoundFilter] = [:]
-    var busReverbs: [Bus: Reverb] = [:]
+    var busFilters = PerBus<SoundFilter?>(nil)
+    var busReverbs = PerBus<Reverb?>(nil)
 }

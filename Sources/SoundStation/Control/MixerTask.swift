@@ -32,7 +32,7 @@ enum MixerTask: Sendable {
 /// The reference a ring cell holds for a ``MixerTask`` (a cell has room for one pointer).
 final class MixerTaskBox: Sendable {
     let task: MixerTask
-    init(_ task: MixerTask) { self.task = task }
+    init(_ task: consuming MixerTask) { self.task = task }
 }
 
 extension AudioEngine {
@@ -42,7 +42,7 @@ extension AudioEngine {
     /// - Returns: False when the engine has fallen 4,096 commands behind and the task was dropped
     ///   (a notice says so).
     @discardableResult
-    func submit(_ task: MixerTask, ticket: UInt64 = 0) -> Bool {
+    func submit(_ task: consuming MixerTask, ticket: UInt64 = 0) -> Bool {
         if onMixingSide, ticket == 0 {
             mixer.carryOutOnMixingSide(task)
             return true

@@ -37,8 +37,8 @@ struct EngineState {
     /// True once a pause's glide has ended and the sources are paused where they are.
     var sourcesHeld = false
     /// The volume each bus is set to, and whether it is muted.
-    var busVolumes: [Bus: Float] = Dictionary(uniqueKeysWithValues: Bus.allCases.map { ($0, 1) })
-    var mutedBuses: Set<Bus> = []
+    var busVolumes = PerBus<Float>(1)
+    var mutedBuses = PerBus(false)
     /// The level each bus is gliding towards its volume (or 0 when muted) with.
     var busLevels = PerBus(GainRamp.constant(1))
     /// How music dips under voice notes (and loud effects).

@@ -14,20 +14,26 @@ import Glibc
 /// `@unchecked Sendable`: every access to `value` happens between lock and unlock.
 package final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    /// The value, behind a pointer rather than in a stored `var`: the lock is what keeps accesses
+    /// apart, and a class's stored `var` passed `inout` is also checked at run time for overlapping
+    /// accesses (`swift_beginAccess`), which cost a game's bus volume change more than its lock.
+    private let value: UnsafeMutablePointer<Value>
 
     /// Guards `value`.
     package init(_ value: Value) {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
-        self.value = value
+        self.value = .allocate(capacity: 1)
+        self.value.initialize(to: value)
     }
 
     deinit {
         pthread_mutex_destroy(mutex)
         mutex.deinitialize(count: 1)
         mutex.deallocate()
+        value.deinitialize(count: 1)
+        value.deallocate()
     }
 
     /// Runs `body` with the value while holding the lock; not reentrant.
@@ -36,6 +42,6 @@ package final class Locked<Value>: @unchecked Sendable {
     {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        return try body(&value.pointee)
     }
 }

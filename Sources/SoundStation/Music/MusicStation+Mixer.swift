@@ -10,7 +10,7 @@ extension MusicStation {
         switch change {
         case .play(let change):
             switchTo(
-                change.track.entry, id: change.track.id, buffer: change.track.buffer, change.transition,
+                change.entry, id: change.track.id, buffer: change.track.buffer, change.transition,
                 change.position, on: mixer, in: &state, events: &events)
             scheduleNextBeat(on: mixer, in: &state)
         case .stop(let fade):

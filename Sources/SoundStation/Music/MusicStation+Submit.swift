@@ -8,7 +8,7 @@ extension MusicStation {
     /// ``Mixer/perform(_:in:events:tap:)`` carries out at its frame. What the change needs that
     /// cannot cross a process is resolved here: a switch's track (its entry and buffers) from the
     /// command's sound id in this station's bank (the station's own calls, which have resolved it,
-    /// go to ``submitSwitch(_:to:atFrame:)``). Never waits.
+    /// go to ``submitSwitch(_:_:atFrame:)``). Never waits.
     /// - Parameters:
     ///   - command: A music command, with this engine's sound id and frames, its values in range
     ///     (``EngineCommand/check(sampleRate:)``).
@@ -21,9 +21,11 @@ extension MusicStation {
         var frame = frame
         let change: MusicTask.Change
         switch command {
-        case .playMusic(let sound, _, _, let at, _, _):
+        case .playMusic(let sound, let transition, let position, let at, let loop, let repeats):
             guard let track = loadedTrack(sound) else { return false }
-            return submitSwitch(command, to: track, atFrame: frame ?? at)
+            let change = MusicTask.Switch(
+                track: track, transition: transition, position: position, loop: loop, repeats: repeats)
+            return submitSwitch(command, change, atFrame: frame ?? at)
         case .stopMusic(let fade, let at):
             change = .stop(fade: fade.inSeconds)
             frame = frame ?? at
@@ -44,21 +46,18 @@ extension MusicStation {
         return engine.submit(.music(command, MusicTask(station: self, change: change, frame: frame)))
     }
 
-    /// Submits `command`, a switch, to `track` as resolved by the caller (its catalogue entry: the
-    /// command's loop and repeats are applied here). The track is never optional here: copying an
-    /// optional `Track` needs its type's metadata built at run time, which cost a game's first switch
-    /// about 10,000 instructions.
-    /// - Returns: False when `command` is not a switch, or was dropped by a full ring.
+    /// Submits `command`, a switch, as `change`: the same switch as the mixer carries it out, to the
+    /// track the caller resolved (the caller built both from the same values). Nothing here
+    /// takes the command apart: binding a `.playMusic` payload copies it as a tuple, whose type
+    /// metadata is built at run time on first use (about 38,000 instructions on a game's first
+    /// switch) and copied through it every time after (about 340). Nor is the track optional: an
+    /// optional `Track` needed its metadata built the same way.
+    /// - Returns: False when the ring was full and the command was dropped.
     @discardableResult
-    func submitSwitch(_ command: EngineCommand, to track: Track, atFrame frame: Int64?) -> Bool {
-        guard case .playMusic(_, let transition, let position, _, let loop, let repeats) = command else {
-            return false
-        }
-        var track = track
-        if let loop { track.entry.loop = loop }
-        if let repeats { track.entry.repeats = track.entry.loop ? 0 : repeats }
-        let change = MusicTask.Change.play(.init(track: track, transition: transition, position: position))
-        return engine.submit(.music(command, MusicTask(station: self, change: change, frame: frame)))
+    func submitSwitch(
+        _ command: EngineCommand, _ change: MusicTask.Switch, atFrame frame: Int64?
+    ) -> Bool {
+        engine.submit(.music(command, MusicTask(station: self, change: .play(change), frame: frame)))
     }
 
     /// The loaded track whose id is `sound` in this station's bank.

@@ -140,18 +140,21 @@ public final class MusicStation: Sendable {
         at time: Duration? = nil, loop: Bool? = nil, repeats: Int = 0
     ) throws(SoundLoadError) {
         let track = try loadedTrack(name)
-        let entry = track.entry
-        if case .marker(let marker) = position, entry.markers[marker] == nil {
-            throw .catalogue(.unknownMarker(name: name, marker: marker, known: Array(entry.markers.keys)))
+        if case .marker(let marker) = position, track.entry.markers[marker] == nil {
+            throw .catalogue(
+                .unknownMarker(name: name, marker: marker, known: Array(track.entry.markers.keys)))
         }
         let frame = time.map(engine.frame(for:))
         // The command carries the loop and repeats the track plays with, so the SSH player's does too.
-        let loops = loop ?? entry.loop
+        let loops = loop ?? track.entry.loop
+        let repeats = loops ? 0 : PlayOptions.repeatsRange.clamp(repeats)
         submitSwitch(
             .playMusic(
                 sound: track.id, transition: transition, from: position, frame: frame, loop: loops,
-                repeats: loops ? 0 : PlayOptions.repeatsRange.clamp(repeats)),
-            to: track, atFrame: frame)
+                repeats: repeats),
+            MusicTask.Switch(
+                track: track, transition: transition, position: position, loop: loops, repeats: repeats),
+            atFrame: frame)
     }
 
     /// The loaded entry, id and buffer (`nil` when streamed) of `name`, checked: in the catalogue, a

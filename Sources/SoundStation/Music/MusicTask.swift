@@ -22,10 +22,22 @@ struct MusicTask: Sendable {
     /// holds an optional class builds its type's metadata at run time on first use, thousands of
     /// instructions that landed on a game's first `music.play`.
     struct Switch: Sendable {
-        /// The track, its entry with the call's loop and repeats.
+        /// The track as the bank holds it.
         var track: MusicStation.Track
         var transition: MusicTransition
         var position: MusicStation.StartPosition
+        /// The call's loop and repeats, over the entry's (`nil` keeps the entry's).
+        var loop: Bool?
+        var repeats: Int?
+
+        /// The track's entry with the call's loop and repeats: made on the mixing side, so the
+        /// caller copies no entry.
+        var entry: SoundEntry {
+            var entry = track.entry
+            if let loop { entry.loop = loop }
+            if let repeats { entry.repeats = entry.loop ? 0 : repeats }
+            return entry
+        }
     }
 
     /// The station whose music changes.

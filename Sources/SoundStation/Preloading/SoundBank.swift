@@ -17,11 +17,12 @@ public final class SoundBank: Sendable {
     public static let streamingThreshold = 16 << 20
 
     struct Loaded {
-        var entry: SoundEntry
-        /// The sound's id, the same for the bank's life.
-        var id: SoundID
-        /// The decoded sound, or `nil` for a track that streams from its file.
-        var buffer: SoundBuffer?
+        /// The entry, the id (the same for the bank's life) and the decoded sound (`nil` for a track
+        /// that streams from its file), as the stations take them.
+        var found: Found
+        var entry: SoundEntry { found.entry }
+        var id: SoundID { found.id }
+        var buffer: SoundBuffer? { found.buffer }
         var users: Int
         /// The file's rate and length (a buffer's own, for one held decoded), for the music's grid.
         var info: AudioFileInfo
@@ -115,19 +116,26 @@ public final class SoundBank: Sendable {
     }
 
     /// A loaded sound as the stations use it: its catalogue entry, id and buffer (`nil` for a
-    /// streamed track). A struct, not a tuple: a tuple holding an optional class has its type
-    /// metadata built at run time on first use (about 43,000 instructions of demangling), which
-    /// landed on a game's first `music.play`.
-    struct Found: Sendable {
-        var entry: SoundEntry
-        var id: SoundID
-        var buffer: SoundBuffer?
+    /// streamed track). A class made once per load, so a music switch takes one reference where a
+    /// copy of the entry (a dozen references and its text) cost a thousand instructions on the
+    /// caller; not a tuple, whose type metadata (with an optional class in it) is built at run time
+    /// on first use, about 43,000 instructions on a game's first `music.play`.
+    final class Found: Sendable {
+        let entry: SoundEntry
+        let id: SoundID
+        let buffer: SoundBuffer?
+
+        init(entry: SoundEntry, id: SoundID, buffer: SoundBuffer?) {
+            (self.entry, self.id, self.buffer) = (entry, id, buffer)
+        }
     }
 
     /// The loaded sound named `name`, for the stations.
     func lookup(_ name: String) -> Found? {
+        // Through the index, which reads the one field in place: `loaded[name]?.found` copied the whole
+        // entry out (its stems, warnings and file info) and destroyed the copy, half the lookup's cost.
         table.withLock { table in
-            table.loaded[name].map { Found(entry: $0.entry, id: $0.id, buffer: $0.buffer) }
+            table.loaded.index(forKey: name).map { table.loaded.values[$0].found }
         }
     }
 
@@ -181,8 +189,8 @@ public final class SoundBank: Sendable {
             entry, id: id, engine: engine, cache: pcmCache, splittingLongDecodes: splittingLongDecodes,
             shares: shares)
         let item = Loaded(
-            entry: entry, id: id, buffer: decoded.buffer, users: 1, info: decoded.info, stems: decoded.stems,
-            warnings: decoded.warnings)
+            found: Found(entry: entry, id: id, buffer: decoded.buffer), users: 1, info: decoded.info,
+            stems: decoded.stems, warnings: decoded.warnings)
         return insert(item).map { SoundLoadWarning(name: name, warning: $0) }
     }
 

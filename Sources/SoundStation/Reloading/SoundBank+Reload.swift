@@ -117,8 +117,7 @@ extension SoundBank {
         let replaced = table.withLock { table -> Loaded? in
             guard var item = table.loaded[name], item.id == id else { return nil }
             let replaced = item
-            item.entry = entry
-            item.buffer = decoded.buffer
+            item.found = Found(entry: entry, id: id, buffer: decoded.buffer)
             item.info = decoded.info
             item.stems = decoded.stems
             item.warnings = decoded.warnings

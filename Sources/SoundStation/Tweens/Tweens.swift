@@ -130,7 +130,7 @@ extension Mixer {
         case .volume(let voice): state.pool.voice(voice)?.options.volume
         case .pitch(let voice): state.pool.voice(voice)?.options.pitch
         case .pan(let voice): state.pool.voice(voice)?.options.pan
-        case .bus(let bus): state.busVolumes[bus, default: 1]
+        case .bus(let bus): state.busVolumes[bus]
         }
     }
 
@@ -150,7 +150,7 @@ extension Mixer {
             applyPan(value, to: slot, in: &state, at: now)
         case .bus(let bus):
             state.busVolumes[bus] = value
-            state.busLevels[bus] = .constant(state.mutedBuses.contains(bus) ? 0 : value)
+            state.busLevels[bus] = .constant(state.mutedBuses[bus] ? 0 : value)
         }
     }
 }
