@@ -58,8 +58,10 @@ e2e-scripts:
 		echo "== $$check"; $$check || { echo "FAILED: $$check"; status=1; }; \
 	done; exit $$status
 
+# Niced: the bindings' lane is builds and valgrind, work that can wait, beside lanes that check sound
+# played in real time.
 e2e-bindings:
-	Scripts/test-bindings.sh .build/debug
+	nice -n 10 Scripts/test-bindings.sh .build/debug
 
 ## bindings: cargo test and go test of bindings/rust and bindings/go on the installed library, and
 ## their example games
