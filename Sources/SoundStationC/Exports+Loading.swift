@@ -88,7 +88,14 @@ private func preloadBlocking(
         guard woken else { continue }
         let (fractions, result, done) = mailbox.take()
         for fraction in fractions { progress(fraction) }
-        if done { return result }
+        if done {
+            // A cancel asked for in those callbacks came before the call returned, so it still
+            // counts, even with every sound in (the preload's end and its last progress are often
+            // taken together): what was loaded is let go of.
+            guard cancelled() else { return result }
+            result?.unload()
+            return nil
+        }
     }
 }
 

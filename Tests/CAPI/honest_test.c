@@ -76,6 +76,12 @@ static int device_overflow(const char *assets) {
     return failures == 0 ? 0 : 1;
 }
 
+/* A progress callback that cancels the preload once every sound is in: the call has not returned
+   yet, so it must still say SS_ERR_CANCELLED. */
+static void cancel_at_the_end(double fraction, void *user) {
+    if (fraction >= 1.0) ss_cancel_preload((ss_engine *)user);
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) return 2;
     const char *assets = argv[1];
@@ -244,6 +250,12 @@ int main(int argc, char **argv) {
     check(ss_open(&music, "offline:44100", switches_dir) == SS_OK, "open for switches");
     const char *tracks[] = {"loop", "tick"};
     check(ss_preload(music, tracks, 2, NULL, NULL) == SS_OK, "preload for switches");
+    /* A cancel asked for in the last progress callback, when the loads are done, still cancels (it was
+       lost whenever the preload's end and its last progress were taken together). */
+    int cancelled = 0;
+    for (int i = 0; i < 200; i++) cancelled += ss_preload(music, tracks, 2, cancel_at_the_end, music) == SS_ERR_CANCELLED;
+    printf("honest_test: a cancel in the last progress callback: %d of 200 preloads cancelled\n", cancelled);
+    check(cancelled == 200, "ss_cancel_preload in the last progress callback: SS_ERR_CANCELLED every time");
     static float slice[2 * 64];
     for (int i = 0; i < 2000; i++) {
         ss_music(music, "loop", 0);
