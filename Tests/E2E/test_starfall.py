@@ -12,7 +12,7 @@ import subprocess
 import time
 
 import pytest
-from e2e import BIN, REPO, PulseServer, listen_until_heard, peak, run, soxi, wait_until
+from e2e import BIN, REPO, PulseServer, Tmux, listen_until_heard, peak, run, soxi, wait_until
 
 GAME = BIN / "starfall"
 
@@ -237,6 +237,24 @@ def shell(tmux, work, pulse):
     tmux.new("starfall", "env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER PS1='prompt$ ' bash --norc --noprofile")
     tmux.wait_for("starfall", r"prompt\$")
     return lambda *keys: tmux.keys("starfall", *keys)
+
+
+def test_a_scripted_terminal_run_ends_on_its_last_ticks_screen(work, pulse):
+    """`--frames N` quits after tick N showing that tick's screen. Only even ticks are drawn on the way
+    (30 screens a second), so a run of one tick showed none, and a loop late enough to catch up on
+    ticks N-1 and N together ended on tick N-2's: two runs of one script ended on different screens."""
+    server = Tmux(work / "frames.sock", alternate_screen=False)
+    try:
+        screens = {}
+        for frames in (1, 3):
+            status, screens[frames] = server.run(
+                f"frames{frames}", f"env -u DISPLAY -u WAYLAND_DISPLAY {GAME} --terminal --autostart --bot "
+                f"--seed 3 --frames {frames}", timeout=60)
+            print(f"--frames {frames}: exit {status}\n{screens[frames]}")
+            assert status == 0
+            assert "LIVES 3" in screens[frames], f"--frames {frames} ended on no game screen"
+    finally:
+        server.kill()
 
 
 def test_the_terminal_title_play_pause_menu_quit_leaves_the_terminal_as_found(tmux, shell, work):

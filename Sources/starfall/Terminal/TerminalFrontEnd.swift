@@ -73,6 +73,12 @@ enum TerminalFrontEnd {
         var nextTick = clock.now
         var ticks = 0
         var controls = TerminalControls()
+        func draw() {
+            let size = terminal.size()
+            var canvas = TextCanvas(width: size.columns, height: size.rows)
+            TerminalPainter.draw(session.game, pulse: session.pulse, notice: notices.latest, into: &canvas)
+            terminal.write(canvas.ansi)
+        }
         while true {
             if let signal = trap.caught { return .signal(signal) }
             switch terminal.read(timeout: milliseconds(until: nextTick, clock: clock)) {
@@ -101,17 +107,16 @@ enum TerminalFrontEnd {
                 ticks += 1
                 stepped = true
                 nextTick += tickLength
-                if let tickLimit, ticks >= tickLimit { return .quit }
+                if let tickLimit, ticks >= tickLimit {
+                    // The last tick's screen, whichever ticks a late loop caught up on together (only
+                    // even ones are drawn on the way): a scripted run always ends on the same screen.
+                    draw()
+                    return .quit
+                }
                 // After a stall (a suspended process, a slow terminal) catch up once, not tick by tick.
                 if clock.now - nextTick > .milliseconds(250) { nextTick = clock.now }
             }
-            if stepped, ticks % 2 == 0 {
-                let size = terminal.size()
-                var canvas = TextCanvas(width: size.columns, height: size.rows)
-                TerminalPainter.draw(
-                    session.game, pulse: session.pulse, notice: notices.latest, into: &canvas)
-                terminal.write(canvas.ansi)
-            }
+            if stepped, ticks % 2 == 0 { draw() }
         }
     }
 
