@@ -33,10 +33,14 @@ extension Mixer {
     /// Mixes into `buffer` in pieces that end at every quantum boundary and every scheduled start,
     /// doing the engine's housekeeping between pieces. Every one of the `frames * channels` samples is
     /// written (OpenAL renders each piece), so `buffer` may come uninitialised.
-    /// - Parameter catchingUp: The frames are time that passed before the commands the ring holds
-    ///   were written (a quiet engine's driver slept until one woke it): they are carried out after
-    ///   the mix, at its last frame, where the wall clock says they came, not at its first. Only what
-    ///   a scheduled call writes during the mix is carried out at the call's frame.
+    /// - Parameters:
+    ///   - buffer: Room for `frames * channels` samples.
+    ///   - frames: How many frames to mix.
+    ///   - catchingUp: The frames are time that passed before the commands the ring holds were
+    ///     written (a quiet engine's driver slept until one woke it): they are carried out after the
+    ///     mix, at its last frame, where the wall clock says they came, not at its first. A scheduled
+    ///     call due during the mix (its driver woke late for it) still has what it writes carried
+    ///     out at its frame, and what the ring held then with it.
     func mixChunks(into buffer: UnsafeMutableBufferPointer<Float>, frames: Int, catchingUp: Bool = false) {
         // Every OpenAL call of the render runs with the context selected once for all of it.
         device.withCurrentContext { mixChunksInContext(into: buffer, frames: frames, catchingUp: catchingUp) }
