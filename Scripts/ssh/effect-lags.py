@@ -101,8 +101,12 @@ def main():
     both = [a + b for a, b in zip(music, effects)]
     # The whole render's place in the recording to 10 ms (envelopes), then to the sample on the music
     # (what the effects are heard against): its loudest tenth of a second, +-25 ms around.
-    coarse_rec, coarse_ref = envelope(recorded)[::20], envelope(both)[::20]
-    coarse, _ = best_lag(coarse_rec, coarse_ref, 0, range(0, len(coarse_rec) - len(coarse_ref) + 1))
+    # (The render runs past the game's last sound, and the recording may end sooner than the render
+    # would there: the recording's envelope is padded, and a lag is tried wherever the render starts
+    # within it.)
+    coarse_ref = envelope(both)[::20]
+    coarse_rec = envelope(recorded)[::20] + [0.0] * len(coarse_ref)
+    coarse, _ = best_lag(coarse_rec, coarse_ref, 0, range(0, len(coarse_rec) - 2 * len(coarse_ref) // 3))
     assert coarse is not None, "the recording is shorter than the render"
     tenth = RATE // 10
     loud = max(range(0, len(music) - tenth, tenth), key=lambda s: dot(music[s:s + tenth], music[s:s + tenth]))
