@@ -58,8 +58,8 @@ def render(cli, cache, kept, seconds, folder, name):
     return read_wav(out)
 
 
-def envelope(samples):
-    return [sum(map(abs, samples[i:i + BLOCK])) / BLOCK for i in range(0, len(samples) - BLOCK + 1, BLOCK)]
+def envelope(samples, block=BLOCK):
+    return [sum(map(abs, samples[i:i + block])) / block for i in range(0, len(samples) - block + 1, block)]
 
 
 def dot(a, b):
@@ -99,18 +99,16 @@ def main():
         effects = render(cli, cache, [m for m in session if command_kind(m) != PLAY_MUSIC], seconds, folder,
                          "effects")
     both = [a + b for a, b in zip(music, effects)]
-    # The whole render's place in the recording to 10 ms (envelopes), then to the sample on the music
-    # (what the effects are heard against): its loudest tenth of a second, +-25 ms around.
-    # (The render runs past the game's last sound, and the recording may end sooner than the render
-    # would there: the recording's envelope is padded, and a lag is tried wherever the render starts
-    # within it.)
-    coarse_ref = envelope(both)[::20]
-    coarse_rec = envelope(recorded)[::20] + [0.0] * len(coarse_ref)
-    coarse, _ = best_lag(coarse_rec, coarse_ref, 0, range(0, len(coarse_rec) - 2 * len(coarse_ref) // 3))
+    # The whole render's place in the recording to 10 ms (envelopes over the render up to a little
+    # after the last play: the recording may end sooner than the render's tail), then to the sample on
+    # the music (what the effects are heard against): its loudest tenth of a second, +-25 ms around.
+    until = (max(plays) - shift) // 480 + 30
+    coarse_rec, coarse_ref = envelope(recorded, 480), envelope(both, 480)[:until]
+    coarse, _ = best_lag(coarse_rec, coarse_ref, 0, range(0, len(coarse_rec) - len(coarse_ref) + 1))
     assert coarse is not None, "the recording is shorter than the render"
     tenth = RATE // 10
     loud = max(range(0, len(music) - tenth, tenth), key=lambda s: dot(music[s:s + tenth], music[s:s + tenth]))
-    centre = coarse * 20 * BLOCK
+    centre = coarse * 480
     lag, _ = best_lag(recorded, music[loud:loud + tenth], loud, range(centre - 1200, centre + 1201))
     assert lag is not None, "the recording is shorter than the render"
     heard = recorded[lag:lag + len(music)]
