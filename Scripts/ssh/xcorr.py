@@ -55,37 +55,42 @@ def best_lag(rec, ref, lags):
     return best, best_score
 
 
-recorded, rate = read_wav(sys.argv[1])
-reference, ref_rate = read_wav(sys.argv[2])
-max_ms = float(sys.argv[3]) if len(sys.argv) > 3 else 5.0
-min_corr = float(sys.argv[4]) if len(sys.argv) > 4 else 0.6
-assert rate == ref_rate == 48000, (rate, ref_rate)
-# Coarse: 100 Hz envelopes over every lag that fits; fine: 2 kHz around it.
-coarse_rec, coarse_ref = envelope(recorded, 480), envelope(reference, 480)
-coarse, score = best_lag(coarse_rec, coarse_ref, range(0, len(coarse_rec) - len(coarse_ref) + 1))
-assert coarse is not None, "the recording is shorter than the render"
-fine_rec, fine_ref = envelope(recorded, 24), envelope(reference, 24)
-lag, score = best_lag(fine_rec, fine_ref, range(coarse * 20 - 40, coarse * 20 + 41))
-print(f"global lag {lag / 2:.1f} ms, correlation {score:.3f}")
-window = 2000  # one second of the 2 kHz envelope
-starts = range(0, len(fine_ref) - window + 1, window)
-loudest = max((sum(fine_ref[s:s + window]) for s in starts), default=0)
-worst, windows, failures = 0.0, 0, []
-for start in starts:
-    part = fine_ref[start:start + window]
-    if sum(part) < loudest * 0.1:
-        # A quiet second (or one with a few milliseconds of sound, where the game stopped all its
-        # sounds) says little about timing.
-        print(f"second {start // window}: quiet, left out")
-        continue
-    local, local_score = best_lag(fine_rec, part, range(lag + start - 60, lag + start + 61))
-    deviation = (local - lag - start) / 2
-    windows += 1
-    worst = max(worst, abs(deviation))
-    print(f"second {start // window}: deviation {deviation:+.1f} ms, correlation {local_score:.3f}")
-    if abs(deviation) > max_ms or local_score < min_corr:
-        failures.append(start // window)
-print(f"windows {windows}, worst deviation {worst:.1f} ms")
-if windows < 3 or failures:
-    print("FAILED:", "too few windows with sound" if windows < 3 else f"seconds {failures}")
-    sys.exit(1)
+def main():
+    recorded, rate = read_wav(sys.argv[1])
+    reference, ref_rate = read_wav(sys.argv[2])
+    max_ms = float(sys.argv[3]) if len(sys.argv) > 3 else 5.0
+    min_corr = float(sys.argv[4]) if len(sys.argv) > 4 else 0.6
+    assert rate == ref_rate == 48000, (rate, ref_rate)
+    # Coarse: 100 Hz envelopes over every lag that fits; fine: 2 kHz around it.
+    coarse_rec, coarse_ref = envelope(recorded, 480), envelope(reference, 480)
+    coarse, score = best_lag(coarse_rec, coarse_ref, range(0, len(coarse_rec) - len(coarse_ref) + 1))
+    assert coarse is not None, "the recording is shorter than the render"
+    fine_rec, fine_ref = envelope(recorded, 24), envelope(reference, 24)
+    lag, score = best_lag(fine_rec, fine_ref, range(coarse * 20 - 40, coarse * 20 + 41))
+    print(f"global lag {lag / 2:.1f} ms, correlation {score:.3f}")
+    window = 2000  # one second of the 2 kHz envelope
+    starts = range(0, len(fine_ref) - window + 1, window)
+    loudest = max((sum(fine_ref[s:s + window]) for s in starts), default=0)
+    worst, windows, failures = 0.0, 0, []
+    for start in starts:
+        part = fine_ref[start:start + window]
+        if sum(part) < loudest * 0.1:
+            # A quiet second (or one with a few milliseconds of sound, where the game stopped all its
+            # sounds) says little about timing.
+            print(f"second {start // window}: quiet, left out")
+            continue
+        local, local_score = best_lag(fine_rec, part, range(lag + start - 60, lag + start + 61))
+        deviation = (local - lag - start) / 2
+        windows += 1
+        worst = max(worst, abs(deviation))
+        print(f"second {start // window}: deviation {deviation:+.1f} ms, correlation {local_score:.3f}")
+        if abs(deviation) > max_ms or local_score < min_corr:
+            failures.append(start // window)
+    print(f"windows {windows}, worst deviation {worst:.1f} ms")
+    if windows < 3 or failures:
+        print("FAILED:", "too few windows with sound" if windows < 3 else f"seconds {failures}")
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -41,8 +41,14 @@ final class QuietDriver: ThreadedDriver {
             if scratch.count < max(frames, 1) * channels {
                 scratch = [Float](repeating: 0, count: max(frames, 1) * channels)
             }
-            // Zero frames still carries out the ring's commands.
-            scratch.withUnsafeMutableBufferPointer { mixer.mixChunks(into: $0, frames: frames) }
+            // The commands that woke the driver came now, by the wall clock, not where the last round
+            // ended (up to ``DriverThread/longestSleep`` ago): mixed up to now first, they are carried
+            // out (and stamped, for a remote player) at the frame they came. Zero frames still
+            // carries them out.
+            let held = frames > 0 && mixer.ring.hasPending
+            scratch.withUnsafeMutableBufferPointer {
+                mixer.mixChunks(into: $0, frames: frames, catchingUp: held)
+            }
             return (mixer.state.frame, mixer.state.nextWakeFrame)
         }
         thread.withLock { $0 = driver }

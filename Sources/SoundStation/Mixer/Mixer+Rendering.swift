@@ -33,23 +33,32 @@ extension Mixer {
     /// Mixes into `buffer` in pieces that end at every quantum boundary and every scheduled start,
     /// doing the engine's housekeeping between pieces. Every one of the `frames * channels` samples is
     /// written (OpenAL renders each piece), so `buffer` may come uninitialised.
-    func mixChunks(into buffer: UnsafeMutableBufferPointer<Float>, frames: Int) {
+    /// - Parameters:
+    ///   - buffer: Room for `frames * channels` samples.
+    ///   - frames: How many frames to mix.
+    ///   - catchingUp: The frames are time that passed before the commands the ring holds were
+    ///     written (a quiet engine's driver slept until one woke it): they are carried out after the
+    ///     mix, at its last frame, where the wall clock says they came, not at its first. A scheduled
+    ///     call due during the mix (its driver woke late for it) still has what it writes carried
+    ///     out at its frame, and what the ring held then with it.
+    func mixChunks(into buffer: UnsafeMutableBufferPointer<Float>, frames: Int, catchingUp: Bool = false) {
         // Every OpenAL call of the render runs with the context selected once for all of it.
-        device.withCurrentContext { mixChunksInContext(into: buffer, frames: frames) }
+        device.withCurrentContext { mixChunksInContext(into: buffer, frames: frames, catchingUp: catchingUp) }
     }
 
-    /// ``mixChunks(into:frames:)`` with the device's context selected on this thread.
-    private func mixChunksInContext(into buffer: UnsafeMutableBufferPointer<Float>, frames: Int) {
+    /// ``mixChunks(into:frames:catchingUp:)`` with the device's context selected on this thread.
+    private func mixChunksInContext(
+        into buffer: UnsafeMutableBufferPointer<Float>, frames: Int, catchingUp: Bool
+    ) {
         guard let base = buffer.baseAddress else { return }
         var done = 0
         let quiet = !driver.isHeard
         assertOnMixer()
-        drainCommands()
+        if !catchingUp { drainCommands() }
         defer { publish(state) }
         while done < frames {
-            runDueCalls()
             // What the calls wrote (a scheduled switch, a trigger) is carried out at this frame.
-            drainCommands()
+            if runDueCalls() || !catchingUp { drainCommands() }
             var events: [SoundEvent] = []
             let (length, deviceFrames) = withState(collecting: &events) { state, events -> (Int, Int) in
                 housekeep(&state, events: &events)
@@ -72,6 +81,14 @@ extension Mixer {
             engine.renderedFrame.store(state.frame, ordering: .relaxed)
             done += length
         }
+        if catchingUp {
+            // The held commands at the mix's end, and what they start begun there, as a device's
+            // round does (DeviceDriver), so the next wake-up is known.
+            drainCommands()
+            var events: [SoundEvent] = []
+            withState(collecting: &events) { state, events in housekeep(&state, events: &events) }
+            hub.send(events)
+        }
     }
 
     /// How often housekeeping steps a fade, glide or duck: every ``quantum`` for a heard engine;
@@ -88,10 +105,14 @@ extension Mixer {
 
     /// Runs the scheduled calls that are due (``perform(due:at:)``). What they start now is started by
     /// the housekeeping that follows, before the next sample is mixed.
-    func runDueCalls() {
+    /// - Returns: Whether any call ran.
+    @discardableResult
+    func runDueCalls() -> Bool {
+        var ran = false
         while true {
             let due = update { $0.takeDueCalls(upTo: currentFrame(&$0)) }
-            if due.isEmpty { return }
+            if due.isEmpty { return ran }
+            ran = true
             for (frame, call) in due { perform(due: call, at: frame) }
         }
     }

@@ -69,6 +69,38 @@ import Testing
         }
     }
 
+    @Test("on silent output a play is carried out at the frame it came, not where the last round ended")
+    func commandsTakeTheFrameTheyCameAt() throws {
+        let engine = try AudioEngine(output: .silent)
+        defer { engine.shutdown() }
+        // What a remote output sends the player as each command's frame on the game's clock.
+        let stamps = Mutex<[Int64]>([])
+        engine.commandTap.withLock {
+            $0 = { command, frame in
+                if case .play = command { stamps.withLock { $0.append(frame) } }
+            }
+        }
+        let beep = try engine.makeBuffer(Signals.sine(frequency: 500, seconds: 0.02), name: "beep")
+        var calls: [Int64] = []
+        for count in 1...3 {
+            // Nothing is due: the driver sleeps (up to a quarter of a second) while the clock moves on.
+            Thread.sleep(forTimeInterval: 0.1)
+            calls.append(engine.frameNow)
+            try engine.play(beep)
+            let deadline = ContinuousClock.now + .seconds(10)
+            while stamps.withLock({ $0.count }) < count, ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.002)
+            }
+        }
+        let frames = stamps.withLock { $0 }
+        try #require(frames.count == 3)
+        for (call, frame) in zip(calls, frames) {
+            // Never before the clock read just before the call (the last round ended up to 100 ms
+            // before it); a frame after it is the driver's wake-up time.
+            #expect(frame >= call, "a play at frame \(call) was carried out at \(frame)")
+        }
+    }
+
     @Test("a quiet engine's track is silence of the track's length, read without decoding, and seeks")
     func silentDecoderKeepsTheLength() {
         let info = AudioFileInfo(format: .wav, sampleRate: 44_100, channels: 2, frameCount: 10_000)
