@@ -85,9 +85,7 @@ extension Mixer {
             // The held commands at the mix's end, and what they start begun there, as a device's
             // round does (DeviceDriver), so the next wake-up is known.
             drainCommands()
-            var events: [SoundEvent] = []
-            withState(collecting: &events) { state, events in housekeep(&state, events: &events) }
-            hub.send(events)
+            withState { state, events in housekeep(&state, events: &events) }
         }
     }
 
