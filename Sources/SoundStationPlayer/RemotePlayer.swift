@@ -188,6 +188,9 @@ public final class RemotePlayer: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
     private let running = Locked(true)
+    private let workerRefusal = Locked<String?>("not started")
+    /// Why the thread that places the commands runs in the normal class (`nil`: it runs real-time).
+    package var workerNotRealTime: String? { workerRefusal.withLock { $0 } }
     private let loadWake = DispatchSemaphore(value: 0)
     /// The game's fed streams (``RemoteStreamPlayer``).
     private let streams: RemoteStreamPlayer
@@ -217,7 +220,14 @@ public final class RemotePlayer: Sendable {
         streams = RemoteStreamPlayer(engine: engine, budget: budget) { resource in
             state.withLock { $0.overBudget(resource) }
         }
-        let thread = PosixThread { [self] in work() }
+        // The worker places each command by its stamp against the jitter buffer: real-time where
+        // the machine grants it, as the link's reader and the speaker are (the loader, which
+        // decodes files for seconds, stays in the normal class).
+        let thread = PosixThread { [self] in
+            let refused = PosixThread.requestRealTimeForItself()
+            workerRefusal.withLock { $0 = refused }
+            work()
+        }
         thread.name = "SoundStation remote player"
         thread.start()
         let loader = PosixThread { [self] in loadLoop() }

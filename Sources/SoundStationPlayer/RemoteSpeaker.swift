@@ -39,7 +39,7 @@ public final class RemoteSpeaker: Sendable {
     /// normal class, below PulseAudio's sinks and main thread (5), as OpenAL Soft's own mixer asks
     /// for 1. In the normal class, beside two busy loops, it waited up to 224 ms for a core, and the
     /// device ran dry after 80 (Docs/Testing.md, "The SSH player under two busy loops").
-    public static let realTimePriority: Int32 = 1
+    public static let realTimePriority: Int32 = PosixThread.soundPriority
     /// Why the rendering thread runs in the normal class (its request for ``realTimePriority`` was
     /// refused: no CAP_SYS_NICE, `ulimit -r` 0), or `nil` when it runs real-time; read after `init`.
     public var notRealTime: String? { refusal.withLock { $0 } }

@@ -57,7 +57,12 @@ final class PTYSession {
             for pointer in argv + envp { free(pointer) }
         }
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
+        // Started from a real-time thread where the machine grants it, so ssh inherits the class: the
+        // game's sound comes through it, and in the normal class beside two busy loops on 2 cores it
+        // waited up to 340 ms for a core, four times the player's jitter buffer.
+        let (spawned, _) = PosixThread.withRealTime(priority: PosixThread.soundPriority) {
+            posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
+        }
         close(slave)
         guard spawned == 0 else {
             close(master)

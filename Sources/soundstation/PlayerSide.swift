@@ -69,6 +69,16 @@ final class PlayerSide: @unchecked Sendable {
     let socketCounts = Locked(FrameExtractor.Counts())
     /// Bytes on a socket that were not part of a frame (dropped).
     let strayBytes = Locked(0)
+    /// Why a thread reading the game's link runs in the normal class (`nil`: each runs real-time).
+    private let linkRefusal = Locked<String?>(nil)
+
+    /// Called by each thread that reads the game's link (the terminal's loop, the socket listener)
+    /// before it reads: asks for the real-time class for it where the machine grants it, as the
+    /// speaker's thread does. A message read late is placed late, and in the normal class, beside two
+    /// busy loops on 2 cores, the reader waited up to 184 ms for a core, twice the jitter buffer.
+    func readsTheLink() {
+        if let refused = PosixThread.requestRealTimeForItself() { linkRefusal.withLock { $0 = refused } }
+    }
 
     /// Opens the cache (checking every file against its hash), the local engine and the player.
     init(_ options: Options, name: String) throws {
@@ -182,7 +192,7 @@ final class PlayerSide: @unchecked Sendable {
                 "filesReceived": \(report.filesReceived), \
                 "filesFromCache": \(report.filesFromCache), "refused": \(report.refused), "fileBytes": \(report.fileBytes), \
                 "delayMs": \(report.delay * 1000), "jitterMs": \((report.maxLag ?? 0) * 1000), "ready": \(report.ready), \
-                "output": "\(speaker.deviceName ?? "silent")", "underruns": \(speaker.underruns), "realTime": \(speaker.notRealTime == nil), "skippedMs": \(speaker.skippedFrames * 1000 / engine.sampleRate), "resyncs": \(report.resyncs), "lateMessages": \(report.lateMessages), "cacheRemoved": \(cacheRemoved), \
+                "output": "\(speaker.deviceName ?? "silent")", "underruns": \(speaker.underruns), "realTime": \(speaker.notRealTime == nil), "linkRealTime": \(linkRefusal.withLock { $0 } == nil && player.workerNotRealTime == nil), "skippedMs": \(speaker.skippedFrames * 1000 / engine.sampleRate), "resyncs": \(report.resyncs), "lateMessages": \(report.lateMessages), "cacheRemoved": \(cacheRemoved), \
                 "sessions": \(report.sessions), "socketFrames": \(socket.accepted), "strayBytes": \(stray), \
                 "overBudget": {\(report.overBudget.sorted { $0.key < $1.key }.map { "\"\($0.key.rawValue)\": \($0.value)" }.joined(separator: ", "))}, \
                 "held": {"decodedBytes": \(report.held.decodedBytes), "peakDecodedBytes": \(report.held.peakDecodedBytes), \

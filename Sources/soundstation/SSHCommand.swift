@@ -68,6 +68,7 @@ enum SSHCommand {
             program: options.sshProgram, arguments: arguments + options.sshArguments,
             environment: [RemoteAnnouncement.variable: side.announcement().value])
         var extractor = FrameExtractor()
+        side.readsTheLink()
         let status = session.run { bytes, now, text in
             var messages: [[UInt8]] = []
             if let bytes {

@@ -74,6 +74,7 @@ final class SocketListener: @unchecked Sendable {
     /// connection that sent frames closes.
     func start(_ side: PlayerSide, ended: @escaping @Sendable () -> Void = {}) {
         let thread = PosixThread { [self] in
+            side.readsTheLink()
             serve(side, ended: ended)
             done.withLock { $0 = true }
         }

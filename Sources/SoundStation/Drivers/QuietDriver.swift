@@ -9,8 +9,16 @@ final class QuietDriver: ThreadedDriver {
     /// Frames of wall time the clock skipped because a round came late (``quietWallFrame``).
     private let dropped = Atomic<Int64>(0)
     let thread = Locked<DriverThread?>(nil)
+    /// Whether the thread asks for the real-time class: for remote output, whose rounds send the
+    /// commands to a player that places them by their stamps and its jitter buffer, so a round held
+    /// up behind busy threads of the normal class (up to 60 ms beside two busy loops on 2 cores)
+    /// sends a scheduled play late. Silent output is heard by nobody and stays in the normal class.
+    let realTime: Bool
 
-    init(wallClock: WallClock) { self.wallClock = wallClock }
+    init(wallClock: WallClock, realTime: Bool) {
+        self.wallClock = wallClock
+        self.realTime = realTime
+    }
 
     var isHeard: Bool { false }
     var rendersOnCaller: Bool { false }
@@ -30,7 +38,7 @@ final class QuietDriver: ThreadedDriver {
     func start(engine: AudioEngine) {
         // Nobody hears a quiet engine, so its commands need no polling to start within a period:
         // each wakes the driver, which stamps it with the frame it arrived at.
-        let driver = DriverThread(engine: engine, polls: false) { [self] mixer, scratch in
+        let driver = DriverThread(engine: engine, polls: false, realTime: realTime) { [self] mixer, scratch in
             // Mix up to the wall clock and throw it away; a round more than a quarter of a second
             // late mixes a quarter of a second and the clock skips the rest (a stopped process does
             // not come back to minutes of catching up).

@@ -70,6 +70,27 @@ package final class PosixThread: @unchecked Sendable {
         return result == 0 ? nil : String(cString: strerror(result))
     }
 
+    /// The real-time priority the threads that carry a sound's timing ask for (SCHED_RR): above
+    /// every thread of the normal class, below PulseAudio's sinks and main thread (5), the level
+    /// OpenAL Soft's own mixer asks for with `rt-prio`.
+    package static let soundPriority: Int32 = 1
+
+    /// ``requestRealTime(priority:)`` for a thread whose own work is short and on time (reading a
+    /// link, placing or sending a command) but which may start threads or processes that are not:
+    /// those start in the normal class (Linux's `SCHED_RESET_ON_FORK`), so a decoder or a game's
+    /// helper started from it never runs real-time by inheritance.
+    /// - Returns: `nil` when granted, else why not (the error's text).
+    package static func requestRealTimeForItself(priority: Int32 = soundPriority) -> String? {
+        var parameters = sched_param()
+        parameters.sched_priority = priority
+        // SCHED_RESET_ON_FORK (0x4000_0000): Glibc's module leaves it out (it needs _GNU_SOURCE).
+        // With a pid of 0 the call sets the calling thread, not the process.
+        guard sched_setscheduler(0, SCHED_RR | 0x4000_0000, &parameters) == 0 else {
+            return String(cString: strerror(errno))
+        }
+        return nil
+    }
+
     /// Runs `body` with the calling thread asking for SCHED_RR at `priority` (``requestRealTime(priority:)``),
     /// then puts the thread's class back: the threads a library starts inside `body` (OpenAL Soft's
     /// mixer, libpulse's mainloop) inherit the class, as they would from a desktop's real-time caller.

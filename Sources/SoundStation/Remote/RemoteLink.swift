@@ -334,9 +334,19 @@ final class RemoteLink: Sendable {
         _ = exited.wait(timeout: .now() + .milliseconds(Int(timeout.inSeconds * 1000)))
     }
 
+    /// Why the writer runs in the normal class (`nil`: real-time), once it has started.
+    var notRealTime: String? { refusal.withLock { $0 } }
+    private let refusal = Mutex<String?>("not started")
+
     /// The writer: (re)connects, then writes queued frames, pieces of files under the byte budget and
     /// a clock message when the stream is quiet, until the link closes.
+    ///
+    /// It asks for the real-time class, as the driver that hands it the commands does: a player
+    /// places each command by its stamp and a jitter buffer of some 80 ms, and in the normal class,
+    /// beside two busy loops on 2 cores, a write waited up to 60 ms for a core.
     private func run() {
+        let refused = PosixThread.requestRealTimeForItself()
+        refusal.withLock { $0 = refused }
         var fd = firstFD
         defer {
             if fd >= 0 { Glibc.close(fd) }
