@@ -118,7 +118,8 @@ public final class AudioEngine: Sendable {
             device = try OpenALDevice(loopbackSampleRate: Self.quietMixRate, channels: 1)
             // A quiet engine's clock and format are a device's; only its bookkeeping mix is small.
             driver = QuietDriver(
-                wallClock: WallClock(start: openedAt, sampleRate: Self.quietClockRate), realTime: output == .remote)
+                wallClock: WallClock(start: openedAt, sampleRate: Self.quietClockRate),
+                realTime: output == .remote)
         }
         self.driver = driver
         currentDevice = Locked(device)

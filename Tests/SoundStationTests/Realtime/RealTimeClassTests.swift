@@ -61,6 +61,8 @@ import Testing
         defer { link.close(timeout: .milliseconds(500)) }
         let deadline = ContinuousClock.now + .seconds(10)
         while link.notRealTime == "not started", ContinuousClock.now < deadline { usleep(1000) }
-        #expect(link.notRealTime == refused, "the writer's class: the machine's answer is \(refused ?? "granted")")
+        #expect(
+            link.notRealTime == refused, "the writer's class: the machine's answer is \(refused ?? "granted")"
+        )
     }
 }
