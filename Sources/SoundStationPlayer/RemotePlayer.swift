@@ -188,6 +188,7 @@ public final class RemotePlayer: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
     private let running = Locked(true)
+    private let arrivalClock: (@Sendable () -> Double?)?
     private let workerRefusal = Locked<String?>("not started")
     /// Why the thread that places the commands runs in the normal class (`nil`: it runs real-time).
     package var workerNotRealTime: String? { workerRefusal.withLock { $0 } }
@@ -203,10 +204,15 @@ public final class RemotePlayer: Sendable {
     ///   - verified: Cached files already hashed and found sound (``AssetCache/verify()``), which
     ///     need not be hashed again before they are loaded.
     ///   - budget: What a session may make the player hold.
+    ///   - arrivalClock: The time a message read now arrived at, on the render clock's scale
+    ///     (``RemoteSpeaker/arrivalTime``, which has no steps); `nil` (or a `nil` reading): the engine's
+    ///     clock, as for an engine rendered by its caller.
     package init(
         engine: AudioEngine, cache: AssetCache, delay: Duration = .milliseconds(120),
-        verified: [ContentHash] = [], budget: RemoteBudget = RemoteBudget()
+        verified: [ContentHash] = [], budget: RemoteBudget = RemoteBudget(),
+        arrivalClock: (@Sendable () -> Double?)? = nil
     ) {
+        self.arrivalClock = arrivalClock
         self.engine = engine
         self.cache = cache
         self.delay = delay
@@ -253,7 +259,7 @@ public final class RemotePlayer: Sendable {
     /// - Parameter messages: Frames' messages, in stream order.
     public func receive(_ messages: [[UInt8]]) {
         guard !messages.isEmpty else { return }
-        let arrival = engine.time.inSeconds
+        let arrival = arrivalClock?() ?? engine.time.inSeconds
         var dropped = 0
         queue.withLock { queue in
             queuedBytes.withLock { bytes in

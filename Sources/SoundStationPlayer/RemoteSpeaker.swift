@@ -108,7 +108,29 @@ public final class RemoteSpeaker: Sendable {
         exited.wait()
     }
 
-    private func piece() -> PCMAudio? { try? engine.render(frames: Self.pieceFrames) }
+    private func piece() -> PCMAudio? {
+        defer { noteRender() }
+        return try? engine.render(frames: Self.pieceFrames)
+    }
+
+    /// The wall clock's origin for ``arrivalTime``.
+    private let origin = ContinuousClock.now
+    private let arrivals = Locked(ArrivalClock())
+
+    /// Feeds the render clock's reading after a render to ``arrivalTime``'s envelope.
+    private func noteRender() {
+        let render = engine.time.inSeconds
+        let wall = (ContinuousClock.now - origin).inSeconds
+        arrivals.withLock { $0.rendered(render, at: wall) }
+    }
+
+    /// The time, on the render clock's scale, a message read now is taken to arrive at
+    /// (``ArrivalClock``: the render clock without its steps); `nil` before the first render. Any
+    /// thread.
+    public var arrivalTime: Double? {
+        let wall = (ContinuousClock.now - origin).inSeconds
+        return arrivals.withLock { $0.arrival(at: wall) }
+    }
 
     /// Keeps the device's queue full.
     private func pump(device: OpenALDevice, source: OpenALSource, consuming: DispatchSemaphore) {
@@ -207,6 +229,7 @@ public final class RemoteSpeaker: Sendable {
     /// during the gap is lost; what follows keeps its spacing.
     private func catchUp(behind frames: Int) {
         _ = try? engine.render(frames: frames)
+        noteRender()
         playedCount.add(frames, ordering: .relaxed)
         skippedCount.add(frames, ordering: .relaxed)
     }

@@ -117,7 +117,10 @@ final class PlayerSide: @unchecked Sendable {
         }
         let held = cache.verify()
         cacheRemoved = held.removed
-        player = RemotePlayer(engine: engine, cache: cache, delay: options.delay, verified: held.sound)
+        let speaker = self.speaker
+        player = RemotePlayer(
+            engine: engine, cache: cache, delay: options.delay, verified: held.sound,
+            arrivalClock: { speaker.arrivalTime })
         if let path = options.record {
             recording = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
             guard recording >= 0 else {
