@@ -39,10 +39,10 @@ struct ssrt_core {
        filled when the program started: a producer's wake-up calls it through this pointer rather
        than through the program's PLT stub. Unless the program was linked with `-z now` (the C
        library and the CLIs are; a SwiftPM executable, which links this core in, is not), that stub
-       binds sem_post on its first call, and the first call comes from a game's call: the session's
-       first command that finds the driver asleep ran the dynamic linker's symbol lookup over every
-       loaded library (1,389 instructions over cold symbol tables, 2-3 us), and a trigger from a
-       signal handler would have run the dynamic linker there. */
+       binds sem_post on its first call, which would be a game's: the first command that finds the
+       driver asleep would run the dynamic linker's symbol lookup over every loaded library (about
+       1,400 instructions over cold symbol tables) on the game's thread, and a trigger from a signal
+       handler would run the dynamic linker there. */
     int (*post)(sem_t *);
     /* Counts the consumer's publications; waiters sleep on it as a futex word. */
     _Alignas(64) _Atomic uint32_t published;
