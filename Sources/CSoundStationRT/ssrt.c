@@ -35,6 +35,15 @@ struct ssrt_core {
     /* Set by a kick until the consumer next sleeps: a kick posts at most once per sleep. */
     _Atomic int kick_pending;
     sem_t wake;
+    /* sem_post, read from the global offset table when the core is made, which the dynamic loader
+       filled when the program started: a producer's wake-up calls it through this pointer rather
+       than through the program's PLT stub. Unless the program was linked with `-z now` (the C
+       library and the CLIs are; a SwiftPM executable, which links this core in, is not), that stub
+       binds sem_post on its first call, which would be a game's: the first command that finds the
+       driver asleep would run the dynamic linker's symbol lookup over every loaded library (about
+       1,400 instructions over cold symbol tables) on the game's thread, and a trigger from a signal
+       handler would run the dynamic linker there. */
+    int (*post)(sem_t *);
     /* Counts the consumer's publications; waiters sleep on it as a futex word. */
     _Alignas(64) _Atomic uint32_t published;
     _Atomic uint32_t published_waiters;
@@ -61,6 +70,7 @@ ssrt_core *ssrt_core_create(void) {
         munmap(core, sizeof(ssrt_core));
         return NULL;
     }
+    core->post = sem_post;
     return core;
 }
 
@@ -91,7 +101,7 @@ int ssrt_is_ready(const ssrt_core *core, int32_t sound) {
 
 void ssrt_wake(ssrt_core *core) {
     /* Post at most once per sleep: the semaphore's count stays small however many triggers come. */
-    if (!atomic_exchange_explicit(&core->wake_pending, 1, memory_order_acq_rel)) sem_post(&core->wake);
+    if (!atomic_exchange_explicit(&core->wake_pending, 1, memory_order_acq_rel)) core->post(&core->wake);
 }
 
 int ssrt_push(ssrt_core *core, const ssrt_command *command) {
@@ -201,7 +211,7 @@ int ssrt_wait(ssrt_core *core, int64_t timeout_ns) {
 }
 
 void ssrt_kick(ssrt_core *core) {
-    if (!atomic_exchange_explicit(&core->kick_pending, 1, memory_order_acq_rel)) sem_post(&core->wake);
+    if (!atomic_exchange_explicit(&core->kick_pending, 1, memory_order_acq_rel)) core->post(&core->wake);
 }
 
 uint32_t ssrt_publications(ssrt_core *core) {

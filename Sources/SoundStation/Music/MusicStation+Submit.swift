@@ -8,7 +8,7 @@ extension MusicStation {
     /// ``Mixer/perform(_:in:events:tap:)`` carries out at its frame. What the change needs that
     /// cannot cross a process is resolved here: a switch's track (its entry and buffers) from the
     /// command's sound id in this station's bank (the station's own calls, which have resolved it,
-    /// go to ``submitSwitch(_:_:atFrame:)``). Never waits.
+    /// go to ``submitSwitch(to:transition:from:frame:loop:repeats:due:)``). Never waits.
     /// - Parameters:
     ///   - command: A music command, with this engine's sound id and frames, its values in range
     ///     (``EngineCommand/check(sampleRate:)``).
@@ -23,9 +23,9 @@ extension MusicStation {
         switch command {
         case .playMusic(let sound, let transition, let position, let at, let loop, let repeats):
             guard let track = loadedTrack(sound) else { return false }
-            let change = MusicTask.Switch(
-                track: track, transition: transition, position: position, loop: loop, repeats: repeats)
-            return submitSwitch(command, change, atFrame: frame ?? at)
+            return submitSwitch(
+                to: track, transition: transition, from: position, frame: at, loop: loop, repeats: repeats,
+                due: frame ?? at)
         case .stopMusic(let fade, let at):
             change = .stop(fade: fade.inSeconds)
             frame = frame ?? at
@@ -46,18 +46,29 @@ extension MusicStation {
         return engine.submit(.music(command, MusicTask(station: self, change: change, frame: frame)))
     }
 
-    /// Submits `command`, a switch, as `change`: the same switch as the mixer carries it out, to the
-    /// track the caller resolved (the caller built both from the same values). Nothing here
-    /// takes the command apart: binding a `.playMusic` payload copies it as a tuple, whose type
-    /// metadata is built at run time on first use (about 38,000 instructions on a game's first
-    /// switch) and copied through it every time after (about 340). Nor is the track optional: an
-    /// optional `Track` needed its metadata built the same way.
+    /// Submits a switch to `track`, which the caller resolved: the `.playMusic` command (for the
+    /// command tap and the SSH player) and the switch as the mixer carries it out, both made here
+    /// from the same values. Nothing on the way takes a command apart: binding a `.playMusic`
+    /// payload copies it as a tuple, whose type metadata is built at run time on first use (about
+    /// 38,000 instructions on a game's first switch) and copied through it every time after (about
+    /// 340). Nor is the track optional: an optional `Track` needed its metadata built the same way.
+    /// - Parameters:
+    ///   - frame: The engine frame the command names; `nil` for at once.
+    ///   - loop: Whether the track loops; `nil` as its catalogue entry says.
+    ///   - repeats: Passes after the first when it does not loop; `nil` as its entry says.
+    ///   - due: The engine frame the mixer carries the switch out at; `nil` when it takes it.
     /// - Returns: False when the ring was full and the command was dropped.
     @discardableResult
     func submitSwitch(
-        _ command: EngineCommand, _ change: MusicTask.Switch, atFrame frame: Int64?
+        to track: Track, transition: MusicTransition, from position: StartPosition, frame: Int64?,
+        loop: Bool?, repeats: Int?, due: Int64?
     ) -> Bool {
-        engine.submit(.music(command, MusicTask(station: self, change: .play(change), frame: frame)))
+        let command = EngineCommand.playMusic(
+            sound: track.id, transition: transition, from: position, frame: frame, loop: loop,
+            repeats: repeats)
+        let change = MusicTask.Switch(
+            track: track, transition: transition, position: position, loop: loop, repeats: repeats)
+        return engine.submit(.music(command, MusicTask(station: self, change: .play(change), frame: due)))
     }
 
     /// The loaded track whose id is `sound` in this station's bank.

@@ -149,12 +149,8 @@ public final class MusicStation: Sendable {
         let loops = loop ?? track.entry.loop
         let repeats = loops ? 0 : PlayOptions.repeatsRange.clamp(repeats)
         submitSwitch(
-            .playMusic(
-                sound: track.id, transition: transition, from: position, frame: frame, loop: loops,
-                repeats: repeats),
-            MusicTask.Switch(
-                track: track, transition: transition, position: position, loop: loops, repeats: repeats),
-            atFrame: frame)
+            to: track, transition: transition, from: position, frame: frame, loop: loops, repeats: repeats,
+            due: frame)
     }
 
     /// The loaded entry, id and buffer (`nil` when streamed) of `name`, checked: in the catalogue, a
