@@ -156,10 +156,15 @@ def check_apt_line(text: str, where: str) -> None:
             raise SystemExit(f"{where}: the apt line must install ./dist/{package}_*.deb: {text.strip()}")
 
 
-def check_output(out: str, where: str, language: str) -> None:
+def check_output(out: str, where: str, language: str, timed: bool = True) -> None:
     """The program heard its sound start, and says what opened: with no sound server "auto" is
-    silent output (or a sound card ALSA reaches directly), never "auto" itself."""
-    if not re.search(r"(?im)^started\b.*\breward\b", out):
+    silent output (or a sound card ALSA reaches directly), never "auto" itself.
+
+    `timed` is false for the run under valgrind, whose check is zero errors: the program prints the
+    events that came within its one-second sleep, and under valgrind (one thread at a time, the Go
+    runtime's threads among them, in the niced lane beside two busy loops) the engine's driver did
+    not always get to start the sound within it; the plain run checks that it does."""
+    if timed and not re.search(r"(?im)^started\b.*\breward\b", out):
         raise SystemExit(f"{where}'s {language} program printed no start of reward:\n{out}")
     if not re.search(r"(?m)^output: (silent|device:.+)$", out):
         raise SystemExit(f"{where}'s {language} program did not say the output that opened:\n{out}")
@@ -190,8 +195,8 @@ def rust(h: Harness) -> None:
         manifest.write_text(text.replace("[dependencies]", "[dependencies]\n" + line))
         (game / "src" / "main.rs").write_text(program)
         h.run(["cargo", "build", "--offline", "--quiet", "--release"], cwd=game)
-        for out in h.play(game / "target" / "release" / "game", game):
-            check_output(out, where, "Rust")
+        for index, out in enumerate(h.play(game / "target" / "release" / "game", game)):
+            check_output(out, where, "Rust", timed=index == 0)
         print(f"ok   {where}'s Rust program, built outside the repository in {game.name}, printed:"
               f" {out.strip().splitlines()[0]!r} ...")
 
@@ -221,8 +226,8 @@ def go(h: Harness) -> None:
         (game / "main.go").write_text(program)
         env = dict(h.env, GOFLAGS="-mod=mod", GOPROXY="off", GOTOOLCHAIN="local")
         h.run(["go", "build", "-o", "game", "."], cwd=game, env=env)
-        for out in h.play(game / "game", game):
-            check_output(out, where, "Go")
+        for index, out in enumerate(h.play(game / "game", game)):
+            check_output(out, where, "Go", timed=index == 0)
         print(f"ok   {where}'s Go program, built outside the repository in {game.name}, printed:"
               f" {out.strip().splitlines()[0]!r} ...")
 
