@@ -27,10 +27,6 @@ final class DriverThread: Sendable {
         let exited = DispatchSemaphore(value: 0)
     }
     private let flag = Flag()
-    private let refusal = Locked<String?>("not asked")
-    /// Why the thread runs in the normal class (`nil`: it runs real-time): "not asked" unless it was
-    /// started with `realTime`, else the kernel's refusal; set once the thread has started.
-    var notRealTime: String? { refusal.withLock { $0 } }
     /// The ring the thread sleeps on, which it keeps alive (not the engine, which may be freed
     /// while it sleeps).
     private let ring: CommandRing
@@ -40,16 +36,16 @@ final class DriverThread: Sendable {
     ///   - engine: The engine whose mixer it turns; held weakly between rounds.
     ///   - polls: Whether to poll the ring while commands keep coming (a heard device).
     ///   - realTime: Whether the thread asks for the real-time class
-    ///     (``PosixThread/requestRealTimeForItself(priority:)``); it keeps the answer in ``notRealTime``.
+    ///     (``PosixThread/requestRealTimeForItself(priority:)``; refused, it runs as it was: its class
+    ///     shows in `/proc`, where the SSH end-to-end check reads it).
     ///   - round: The driver's round.
     init(engine: AudioEngine, polls: Bool, realTime: Bool = false, round: @escaping Round) {
         let flag = self.flag
         let ring = engine.ring
         self.ring = ring
         let sampleRate = engine.sampleRate
-        let refusal = self.refusal
         let thread = PosixThread { [weak engine] in
-            if realTime { refusal.withLock { $0 = PosixThread.requestRealTimeForItself() } }
+            if realTime { _ = PosixThread.requestRealTimeForItself() }
             defer {
                 OpenALDevice.releaseThreadContext()
                 flag.exited.signal()

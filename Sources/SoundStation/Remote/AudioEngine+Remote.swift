@@ -45,13 +45,6 @@ extension AudioEngine {
         remoteClaimed.store(false, ordering: .releasing)
     }
 
-    /// Why the threads that send to the player (the driver and the link's writer) run in the normal
-    /// class, each `nil` when it runs real-time; `nil` for an engine without a remote link.
-    package var remoteThreadsNotRealTime: (driver: String?, writer: String?)? {
-        guard let link = remoteLink.withLock({ $0 }), let quiet = driver as? QuietDriver else { return nil }
-        return (quiet.thread.withLock { $0?.notRealTime ?? "no thread" }, link.notRealTime)
-    }
-
     /// Bytes a remote engine has written to the player so far (0 for other outputs).
     public var remoteBytesWritten: Int {
         remoteLink.withLock { $0 }?.bytesWritten.load(ordering: .relaxed) ?? 0
