@@ -11,11 +11,12 @@ envelopes, +-60 ms). Prints each play's lag and correlation; exits 1 when one is
 MAX_MS or matches below MIN_CORR (a play whose sound the render does not sound, refused by its
 instance limit, is left out).
 Usage: effect-lags.py RECORDED.wav SESSION.rec SOUNDSTATION CACHE [MAX_MS [MIN_CORR]]"""
-import math, operator, os, struct, subprocess, sys, tempfile
+import os, struct, subprocess, sys, tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import xcorr  # noqa: E402  (its WAV reader)
+import xcorr  # noqa: E402  (its WAV reader, envelopes and correlation)
+from xcorr import dot  # noqa: E402
 
 RATE = 48000
 BLOCK = 24  # 0.5 ms envelopes
@@ -59,26 +60,14 @@ def render(cli, cache, kept, seconds, folder, name):
 
 
 def envelope(samples, block=BLOCK):
-    return [sum(map(abs, samples[i:i + block])) / block for i in range(0, len(samples) - block + 1, block)]
-
-
-def dot(a, b):
-    return sum(map(operator.mul, a, b))
+    return xcorr.envelope(samples, block)
 
 
 def best_lag(signal, part, start, lags):
     """The lag (in `signal`'s units from `start`) where `part` matches `signal` best, and the
-    normalized correlation there."""
-    norm = math.sqrt(dot(part, part)) or 1e-12
-    best, best_score = None, -2.0
-    for lag in lags:
-        if start + lag < 0 or start + lag + len(part) > len(signal):
-            continue
-        piece = signal[start + lag:start + lag + len(part)]
-        score = dot(piece, part) / ((math.sqrt(dot(piece, piece)) or 1e-12) * norm)
-        if score > best_score:
-            best, best_score = lag, score
-    return best, best_score
+    normalized correlation there (xcorr.best_lag, whose lags are from the signal's start)."""
+    found, score = xcorr.best_lag(signal, part, [start + lag for lag in lags])
+    return (None if found is None else found - start), score
 
 
 def main():

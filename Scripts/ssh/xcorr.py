@@ -6,7 +6,7 @@ deviation from it and its correlation (a second whose sound is under a tenth of 
 is left out); exits 1 when a window deviates by more than MAX_MS or
 correlates below MIN_CORR, or when too few windows have sound.
 Usage: xcorr.py RECORDED.wav REFERENCE.wav [MAX_MS [MIN_CORR]]"""
-import array, math, struct, sys
+import array, math, operator, struct, sys
 
 
 def read_wav(path):
@@ -37,19 +37,23 @@ def read_wav(path):
 
 
 def envelope(mono, block):
-    return [sum(abs(v) for v in mono[i:i + block]) / block for i in range(0, len(mono) - block + 1, block)]
+    return [sum(map(abs, mono[i:i + block])) / block for i in range(0, len(mono) - block + 1, block)]
+
+
+def dot(a, b):
+    return sum(map(operator.mul, a, b))
 
 
 def best_lag(rec, ref, lags):
-    """The lag (in envelope samples) where ref best matches rec, and the normalized correlation there."""
-    ref_energy = math.sqrt(sum(v * v for v in ref)) or 1e-12
+    """The lag (in `rec`'s samples) where ref best matches rec, and the normalized correlation there."""
+    ref_energy = math.sqrt(dot(ref, ref)) or 1e-12
     best, best_score = None, -2.0
     for lag in lags:
         if lag < 0 or lag + len(ref) > len(rec):
             continue
         part = rec[lag:lag + len(ref)]
-        energy = math.sqrt(sum(v * v for v in part)) or 1e-12
-        score = sum(a * b for a, b in zip(part, ref)) / (energy * ref_energy)
+        energy = math.sqrt(dot(part, part)) or 1e-12
+        score = dot(part, ref) / (energy * ref_energy)
         if score > best_score:
             best, best_score = lag, score
     return best, best_score
