@@ -116,11 +116,13 @@ public final class RemoteSpeaker: Sendable {
     /// The wall clock's origin for ``arrivalTime``.
     private let origin = ContinuousClock.now
     private let arrivals = Locked(ArrivalClock())
+    /// Seconds of the wall clock since ``origin``.
+    private var wallSeconds: Double { (ContinuousClock.now - origin).inSeconds }
 
     /// Feeds the render clock's reading after a render to ``arrivalTime``'s envelope.
     private func noteRender() {
         let render = engine.time.inSeconds
-        let wall = (ContinuousClock.now - origin).inSeconds
+        let wall = wallSeconds
         arrivals.withLock { $0.rendered(render, at: wall) }
     }
 
@@ -128,7 +130,7 @@ public final class RemoteSpeaker: Sendable {
     /// (``ArrivalClock``: the render clock without its steps); `nil` before the first render. Any
     /// thread.
     public var arrivalTime: Double? {
-        let wall = (ContinuousClock.now - origin).inSeconds
+        let wall = wallSeconds
         return arrivals.withLock { $0.arrival(at: wall) }
     }
 
