@@ -30,6 +30,9 @@ public final class RemotePlayer: Sendable {
         /// Plays that waited for their sound's load (the commands for their voices meanwhile were
         /// kept for them).
         public var waitedForLoad = 0
+        /// Loads of a sound a command waited for that ran in the real-time class (the loader asks
+        /// for it while a command waits; where the machine refuses, 0).
+        public var hurriedLoads = 0
         /// Commands that came later than their time plus the delay (played at once).
         public var late = 0
         /// Files received whole and stored.
@@ -118,6 +121,9 @@ public final class RemotePlayer: Sendable {
         /// decode the same way each time (each refusal is counted once, and a catalogue of many
         /// files does not have the loader try every such entry again for each of them).
         var givenUp: Set<String> = []
+        /// Whether the loader runs in the real-time class, moved there while a command waits for
+        /// a load (``hurryLoader``).
+        var loaderHurried = false
 
         /// Maps a server voice onto the engine's (the latest 4096).
         mutating func remember(_ remote: VoiceHandle, as local: VoiceHandle) {
@@ -127,6 +133,15 @@ public final class RemotePlayer: Sendable {
                 let forgotten = voiceOrder.removeFirst()
                 voices[forgotten] = nil
                 awaited.remove(forgotten)
+            }
+        }
+
+        /// Whether a held music command waits for a track still loading.
+        var musicWaitsForLoad: Bool {
+            musicHeld.contains { held in
+                guard case .playMusic(let sound, _, _, _, _, _) = held.0, let name = names[sound.rawValue]
+                else { return false }
+                return systems[name] == nil && loading[name] != nil
             }
         }
 
@@ -193,6 +208,8 @@ public final class RemotePlayer: Sendable {
     /// Why the thread that places the commands runs in the normal class (`nil`: it runs real-time).
     package var workerNotRealTime: String? { workerRefusal.withLock { $0 } }
     private let loadWake = DispatchSemaphore(value: 0)
+    /// The loader's thread, once it runs (so a waiting command can move it into the real-time class).
+    private let loaderThread = Locked<pthread_t?>(nil)
     /// The game's fed streams (``RemoteStreamPlayer``).
     private let streams: RemoteStreamPlayer
 
@@ -228,7 +245,7 @@ public final class RemotePlayer: Sendable {
         }
         // The worker places each command by its stamp against the jitter buffer: real-time where
         // the machine grants it, as the link's reader and the speaker are (the loader, which
-        // decodes files for seconds, stays in the normal class).
+        // decodes files for seconds, runs in the normal class but while a command waits for it).
         let thread = PosixThread { [self] in
             let refused = PosixThread.requestRealTimeForItself()
             workerRefusal.withLock { $0 = refused }
@@ -236,7 +253,10 @@ public final class RemotePlayer: Sendable {
         }
         thread.name = "SoundStation remote player"
         thread.start()
-        let loader = PosixThread { [self] in loadLoop() }
+        let loader = PosixThread { [self] in
+            loaderThread.withLock { $0 = pthread_self() }
+            loadLoop()
+        }
         loader.name = "SoundStation remote loader"
         loader.start()
     }
@@ -302,6 +322,8 @@ public final class RemotePlayer: Sendable {
                 continue
             }
             let loaded = charge(name, of: system) && (try? system.bank.load(name)) != nil
+            // Read here rather than trusted: the class this load ran in, for the report.
+            let hurried = sched_getscheduler(0) & ~0x4000_0000 == SCHED_RR
             let waiting = state.withLock { state in
                 // A new session started meanwhile: this load was the old one's.
                 guard state.loading[name] === system else { return [(EngineCommand, Int64, Double)]() }
@@ -316,11 +338,19 @@ public final class RemotePlayer: Sendable {
                 state.report.held.entries = state.systems.count + state.loading.count
                 let waiting = state.waiting.removeValue(forKey: name) ?? []
                 state.report.held.pendingCommands -= waiting.count
+                if hurried, !waiting.isEmpty { state.report.hurriedLoads += 1 }
                 return waiting
             }
             for (command, frame, arrival) in waiting { play(command, frame: frame, arrival: arrival) }
             for (command, frame, arrival) in releasedMusic() {
                 place(command, frame: frame, arrival: arrival)
+            }
+            state.withLock { state in
+                guard state.loaderHurried, state.waiting.isEmpty, !state.musicWaitsForLoad else { return }
+                // Under the lock, so a command that starts waiting after finds the loader back in
+                // the normal class and moves it again.
+                state.loaderHurried = false
+                _ = loaderThread.withLock { $0 }.map { PosixThread.setRealTime(false, of: $0) }
             }
         }
     }
@@ -662,8 +692,19 @@ public final class RemotePlayer: Sendable {
             }
             state.loadOrder.removeAll { $0 == name }
             state.loadOrder.insert(name, at: 0)
+            hurryLoader(&state)
             return true
         }
+    }
+
+    /// Moves the loader into the real-time class while a command waits for a load: in the normal
+    /// class, beside busy programs, it waited for a core longer than the delay, and the command it
+    /// held came late (Docs/Testing.md, run 13). A waited-for load is a sound the game plays now,
+    /// short as a rule; the loader goes back to the normal class when nothing waits. Called under
+    /// the state's lock.
+    private func hurryLoader(_ state: inout State) {
+        guard !state.loaderHurried, let thread = loaderThread.withLock({ $0 }) else { return }
+        state.loaderHurried = PosixThread.setRealTime(true, of: thread) == nil
     }
 
     /// Whether a command for the music must wait (then it is kept, in order, in ``State/musicHeld``):
@@ -685,6 +726,7 @@ public final class RemotePlayer: Sendable {
             if let loading {
                 state.loadOrder.removeAll { $0 == loading }
                 state.loadOrder.insert(loading, at: 0)
+                hurryLoader(&state)
             }
             return true
         }

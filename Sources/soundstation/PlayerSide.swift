@@ -191,7 +191,7 @@ final class PlayerSide: @unchecked Sendable {
             let json = """
                 {"accepted": \(counts.accepted), "malformed": \(counts.malformed), "oversized": \(counts.oversized), \
                 "rateLimited": \(counts.rateLimited), "messages": \(report.messages), "undecodable": \(report.undecodable), \
-                "commands": \(report.commands), "notArrived": \(report.notArrived), "waitedForLoad": \(report.waitedForLoad), "late": \(report.late), \
+                "commands": \(report.commands), "notArrived": \(report.notArrived), "waitedForLoad": \(report.waitedForLoad), "hurriedLoads": \(report.hurriedLoads), "late": \(report.late), \
                 "filesReceived": \(report.filesReceived), \
                 "filesFromCache": \(report.filesFromCache), "refused": \(report.refused), "fileBytes": \(report.fileBytes), \
                 "delayMs": \(report.delay * 1000), "jitterMs": \((report.maxLag ?? 0) * 1000), "ready": \(report.ready), \

@@ -91,6 +91,21 @@ package final class PosixThread: @unchecked Sendable {
         return nil
     }
 
+    /// Moves `thread` (of this process) into the class ``requestRealTimeForItself(priority:)`` asks
+    /// for, or back into the normal class: for a thread whose work is not always on time (a loader
+    /// that decodes for seconds) while something on time waits for it, asked by the waiting thread.
+    /// - Returns: `nil` when done, else why not (the error's text).
+    package static func setRealTime(
+        _ realTime: Bool, of thread: pthread_t, priority: Int32 = soundPriority
+    ) -> String? {
+        var parameters = sched_param()
+        parameters.sched_priority = realTime ? priority : 0
+        // Glibc hands the policy to sched_setscheduler as it is, SCHED_RESET_ON_FORK included.
+        let policy = realTime ? SCHED_RR | 0x4000_0000 : SCHED_OTHER
+        let result = pthread_setschedparam(thread, policy, &parameters)
+        return result == 0 ? nil : String(cString: strerror(result))
+    }
+
     /// Runs `body` with the calling thread asking for SCHED_RR at `priority` (``requestRealTime(priority:)``),
     /// then puts the thread's class back: the threads a library starts inside `body` (OpenAL Soft's
     /// mixer, libpulse's mainloop) inherit the class, as they would from a desktop's real-time caller.

@@ -46,6 +46,39 @@ import Testing
         #expect(child == SCHED_OTHER)
     }
 
+    /// A thread moved into the class by another (the player's loader, while a command waits for
+    /// it) runs SCHED_RR with SCHED_RESET_ON_FORK, and runs in the normal class once moved back.
+    @Test func anotherThreadMovesAThreadIntoTheClassAndBack() {
+        let granted = Self.probe().refused == nil
+        let handle = Locked<pthread_t?>(nil)
+        let policies = Locked<[Int32]>([])
+        let step = DispatchSemaphore(value: 0)
+        let next = DispatchSemaphore(value: 0)
+        let thread = PosixThread {
+            handle.withLock { $0 = pthread_self() }
+            for _ in 0..<3 {
+                step.signal()
+                next.wait()
+                policies.withLock { $0.append(sched_getscheduler(0)) }
+            }
+            step.signal()
+        }
+        thread.start()
+        step.wait()
+        let target = handle.withLock { $0 }!
+        next.signal()
+        step.wait()
+        let inside = PosixThread.setRealTime(true, of: target)
+        #expect((inside == nil) == granted, "moved in: \(inside ?? "granted")")
+        next.signal()
+        step.wait()
+        #expect(PosixThread.setRealTime(false, of: target) == nil, "moving back is always allowed")
+        next.signal()
+        step.wait()
+        let seen = policies.withLock { $0 }
+        #expect(seen == [SCHED_OTHER, granted ? SCHED_RR | Self.resetOnFork : SCHED_OTHER, SCHED_OTHER])
+    }
+
     @Test func aRemoteLinksWriterAsksForTheClassAsSoonAsItStarts() throws {
         let (refused, _, _) = Self.probe()
         let path = FileManager.default.temporaryDirectory.appendingPathComponent(
