@@ -35,6 +35,11 @@ public final class RemoteSpeaker: Sendable {
     /// Frames rendered and not played, to keep the sounds after an underrun at their time.
     public var skippedFrames: Int { skippedCount.load(ordering: .relaxed) }
     private let skippedCount = Atomic<Int>(0)
+    /// Times the rendering thread found itself held up longer than the device's queue lasts (the
+    /// process stopped, or the thread kept from a core); the queue is dropped only when the device
+    /// was held up with it (``DriftWatch/wasHeldUp(position:at:)``).
+    public var heldUp: Int { heldUpCount.load(ordering: .relaxed) }
+    private let heldUpCount = Atomic<Int>(0)
     /// The real-time priority (SCHED_RR) the rendering thread asks for: above every thread of the
     /// normal class, below PulseAudio's sinks and main thread (5), as OpenAL Soft's own mixer asks
     /// for 1. In the normal class, beside two busy loops, it waited up to 224 ms for a core, and the
@@ -163,14 +168,24 @@ public final class RemoteSpeaker: Sendable {
         while running.load(ordering: .acquiring) {
             let polled = ContinuousClock.now
             if signalled, polled - lastPoll > heldUpLimit, source.state == .playing {
-                // This thread was held up longer than the queue lasts (the whole process stopped,
-                // say): what is still queued was due during the hold-up, and would be heard late
-                // after it. It is dropped, and the source restarts as one that ran dry.
-                source.stop()
-                playedCount.add(queued.count * Self.pieceFrames, ordering: .relaxed)
-                consumed += queued.count
-                free.append(contentsOf: queued.values)
-                queued.removeAll()
+                heldUpCount.add(1, ordering: .relaxed)
+                // This thread was held up longer than the queue lasts. When the device was held up
+                // with it (the whole process stopped), what is still queued was due during the
+                // hold-up and would be heard late after it: it is dropped, and the source restarts
+                // as one that ran dry. When the device played on, the queue is on time.
+                let heard =
+                    timed
+                    ? Self.heardPosition(
+                        of: source, on: device, played: playedFrames, rate: Double(engine.sampleRate))
+                    : nil
+                if clock.wasHeldUp(position: heard, at: (polled - clock.start).inSeconds) {
+                    source.stop()
+                    playedCount.add(queued.count * Self.pieceFrames, ordering: .relaxed)
+                    skippedCount.add(queued.count * Self.pieceFrames, ordering: .relaxed)
+                    consumed += queued.count
+                    free.append(contentsOf: queued.values)
+                    queued.removeAll()
+                }
             }
             lastPoll = polled
             // The state is read before the processed count: a source that stopped has processed all
@@ -365,6 +380,18 @@ struct DriftWatch {
         guard let floor else { return 0 }
         let behind = Int(now * rate) - position - floor
         return behind > Self.slack ? behind : 0
+    }
+
+    /// Whether a device whose source still plays after this thread was held up longer than its
+    /// queue lasts was held up with it: its position (`nil`: not read) is behind the wall clock by
+    /// more than the slack, so the queued pieces were due during the hold-up (the whole process
+    /// stopped). A device that played on (only the thread was kept from a core, or its render was
+    /// slow) is on time: dropping its queue lost that much sound and put every later sound as much
+    /// early (20 ms in a Starfall session whose device read on time). Without a reading, or
+    /// before steady play, it is taken as held up.
+    func wasHeldUp(position: Int?, at now: Double) -> Bool {
+        guard let position, let floor else { return true }
+        return Int(now * rate) - position - floor > Self.slack
     }
 
     /// The source stopped (ran dry): the next window starts when it plays again.

@@ -195,7 +195,7 @@ final class PlayerSide: @unchecked Sendable {
                 "filesReceived": \(report.filesReceived), \
                 "filesFromCache": \(report.filesFromCache), "refused": \(report.refused), "fileBytes": \(report.fileBytes), \
                 "delayMs": \(report.delay * 1000), "jitterMs": \((report.maxLag ?? 0) * 1000), "ready": \(report.ready), \
-                "output": "\(speaker.deviceName ?? "silent")", "underruns": \(speaker.underruns), "realTime": \(speaker.notRealTime == nil), "linkRealTime": \(linkRefusal.withLock { $0 } == nil && player.workerNotRealTime == nil), "skippedMs": \(speaker.skippedFrames * 1000 / engine.sampleRate), "resyncs": \(report.resyncs), "lateMessages": \(report.lateMessages), "cacheRemoved": \(cacheRemoved), \
+                "output": "\(speaker.deviceName ?? "silent")", "underruns": \(speaker.underruns), "realTime": \(speaker.notRealTime == nil), "linkRealTime": \(linkRefusal.withLock { $0 } == nil && player.workerNotRealTime == nil), "skippedMs": \(speaker.skippedFrames * 1000 / engine.sampleRate), "heldUp": \(speaker.heldUp), "resyncs": \(report.resyncs), "lateMessages": \(report.lateMessages), "cacheRemoved": \(cacheRemoved), \
                 "sessions": \(report.sessions), "socketFrames": \(socket.accepted), "strayBytes": \(stray), \
                 "overBudget": {\(report.overBudget.sorted { $0.key < $1.key }.map { "\"\($0.key.rawValue)\": \($0.value)" }.joined(separator: ", "))}, \
                 "held": {"decodedBytes": \(report.held.decodedBytes), "peakDecodedBytes": \(report.held.peakDecodedBytes), \

@@ -54,6 +54,19 @@ import Testing
         #expect(Self.play(&watch, from: 1.5, seconds: 0.5, lag: 9_576).contains { $0 > 0 })
     }
 
+    /// A thread held up past its queue while the source still plays: the queue is dropped only when
+    /// the device fell behind with it (the process stopped), not when it played on.
+    @Test func aHoldUpDropsTheQueueOnlyWhenTheDeviceWasHeldUpToo() {
+        var watch = DriftWatch(rate: Self.rate, period: 50)
+        #expect(watch.wasHeldUp(position: 0, at: 0.1), "before steady play: taken as held up")
+        _ = Self.play(&watch, from: 0, seconds: 0.5, lag: 9_000)
+        // Only the thread was late: the device's position is on time (a few frames off the floor).
+        #expect(!watch.wasHeldUp(position: Int(0.6 * Self.rate) - 9_000 - 40, at: 0.6))
+        // The process stopped 0.3 s: the device is that far behind.
+        #expect(watch.wasHeldUp(position: Int(0.9 * Self.rate) - 9_000 - 14_400, at: 0.9))
+        #expect(watch.wasHeldUp(position: nil, at: 0.9), "no reading: taken as held up")
+    }
+
     @Test func readingsAheadJustAfterADryRestartDoNotMoveTheFloor() {
         var watch = DriftWatch(rate: Self.rate, period: 50)
         _ = Self.play(&watch, from: 0, seconds: 0.5, lag: 9_000)
