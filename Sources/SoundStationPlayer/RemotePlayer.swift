@@ -313,7 +313,10 @@ public final class RemotePlayer: Sendable {
             let next = state.withLock { state -> (String, SoundSystem)? in
                 while !state.loadOrder.isEmpty {
                     let name = state.loadOrder.removeFirst()
-                    if let system = state.loading[name] { return (name, system) }
+                    guard let system = state.loading[name] else { continue }
+                    // A command may have begun to wait before this thread ran at all.
+                    if state.waiting[name] != nil || state.musicWaitsForLoad { hurryLoader(&state) }
+                    return (name, system)
                 }
                 return nil
             }
