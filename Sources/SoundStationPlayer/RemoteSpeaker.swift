@@ -144,17 +144,15 @@ public final class RemoteSpeaker: Sendable {
         var signalled = false
         var consumed = 0
         defer { if !signalled { consuming.signal() } }
-        var free: [OpenALBuffer] = []
-        var queued: [ALuint: OpenALBuffer] = [:]
+        var queue = SpeakerQueue(source: source, pieceFrames: Self.pieceFrames)
+        var first: [OpenALBuffer] = []
         for _ in 0..<Self.queuedPieces {
             guard let audio = piece(), let buffer = try? OpenALBuffer(device: device, audio: audio) else {
                 return
             }
-            free.append(buffer)
+            first.append(buffer)
         }
-        try? source.queue(free)
-        for buffer in free { queued[buffer.id] = buffer }
-        free.removeAll()
+        _ = queue.append(first)
         try? source.play()
         var started = true
         // When the source is heard falling behind the wall clock (what a listener hears by), the
@@ -180,27 +178,22 @@ public final class RemoteSpeaker: Sendable {
                     : nil
                 if clock.wasHeldUp(position: heard, at: (polled - clock.start).inSeconds) {
                     source.stop()
-                    playedCount.add(queued.count * Self.pieceFrames, ordering: .relaxed)
-                    skippedCount.add(queued.count * Self.pieceFrames, ordering: .relaxed)
-                    consumed += queued.count
-                    free.append(contentsOf: queued.values)
-                    queued.removeAll()
+                    let (_, dropped) = queue.reclaim()
+                    playedCount.add(dropped, ordering: .relaxed)
+                    skippedCount.add(dropped, ordering: .relaxed)
+                    consumed += dropped / Self.pieceFrames
                 }
             }
             lastPoll = polled
-            // The state is read before the processed count: a source that stopped has processed all
-            // its queue, so a dry restart below knows every frame the device took.
-            let dry = source.state != .playing
-            let processed = source.processedBuffers
-            consumed += processed
-            playedCount.add(processed * Self.pieceFrames, ordering: .relaxed)
+            // A source that stopped has processed all its queue, so a dry restart below knows
+            // every frame the device took.
+            let (dry, played) = queue.reclaim()
+            consumed += played / Self.pieceFrames
+            playedCount.add(played, ordering: .relaxed)
             // Steady once two whole queues went through: the clock then runs with the device.
             if consumed >= 2 * Self.queuedPieces, !signalled {
                 signalled = true
                 consuming.signal()
-            }
-            if processed > 0, let ids = try? source.unqueue(count: processed) {
-                for id in ids { if let buffer = queued.removeValue(forKey: id) { free.append(buffer) } }
             }
             // Dropped before the refill, so the pieces queued next are the ones due now.
             if signalled, timed,
@@ -217,19 +210,32 @@ public final class RemoteSpeaker: Sendable {
                 clock.interrupt()
             }
             var refilled: [OpenALBuffer] = []
-            for buffer in free {
-                guard let audio = piece(), (try? buffer.fill(audio)) != nil else { continue }
+            var unfilled: [OpenALBuffer] = []
+            for buffer in queue.free {
+                // A buffer whose piece could not be rendered, or that OpenAL refused, stays free for
+                // the next (a refused piece is not heard: it counts as skipped).
+                guard let audio = piece() else {
+                    unfilled.append(buffer)
+                    continue
+                }
+                guard (try? buffer.fill(audio)) != nil else {
+                    skippedCount.add(Self.pieceFrames, ordering: .relaxed)
+                    unfilled.append(buffer)
+                    continue
+                }
                 refilled.append(buffer)
             }
-            free.removeAll()
-            if !refilled.isEmpty {
-                try? source.queue(refilled)
-                for buffer in refilled { queued[buffer.id] = buffer }
-            }
+            queue.free = unfilled
+            // The source may run dry while the pieces are rendered (a sound's first decode on this
+            // thread): the pieces before them then played, and they restart it.
+            let (ranDry, beforeThem) = queue.append(refilled)
+            consumed += beforeThem / Self.pieceFrames
+            playedCount.add(beforeThem, ordering: .relaxed)
+            if ranDry, !dry { clock.interrupt() }
             // A refill held up past the queue's length (a render callback that blocked, say) made
             // the catch-up above stale: restarted now, the queue would be heard late by the hold-up.
             // The source stays stopped; the next poll finds it dry and restarts it with what is due.
-            if dry, ContinuousClock.now - polled <= heldUpLimit {
+            if dry || ranDry, ContinuousClock.now - polled <= heldUpLimit {
                 // The queue ran dry (the thread was held up): start again with what is queued.
                 // Counted after the catch-up above, so one who sees it sees the frames skipped.
                 if started { underrunCount.add(1, ordering: .releasing) }

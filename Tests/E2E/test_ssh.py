@@ -394,11 +394,6 @@ def test_keys_window_size_and_exit_status_pass_through(site):
     assert status == 7
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "issue 29, open: since the arrival clock (2026-12-02 evening) every play at 0.0 ms in 3 runs of 6, "
-    "beside two busy loops too; in one idle run the player's device ran dry once (underruns 1, "
-    "skippedMs 0) and the plays were heard 20 ms early against the music, as one idle run before it "
-    "heard a play 18 ms off after a dry device: the cause of that underrun and shift is open"))
 def test_starfalls_terminal_front_end_with_its_bot_over_ssh_is_heard_matching_an_offline_render(site):
     """What the sink heard against an offline render of the commands the game sent (each at its frame
     on the game's clock): every second with sound in it lines up within 5 ms, and so does every effect

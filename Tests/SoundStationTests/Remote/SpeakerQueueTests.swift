@@ -1,0 +1,64 @@
+import Testing
+
+@testable import SoundStation
+@testable import SoundStationPlayer
+
+/// The speaker's queue on a loopback device, whose mixing the test steps by hand: pieces appended
+/// after the source ran dry are heard, not counted as played.
+@Suite struct SpeakerQueueTests {
+    static let rate = 48_000
+    static let piece = 480
+
+    /// A piece of one constant level.
+    static func buffer(_ level: Float, on device: OpenALDevice) throws -> OpenALBuffer {
+        try OpenALBuffer(
+            device: device,
+            audio: PCMAudio(sampleRate: rate, channels: 1, samples: [Float](repeating: level, count: piece)))
+    }
+
+    /// Mixes `frames` frames of the device; returns the loudest sample of each piece-long part.
+    static func render(_ device: OpenALDevice, frames: Int) -> [Float] {
+        var mixed = [Float](repeating: 0, count: frames * 2)
+        mixed.withUnsafeMutableBufferPointer { device.render(into: $0.baseAddress!, frames: frames) }
+        return stride(from: 0, to: frames, by: piece).map { start in
+            mixed[(start * 2)..<((start + piece) * 2)].map(abs).max() ?? 0
+        }
+    }
+
+    @Test func piecesAppendedAfterTheSourceRanDryAreHeardNotCountedAsPlayed() throws {
+        let device = try OpenALDevice(loopbackSampleRate: Self.rate, channels: 2)
+        let source = try OpenALSource(device: device)
+        var queue = SpeakerQueue(source: source, pieceFrames: Self.piece)
+        let first = try [0.2, 0.2].map { try Self.buffer($0, on: device) }
+        #expect(queue.append(first) == (ranDry: false, frames: 0))
+        try source.play()
+        // The device mixes past the two pieces: the source runs dry while the next are rendered.
+        let heard = Self.render(device, frames: 4 * Self.piece)
+        #expect(
+            heard[0] > 0.05 && heard[1] > 0.05 && heard[3] == 0, "the first pieces, then nothing: \(heard)")
+        #expect(source.state == .stopped)
+        let next = try [0.4, 0.4].map { try Self.buffer($0, on: device) }
+        let (ranDry, frames) = queue.append(next)
+        #expect(ranDry, "the source had stopped before the pieces came")
+        #expect(frames == 2 * Self.piece, "only the two pieces before them played")
+        #expect(queue.queued.map(\.id) == next.map(\.id) && queue.free.map(\.id) == first.map(\.id))
+        try source.play()
+        let after = Self.render(device, frames: 3 * Self.piece)
+        #expect(after[0] > 0.1 && after[1] > 0.1 && after[2] == 0, "the new pieces are heard: \(after)")
+        // Now they have played: the source stopped at the end of its queue.
+        let (dry, taken) = queue.reclaim()
+        #expect(dry && taken == 2 * Self.piece && queue.queued.isEmpty && queue.free.count == 4)
+    }
+
+    /// What the queue guards against: OpenAL counts pieces appended to a stopped source as
+    /// processed before they play.
+    @Test func openALCountsPiecesAppendedToAStoppedSourceAsProcessed() throws {
+        let device = try OpenALDevice(loopbackSampleRate: Self.rate, channels: 2)
+        let source = try OpenALSource(device: device)
+        try source.queue([try Self.buffer(0.2, on: device)])
+        try source.play()
+        _ = Self.render(device, frames: 2 * Self.piece)
+        try source.queue([try Self.buffer(0.4, on: device)])
+        #expect(source.state == .stopped && source.processedBuffers == 2)
+    }
+}
