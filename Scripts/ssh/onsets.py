@@ -1,17 +1,37 @@
 #!/usr/bin/env python3
 """Onsets in a recording: the first frame above THRESHOLD (a fraction of the peak) after at least
 QUIET seconds below it. Prints each onset in seconds and the gaps between them.
-Usage: onsets.py FILE.wav [THRESHOLD] [QUIET]"""
-import sys, wave, array
 
-path = sys.argv[1]
-threshold = float(sys.argv[2]) if len(sys.argv) > 2 else 0.2
-quiet = float(sys.argv[3]) if len(sys.argv) > 3 else 0.25
-with wave.open(path) as w:
-    rate, channels, width = w.getframerate(), w.getnchannels(), w.getsampwidth()
-    assert width == 2, "16-bit WAV expected"
-    samples = array.array("h", w.readframes(w.getnframes()))
-mono = [abs(s) for s in samples[::channels]]
+With --starts-of SOUND.wav, only onsets where SOUND's first 20 ms are heard count (normalized
+correlation at least 0.9 within 5 ms of the crossing): the rest of a sound cut off by a stopped
+player and heard when it resumes is not the start of a sound. The others are printed as "not a start".
+Usage: onsets.py [--starts-of SOUND.wav] FILE.wav [THRESHOLD] [QUIET]"""
+import math, sys, wave, array
+
+arguments = sys.argv[1:]
+reference = None
+if arguments[:1] == ["--starts-of"]:
+    reference, arguments = arguments[1], arguments[2:]
+path = arguments[0]
+threshold = float(arguments[1]) if len(arguments) > 1 else 0.2
+quiet = float(arguments[2]) if len(arguments) > 2 else 0.25
+
+
+def read_mono(path):
+    """The rate and the first channel's 16-bit samples of a WAV."""
+    with wave.open(path) as w:
+        rate, channels, width = w.getframerate(), w.getnchannels(), w.getsampwidth()
+        assert width == 2, f"{path}: 16-bit WAV expected"
+        return rate, array.array("h", w.readframes(w.getnframes()))[::channels]
+
+
+def correlation(x, y):
+    xy = sum(a * b for a, b in zip(x, y))
+    return xy / math.sqrt(sum(a * a for a in x) * sum(b * b for b in y) + 1e-12)
+
+
+rate, signed = read_mono(path)
+mono = [abs(s) for s in signed]
 peak = max(mono) if mono else 0
 if peak < 300:
     print("silence: peak", peak)
@@ -23,5 +43,18 @@ for i, v in enumerate(mono):
         if i - last > quiet * rate:
             onsets.append(i / rate)
         last = i
+if reference:
+    sound_rate, sound = read_mono(reference)
+    assert sound_rate == rate, f"{reference}: {sound_rate} Hz, the recording {rate} Hz"
+    start, near = sound[:rate // 50], rate // 200
+    starts = []
+    for onset in onsets:
+        at = int(onset * rate)
+        best = max(correlation(signed[max(0, at + lag):at + lag + len(start)], start)
+                   for lag in range(-near, near + 1, 4))
+        (starts if best >= 0.9 else []).append(onset)
+        if best < 0.9:
+            print(f"not a start {onset:.4f} (correlation {best:.3f} with the start of {reference})")
+    onsets = starts
 print("onsets", " ".join(f"{t:.4f}" for t in onsets))
 print("gaps", " ".join(f"{(b - a) * 1000:.2f}" for a, b in zip(onsets, onsets[1:])))
