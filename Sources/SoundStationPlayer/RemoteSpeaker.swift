@@ -392,9 +392,8 @@ struct DriftWatch {
     /// queue lasts was held up with it: its position (`nil`: not read) is behind the wall clock by
     /// more than the slack, so the queued pieces were due during the hold-up (the whole process
     /// stopped). A device that played on (only the thread was kept from a core, or its render was
-    /// slow) is on time: dropping its queue lost that much sound and put every later sound as much
-    /// early (20 ms in a Starfall session whose device read on time). Without a reading, or
-    /// before steady play, it is taken as held up.
+    /// slow) is on time: dropping its queue would lose that much sound and put every later sound as
+    /// much early. Without a reading, or before steady play, it is taken as held up.
     func wasHeldUp(position: Int?, at now: Double) -> Bool {
         guard let position, let floor else { return true }
         return Int(now * rate) - position - floor > Self.slack
