@@ -177,8 +177,7 @@ public final class RemoteSpeaker: Sendable {
                         of: source, on: device, played: playedFrames, rate: Double(engine.sampleRate))
                     : nil
                 if clock.wasHeldUp(position: heard, at: (polled - clock.start).inSeconds) {
-                    source.stop()
-                    let (_, dropped) = queue.reclaim()
+                    let dropped = queue.stopAndEmpty()
                     playedCount.add(dropped, ordering: .relaxed)
                     skippedCount.add(dropped, ordering: .relaxed)
                     consumed += dropped / Self.pieceFrames

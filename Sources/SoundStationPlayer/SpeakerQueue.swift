@@ -39,6 +39,18 @@ struct SpeakerQueue {
         return (dry, processed * pieceFrames)
     }
 
+    /// Stops the source and takes its whole queue off (``OpenALSource/stop()`` detaches it: the
+    /// buffers are free at once, none is left counted as queued).
+    /// - Returns: The frames of the pieces dropped unheard.
+    mutating func stopAndEmpty() -> Int {
+        source.stop()
+        defer {
+            free += queued
+            queued = []
+        }
+        return queued.count * pieceFrames
+    }
+
     /// Appends filled buffers to the queue.
     /// - Returns: Whether the source had run dry before they came (it is stopped, and must play
     ///   again), and the frames of the pieces before them, which it played and which are now taken

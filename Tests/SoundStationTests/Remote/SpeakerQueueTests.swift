@@ -50,6 +50,30 @@ import Testing
         #expect(dry && taken == 2 * Self.piece && queue.queued.isEmpty && queue.free.count == 4)
     }
 
+    /// A queue dropped after a hold-up: every buffer is free again, and the next pieces play.
+    @Test func aStoppedAndEmptiedQueueFreesEveryBufferAndPlaysTheNextPieces() throws {
+        let device = try OpenALDevice(loopbackSampleRate: Self.rate, channels: 2)
+        let source = try OpenALSource(device: device)
+        var queue = SpeakerQueue(source: source, pieceFrames: Self.piece)
+        let first = try [0.2, 0.2, 0.2].map { try Self.buffer($0, on: device) }
+        _ = queue.append(first)
+        try source.play()
+        _ = Self.render(device, frames: Self.piece)
+        #expect(queue.stopAndEmpty() == 3 * Self.piece)
+        #expect(queue.queued.isEmpty && queue.free.count == 3)
+        #expect(queue.reclaim() == (dry: true, frames: 0), "nothing is left on the source")
+        // The freed buffers take the next pieces (OpenAL refuses data for a buffer still queued).
+        let louder = PCMAudio(
+            sampleRate: Self.rate, channels: 1, samples: [Float](repeating: 0.4, count: Self.piece))
+        for buffer in queue.free { try buffer.fill(louder) }
+        let next = queue.free
+        queue.free = []
+        #expect(queue.append(next).ranDry, "a stopped source takes them and must play again")
+        try source.play()
+        let after = Self.render(device, frames: 4 * Self.piece)
+        #expect(after[0] > 0.1 && after[2] > 0.1 && after[3] == 0, "the three new pieces: \(after)")
+    }
+
     /// What the queue guards against: OpenAL counts pieces appended to a stopped source as
     /// processed before they play.
     @Test func openALCountsPiecesAppendedToAStoppedSourceAsProcessed() throws {
