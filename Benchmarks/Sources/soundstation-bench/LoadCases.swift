@@ -28,7 +28,7 @@ import Synchronization
 ///   track on the device and nothing else.
 /// - `idle-device`: CPU time per second of an engine with the device open and nothing playing, the
 ///   game silent: 10 s (`--quiet-seconds`) from 1 s after the engine opened, with no call at all
-///   (a device's driver polls for 2 s after the engine opens, as after a call: that is in the run).
+///   (a device's driver polls for 1 s after the engine opens, as after a call: before the run).
 /// - `idle-device-active`: the same while the game makes a call every 0.5 s (a listener move: a
 ///   command that starts nothing): what the driver's polling costs while the game is active.
 enum LoadCases {
