@@ -86,15 +86,18 @@ fi
 # round, idle-music (BENCH_IDLE_SECONDS, default 20 s) in at most 2 rounds; with the defaults they add
 # about 3 minutes to the run (4 x 11 s + 2 x 21 s per side). latency-device-low-underruns
 # (BENCH_SOAK_SECONDS, default 60 s) runs once: the engine, then pacat as long (2 minutes).
+# idle-device and idle-device-active (BENCH_QUIET_SECONDS, default 10 s, each run on an engine opened
+# 1 s before) run once per round in at most 2 rounds, no warm-up: about 1.5 minutes.
 long=(--load-seconds "${BENCH_LOAD_SECONDS:-10}" --idle-seconds "${BENCH_IDLE_SECONDS:-20}")
+long+=(--quiet-seconds "${BENCH_QUIET_SECONDS:-10}")
 long+=(--soak-seconds "${BENCH_SOAK_SECONDS:-60}")
-for group in preload trigger mix filter music-speed voice-encode latency trigger-under-load idle-music latency-device-low-underruns; do
+for group in preload trigger mix filter music-speed voice-encode latency trigger-under-load idle-music idle-device latency-device-low-underruns; do
     wanted "$group" || continue
     group_rounds=$rounds
     group_runs=$runs
     case $group in
     trigger-under-load) group_runs=1 ;;
-    idle-music) group_runs=1; group_rounds=$((rounds < 2 ? rounds : 2)) ;;
+    idle-music | idle-device) group_runs=1; group_rounds=$((rounds < 2 ? rounds : 2)) ;;
     latency-device-low-underruns) group_runs=1; group_rounds=1 ;;
     esac
     echo "bench: $group ($group_rounds rounds of $group_runs runs after a warm-up)"

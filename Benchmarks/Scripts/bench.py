@@ -48,6 +48,8 @@ ROWS = [
     ("control-under-load-music-p999", "soundstation-trigger", ("engine<=", 20.0)),
     ("control-under-load-music-max", "soundstation-trigger", ("worst<=", 200.0)),
     ("idle-music", "raw-openal", ("ratio<=", 1.2)),
+    ("idle-device", "raw-openal", ("ratio<=", 1.2)),
+    ("idle-device-active", "raw-openal", None),
     ("mix-1", "raw-openal", ("ratio<=", 1.5)),
     ("mix-16", "raw-openal", ("ratio<=", 1.05)),
     ("mix-64", "raw-openal", ("ratio<=", 1.05)),

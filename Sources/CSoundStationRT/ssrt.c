@@ -18,6 +18,11 @@
 /* Commands waiting that make a burst, which wakes a polling consumer (a power of two). */
 #define BURST 64
 
+/* wake_pending's states (see struct ssrt_core). */
+#define WAKE_ASLEEP 0
+#define WAKE_ASKED 1
+#define WAKE_POLLING 2
+
 /* A cell's sequence says whose turn it is: equal to the enqueue position when a producer may fill
    it, position + 1 once filled, position + capacity once the consumer has emptied it. */
 struct cell {
@@ -31,9 +36,16 @@ struct ssrt_core {
     /* Atomic only so the driver may read the count unlocked; one consumer at a time writes it. */
     _Alignas(64) _Atomic uint64_t dequeue_position;
     _Alignas(64) _Atomic uint64_t tickets;
+    /* WAKE_ASLEEP while the consumer sleeps in ssrt_wait (the next wake-up posts), WAKE_POLLING while
+       it polls and nobody has asked for it, WAKE_ASKED once a producer asked (it posted only if the
+       consumer was asleep). */
     _Atomic int wake_pending;
     /* Set by a kick until the consumer next sleeps: a kick posts at most once per sleep. */
     _Atomic int kick_pending;
+    /* Every post of the semaphore (wake-ups and kicks), for tests and diagnostics. */
+    _Atomic uint64_t posts;
+    /* Whether the consumer's last sleep was a poll. Consumer only. */
+    int polled;
     sem_t wake;
     /* sem_post, read from the global offset table when the core is made, which the dynamic loader
        filled when the program started: a producer's wake-up calls it through this pointer rather
@@ -99,9 +111,17 @@ int ssrt_is_ready(const ssrt_core *core, int32_t sound) {
     return atomic_load_explicit((_Atomic uint8_t *)&core->ready[sound], memory_order_acquire) != 0;
 }
 
+/* Posts the semaphore, counting the post. */
+static void post(ssrt_core *core) {
+    atomic_fetch_add_explicit(&core->posts, 1, memory_order_relaxed);
+    core->post(&core->wake);
+}
+
 void ssrt_wake(ssrt_core *core) {
-    /* Post at most once per sleep: the semaphore's count stays small however many triggers come. */
-    if (!atomic_exchange_explicit(&core->wake_pending, 1, memory_order_acq_rel)) core->post(&core->wake);
+    /* Post at most once per sleep, and never to a polling consumer, which finds WAKE_ASKED at its
+       next look: the semaphore's count stays small however many triggers come. */
+    if (atomic_exchange_explicit(&core->wake_pending, WAKE_ASKED, memory_order_acq_rel) == WAKE_ASLEEP)
+        post(core);
 }
 
 int ssrt_push(ssrt_core *core, const ssrt_command *command) {
@@ -183,13 +203,36 @@ static int sleep_on_semaphore(ssrt_core *core, int64_t timeout_ns) {
     return 1;
 }
 
-int ssrt_poll(ssrt_core *core, int64_t timeout_ns) {
-    /* Producers find the wake-up pending and post nothing; only a kick posts. */
-    atomic_store_explicit(&core->wake_pending, 1, memory_order_release);
+/* The monotonic clock in nanoseconds. */
+static int64_t now_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
+int ssrt_poll(ssrt_core *core, int64_t timeout_ns, int64_t interval_ns) {
     atomic_store_explicit(&core->kick_pending, 0, memory_order_release);
-    if (ssrt_pending(core)) return 1;
-    if (timeout_ns > 0) sleep_on_semaphore(core, timeout_ns);
-    return ssrt_pending(core);
+    /* An exchange, a full barrier, so the state is visible before the ring is read below: a producer
+       whose command that read misses finds WAKE_POLLING and marks it asked. WAKE_ASKED here means a
+       producer asked while the round since the last poll ran (each poll leaves WAKE_POLLING behind
+       it), after that round had looked: answered at once. */
+    int woken = atomic_exchange_explicit(&core->wake_pending, WAKE_POLLING, memory_order_seq_cst) == WAKE_ASKED &&
+                core->polled;
+    core->polled = 1;
+    if (interval_ns <= 0) interval_ns = timeout_ns;
+    int64_t deadline = now_ns() + (timeout_ns > 0 ? timeout_ns : 0);
+    while (!woken && !ssrt_pending(core)) {
+        int64_t left = deadline - now_ns();
+        if (left <= 0) return 0;
+        /* Only a kick posts to a polling consumer. */
+        if (sleep_on_semaphore(core, left < interval_ns ? left : interval_ns)) break;
+        woken = atomic_load_explicit(&core->wake_pending, memory_order_acquire) == WAKE_ASKED;
+    }
+    /* Back to WAKE_POLLING before the round (an exchange, so before the round reads anything): the
+       round sees whatever was asked for until now, and a producer asking during it posts nothing and
+       is answered by the next poll. */
+    atomic_exchange_explicit(&core->wake_pending, WAKE_POLLING, memory_order_seq_cst);
+    return 1;
 }
 
 uint64_t ssrt_drained(const ssrt_core *core) {
@@ -203,15 +246,28 @@ int ssrt_pending(ssrt_core *core) {
 }
 
 int ssrt_wait(ssrt_core *core, int64_t timeout_ns) {
-    atomic_store_explicit(&core->wake_pending, 0, memory_order_release);
     atomic_store_explicit(&core->kick_pending, 0, memory_order_release);
+    /* An exchange, a full barrier: a plain store could pass the read of the ring below, and a command
+       written in between would find the wake-up still marked pending, post nothing, and wait out the
+       whole sleep. After a poll, WAKE_ASKED is a wake-up asked for during the round, which posted
+       nothing: answered at once. (After a wait it is the post that ended it, already taken.) */
+    int asked = atomic_exchange_explicit(&core->wake_pending, WAKE_ASLEEP, memory_order_seq_cst) == WAKE_ASKED;
+    if (asked && core->polled) {
+        core->polled = 0;
+        return 1;
+    }
+    core->polled = 0;
     if (ssrt_pending(core)) return 1;
     if (timeout_ns <= 0) return 0;
     return sleep_on_semaphore(core, timeout_ns);
 }
 
 void ssrt_kick(ssrt_core *core) {
-    if (!atomic_exchange_explicit(&core->kick_pending, 1, memory_order_acq_rel)) core->post(&core->wake);
+    if (!atomic_exchange_explicit(&core->kick_pending, 1, memory_order_acq_rel)) post(core);
+}
+
+uint64_t ssrt_posts(const ssrt_core *core) {
+    return atomic_load_explicit((_Atomic uint64_t *)&core->posts, memory_order_relaxed);
 }
 
 uint32_t ssrt_publications(ssrt_core *core) {

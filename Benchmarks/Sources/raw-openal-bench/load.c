@@ -6,7 +6,9 @@
      demo's effects into new buffers and deletes them, in a loop. Reports p50, p99, p99.9 and the
      maximum of the trigger's time per run.
    - idle-music: one track streamed and looped the same way, the thread sleeping until the buffer
-     playing now is processed; CPU time (getrusage) per run. */
+     playing now is processed; CPU time (getrusage) per run.
+   - idle-device, idle-device-active: a device opened and nothing played, for as long as the engine's
+     rows, with a listener move every 0.5 s when active; CPU time per second. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -361,4 +363,33 @@ void raw_case_idle_music(const char *work, int runs, int seconds) {
     free(samples);
     free(track);
     raw_close(output);
+}
+
+/* ---- idle-device, idle-device-active ---- */
+
+void raw_case_idle_device(const char *name, int active, int runs, int seconds) {
+    double *samples = calloc((size_t)runs, sizeof *samples);
+    if (!samples) bench_die("out of memory");
+    /* A device per run, opened 1 s before the run, as the engine's rows do (no warm-up run). */
+    for (int run = 0; run < runs; run++) {
+        raw_output output = raw_open_device();
+        sleep_seconds(1.0);
+        double start = rusage_seconds();
+        double began = bench_wall_seconds(), next = began;
+        while (bench_wall_seconds() < began + seconds) {
+            if (active) {
+                alListener3f(AL_POSITION, 0.0f, 0.0f, 0.0f);
+                raw_check_al("alListener3f");
+            }
+            next += LOAD_SWITCH;
+            sleep_until(next < began + seconds ? next : began + seconds);
+        }
+        samples[run] = (rusage_seconds() - start) * 1e3 / seconds;
+        raw_close(output);
+    }
+    char label[160];
+    snprintf(label, sizeof label, "CPU per second (getrusage user+sys) of a device open with nothing playing%s",
+             active ? ", an alListener3f every 0.5 s" : "");
+    bench_emit(name, RAW_PEER, "ms/s", label, samples, (size_t)runs, NULL);
+    free(samples);
 }

@@ -1,6 +1,7 @@
 /* raw-openal-bench: the floor for each SoundStation benchmark, written directly on OpenAL Soft,
    libvorbisfile and libvorbisenc. Usage:
      raw-openal-bench all --work DIR [--runs N] [--only CASES] [--load-seconds S] [--idle-seconds S]
+                          [--quiet-seconds S]
                                                      every in-process case, one JSON line each
      raw-openal-bench startup --work DIR --out WAV   one start-to-exit run (timed by bench.sh)
    DIR is the workspace `soundstation-bench prepare` made. */
@@ -43,6 +44,10 @@ int main(int argc, char **argv) {
     if (bench_wants(only, "trigger-under-load"))
         raw_case_trigger_under_load(work, runs, bench_int_option(argc, argv, "load-seconds", 10));
     if (bench_wants(only, "idle-music")) raw_case_idle_music(work, runs, bench_int_option(argc, argv, "idle-seconds", 20));
+    /* idle-device and idle-device-active: 10 s per run (--quiet-seconds). */
+    int quiet = bench_int_option(argc, argv, "quiet-seconds", 10);
+    if (bench_wants(only, "idle-device")) raw_case_idle_device("idle-device", 0, runs, quiet);
+    if (bench_wants(only, "idle-device-active")) raw_case_idle_device("idle-device-active", 1, runs, quiet);
     free(encoded);
     free(speech);
     free(sound);

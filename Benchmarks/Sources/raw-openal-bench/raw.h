@@ -82,6 +82,9 @@ void raw_case_filter(const char *only, int runs);
 /* The device cases that run for seconds (load.c); `work` is the workspace folder. */
 void raw_case_trigger_under_load(const char *work, int runs, int seconds);
 void raw_case_idle_music(const char *work, int runs, int seconds);
+/* idle-device (active 0) and idle-device-active (active 1): CPU per second of a device open with
+   nothing playing, with an alListener3f every 0.5 s when active. */
+void raw_case_idle_device(const char *name, int active, int runs, int seconds);
 void raw_startup(const char *list, const char *out);
 
 #endif

@@ -26,10 +26,17 @@ import Synchronization
 ///   run's music figures.
 /// - `idle-music`: CPU time (getrusage, user + system, every thread) of 20 s of one streamed looping
 ///   track on the device and nothing else.
+/// - `idle-device`: CPU time per second of an engine with the device open and nothing playing, the
+///   game silent: 10 s (`--quiet-seconds`) from 1 s after the engine opened, with no call at all
+///   (a device's driver polls for 1 s after the engine opens, as after a call: before the run).
+/// - `idle-device-active`: the same while the game makes a call every 0.5 s (a listener move: a
+///   command that starts nothing): what the driver's polling costs while the game is active.
 enum LoadCases {
     static let underLoad = "trigger-under-load"
     static let idle = "idle-music"
-    static let names = [underLoad, idle]
+    static let idleDevice = "idle-device"
+    static let idleDeviceActive = "idle-device-active"
+    static let names = [underLoad, idle, idleDevice, idleDeviceActive]
     /// The statistics of `trigger-under-load`, as case suffixes, and their quantiles (1 for the max).
     static let quantiles: [(suffix: String, q: Double)] = [
         ("p50", 0.5), ("p99", 0.99), ("p999", 0.999), ("max", 1),
@@ -43,6 +50,10 @@ enum LoadCases {
         let idleSeconds = option("idle-seconds").flatMap(Double.init) ?? 20
         if cases.wants(underLoad) { try await triggerUnderLoad(work, runs: runs, seconds: seconds) }
         if cases.wants(idle) { try idleMusic(work, runs: runs, seconds: idleSeconds) }
+        let quietSeconds = option("quiet-seconds").flatMap(Double.init) ?? 10
+        for (name, active) in [(idleDevice, false), (idleDeviceActive, true)] where cases.wants(name) {
+            idleDevice(name, active: active, runs: runs, seconds: quietSeconds)
+        }
     }
 
     // MARK: trigger-under-load
@@ -330,6 +341,48 @@ enum LoadCases {
             label:
                 "CPU (getrusage user+sys) of \(Int(seconds)) s of music.play(streamed looping track), nothing else",
             samples: samples, note: "default device \(engine.deviceName)"
+        ).emit()
+    }
+
+    // MARK: idle-device
+
+    /// `idle-device` (`active` false) and `idle-device-active`: one engine per run, so every run
+    /// begins as a game's does, and no warm-up run (what a run measures starts 1 s after the engine
+    /// opened, when its one-time costs are behind it).
+    private static func idleDevice(_ name: String, active: Bool, runs: Int, seconds: Double) {
+        var deviceName = ""
+        let samples = (0..<runs).map { _ -> Double in
+            guard let engine = deviceEngine(name) else { return .nan }
+            defer { engine.shutdown() }
+            deviceName = engine.deviceName
+            sleep(until: BenchClock.wall() + 1)
+            let start = rusageCPU()
+            let began = BenchClock.wall()
+            var next = began
+            while BenchClock.wall() < began + seconds {
+                if active {
+                    do {
+                        try engine.setListener(SoundPosition(x: 0, y: 0), glide: .zero)
+                    } catch {
+                        fail("\(name): setListener failed: \(error)")
+                    }
+                }
+                next += switchEvery
+                sleep(until: min(next, began + seconds))
+            }
+            let cpu = rusageCPU() - start
+            guard engine.activeVoiceCount == 0 else { fail("\(name): something is playing") }
+            return cpu * 1e3 / seconds
+        }
+        guard !samples.contains(where: \.isNaN) else { return }
+        CaseReport(
+            case: name, unit: "ms/s",
+            label: active
+                ? "CPU per second (getrusage user+sys) of an engine with the device open and nothing playing, "
+                    + "a setListener call every 0.5 s"
+                : "CPU per second (getrusage user+sys) of an engine with the device open and nothing playing, "
+                    + "no call, \(Int(seconds)) s from 1 s after it opened",
+            samples: samples, note: "default device \(deviceName)"
         ).emit()
     }
 

@@ -6,6 +6,7 @@ import Foundation
 //     soundstation-bench prepare --assets DIR --work DIR     make the workspace (tracks, catalogues)
 //     soundstation-bench all --work DIR [--runs N] [--only CASES]   CASES: names or groups, by commas
 //         [--load-seconds S] [--idle-seconds S]   trigger-under-load (10 s) and idle-music (20 s) runs
+//         [--quiet-seconds S]   idle-device and idle-device-active (10 s) runs
 //         [--soak-seconds S]   latency-device-low-underruns (60 s)
 //     soundstation-bench stream-memory --work DIR --mode streamed|preloaded
 //     soundstation-bench session --work DIR --assets DIR [--seconds S]   a game's sound alone (30 s)

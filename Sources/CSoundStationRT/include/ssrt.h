@@ -9,7 +9,8 @@
  *   - one "ready" flag per sound id, set while the sound is loaded, so a trigger can refuse an
  *     unloaded sound without asking the engine;
  *   - the ticket counter that names voices (a ticket is never reused);
- *   - a semaphore that wakes the driver when a command arrives (sem_post is async-signal-safe).
+ *   - a semaphore that wakes the driver when a command arrives while it sleeps (sem_post is
+ *     async-signal-safe); a driver that polls instead is posted nothing;
  *   - a count of the consumer's publications, on which a thread waiting for the consumer sleeps.
  *
  * Threads: ssrt_core_create and ssrt_core_destroy on one thread, with no other call in flight;
@@ -136,7 +137,7 @@ void ssrt_set_ready(ssrt_core *core, int32_t sound, int ready);
 int ssrt_is_ready(const ssrt_core *core, int32_t sound);
 
 /**
- * Appends a command and wakes the consumer. Async-signal-safe: no lock, no allocation.
+ * Appends a command and wakes the consumer (ssrt_wake). Async-signal-safe: no lock, no allocation.
  * Returns 0, or -1 when the ring is full (the consumer has fallen SSRT_RING_CAPACITY behind).
  */
 int ssrt_push(ssrt_core *core, const ssrt_command *command);
@@ -164,19 +165,25 @@ int ssrt_pending(ssrt_core *core);
 int ssrt_wait(ssrt_core *core, int64_t timeout_ns);
 
 /**
- * Sleeps timeout_ns without asking producers to wake it (they find the wake-up already pending and
- * post nothing), then returns whether a command waits; only ssrt_kick ends the sleep early, as
- * does a burst (every 64th waiting command, which kicks).
- * Consumer only. A consumer that polls like this while triggers keep coming spares every trigger a
- * sem_post and the context switch to the woken thread that often follows on a busy machine;
- * ssrt_wait goes back to sleeping until a command arrives.
+ * Sleeps up to timeout_ns without asking producers to post: a command pushed, or a ssrt_wake, while
+ * the consumer polls only marks the wake-up asked for, and the consumer looks for that mark every
+ * interval_ns (0: only at the end), returning at the first look that finds it. A kick ends the sleep
+ * at once, as does a burst (every 64th waiting command kicks). A wake-up asked for while the consumer
+ * worked after its last poll is answered at once by the next. Consumer only.
+ * Returns 1 when asked for, kicked or a command waits; 0 when timeout_ns passed.
+ * A consumer that polls spares every producer the sem_post and the switch to the woken thread that
+ * often follows on a busy machine; a command then waits up to interval_ns. ssrt_wait goes back to
+ * sleeping until a producer posts.
  */
-int ssrt_poll(ssrt_core *core, int64_t timeout_ns);
+int ssrt_poll(ssrt_core *core, int64_t timeout_ns, int64_t interval_ns);
 
 /** How many commands the consumer has taken so far. Consumer only. */
 uint64_t ssrt_drained(const ssrt_core *core);
 
-/** Wakes the consumer's ssrt_wait without a command (e.g. to stop it). Async-signal-safe. */
+/**
+ * Wakes the consumer without a command (e.g. a stream's chunk is ready): posts when it sleeps in
+ * ssrt_wait, and only marks the wake-up asked for while it polls. Async-signal-safe.
+ */
 void ssrt_wake(ssrt_core *core);
 
 /**
@@ -185,6 +192,9 @@ void ssrt_wake(ssrt_core *core);
  * out the consumer's poll. Posts at most once per sleep. Any thread; async-signal-safe.
  */
 void ssrt_kick(ssrt_core *core);
+
+/** How many times producers and kicks have posted the consumer's semaphore so far. Any thread. */
+uint64_t ssrt_posts(const ssrt_core *core);
 
 /** How many times the consumer has published its state (ssrt_note_published). Any thread. */
 uint32_t ssrt_publications(ssrt_core *core);

@@ -1,8 +1,9 @@
 import CSoundStationRT
+import Synchronization
 
 /// Owns the engine's real-time core (`ssrt_core`, written in C): the lock-free ring that carries
 /// triggers from game threads and signal handlers to the mixing side, the per-sound ready flags,
-/// the ticket counter, and the semaphore that wakes the driver thread.
+/// the ticket counter, and the semaphore that wakes the driver thread when it sleeps rather than polls.
 ///
 /// Producers (``push(_:)`` from the engine, `ssrt_trigger` from ``TriggerPort``) may run on any thread
 /// at once; the consumer side (``nextBatch()``, ``drain(_:)``) runs only on the thread holding the
@@ -15,6 +16,9 @@ final class CommandRing: @unchecked Sendable {
 
     let core: OpaquePointer
     private let scratch: UnsafeMutablePointer<ssrt_command>
+    /// Counts the game's calls that carry no command but say it is active (a sound loaded): a
+    /// device's driver polls while the game is active (``DriverThread``).
+    private let calls = Atomic<UInt64>(0)
 
     init() throws(AudioEngineError) {
         guard let core = ssrt_core_create() else {
@@ -67,17 +71,33 @@ final class CommandRing: @unchecked Sendable {
     /// Sleeps until a command arrives, ``wake()`` is called or `timeout` passes. Driver thread only.
     func wait(_ timeout: Duration) { _ = ssrt_wait(core, Self.nanoseconds(timeout)) }
 
-    /// Sleeps `timeout` without asking triggers to wake it (see `ssrt_poll`). Driver thread only.
-    func poll(_ timeout: Duration) { _ = ssrt_poll(core, Self.nanoseconds(timeout)) }
+    /// Sleeps up to `timeout` without asking triggers to post: it looks every `interval` (`nil`: only
+    /// at the end) whether a command or a ``wake()`` came, and returns then; a ``kick()`` ends it at
+    /// once (see `ssrt_poll`). Driver thread only.
+    /// - Returns: False when `timeout` passed with nothing asked for.
+    @discardableResult
+    func poll(_ timeout: Duration, every interval: Duration? = nil) -> Bool {
+        ssrt_poll(core, Self.nanoseconds(timeout), interval.map(Self.nanoseconds) ?? 0) != 0
+    }
 
     /// How many commands have been carried out so far.
     var drainedCount: UInt64 { ssrt_drained(core) }
 
-    /// Wakes a ``wait(_:)`` early.
+    /// Wakes the driver: ends a ``wait(_:)`` (a post), or marks the wake-up a ``poll(_:every:)`` looks for.
     func wake() { ssrt_wake(core) }
 
-    /// Wakes the driver from ``wait(_:)`` or ``poll(_:)`` now: for a caller about to wait for it.
+    /// Wakes the driver from ``wait(_:)`` or ``poll(_:every:)`` now: for a caller about to wait for it.
     func kick() { ssrt_kick(core) }
+
+    /// Counts a call that carries no command but says the game is active (``AudioEngine/noteCall()``).
+    func noteCall() { calls.add(1, ordering: .relaxed) }
+
+    /// How many calls ``noteCall()`` has counted.
+    var callCount: UInt64 { calls.load(ordering: .relaxed) }
+
+    /// How many times a command, a ``wake()`` or a ``kick()`` has posted the driver's semaphore: a
+    /// command that finds the driver polling posts nothing.
+    var posts: UInt64 { ssrt_posts(core) }
 
     /// How many times the mixing side has published its snapshot; read before checking it, then
     /// pass to ``waitForPublication(after:timeout:)``.

@@ -4,8 +4,9 @@ import CSoundStationRT
 ///
 /// ``play(_:volume:pitch:pan:)`` is async-signal-safe: it takes no lock, allocates nothing and makes
 /// no call into the Swift runtime that could; it writes one fixed-size command into the engine's
-/// lock-free ring and posts the driver's semaphore (`sem_post`, which POSIX lists as
-/// async-signal-safe). A terminal game that runs its logic in a `SIGALRM` handler can fire its
+/// lock-free ring and, when the driver sleeps, posts its semaphore (`sem_post`, which POSIX lists as
+/// async-signal-safe; while the game is active a device's driver polls and nothing is posted). A
+/// terminal game that runs its logic in a `SIGALRM` handler can fire its
 /// effects from there.
 ///
 /// ```swift

@@ -4,18 +4,40 @@ import Synchronization
 
 /// The thread a device's or quiet output's driver turns the mixer on: each round it holds the mixer
 /// and runs the driver's round, then sleeps until the next thing to do (a scheduled start, a fade
-/// step, a stream refill, the predicted end of a sound), or until a command wakes it through the
-/// ring, so an idle engine costs next to nothing and a trigger is started within microseconds of
-/// its call.
+/// step, a stream refill, the predicted end of a sound), or until a command comes, so an idle engine
+/// costs next to nothing and a trigger is started within a few milliseconds of its call.
+///
+/// How a command reaches a sleeping driver depends on the output and on the game:
+/// - A heard device's driver, while the game is active (a command or a load within ``activeWindow``,
+///   or the engine opened within it), polls the ring: it looks for commands every ``activePollInterval``
+///   (every ``pollInterval`` within ``pollingWindow`` of a command) and producers post nothing
+///   (`ssrt_poll`), so a game's call never pays a `sem_post` (a futex wake, 8-25 µs on the measured
+///   virtual machine) or the switch to the woken driver (which, with every core busy, can cost the
+///   game thread a whole scheduler slice). A command then waits up to the interval for the driver,
+///   well within a device period (~23 ms by default); a game engine's command waits for its next
+///   audio callback the same way.
+/// - Once the game has made no call for ``activeWindow``, the device's driver sleeps until a command
+///   posts it (`ssrt_wait`): each look costs a timer wake-up, which a silent game should not pay;
+///   the first command after the silence pays the post. A load wakes the driver into polling again
+///   (``AudioEngine/noteCall()``), so the plays that follow a load post nothing.
+/// - A quiet output's driver (silent or remote) never polls: nobody hears it, and each command wakes
+///   it to be stamped with the frame it came at.
 final class DriverThread: Sendable {
     /// The longest sleep: how often a device's connection is checked when nothing else is due.
     static let longestSleep: Duration = .milliseconds(250)
-    /// While commands keep coming (one within ``pollingWindow``), a polling driver checks the ring
-    /// this often instead of sleeping until a command wakes it: a trigger then costs no `sem_post`
-    /// and no switch to the woken driver (which, with every core busy, could cost the game thread a
-    /// whole scheduler slice), and a start waits at most this long, well within a device period.
+    /// While commands keep coming (one within ``pollingWindow``), how often a polling driver looks
+    /// for the next: a trigger in a burst of play starts within this.
     static let pollInterval: Duration = .milliseconds(1)
     static let pollingWindow: Duration = .milliseconds(100)
+    /// While the game is active but not firing (the last command within ``activeWindow``, more than
+    /// ``pollingWindow`` ago), how often a polling driver looks for a command: a start waits half of
+    /// it on average, well within a device period; each look costs the process a timer wake-up
+    /// (200 a second, 30-70 µs of CPU each on the measured virtual machine), which is why the polling
+    /// ends with ``activeWindow``.
+    static let activePollInterval: Duration = .milliseconds(5)
+    /// How long after its last command or load (or the engine's start) the game counts as active and
+    /// a device's driver polls; after that it sleeps until a command wakes it.
+    static let activeWindow: Duration = .seconds(1)
 
     /// One round on the mixer: returns the render-clock frame it ended on and the frame by which
     /// the next is due (`Int64.max`: nothing is).
@@ -34,7 +56,7 @@ final class DriverThread: Sendable {
     /// Starts the thread.
     /// - Parameters:
     ///   - engine: The engine whose mixer it turns; held weakly between rounds.
-    ///   - polls: Whether to poll the ring while commands keep coming (a heard device).
+    ///   - polls: Whether to poll the ring while the game is active (a heard device).
     ///   - realTime: Whether the thread asks for the real-time class
     ///     (``PosixThread/requestRealTimeForItself(priority:)``; refused, it runs as it was: its class
     ///     shows in `/proc`, where the SSH end-to-end check reads it).
@@ -51,8 +73,13 @@ final class DriverThread: Sendable {
                 flag.exited.signal()
             }
             var scratch = [Float]()
+            // The last command (the busy window) and the game's last call (the active window): the
+            // engine's start and a load count as calls, not as commands, so a game that opens an
+            // engine, loads and starts its music pays no wake-up for that start.
             var lastCommand = ContinuousClock.now - DriverThread.pollingWindow
+            var lastCall = ContinuousClock.now
             var drained = ring.drainedCount
+            var calls = ring.callCount
             while flag.running.load(ordering: .acquiring) {
                 let sleep: Duration
                 do {
@@ -64,12 +91,21 @@ final class DriverThread: Sendable {
                     }
                     sleep = Self.sleep(until: next, from: frame, rate: sampleRate)
                 }
+                let now = ContinuousClock.now
                 if ring.drainedCount != drained {
                     drained = ring.drainedCount
-                    lastCommand = ContinuousClock.now
+                    (lastCommand, lastCall) = (now, now)
                 }
-                if polls, ContinuousClock.now - lastCommand < DriverThread.pollingWindow {
-                    ring.poll(min(sleep, DriverThread.pollInterval))
+                if ring.callCount != calls {
+                    calls = ring.callCount
+                    lastCall = now
+                }
+                let silent = now - lastCall
+                if polls, silent < DriverThread.activeWindow {
+                    let busy = now - lastCommand < DriverThread.pollingWindow
+                    ring.poll(
+                        min(sleep, DriverThread.activeWindow - silent),
+                        every: busy ? DriverThread.pollInterval : DriverThread.activePollInterval)
                 } else {
                     ring.wait(sleep)
                 }

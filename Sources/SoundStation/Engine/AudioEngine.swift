@@ -285,7 +285,18 @@ public final class AudioEngine: Sendable {
             // nil: part of a catalogue sound, whose files travel already).
             if let origin { offerToRemote(audio, name: name, origin: origin) }
         }
+        noteCall()
         return buffer
+    }
+
+    /// Says the game is active without a command (a load, which comes before its plays), so that a
+    /// device's driver, which polls while the game is active, polls again and the plays that follow
+    /// post nothing: counted, and a device's driver woken to see it (the post, if it slept, is the
+    /// loading thread's). Quiet and offline outputs do not poll and are not woken. Never call it under
+    /// a lock a game's call takes.
+    func noteCall() {
+        ring.noteCall()
+        if driver.isDevice { ring.wake() }
     }
 
     /// Adds `buffer` to the buffers a reopened device is given, moving it first if the device was

@@ -191,7 +191,10 @@ public final class SoundBank: Sendable {
         let item = Loaded(
             found: Found(entry: entry, id: id, buffer: decoded.buffer), users: 1, info: decoded.info,
             stems: decoded.stems, warnings: decoded.warnings)
-        return insert(item).map { SoundLoadWarning(name: name, warning: $0) }
+        let warnings = insert(item).map { SoundLoadWarning(name: name, warning: $0) }
+        // A streamed sound makes no buffer (makeBuffer notes that): its load says the game is active.
+        engine.noteCall()
+        return warnings
     }
 
     /// Counts one user fewer of `name`; the buffer is freed when none is left (voices still playing it

@@ -49,6 +49,64 @@ import Testing
         #expect(done.wait(timeout: .now() + 5) == .success)
     }
 
+    @Test func aCommandEndsAPollAtItsNextLookWithoutAPost() throws {
+        let ring = try CommandRing()
+        let ended = try endsAsleep(
+            "ring-looker", { ring.poll(.seconds(10), every: .milliseconds(1)) },
+            after: { #expect(ring.push(ssrt_command())) })
+        #expect(ended)
+        #expect(ring.posts == 0)
+    }
+
+    @Test func aWakeEndsAPollAtItsNextLookWithoutAPost() throws {
+        let ring = try CommandRing()
+        let ended = try endsAsleep(
+            "ring-waker", { ring.poll(.seconds(10), every: .milliseconds(1)) }, after: { ring.wake() })
+        #expect(ended)
+        #expect(ring.posts == 0)
+    }
+
+    @Test func aWakeBetweenTwoPollsIsAnsweredByTheSecondAtOnce() throws {
+        let ring = try CommandRing()
+        // The driver polls from here on; the first poll ends at the command (its round would follow)...
+        #expect(!ring.poll(.zero))
+        #expect(ring.push(ssrt_command()))
+        #expect(ring.poll(.seconds(10), every: .seconds(10)))
+        ring.drain { _ in }
+        // ...a stream's chunk is ready while that round runs: the next poll, which would look only
+        // after 10 s, returns at once, and nobody posted.
+        ring.wake()
+        let ended = ends({ ring.poll(.seconds(10), every: .seconds(10)) }, after: {})
+        #expect(ended)
+        #expect(ring.posts == 0)
+    }
+
+    @Test func aCommandWakesASleepingDriverWithOnePost() throws {
+        let ring = try CommandRing()
+        let ended = try endsAsleep(
+            "ring-sleeper2", { ring.wait(.seconds(10)) },
+            after: { for _ in 0..<3 { #expect(ring.push(ssrt_command())) } })
+        #expect(ended)
+        #expect(ring.posts == 1)
+    }
+
+    /// Runs `sleep` on a thread named `name`, runs `wake` once the thread sleeps in the kernel, and
+    /// returns whether the sleep ended within 5 s.
+    private func endsAsleep(
+        _ name: String, _ sleep: @escaping @Sendable () -> Void, after wake: () -> Void
+    ) throws -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        let sleeper = PosixThread {
+            sleep()
+            done.signal()
+        }
+        sleeper.name = name
+        sleeper.start()
+        try #require(Self.asleep(name))
+        wake()
+        return done.wait(timeout: .now() + 5) == .success
+    }
+
     /// Waits (up to 5 s) until this process's thread named `name` is blocked in the kernel (state
     /// `S` in /proc): past every step before its sleep.
     private static func asleep(_ name: String) -> Bool {
