@@ -208,7 +208,9 @@ public final class RemotePlayer: Sendable {
     /// Why the thread that places the commands runs in the normal class (`nil`: it runs real-time).
     package var workerNotRealTime: String? { workerRefusal.withLock { $0 } }
     private let loadWake = DispatchSemaphore(value: 0)
-    /// The loader's thread, once it runs (so a waiting command can move it into the real-time class).
+    /// The loader's thread while it runs (so a waiting command can move it into the real-time
+    /// class): cleared under its lock before the thread ends, and every move made under it, so no
+    /// move reaches a thread that has gone.
     private let loaderThread = Locked<pthread_t?>(nil)
     /// The game's fed streams (``RemoteStreamPlayer``).
     private let streams: RemoteStreamPlayer
@@ -256,6 +258,7 @@ public final class RemotePlayer: Sendable {
         let loader = PosixThread { [self] in
             loaderThread.withLock { $0 = pthread_self() }
             loadLoop()
+            loaderThread.withLock { $0 = nil }
         }
         loader.name = "SoundStation remote loader"
         loader.start()
@@ -353,7 +356,7 @@ public final class RemotePlayer: Sendable {
                 // Under the lock, so a command that starts waiting after finds the loader back in
                 // the normal class and moves it again.
                 state.loaderHurried = false
-                _ = loaderThread.withLock { $0 }.map { PosixThread.setRealTime(false, of: $0) }
+                loaderThread.withLock { thread in _ = thread.map { PosixThread.setRealTime(false, of: $0) } }
             }
         }
     }
@@ -706,8 +709,10 @@ public final class RemotePlayer: Sendable {
     /// short as a rule; the loader goes back to the normal class when nothing waits. Called under
     /// the state's lock.
     private func hurryLoader(_ state: inout State) {
-        guard !state.loaderHurried, let thread = loaderThread.withLock({ $0 }) else { return }
-        state.loaderHurried = PosixThread.setRealTime(true, of: thread) == nil
+        guard !state.loaderHurried else { return }
+        state.loaderHurried = loaderThread.withLock { thread in
+            thread.map { PosixThread.setRealTime(true, of: $0) == nil } ?? false
+        }
     }
 
     /// Whether a command for the music must wait (then it is kept, in order, in ``State/musicHeld``):
