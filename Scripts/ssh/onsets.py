@@ -6,7 +6,11 @@ With --starts-of SOUND.wav, only onsets where SOUND's first 20 ms are heard coun
 correlation at least 0.9 within 5 ms of the crossing): the rest of a sound cut off by a stopped
 player and heard when it resumes is not the start of a sound. The others are printed as "not a start".
 Usage: onsets.py [--starts-of SOUND.wav] FILE.wav [THRESHOLD] [QUIET]"""
-import math, sys, wave, array
+import os, sys, wave, array
+
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import xcorr  # noqa: E402  (its WAV reader and correlation search)
 
 arguments = sys.argv[1:]
 reference = None
@@ -15,22 +19,10 @@ if arguments[:1] == ["--starts-of"]:
 path = arguments[0]
 threshold = float(arguments[1]) if len(arguments) > 1 else 0.2
 quiet = float(arguments[2]) if len(arguments) > 2 else 0.25
-
-
-def read_mono(path):
-    """The rate and the first channel's 16-bit samples of a WAV."""
-    with wave.open(path) as w:
-        rate, channels, width = w.getframerate(), w.getnchannels(), w.getsampwidth()
-        assert width == 2, f"{path}: 16-bit WAV expected"
-        return rate, array.array("h", w.readframes(w.getnframes()))[::channels]
-
-
-def correlation(x, y):
-    xy = sum(a * b for a, b in zip(x, y))
-    return xy / math.sqrt(sum(a * a for a in x) * sum(b * b for b in y) + 1e-12)
-
-
-rate, signed = read_mono(path)
+with wave.open(path) as w:
+    rate, channels, width = w.getframerate(), w.getnchannels(), w.getsampwidth()
+    assert width == 2, "16-bit WAV expected"
+    signed = array.array("h", w.readframes(w.getnframes()))[::channels]
 mono = [abs(s) for s in signed]
 peak = max(mono) if mono else 0
 if peak < 300:
@@ -44,16 +36,16 @@ for i, v in enumerate(mono):
             onsets.append(i / rate)
         last = i
 if reference:
-    sound_rate, sound = read_mono(reference)
+    sound, sound_rate = xcorr.read_wav(reference)
     assert sound_rate == rate, f"{reference}: {sound_rate} Hz, the recording {rate} Hz"
     start, near = sound[:rate // 50], rate // 200
     starts = []
     for onset in onsets:
         at = int(onset * rate)
-        best = max(correlation(signed[max(0, at + lag):at + lag + len(start)], start)
-                   for lag in range(-near, near + 1, 4))
-        (starts if best >= 0.9 else []).append(onset)
-        if best < 0.9:
+        _, best = xcorr.best_lag(signed, start, range(at - near, at + near + 1, 4))
+        if best >= 0.9:
+            starts.append(onset)
+        else:
             print(f"not a start {onset:.4f} (correlation {best:.3f} with the start of {reference})")
     onsets = starts
 print("onsets", " ".join(f"{t:.4f}" for t in onsets))
