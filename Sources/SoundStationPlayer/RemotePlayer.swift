@@ -329,7 +329,7 @@ public final class RemotePlayer: Sendable {
             }
             let loaded = charge(name, of: system) && (try? system.bank.load(name)) != nil
             // Read here rather than trusted: the class this load ran in, for the report.
-            let hurried = sched_getscheduler(0) & ~0x4000_0000 == SCHED_RR
+            let hurried = sched_getscheduler(0) & ~PosixThread.resetOnFork == SCHED_RR
             let waiting = state.withLock { state in
                 // A new session started meanwhile: this load was the old one's.
                 guard state.loading[name] === system else { return [(EngineCommand, Int64, Double)]() }

@@ -75,6 +75,11 @@ package final class PosixThread: @unchecked Sendable {
     /// OpenAL Soft's own mixer asks for with `rt-prio`.
     package static let soundPriority: Int32 = 1
 
+    /// SCHED_RESET_ON_FORK, which a policy ORs in so what the thread starts runs in the normal class
+    /// (and `sched_getscheduler` reports with the policy): Glibc's module leaves it out (it needs
+    /// `_GNU_SOURCE`).
+    package static let resetOnFork: Int32 = 0x4000_0000
+
     /// ``requestRealTime(priority:)`` for a thread whose own work is short and on time (reading a
     /// link, placing or sending a command) but which may start threads or processes that are not:
     /// those start in the normal class (Linux's `SCHED_RESET_ON_FORK`), so a decoder or a game's
@@ -83,9 +88,8 @@ package final class PosixThread: @unchecked Sendable {
     package static func requestRealTimeForItself(priority: Int32 = soundPriority) -> String? {
         var parameters = sched_param()
         parameters.sched_priority = priority
-        // SCHED_RESET_ON_FORK (0x4000_0000): Glibc's module leaves it out (it needs _GNU_SOURCE).
         // With a pid of 0 the call sets the calling thread, not the process.
-        guard sched_setscheduler(0, SCHED_RR | 0x4000_0000, &parameters) == 0 else {
+        guard sched_setscheduler(0, SCHED_RR | resetOnFork, &parameters) == 0 else {
             return String(cString: strerror(errno))
         }
         return nil
@@ -101,7 +105,7 @@ package final class PosixThread: @unchecked Sendable {
         var parameters = sched_param()
         parameters.sched_priority = realTime ? priority : 0
         // Glibc hands the policy to sched_setscheduler as it is, SCHED_RESET_ON_FORK included.
-        let policy = realTime ? SCHED_RR | 0x4000_0000 : SCHED_OTHER
+        let policy = realTime ? SCHED_RR | resetOnFork : SCHED_OTHER
         let result = pthread_setschedparam(thread, policy, &parameters)
         return result == 0 ? nil : String(cString: strerror(result))
     }
