@@ -144,6 +144,11 @@ public final class RemoteSpeaker: Sendable {
         var signalled = false
         var consumed = 0
         defer { if !signalled { consuming.signal() } }
+        /// Counts frames the device took off the queue (played, or dropped with the source stopped).
+        func took(_ frames: Int) {
+            consumed += frames / Self.pieceFrames
+            playedCount.add(frames, ordering: .relaxed)
+        }
         var queue = SpeakerQueue(source: source, pieceFrames: Self.pieceFrames)
         var first: [OpenALBuffer] = []
         for _ in 0..<Self.queuedPieces {
@@ -178,17 +183,15 @@ public final class RemoteSpeaker: Sendable {
                     : nil
                 if clock.wasHeldUp(position: heard, at: (polled - clock.start).inSeconds) {
                     let dropped = queue.stopAndEmpty()
-                    playedCount.add(dropped, ordering: .relaxed)
+                    took(dropped)
                     skippedCount.add(dropped, ordering: .relaxed)
-                    consumed += dropped / Self.pieceFrames
                 }
             }
             lastPoll = polled
             // A source that stopped has processed all its queue, so a dry restart below knows
             // every frame the device took.
             let (dry, played) = queue.reclaim()
-            consumed += played / Self.pieceFrames
-            playedCount.add(played, ordering: .relaxed)
+            took(played)
             // Steady once two whole queues went through: the clock then runs with the device.
             if consumed >= 2 * Self.queuedPieces, !signalled {
                 signalled = true
@@ -228,8 +231,7 @@ public final class RemoteSpeaker: Sendable {
             // The source may run dry while the pieces are rendered (a sound's first decode on this
             // thread): the pieces before them then played, and they restart it.
             let (ranDry, beforeThem) = queue.append(refilled)
-            consumed += beforeThem / Self.pieceFrames
-            playedCount.add(beforeThem, ordering: .relaxed)
+            took(beforeThem)
             if ranDry, !dry { clock.interrupt() }
             // A refill held up past the queue's length (a render callback that blocked, say) made
             // the catch-up above stale: restarted now, the queue would be heard late by the hold-up.
