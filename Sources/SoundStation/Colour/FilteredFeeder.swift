@@ -116,7 +116,8 @@ final class FilteredFeeder: @unchecked Sendable {
         if refilledTogether {
             // Refilled a moment ago with the other filtered voices: only settle; and when a block
             // was still queued then, the source was still playing it, so there is nothing to ask
-            // OpenAL (a source that ran dry has every block processed).
+            // OpenAL, unless it ran dry while the blocks were filtered (`queuePending` found it
+            // stopped and cleared `playedThrough`).
             refilledTogether = false
             if playedThrough, !queue.blocks.isEmpty { return true }
             return queue.settle(source: source) { blocks.isFinished }
@@ -159,7 +160,7 @@ final class FilteredFeeder: @unchecked Sendable {
     /// only settles the queue.
     @exclusivity(unchecked) private var refilledTogether = false
     /// Set by ``refillTogether(_:)``: a block was still queued when the finished ones came off, so
-    /// the source had not run dry.
+    /// the source had not run dry then; cleared when it ran dry before the new blocks were queued.
     @exclusivity(unchecked) private var playedThrough = false
 
     /// Refills the queues of many filtered voices at once, as each voice's own ``refill(source:settings:)``
@@ -326,10 +327,16 @@ final class FilteredFeeder: @unchecked Sendable {
                 uploaded += 1
                 queue.append(BufferQueue.Block(start: block.start, frames: block.frames))
             }
-            if uploaded > 0, !source.queueInContext(UnsafeBufferPointer(rebasing: ids[..<uploaded])) {
+            guard uploaded > 0 else { return }
+            guard source.queueInContext(UnsafeBufferPointer(rebasing: ids[..<uploaded])) else {
                 // Nothing was queued: take the bookkeeping back (the buffers are lost to the voice, as
                 // in its own refill).
                 queue.dropLast(uploaded)
+                return
+            }
+            // Run dry while the blocks were filtered: the voice's own refill must start it again.
+            if queue.takeOffPlayedAfterRunningDryInContext(source, appended: uploaded) {
+                playedThrough = false
             }
         }
         pending.removeAll(keepingCapacity: true)

@@ -221,6 +221,35 @@ package final class OpenALSource: @unchecked Sendable {
         return alGetError() == AL_NO_ERROR
     }
 
+    /// For a caller inside `device.withContext`, right after it queued `appended` buffers: a source
+    /// found stopped ran dry before they came (it stops only at the end of its queue). OpenAL counts
+    /// every buffer of a stopped source as processed, the new ones included, and a play starts
+    /// again from the queue's first buffer, replaying the ones before them; so those are taken off
+    /// and the new ones queued again, to play from their start. `body` gets the names taken off for
+    /// good, in queue order (the new ones too when the source refused them back).
+    /// - Returns: Whether the source had stopped: it must be played again.
+    func takeOffPlayedAfterRunningDryInContext(
+        appended: Int, _ body: (UnsafeBufferPointer<ALuint>) -> Void
+    ) -> Bool {
+        var state: ALint = 0
+        var queued: ALint = 0
+        alGetSourcei(id, AL_SOURCE_STATE, &state)
+        alGetSourcei(id, AL_BUFFERS_QUEUED, &queued)
+        guard alGetError() == AL_NO_ERROR, state == AL_STOPPED else { return false }
+        let played = Int(queued) - appended
+        guard played > 0 else { return true }
+        withUnsafeTemporaryAllocation(of: ALuint.self, capacity: Int(queued)) { ids in
+            guard let base = ids.baseAddress else { return }
+            base.initialize(repeating: 0, count: Int(queued))
+            alSourceUnqueueBuffers(id, queued, base)
+            guard alGetError() == AL_NO_ERROR else { return }
+            alSourceQueueBuffers(id, ALsizei(appended), base + played)
+            let requeued = alGetError() == AL_NO_ERROR
+            body(UnsafeBufferPointer(start: base, count: requeued ? played : Int(queued)))
+        }
+        return true
+    }
+
     /// How many queued buffers the mixer has finished with.
     package var processedBuffers: Int { Int(integer(AL_BUFFERS_PROCESSED)) }
 

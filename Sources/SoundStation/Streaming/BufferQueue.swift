@@ -85,11 +85,25 @@ final class BufferQueue: @unchecked Sendable {
 
     /// Fills and queues each idle buffer while `fill` has samples, one OpenAL call each.
     func fillIdle(source: OpenALSource, fill: Fill) {
+        var appended = 0
         while let buffer = idle.first, let block = try? fill(buffer) {
             idle.removeFirst()
             guard (try? source.queue([buffer])) != nil else { continue }
             append(block)
+            appended += 1
         }
+        guard appended > 0 else { return }
+        _ = source.device.withContext { takeOffPlayedAfterRunningDryInContext(source, appended: appended) }
+    }
+
+    /// For a caller inside the source's device context, right after `appended` blocks were queued:
+    /// when the source ran dry before they came (a slow refill), takes off the blocks it played, so
+    /// that ``settle(source:ended:)`` starts it on the new ones; left on, they would be played again
+    /// by that start, or, when no start comes first, the new ones would be counted as played by the
+    /// next reclaim and never heard.
+    /// - Returns: Whether the source had run dry.
+    func takeOffPlayedAfterRunningDryInContext(_ source: OpenALSource, appended: Int) -> Bool {
+        source.takeOffPlayedAfterRunningDryInContext(appended: appended) { reclaim($0) }
     }
 
     /// Records a block just queued.
