@@ -37,13 +37,20 @@ import Testing
         }
     }
 
-    @Test func blocksQueuedAfterTheSourceRanDryPlayOnceAndTheOnesBeforeThemAreNotHeardAgain() throws {
-        let device = try OpenALDevice(loopbackSampleRate: Self.rate, channels: 2)
+    /// A loopback device and a source playing a queue of four buffers primed with a block of each
+    /// of `levels`.
+    static func playing(_ levels: [Float]) throws -> (OpenALDevice, OpenALSource, BufferQueue, Levels) {
+        let device = try OpenALDevice(loopbackSampleRate: rate, channels: 2)
         let source = try OpenALSource(device: device)
         let queue = BufferQueue()
-        let levels = Levels([0.1, 0.2])
-        try queue.prime(source: source, count: 4, sampleRate: Self.rate, channels: 1, fill: levels.fill)
+        let levels = Levels(levels)
+        try queue.prime(source: source, count: 4, sampleRate: rate, channels: 1, fill: levels.fill)
         try source.play()
+        return (device, source, queue, levels)
+    }
+
+    @Test func blocksQueuedAfterTheSourceRanDryPlayOnceAndTheOnesBeforeThemAreNotHeardAgain() throws {
+        let (device, source, queue, levels) = try Self.playing([0.1, 0.2])
         let first = Self.render(device, frames: Self.block)
         // A refill takes the played block off, finds no samples ready, and the source plays on.
         queue.refill(source: source, fill: levels.fill)
@@ -70,12 +77,7 @@ import Testing
     }
 
     @Test func aSourceStillPlayingKeepsItsQueueAsItIs() throws {
-        let device = try OpenALDevice(loopbackSampleRate: Self.rate, channels: 2)
-        let source = try OpenALSource(device: device)
-        let queue = BufferQueue()
-        let levels = Levels([0.1, 0.2])
-        try queue.prime(source: source, count: 4, sampleRate: Self.rate, channels: 1, fill: levels.fill)
-        try source.play()
+        let (device, source, queue, levels) = try Self.playing([0.1, 0.2])
         _ = Self.render(device, frames: Self.block / 2)
         levels.levels = [0.3]
         queue.fillIdle(source: source, fill: levels.fill)
