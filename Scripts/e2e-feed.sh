@@ -89,13 +89,16 @@ if not loud:
     print("no tone on the monitor"); sys.exit(1)
 inside = levels[loud[0]:loud[-1] + 1]
 median = sorted(inside)[len(inside) // 2]
-gaps = [loud[0] + i for i, v in enumerate(inside) if v < 0.5 * median]
+# The first and last windows straddle the tone's edges (the tone starts anywhere in a window: one
+# that holds less than a quarter of it is below half the level); any window between them is inside it.
+gaps = [loud[0] + i for i, v in enumerate(inside) if 0 < i < len(inside) - 1 and v < 0.5 * median]
 samples = x[loud[0] * w:(loud[-1] + 1) * w]
 step = max(abs(samples[i + 1] - samples[i]) for i in range(len(samples) - 1)) / 32768
 limit = median * math.sqrt(2) * 2 * math.pi * 440 / 48000
 print(f"monitor: tone {len(inside) * w / 48000:.3f} s, {len(gaps)} quiet 2.5 ms windows "
       f"{[round((g - loud[0]) * w / 48000, 3) for g in gaps[:10]]} s into it, largest step "
-      f"{step:.4f} (the sine's own: {limit:.4f})")
+      f"{step:.4f} (the sine's own: {limit:.4f}); edge windows {inside[0]:.3f}, {inside[-1]:.3f} of "
+      f"{median:.3f}")
 # The recording may miss the first moments (the monitor starts delivering when the stream starts
 # the sink), so 9.5 of the 10 s are asked for; no gap anywhere in them.
 sys.exit(0 if len(inside) * w >= 9.5 * 48000 and not gaps and step < 1.5 * limit else 1)
