@@ -93,9 +93,11 @@ enum LoadCases {
         // preempts it at its next chance, which timed the machine's other work, not the call.
         sleep(until: BenchClock.wall() + 0.05)
         let firstSwitches = threadSwitches()
+        let firstFaults = threadMinorFaults()
         let firstStart = BenchClock.wall()
         try music.play("trackA")
         let firstSwitch = (BenchClock.wall() - firstStart) * 1e6
+        let firstSwitchFaults = threadMinorFaults() - firstFaults
         let firstPreempted = threadSwitches().involuntary != firstSwitches.involuntary
         if firstPreempted { shared.preemptedControls.add(1, ordering: .relaxed) }
         let switchTimes = Mutex<[Double]>(firstPreempted ? [] : [firstSwitch])
@@ -286,7 +288,9 @@ enum LoadCases {
             label: "the session's first music.play (a cut, before the load starts), one per process; "
                 + "counted in the first run's music rows unless the scheduler preempted it",
             samples: [firstSwitch], note: note,
-            extra: extra.merging(["firstPreempted": firstPreempted ? 1 : 0]) { $1 }
+            extra: extra.merging([
+                "firstPreempted": firstPreempted ? 1 : 0, "firstMinorFaults": Double(firstSwitchFaults),
+            ]) { $1 }
         ).emit()
         CaseReport(
             case: "\(underLoad)-max-unpreempted", unit: "us",
@@ -399,6 +403,14 @@ enum LoadCases {
         var usage = rusage()
         getrusage(1, &usage)  // RUSAGE_THREAD (Linux), which Glibc does not export to Swift
         return (usage.ru_nvcsw, usage.ru_nivcsw)
+    }
+
+    /// The calling thread's minor page faults so far (a first touch of a code or data page: the
+    /// cost a session's first call of a kind pays that later ones do not).
+    static func threadMinorFaults() -> Int {
+        var usage = rusage()
+        getrusage(1, &usage)  // RUSAGE_THREAD
+        return usage.ru_minflt
     }
 
     /// Sleeps until `deadline` on the monotonic clock.
