@@ -9,28 +9,39 @@ import Testing
 @Suite(
     .serialized, .enabled(if: PulseServer.isAvailable, "needs the private PulseAudio server of `make test`"))
 struct DeviceTests {
+    /// The null sink's monitor, holding up to 10 s between reads: a reader held up (a loaded
+    /// machine) loses nothing, where the default 2 s dropped what came meanwhile.
+    static func monitor(sampleRate: Int, channels: Int) throws -> CaptureDevice {
+        try CaptureDevice(sampleRate: sampleRate, channels: channels, buffer: .seconds(10))
+    }
+
+    /// Sleeps `milliseconds` on this thread. A recording is read between such sleeps, not awaits: a
+    /// task's wake-up waits for a free thread of the cooperative pool (two on two cores), which other
+    /// suites' synchronous tests may hold for seconds (run 28 beside two busy loops: the muffled
+    /// sound's test recorded under 1.4 s of audio in its 8 s).
+    static func pause(milliseconds: Int) { usleep(useconds_t(milliseconds * 1_000)) }
+
     /// Reads `capture` (started) until it has given `samples` samples or `time` has passed, then stops it.
-    static func record(_ capture: CaptureDevice, samples: Int, within time: Duration) async throws -> [Float]
-    {
+    static func record(_ capture: CaptureDevice, samples: Int, within time: Duration) -> [Float] {
         var recorded: [Float] = []
         let deadline = ContinuousClock.now + time
         while recorded.count < samples, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
+            pause(milliseconds: 50)
             recorded += capture.read()
         }
         capture.stop()
         return recorded
     }
 
-    @Test func playedToneComesOutOfTheDefaultDevice() async throws {
+    @Test func playedToneComesOutOfTheDefaultDevice() throws {
         let engine = try AudioEngine(output: .device())
         #expect(engine.voiceLimit >= 64)
         let tone = try engine.makeBuffer(
             Signals.sine(frequency: 1_000, seconds: 2, sampleRate: 48_000, amplitude: 0.5), name: "tone")
-        let capture = try CaptureDevice(sampleRate: 16_000, channels: 1)
+        let capture = try Self.monitor(sampleRate: 16_000, channels: 1)
         capture.start()
         try engine.play(tone)
-        let recorded = try await Self.record(capture, samples: 16_000 * 3 / 2, within: .seconds(5))
+        let recorded = Self.record(capture, samples: 16_000 * 3 / 2, within: .seconds(5))
         let audio = PCMAudio(sampleRate: 16_000, channels: 1, samples: recorded)
         let onset = try #require(
             AudioAnalysis.onset(audio, threshold: 0.05), "the tone never reached the monitor")
@@ -41,7 +52,7 @@ struct DeviceTests {
         #expect(AudioAnalysis.rms(audio, frames: window) > 0.1)
     }
 
-    @Test func aPlayingSoundIsMuffledOnTheDeviceWithoutAnUnderrun() async throws {
+    @Test func aPlayingSoundIsMuffledOnTheDeviceWithoutAnUnderrun() throws {
         let engine = try AudioEngine(output: .device())
         defer { engine.shutdown() }
         let low = Signals.sine(frequency: 300, seconds: 1, amplitude: 0.25)
@@ -50,7 +61,7 @@ struct DeviceTests {
             sampleRate: 48_000, channels: 1, samples: zip(low.samples, high.samples).map { $0 + $1 })
         let voice = try #require(
             engine.play(try engine.makeBuffer(mixed, name: "tones"), options: PlayOptions(loop: true)))
-        let capture = try CaptureDevice(sampleRate: 16_000, channels: 1)
+        let capture = try Self.monitor(sampleRate: 16_000, channels: 1)
         capture.start()
         var recorded: [Float] = []
         // The recorded frame count when the filter was set: a loaded machine may hand over the
@@ -58,7 +69,7 @@ struct DeviceTests {
         var muffledAt: Int?
         let deadline = ContinuousClock.now + .seconds(8)
         while recorded.count < (muffledAt ?? .max / 2) + 16_000 * 5 / 4, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
+            Self.pause(milliseconds: 50)
             recorded += capture.read()
             if muffledAt == nil, recorded.count >= 16_000 * 3 / 4 {
                 // Moved onto the filtered path while it plays.
@@ -114,10 +125,10 @@ struct DeviceTests {
         let engine = try AudioEngine(output: .device())
         let system = SoundSystem(engine: engine, catalogue: try assets.catalogue())
         try (try await system.bank.preload()).throwIfFailed()
-        let capture = try CaptureDevice(sampleRate: 48_000, channels: 2)
+        let capture = try Self.monitor(sampleRate: 48_000, channels: 2)
         capture.start()
         try system.music.play("layered")
-        let recorded = try await Self.record(capture, samples: 48_000 * 2 * 3 / 2, within: .seconds(5))
+        let recorded = Self.record(capture, samples: 48_000 * 2 * 3 / 2, within: .seconds(5))
         engine.shutdown()
         let audio = PCMAudio(sampleRate: 48_000, channels: 2, samples: recorded)
         let onset = try #require(AudioAnalysis.onset(audio, threshold: 0.05), "nothing reached the monitor")
@@ -161,7 +172,7 @@ struct DeviceTests {
         let after = (rested - ended) / .seconds(1)
         #expect(ReverbRestTests.resting(engine) == [.effects])
         #expect(after > restSeconds - 0.05 && after < restSeconds + 0.3, "rested \(after) s after the end")
-        let capture = try CaptureDevice(sampleRate: 48_000, channels: 1)
+        let capture = try Self.monitor(sampleRate: 48_000, channels: 1)
         capture.start()
         try await Task.sleep(for: .milliseconds(100))
         try engine.play(burst)
@@ -169,7 +180,7 @@ struct DeviceTests {
         #expect(
             ReverbRestTests.resting(engine).isEmpty,
             "woken within \((woke - ContinuousClock.now) / .seconds(1)) s")
-        let recorded = try await Self.record(capture, samples: 48_000 * 3 / 2, within: .seconds(4))
+        let recorded = Self.record(capture, samples: 48_000 * 3 / 2, within: .seconds(4))
         let audio = PCMAudio(sampleRate: 48_000, channels: 1, samples: recorded)
         let onset = try #require(
             AudioAnalysis.onset(audio, threshold: 0.05), "the burst never reached the monitor")
