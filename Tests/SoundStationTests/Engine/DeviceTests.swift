@@ -148,7 +148,7 @@ struct DeviceTests {
 
     /// On the device too, a reverb nothing sends to rests after its tail (on the driver's clock, with
     /// nothing else to wake it) and the next sound wakes it: its tail reaches the monitor.
-    @Test func aReverbRestsAndWakesOnTheDevice() async throws {
+    @Test func aReverbRestsAndWakesOnTheDevice() throws {
         let engine = try AudioEngine(output: .device())
         defer { engine.shutdown() }
         let reverb = ReverbRestTests.shortReverb
@@ -158,25 +158,26 @@ struct DeviceTests {
         try engine.play(burst)
         // Timed from the burst's end as the engine sees it (a device just opened may take a while to
         // start mixing), polling every 10 ms.
-        func waitFor(_ seconds: Double, _ done: () -> Bool) async throws -> ContinuousClock.Instant {
+        // On this thread (``pause(milliseconds:)``): an instant seen late measures the pool, not the rest.
+        func waitFor(_ seconds: Double, _ done: () -> Bool) -> ContinuousClock.Instant {
             let deadline = ContinuousClock.now + .seconds(seconds)
-            while !done(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            while !done(), ContinuousClock.now < deadline { Self.pause(milliseconds: 10) }
             return ContinuousClock.now
         }
-        _ = try await waitFor(2) { engine.activeVoiceCount == 1 }
-        let ended = try await waitFor(5) {
+        _ = waitFor(2) { engine.activeVoiceCount == 1 }
+        let ended = waitFor(5) {
             engine.mixer.run { engine.mixer.state.space.reverbQuietSince[.effects] != nil }
         }
-        let rested = try await waitFor(5) { !ReverbRestTests.resting(engine).isEmpty }
+        let rested = waitFor(5) { !ReverbRestTests.resting(engine).isEmpty }
         let restSeconds = Double(reverb.restFrames(rate: engine.sampleRate)) / Double(engine.sampleRate)
         let after = (rested - ended) / .seconds(1)
         #expect(ReverbRestTests.resting(engine) == [.effects])
         #expect(after > restSeconds - 0.05 && after < restSeconds + 0.3, "rested \(after) s after the end")
         let capture = try Self.monitor(sampleRate: 48_000, channels: 1)
         capture.start()
-        try await Task.sleep(for: .milliseconds(100))
+        Self.pause(milliseconds: 100)
         try engine.play(burst)
-        let woke = try await waitFor(1) { ReverbRestTests.resting(engine).isEmpty }
+        let woke = waitFor(1) { ReverbRestTests.resting(engine).isEmpty }
         #expect(
             ReverbRestTests.resting(engine).isEmpty,
             "woken within \((woke - ContinuousClock.now) / .seconds(1)) s")
