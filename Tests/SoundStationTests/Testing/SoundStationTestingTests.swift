@@ -41,18 +41,22 @@ struct SoundStationTestingTests {
         #expect(fit.explained < 0.5, "one signal alone cannot explain the mix")
     }
 
-    @Test("a wait for an event returns the match, and fails instead of hanging when none comes")
+    // A hang fails by the time limit. The wait's own time is not measured: the task comes back from
+    // it when a thread of the cooperative pool is free, which other suites' synchronous tests may hold
+    // for seconds (run 30, beside two busy loops: 6.6 s for a 200 ms deadline).
+    @Test(
+        "a wait for an event returns the match, and fails instead of hanging when none comes",
+        .timeLimit(.minutes(1)))
     func eventDeadline() async throws {
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         continuation.yield(1)
         continuation.yield(4)
         continuation.yield(9)
         #expect(try await stream.nextEvent(within: .seconds(10)) { $0 > 3 } == 4)
-        let started = ContinuousClock.now
+        // Nothing more comes and the stream stays open: only the deadline can end this wait.
         await #expect(throws: EventDeadlineExceeded.self) {
             try await stream.nextEvent(within: .milliseconds(200)) { $0 > 100 }
         }
-        #expect(ContinuousClock.now - started < .seconds(5), "the deadline ended the wait")
 
         let (finishing, ending) = AsyncStream.makeStream(of: Int.self)
         ending.yield(2)
