@@ -16,15 +16,6 @@ import Testing
             audio: PCMAudio(sampleRate: rate, channels: 1, samples: [Float](repeating: level, count: piece)))
     }
 
-    /// Mixes `frames` frames of the device; returns the loudest sample of each piece-long part.
-    static func render(_ device: OpenALDevice, frames: Int) -> [Float] {
-        var mixed = [Float](repeating: 0, count: frames * 2)
-        mixed.withUnsafeMutableBufferPointer { device.render(into: $0.baseAddress!, frames: frames) }
-        return stride(from: 0, to: frames, by: piece).map { start in
-            mixed[(start * 2)..<((start + piece) * 2)].map(abs).max() ?? 0
-        }
-    }
-
     @Test func piecesAppendedAfterTheSourceRanDryAreHeardNotCountedAsPlayed() throws {
         let device = try OpenALDevice(loopbackSampleRate: Self.rate, channels: 2)
         let source = try OpenALSource(device: device)
@@ -33,7 +24,7 @@ import Testing
         #expect(queue.append(first) == (ranDry: false, frames: 0))
         try source.play()
         // The device mixes past the two pieces: the source runs dry while the next are rendered.
-        let heard = Self.render(device, frames: 4 * Self.piece)
+        let heard = device.loudestSamples(frames: 4 * Self.piece, per: Self.piece)
         #expect(
             heard[0] > 0.05 && heard[1] > 0.05 && heard[3] == 0, "the first pieces, then nothing: \(heard)")
         #expect(source.state == .stopped)
@@ -43,7 +34,7 @@ import Testing
         #expect(frames == 2 * Self.piece, "only the two pieces before them played")
         #expect(queue.queued.map(\.id) == next.map(\.id) && queue.free.map(\.id) == first.map(\.id))
         try source.play()
-        let after = Self.render(device, frames: 3 * Self.piece)
+        let after = device.loudestSamples(frames: 3 * Self.piece, per: Self.piece)
         #expect(after[0] > 0.1 && after[1] > 0.1 && after[2] == 0, "the new pieces are heard: \(after)")
         // Now they have played: the source stopped at the end of its queue.
         let (dry, taken) = queue.reclaim()
@@ -58,7 +49,7 @@ import Testing
         let first = try [0.2, 0.2, 0.2].map { try Self.buffer($0, on: device) }
         _ = queue.append(first)
         try source.play()
-        _ = Self.render(device, frames: Self.piece)
+        _ = device.loudestSamples(frames: Self.piece, per: Self.piece)
         #expect(queue.stopAndEmpty() == 3 * Self.piece)
         #expect(queue.queued.isEmpty && queue.free.count == 3)
         #expect(queue.reclaim() == (dry: true, frames: 0), "nothing is left on the source")
@@ -70,7 +61,7 @@ import Testing
         queue.free = []
         #expect(queue.append(next).ranDry, "a stopped source takes them and must play again")
         try source.play()
-        let after = Self.render(device, frames: 4 * Self.piece)
+        let after = device.loudestSamples(frames: 4 * Self.piece, per: Self.piece)
         #expect(after[0] > 0.1 && after[2] > 0.1 && after[3] == 0, "the three new pieces: \(after)")
     }
 
@@ -81,7 +72,7 @@ import Testing
         let source = try OpenALSource(device: device)
         try source.queue([try Self.buffer(0.2, on: device)])
         try source.play()
-        _ = Self.render(device, frames: 2 * Self.piece)
+        _ = device.loudestSamples(frames: 2 * Self.piece, per: Self.piece)
         try source.queue([try Self.buffer(0.4, on: device)])
         #expect(source.state == .stopped && source.processedBuffers == 2)
     }

@@ -8,16 +8,6 @@ import Testing
     static let rate = 48_000
     static let block = 480
 
-    /// Mixes `frames` frames of the device; returns the loudest sample of each block-long part (the
-    /// last may be shorter).
-    static func render(_ device: OpenALDevice, frames: Int) -> [Float] {
-        var mixed = [Float](repeating: 0, count: frames * 2)
-        mixed.withUnsafeMutableBufferPointer { device.render(into: $0.baseAddress!, frames: frames) }
-        return stride(from: 0, to: frames, by: block).map { start in
-            mixed[(start * 2)..<(min(start + block, frames) * 2)].map(abs).max() ?? 0
-        }
-    }
-
     /// Fills each buffer it is given with the next level of `levels`, one block each, the sound's
     /// blocks in order; nil once the levels run out (no samples ready).
     final class Levels {
@@ -51,12 +41,12 @@ import Testing
 
     @Test func blocksQueuedAfterTheSourceRanDryPlayOnceAndTheOnesBeforeThemAreNotHeardAgain() throws {
         let (device, source, queue, levels) = try Self.playing([0.1, 0.2])
-        let first = Self.render(device, frames: Self.block)
+        let first = device.loudestSamples(frames: Self.block, per: Self.block)
         // A refill takes the played block off, finds no samples ready, and the source plays on.
         queue.refill(source: source, fill: levels.fill)
         #expect(queue.settle(source: source) { false } && queue.blocks.count == 1)
         // The device mixes past the second block while the next ones are made: the source runs dry.
-        let dry = Self.render(device, frames: 2 * Self.block)
+        let dry = device.loudestSamples(frames: 2 * Self.block, per: Self.block)
         #expect(dry[1] == 0 && source.state == .stopped, "the second block, then nothing: \(dry)")
         levels.levels = [0.5, 0.6]
         queue.fillIdle(source: source, fill: levels.fill)
@@ -64,7 +54,7 @@ import Testing
             queue.blocks.map(\.start) == [2, 3].map { $0 * Self.block }, "only the new blocks are queued")
         #expect(queue.position(source: source) == 2 * Self.block)
         #expect(queue.settle(source: source) { false } && queue.takeUnderruns() == 1)
-        let after = Self.render(device, frames: 3 * Self.block)
+        let after = device.loudestSamples(frames: 3 * Self.block, per: Self.block)
         // A mono source is heard at the same gain throughout: levels compare by their ratio.
         let unit = first[0] / 0.1
         let expected: [Float] = [0.5, 0.6, 0].map { $0 * unit }
@@ -78,13 +68,13 @@ import Testing
 
     @Test func aSourceStillPlayingKeepsItsQueueAsItIs() throws {
         let (device, source, queue, levels) = try Self.playing([0.1, 0.2])
-        _ = Self.render(device, frames: Self.block / 2)
+        _ = device.loudestSamples(frames: Self.block / 2, per: Self.block)
         levels.levels = [0.3]
         queue.fillIdle(source: source, fill: levels.fill)
         #expect(queue.blocks.count == 3 && queue.idle.count == 1 && source.state == .playing)
         #expect(queue.position(source: source) == Self.block / 2)
-        _ = Self.render(device, frames: Self.block / 2)
-        let heard = Self.render(device, frames: 3 * Self.block)
+        _ = device.loudestSamples(frames: Self.block / 2, per: Self.block)
+        let heard = device.loudestSamples(frames: 3 * Self.block, per: Self.block)
         let unit = heard[0] / 0.2
         #expect(abs(heard[1] - 0.3 * unit) < 0.01 && heard[2] == 0, "the queued blocks in order: \(heard)")
     }
