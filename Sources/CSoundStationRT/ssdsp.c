@@ -1,6 +1,7 @@
 #include "ssdsp.h"
 
 #include <math.h>
+#include <string.h>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -262,4 +263,27 @@ float ssdsp_peak(const float *samples, long count) {
         peak = magnitude > peak ? magnitude : peak;
     }
     return peak;
+}
+
+void ssdsp_interleave(float *out, float *const *planes, long channels, long frames) {
+    if (channels == 1) {
+        if (planes[0]) {
+            memcpy(out, planes[0], (size_t)frames * sizeof(float));
+        } else {
+            memset(out, 0, (size_t)frames * sizeof(float));
+        }
+        return;
+    }
+    if (channels == 2 && planes[0] && planes[1]) {
+        const float *left = planes[0], *right = planes[1];
+        for (long i = 0; i < frames; i++) {
+            out[2 * i] = left[i];
+            out[2 * i + 1] = right[i];
+        }
+        return;
+    }
+    for (long c = 0; c < channels; c++) {
+        const float *plane = planes[c];
+        for (long i = 0; i < frames; i++) out[i * channels + c] = plane ? plane[i] : 0.0f;
+    }
 }

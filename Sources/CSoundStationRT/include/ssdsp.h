@@ -1,6 +1,6 @@
 /*
- * ssdsp: the engine's cutoff filters (biquads) run several voices side by side, and the soft
- * clipper's peak scan.
+ * ssdsp: the engine's cutoff filters (biquads) run several voices side by side, the soft
+ * clipper's peak scan, and the interleaving of a decoder's planar channels.
  *
  * A biquad's output depends on its previous output, so one channel is a serial chain of a multiply
  * and a subtract per sample; four channels in vector lanes (two pairs of doubles, SSE2 or NEON
@@ -43,6 +43,15 @@ void ssdsp_biquad_lanes_sse(ssdsp_biquad_lane *lanes, long count);
  * block (Mixer/SoftClipper.swift), in vector lanes (SSE on x86-64).
  */
 float ssdsp_peak(const float *samples, long count);
+
+/**
+ * Writes `frames` frames of `channels` planar channels (`planes[c]` holds channel c's samples, or is
+ * NULL for a channel to leave silent) into `out` interleaved: frame f's channel c at
+ * `out[f * channels + c]`. What a Vorbis decoder's planar floats need to become a stream's block; in
+ * C because the same loop in Swift runs about 50 times slower in a debug build, and a streamed
+ * voice's refill runs on the mixing side (an offline engine's render, the SSH player's speaker).
+ */
+void ssdsp_interleave(float *out, float *const *planes, long channels, long frames);
 
 #ifdef __cplusplus
 }

@@ -1,3 +1,4 @@
+import CSoundStationRT
 import CVorbis
 import Glibc
 
@@ -106,31 +107,18 @@ public final class VorbisFileDecoder: StreamingDecoder {
     ///   chained link changes rate or channels.
     public func read(maxFrames: Int) throws(AudioDecodingError) -> [Float] {
         guard maxFrames > 0 else { return [] }
-        // Callers may pass Int.max to mean "as much as there is"; neither the target nor the
-        // reservation may overflow or allocate for frames the file cannot hold.
+        // Callers may pass Int.max to mean "as much as there is": it is read in chunks no larger
+        // than a reservation's, so nothing is allocated for frames the file cannot hold.
         let channels = info.fileChannels
-        let target = maxFrames.multipliedReportingOverflow(by: channels)
-        let targetSamples = target.overflow ? Int.max : target.partialValue
         var output: [Float] = []
-        output.reserveCapacity(min(maxFrames, 65_536) * channels)
-        while output.count < targetSamples {
-            let wanted = maxFrames - output.count / channels
-            var channelData: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>?
-            var link: Int32 = 0
-            let got = ov_read_float(file, &channelData, Int32(clamping: wanted), &link)
-            if got == OV_HOLE {
-                // A gap from lost or damaged pages: the decoder resynchronises, so keep going.
-                continue
-            }
-            if got < 0 {
-                throw Self.streamError(got, name: name)
-            }
-            if got == 0 {
-                break
-            }
-            try checkLink(link)
-            guard let channelData else { break }
-            append(frames: got, from: channelData, to: &output)
+        var left = maxFrames
+        while left > 0 {
+            let wanted = min(left, 65_536)
+            let chunk = try decodeInPlace(frames: wanted)
+            if output.isEmpty { output = chunk } else { output += chunk }
+            left -= chunk.count / channels
+            // Short only at the end of the stream.
+            if chunk.count < wanted * channels { break }
         }
         return mixer.mix(output)
     }
@@ -218,14 +206,14 @@ public final class VorbisFileDecoder: StreamingDecoder {
         return complete ? (samples, second) : nil
     }
 
-    /// Decodes up to `frames` frames into `base` (room for that many), interleaving libvorbisfile's
-    /// planar floats in place.
+    /// Decodes up to `frames` frames of the file's channels into `base` (room for that many),
+    /// interleaving libvorbisfile's planar floats in place.
     /// - Returns: The frames decoded: fewer only at the end of the stream.
     fileprivate func decode(into base: UnsafeMutablePointer<Float>, frames capacity: Int)
         throws(AudioDecodingError)
         -> Int
     {
-        let channels = info.channels
+        let channels = info.fileChannels
         var frames = 0
         while frames < capacity {
             var channelData: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>?
@@ -236,29 +224,21 @@ public final class VorbisFileDecoder: StreamingDecoder {
             if got < 0 { throw Self.streamError(got, name: name) }
             if got == 0 { break }
             try checkLink(link)
-            guard let channelData, let left = channelData[0] else { break }
+            guard let channelData else { break }
             let count = Int(got)
-            let out = base + frames * channels
-            if channels == 1 {
-                out.update(from: left, count: count)
-            } else if let right = channelData[1] {
-                for i in 0..<count {
-                    out[2 * i] = left[i]
-                    out[2 * i + 1] = right[i]
-                }
-            } else {
-                break
-            }
+            ssdsp_interleave(base + frames * channels, channelData, channels, count)
             frames += count
         }
         return frames
     }
 
-    /// Decodes up to `frames` frames of a mono or stereo stream straight into one array:
-    /// libvorbisfile's planar floats are interleaved in place, with no chunk arrays, zero fill or
-    /// second copy in between (what a preload's decode spent besides libvorbis itself).
+    /// Decodes up to `frames` frames straight into one array, in the file's channels: libvorbisfile's
+    /// planar floats are interleaved in place, with no chunk arrays, zero fill or second copy in
+    /// between (what a preload's decode spent besides libvorbis itself, and a stream's refill on the
+    /// mixing side).
+    /// - Returns: The samples: fewer frames than asked only at the end of the stream.
     private func decodeInPlace(frames capacity: Int) throws(AudioDecodingError) -> [Float] {
-        let channels = info.channels
+        let channels = info.fileChannels
         var failure: AudioDecodingError?
         let samples = [Float](unsafeUninitializedCapacity: capacity * channels) { buffer, initialized in
             initialized = 0
@@ -271,23 +251,6 @@ public final class VorbisFileDecoder: StreamingDecoder {
         }
         if let failure { throw failure }
         return samples
-    }
-
-    private func append(
-        frames: Int, from channelData: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>,
-        to output: inout [Float]
-    ) {
-        let channels = info.fileChannels
-        let start = output.count
-        output.append(contentsOf: repeatElement(0, count: frames * channels))
-        output.withUnsafeMutableBufferPointer { out in
-            for channel in 0..<channels {
-                guard let samples = channelData[channel] else { continue }
-                for i in 0..<frames {
-                    out[start + i * channels + channel] = samples[i]
-                }
-            }
-        }
     }
 
     /// Chained streams are allowed only when every link has the same layout, since one decoder

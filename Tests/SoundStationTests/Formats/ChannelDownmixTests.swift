@@ -48,6 +48,28 @@ struct ChannelDownmixTests {
         }
     }
 
+    @Test("5.1 Ogg Vorbis mixes down from Vorbis's channel order, read whole, in pieces or to the end")
+    func vorbisDownmix() throws {
+        let directory = try DecodingTestDirectory()
+        defer { directory.remove() }
+        let (wav, _) = try surround(directory, "six.wav")
+        let ogg = directory.path("six.ogg")
+        try FormatTools.run("sox", [wav, ogg])
+        // sox decodes the six channels in the file's order, Vorbis's (L C R Ls Rs LFE), to 16 bits.
+        let file = try FormatTools.soxDecode(ogg)
+        let mixer = ChannelMixer(roles: ChannelRole.vorbisOrder(channels: 6), selection: .downmix)
+        let expected = mixer.mix(file)
+        let whole = try VorbisFileDecoder(path: ogg).readAll()
+        #expect(whole.channels == 2 && whole.frameCount == 12_000)
+        // Three channels of 16-bit rounding at most add up in one output sample.
+        #expect(largestDifference(whole.samples, expected) < 3 * oneLSB16)
+        let decoder = try VorbisFileDecoder(path: ogg)
+        var pieces: [Float] = []
+        while case let piece = try decoder.read(maxFrames: 1_000), !piece.isEmpty { pieces += piece }
+        #expect(pieces == whole.samples)
+        #expect(try VorbisFileDecoder(path: ogg).read(maxFrames: .max) == whole.samples)
+    }
+
     @Test("channels: first-two keeps the front pair as it is")
     func firstTwo() throws {
         let directory = try DecodingTestDirectory()
