@@ -13,7 +13,7 @@ import Testing
             for frame in 0..<frames { plane[frame] = Float(channel * 100 + frame + 1) }
             return plane
         }
-        defer { owned.forEach { $0.deallocate() } }
+        defer { for plane in owned { plane.deallocate() } }
         let missing = channels == 1 ? nil : channels - 1
         let planes = owned.enumerated().map { $0.offset == missing ? nil : $0.element }
         var out = [Float](repeating: -1, count: frames * channels + 1)
