@@ -39,15 +39,17 @@ hostile) exec python3 "{repo}/Scripts/ssh/hostile.py" ;;
 # The game inside a tmux of the server's, attached in this session.
 "tmux-game "*) exec tmux -L "server-$$" -f /dev/null new-session -x 100 -y 30 "${{SSH_ORIGINAL_COMMAND#tmux-game }}" ;;
 # A game left running in a tmux of the server's that a later session attaches to: this session ends
-# once the game holds the socket the player forwarded (ssh stays while it is in use).
+# once its player has heard the game (the test writes first-heard), and ssh stays while the game uses
+# the socket the player forwarded. Not sooner: a game holding a socket may not have connected it yet
+# (it has one from socket() on), and a session that ends before sshd takes the connection ends the
+# player with nothing heard (the test's failure in counted run 33).
 "tmux-start "*)
     tmux -L "{shared}" -f /dev/null new-session -d -s game -x 100 -y 30 "${{SSH_ORIGINAL_COMMAND#tmux-start }}"
-    for _ in $(seq 200); do
-        game=$(pgrep -f "^soundstation play --seconds 13" | head -1)
-        [ -n "$game" ] && ls -l /proc/$game/fd 2>/dev/null | grep -q socket: && exit 0
+    for _ in $(seq 1200); do
+        [ -e "{work}/first-heard" ] && exit 0
         sleep 0.05
     done
-    echo "the game did not connect to the socket" >&2; exit 1 ;;
+    echo "the first player did not hear the game within 60 s" >&2; exit 1 ;;
 tmux-attach) exec tmux -L "{shared}" attach -t game ;;
 esac
 # The session's processes (this script leads the session sshd made): their open files and the sound
@@ -507,9 +509,9 @@ def commands_in(record):
 
 def test_after_a_detach_the_player_who_attaches_from_a_new_session_hears_the_game(site):
     cues = " ".join(f"{t}:effect:hit" for t in range(1, 13))
-    # The first session starts the game in the server's tmux and leaves it (its ssh lasts while the
-    # game holds its socket; it plays silent, so the sink hears the second only); a second session
-    # attaches once the first player has played two of the game's sounds.
+    # The first session starts the game in the server's tmux and leaves it once its player has heard
+    # two of the game's sounds (its ssh lasts while the game holds its socket; it plays silent, so the
+    # sink hears the second only); then a second session attaches.
     first_record = site.work / "first-tmux.rec"
     site.tmux.start("first-tmux", f"env LANG=C.UTF-8 '{CLI}' ssh --socket --output silent --record '{first_record}' "
                   f"--cache '{site.cache}' --stats '{site.work}/first-tmux.json' -t {site.ssh_options} {USER_AT} "
@@ -517,6 +519,7 @@ def test_after_a_detach_the_player_who_attaches_from_a_new_session_hears_the_gam
     wait_until(lambda: commands_in(first_record) >= 2, 30, "the first player to receive two commands",
                lambda: f"{commands_in(first_record)} commands; pane:\n{site.tmux.pane('first-tmux')}\n"
                        f"its processes:\n{site.tmux.processes('first-tmux')}")
+    (site.work / "first-heard").touch()
     assert site.heard("attached", "tmux-attach", flags="--socket") == 0
     assert site.tmux.finished("first-tmux", 60) == 0
     first, attached = site.stats("first-tmux"), site.stats("attached")
