@@ -7,8 +7,8 @@ import SoundStation
 /// the fastest lag seen before the first command, then kept. It moves (a resync) only on evidence
 /// that lasts:
 /// - the link has become faster than the offset by more than ``resyncMargin`` for a whole
-///   ``resyncWindow`` (the clocks drift, or the first message was held up): to the fastest lag of
-///   that window;
+///   ``resyncWindow`` (the clocks drift, or the messages the offset was taken from were held up):
+///   towards the fastest lag of that window, by at most ``resyncStep`` a window;
 /// - every message for at least ``lateWindow`` (and ``lateCount`` of them) came later than the
 ///   offset plus the delay (the link's delay really grew): to the fastest of those late lags.
 ///
@@ -20,6 +20,13 @@ struct RemoteClock: Sendable {
     static let resyncMargin = 0.015
     /// The window over which the fastest lag is watched (seconds).
     static let resyncWindow = 10.0
+    /// The most one window moves the offset by towards a faster link (seconds): one mixing quantum
+    /// at 48 kHz, 5.33 ms, the smallest step a command's placement moves by (the player places
+    /// commands in whole quanta). Every sound placed after a move is that much earlier against one
+    /// still playing (a game's music), so a larger move is heard: one move of 26.5 ms, to an anchor
+    /// that a busy session start had slowed, put the last effect of a Starfall session 26.5 ms off
+    /// its music. A quantum a window follows clocks that drift by up to 500 ppm.
+    static let resyncStep = Double(AudioEngine.quantum) / 48_000
     /// How long messages must keep coming later than the delay before the offset follows them
     /// (seconds of arrival time, first late message to last).
     static let lateWindow = 1.0
@@ -90,7 +97,7 @@ struct RemoteClock: Sendable {
         lateSince = nil
         if arrival - windowStart >= Self.resyncWindow {
             if windowMin < offset - Self.resyncMargin {
-                self.offset = windowMin
+                self.offset = max(windowMin, offset - Self.resyncStep)
                 seen.moved = true
             }
             windowStart = arrival

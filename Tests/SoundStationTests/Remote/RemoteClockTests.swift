@@ -7,7 +7,7 @@ import Testing
 
 /// The player's clock mapping: a message later than the jitter buffer, alone or in a burst, leaves
 /// it where it is (every later sound keeps its time); a link whose delay really grew moves it after
-/// a window; a faster link moves it after the drift window; and the player's render shows it.
+/// a window; a faster link moves it a quantum per drift window; and the player's render shows it.
 @Suite struct RemoteClockTests {
     /// A message every 0.1 s of arrival for `seconds` from `start`, each `lag` late.
     static func steady(
@@ -57,7 +57,7 @@ import Testing
         #expect(Self.steady(&clock, from: 2.2, seconds: 3, lag: 0.3).allSatisfy { !$0.late && !$0.moved })
     }
 
-    @Test func aFasterLinkMovesTheMappingAfterTheDriftWindowAndTheFirstCommandFixesIt() {
+    @Test func aFasterLinkMovesTheMappingAQuantumPerDriftWindowAndTheFirstCommandFixesIt() {
         var clock = RemoteClock(delay: 0.08)
         _ = clock.observe(lag: 0.050, arrival: 0, placing: false)
         // Before the first command the mapping follows the fastest message.
@@ -65,9 +65,19 @@ import Testing
         #expect(clock.offset == 0.040)
         _ = clock.observe(lag: 0.030, arrival: 0.2, placing: true)
         #expect(clock.offset == 0.040)
+        // 20 ms faster for 10 s: one quantum (5.33 ms) nearer, not the whole way at once.
+        let step = RemoteClock.resyncStep
         let seen = Self.steady(&clock, from: 0.3, seconds: 10, lag: 0.020)
         #expect(seen.filter(\.moved).count == 1)
-        #expect(clock.offset == 0.020)
+        #expect(clock.offset == 0.040 - step)
+        #expect(abs(step - 256.0 / 48_000) < 1e-12)
+        // Now within the margin (14.7 ms faster): it stays.
+        #expect(Self.steady(&clock, from: 10.3, seconds: 30, lag: 0.020).allSatisfy { !$0.moved })
+        #expect(clock.offset == 0.040 - step)
+        // 40 ms faster than that: a quantum a window until it is within the margin again.
+        let faster = Self.steady(&clock, from: 40.3, seconds: 60, lag: -0.005)
+        #expect(faster.filter(\.moved).count == 5)
+        #expect(abs(clock.offset! - (0.040 - 6 * step)) < 1e-12)
     }
 
     /// On real samples: the player's render of two beeps, with a clock message 0.4 s late between
