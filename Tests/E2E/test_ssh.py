@@ -398,7 +398,7 @@ def test_keys_window_size_and_exit_status_pass_through(site):
 
 def test_starfalls_terminal_front_end_with_its_bot_over_ssh_is_heard_matching_an_offline_render(site):
     """What the sink heard against an offline render of the commands the game sent (each at its frame
-    on the game's clock): every second with sound in it lines up within 5 ms, and every effect within
+    on the game's clock): every second with sound in it lines up within 6 ms, and every effect within
     6 ms against the music (a second's lag follows the music, which hides an effect heard off)."""
     rec = site.work / "starfall.rec"
     assert site.heard("starfall", STARFALL, flags=f"--quiet --record {rec}") == 0
@@ -414,8 +414,10 @@ def test_starfalls_terminal_front_end_with_its_bot_over_ssh_is_heard_matching_an
         for name in ("starfall.wav", "starfall-ref.wav", "starfall.rec", "starfall.json"):
             shutil.copy(site.work / name, os.environ["E2E_KEEP"])
     result = run(["python3", f"{REPO}/Scripts/ssh/xcorr.py", str(site.work / "starfall.wav"),
-                  str(site.work / "starfall-ref.wav"), "5"])
+                  str(site.work / "starfall-ref.wav"), "6"])
     print(result.stdout)
+    # 6 ms a second too: the sounds after a drift resync are a quantum earlier than the render, which
+    # keeps the first mapping (counted run 51: second 10 at -5.5 ms, `resyncs` 1, nothing else off).
     # Each effect within 6 ms of the music: one mixing quantum (5.33 ms, the most a drift resync moves
     # the player's mapping by in a window, RemoteClock.resyncStep) and the envelopes' 0.5 ms.
     lags = run(["python3", f"{REPO}/Scripts/ssh/effect-lags.py", str(site.work / "starfall.wav"), str(rec),
