@@ -9,9 +9,11 @@ up with the recording to the sample and taken away from it; what is left is the 
 and each play's lag is where its part of the effects render matches that rest best (0.5 ms
 envelopes, +-60 ms). Prints each play's lag and correlation; exits 1 when one is off by more than
 MAX_MS or matches below MIN_CORR (a play whose sound the render does not sound, refused by its
-instance limit, is left out).
-Usage: effect-lags.py RECORDED.wav SESSION.rec SOUNDSTATION CACHE [MAX_MS [MIN_CORR]]"""
-import os, struct, subprocess, sys, tempfile
+instance limit, is left out). With `--stats` (the player's `--stats` file), a play the player placed
+late, because its message came later than the jitter buffer absorbs (`latePlays`), is judged where
+the player placed it: that many milliseconds after its time.
+Usage: effect-lags.py [--stats STATS.json] RECORDED.wav SESSION.rec SOUNDSTATION CACHE [MAX_MS [MIN_CORR]]"""
+import json, os, struct, subprocess, sys, tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -70,10 +72,24 @@ def best_lag(signal, part, start, lags):
     return (None if found is None else found - start), score
 
 
+def late_plays(arguments):
+    """Takes `--stats FILE` out of `arguments`; returns the plays that file says the player placed
+    late, as (server frame, how late in ms) pairs, in order."""
+    if "--stats" not in arguments:
+        return []
+    index = arguments.index("--stats")
+    path = arguments[index + 1]
+    del arguments[index:index + 2]
+    with open(path) as f:
+        return [(int(frame), by * 1000) for frame, by in json.load(f)["latePlays"]]
+
+
 def main():
-    recorded_path, session_path, cli, cache = sys.argv[1:5]
-    max_ms = float(sys.argv[5]) if len(sys.argv) > 5 else 5.0
-    min_corr = float(sys.argv[6]) if len(sys.argv) > 6 else 0.8
+    arguments = sys.argv[1:]
+    late = late_plays(arguments)
+    recorded_path, session_path, cli, cache = arguments[0:4]
+    max_ms = float(arguments[4]) if len(arguments) > 4 else 5.0
+    min_corr = float(arguments[5]) if len(arguments) > 5 else 0.8
     recorded = read_wav(recorded_path)
     session = messages(session_path)
     plays = [struct.unpack("<q", m[2:10])[0] for m in session if command_kind(m) == PLAY]
@@ -115,15 +131,24 @@ def main():
         if max(part, default=0) < loudest * 0.05:
             print(f"play {index} (frame {frame}): not sounded by the render, left out")
             continue
-        found, score = best_lag(rest_env, part, max(0, at - 20), range(-SEARCH, SEARCH + 1))
+        # Where the player put it: at its time, or as late as it says it placed it.
+        placed = next((by for late_frame, by in late if late_frame == frame), 0.0)
+        if placed:
+            late.remove((frame, placed))
+        expected = round(placed * RATE / 1000 / BLOCK)
+        found, score = best_lag(rest_env, part, max(0, at - 20), range(expected - SEARCH, expected + SEARCH + 1))
         if found is None:
             failures.append(index)
             print(f"play {index} (frame {frame}): past the recording's end")
             continue
         ms = found * BLOCK / RATE * 1000
-        print(f"play {index} at {(frame - shift) / RATE:7.3f} s: {ms:+6.1f} ms, correlation {score:.3f}")
-        if abs(ms) > max_ms or score < min_corr:
+        note = f" (placed {placed:.1f} ms late: its message came after the jitter buffer)" if placed else ""
+        print(f"play {index} at {(frame - shift) / RATE:7.3f} s: {ms:+6.1f} ms, correlation {score:.3f}{note}")
+        if abs(ms - placed) > max_ms or score < min_corr:
             failures.append(index)
+    if late:
+        failures.append("late")
+        print("placed late but not in the session:", late)
     if failures:
         print("FAILED: plays", failures)
         sys.exit(1)

@@ -63,6 +63,11 @@ public final class RemotePlayer: Sendable {
         public var lastPlacedTime: Double = 0
         /// The first plays: server frame, local arrival and start time (seconds), for diagnosis.
         public var firstPlays: [(frame: Int64, arrival: Double, start: Double)] = []
+        /// The plays placed after their time, since their message came later than the delay
+        /// absorbs (the first 64): server frame and how late each was placed, in seconds. A check of
+        /// what was heard judges such a play where it was placed, and tells the link's lateness from
+        /// a play the player put in the wrong place.
+        public var latePlays: [(frame: Int64, by: Double)] = []
         /// The last refusal's reason, for the summary.
         public var lastRefusal: String?
         /// Game sessions heard (each engine on the server says hello once per connection).
@@ -845,6 +850,9 @@ public final class RemotePlayer: Sendable {
             $0.report.lastPlacedTime = max($0.report.lastPlacedTime, time.inSeconds)
             if case .play = command, $0.report.firstPlays.count < 16 {
                 $0.report.firstPlays.append((at, arrival, time.inSeconds))
+            }
+            if late, case .play = command, $0.report.latePlays.count < 64 {
+                $0.report.latePlays.append((at, Double(local - mapped) / Double(engine.sampleRate)))
             }
         }
         switch command {

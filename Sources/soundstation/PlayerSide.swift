@@ -205,7 +205,8 @@ final class PlayerSide: @unchecked Sendable {
                 "bytes": \(report.streams.bytes), "concealed": \(report.streams.concealed), \
                 "undecodable": \(report.streams.undecodable), "overflowFrames": \(report.streams.overflowFrames), \
                 "underruns": \(report.streams.underruns)}, \
-                "firstPlays": [\(report.firstPlays.map { "[\($0.frame), \($0.arrival), \($0.start)]" }.joined(separator: ", "))]}
+                "firstPlays": [\(report.firstPlays.map { "[\($0.frame), \($0.arrival), \($0.start)]" }.joined(separator: ", "))], \
+                "latePlays": [\(report.latePlays.map { "[\($0.frame), \($0.by)]" }.joined(separator: ", "))]}
 
                 """
             try? FileSystem.writeAtomically(Array(json.utf8), to: path)

@@ -399,7 +399,8 @@ def test_keys_window_size_and_exit_status_pass_through(site):
 def test_starfalls_terminal_front_end_with_its_bot_over_ssh_is_heard_matching_an_offline_render(site):
     """What the sink heard against an offline render of the commands the game sent (each at its frame
     on the game's clock): every second with sound in it lines up within 6 ms, and every effect within
-    6 ms against the music (a second's lag follows the music, which hides an effect heard off)."""
+    6 ms against the music (a second's lag follows the music, which hides an effect heard off), or of
+    where the player put it when its message came after the jitter buffer."""
     rec = site.work / "starfall.rec"
     assert site.heard("starfall", STARFALL, flags=f"--quiet --record {rec}") == 0
     s = site.stats("starfall")
@@ -422,8 +423,14 @@ def test_starfalls_terminal_front_end_with_its_bot_over_ssh_is_heard_matching_an
     result = run(["python3", f"{REPO}/Scripts/ssh/xcorr.py", str(site.work / "starfall.wav"),
                   str(site.work / "starfall-ref.wav"), within_ms])
     print(result.stdout)
-    lags = run(["python3", f"{REPO}/Scripts/ssh/effect-lags.py", str(site.work / "starfall.wav"), str(rec),
-                str(CLI), str(site.cache), within_ms])
+    # A play whose message came later than the jitter buffer absorbs is played at once and judged
+    # where the player put it (`latePlays`): a link held up past the buffer cannot be made up for
+    # (counted run 53, two busy loops beside `make test`'s lanes: one message 180 ms behind the
+    # others, its play put and heard 82 ms late, every other play at 0.0 ms). One stall catches the
+    # one or two plays in it; a link or a player that falls behind all through fails here.
+    assert len(s["latePlays"]) <= 2, f"plays placed late: {s['latePlays']}"
+    lags = run(["python3", f"{REPO}/Scripts/ssh/effect-lags.py", "--stats", str(site.work / "starfall.json"),
+                str(site.work / "starfall.wav"), str(rec), str(CLI), str(site.cache), within_ms])
     assert result.returncode == 0, result.stdout
     assert lags.returncode == 0, lags.stdout + lags.stderr
 

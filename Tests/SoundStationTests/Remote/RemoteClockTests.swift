@@ -118,4 +118,33 @@ import Testing
         #expect(first.count == 1 && second.count == 1)
         #expect(player.report.resyncs == 0 && player.report.lateMessages == 1 && player.report.late == 0)
     }
+
+    /// A play whose message comes later than its time and the delay plays at once, and the report
+    /// names it with how late it was placed: what a check of the heard sound judges it by (counted
+    /// run 53: one of Starfall's plays came 100 ms after the buffer and was heard 82 ms late, where
+    /// the player had put it, and the check, judging it at its time, failed).
+    @Test func aPlayWhoseMessageComesLatePlaysAtOnceAndTheReportSaysHowLate() async throws {
+        let assets = try TestAssets()
+        try assets.addWAV("beep", RemoteSessionTests.beep)
+        let server = try await assets.system()
+        let sent = server.engine.recordCommands()
+        let side = try RemoteTestPlayer()
+        defer { side.close() }
+        try await side.open(server.catalogue)
+        let id = try server.bank.id(of: "beep")
+
+        // A beep for server 0.2 s whose message arrives at local 0.5 s: 0.3 s after it was sent,
+        // 0.2 s more than the 100 ms delay absorbs.
+        try server.effects.play("beep", at: .milliseconds(200))
+        _ = try server.engine.render(frames: 480)
+        let before = try side.engine.render(frames: 24_000)
+        try await side.send(sent.withLock { $0 }, naming: [(id, "beep")])
+        let after = try side.engine.render(frames: 24_000)
+        #expect(AudioAnalysis.onset(before, threshold: 0.05) == nil)
+        #expect(AudioAnalysis.onset(after, threshold: 0.05) == 0, "played at once, at local 0.5 s")
+        let report = side.player.report
+        #expect(report.late == 1 && report.lateMessages == 1 && report.resyncs == 0)
+        #expect(report.latePlays.map(\.frame) == [9_600])
+        #expect(report.latePlays.map(\.by) == [Double(24_000 - 9_600 - RemoteTestPlayer.shift) / 48_000])
+    }
 }
