@@ -9,6 +9,23 @@ import Testing
 /// it where it is (every later sound keeps its time); a link whose delay really grew moves it after
 /// a window; a faster link moves it a quantum per drift window; and the player's render shows it.
 @Suite struct RemoteClockTests {
+    /// A server with one beep, the commands it carries out kept as a link receives them, and a player
+    /// that has loaded its catalogue; every message reaches the player when the player's clock (its
+    /// render's) reads what the test rendered. Keep the assets while the session runs; close the
+    /// player at the end.
+    static func beepSession() async throws -> (
+        assets: TestAssets, server: SoundSystem, sent: Locked<[(EngineCommand, Int64)]>,
+        side: RemoteTestPlayer, beep: SoundID
+    ) {
+        let assets = try TestAssets()
+        try assets.addWAV("beep", RemoteSessionTests.beep)
+        let server = try await assets.system()
+        let sent = server.engine.recordCommands()
+        let side = try RemoteTestPlayer()
+        try await side.open(server.catalogue)
+        return (assets, server, sent, side, try server.bank.id(of: "beep"))
+    }
+
     /// A message every 0.1 s of arrival for `seconds` from `start`, each `lag` late.
     static func steady(
         _ clock: inout RemoteClock, from start: Double, seconds: Double, lag: Double
@@ -84,16 +101,9 @@ import Testing
     /// them, holds the second at its server time plus the delay (moving the mapping for that one
     /// message put it 0.4 s late).
     @Test func theSoundAfterALateMessageIsRenderedAtItsTime() async throws {
-        let assets = try TestAssets()
-        try assets.addWAV("beep", RemoteSessionTests.beep)
-        let server = try await assets.system()
-        let sent = server.engine.recordCommands()
-        let side = try RemoteTestPlayer()
-        defer { side.close() }
+        let (assets, server, sent, side, id) = try await Self.beepSession()
+        defer { withExtendedLifetime(assets) { side.close() } }
         let player = side.player
-        // Every message arrives when the local clock (the render's) reads what the test rendered.
-        try await side.open(server.catalogue)
-        let id = try server.bank.id(of: "beep")
 
         // Local 0 s: a beep for server 0.2 s, sent on time.
         // The server's mixing side takes the command (and stamps its frame) when it renders.
@@ -124,14 +134,8 @@ import Testing
     /// run 53: one of Starfall's plays came 100 ms after the buffer and was heard 82 ms late, where
     /// the player had put it, and the check, judging it at its time, failed).
     @Test func aPlayWhoseMessageComesLatePlaysAtOnceAndTheReportSaysHowLate() async throws {
-        let assets = try TestAssets()
-        try assets.addWAV("beep", RemoteSessionTests.beep)
-        let server = try await assets.system()
-        let sent = server.engine.recordCommands()
-        let side = try RemoteTestPlayer()
-        defer { side.close() }
-        try await side.open(server.catalogue)
-        let id = try server.bank.id(of: "beep")
+        let (assets, server, sent, side, id) = try await Self.beepSession()
+        defer { withExtendedLifetime(assets) { side.close() } }
 
         // A beep for server 0.2 s whose message arrives at local 0.5 s: 0.3 s after it was sent,
         // 0.2 s more than the 100 ms delay absorbs.
