@@ -54,9 +54,11 @@ tmux-attach) exec tmux -L "{shared}" attach -t game ;;
 esac
 # The session's processes (this script leads the session sshd made): their open files and the sound
 # server's clients, sampled every 0.2 s for as long as the game runs (off the session's terminal, so
-# the session ends with the game).
+# the session ends with the game); `sampled` once the last sample is whole. The sampler ignores the
+# hang-up the session's end sends, so it finishes its round (it was cut mid-round before).
 session=$$
 (
+    trap '' HUP
     for _ in $(seq 100); do pgrep -s $session -x soundstation >/dev/null && break; sleep 0.05; done
     while pgrep -s $session -x soundstation >/dev/null; do
         for p in $(pgrep -s $session); do
@@ -69,6 +71,7 @@ session=$$
         pactl list clients 2>/dev/null >> "{work}/clients.txt"
         sleep 0.2
     done
+    touch "{work}/sampled"
 ) </dev/null >/dev/null 2>&1 &
 exec sh -c "$SSH_ORIGINAL_COMMAND"
 """
@@ -230,7 +233,7 @@ def test_first_sessions_fill_the_cache_by_hash_resuming_a_cut_off_one(site):
 
 
 def test_three_effects_keep_their_spacing_and_the_server_opens_no_sound_device(site):
-    for name in ("fds.txt", "clients.txt"):
+    for name in ("fds.txt", "clients.txt", "sampled"):
         (site.work / name).unlink(missing_ok=True)
     assert site.heard("spaced", THREE) == 0
     s = site.stats("spaced")
@@ -238,6 +241,10 @@ def test_three_effects_keep_their_spacing_and_the_server_opens_no_sound_device(s
     site.spacing("spaced")
     assert s["filesReceived"] == 0 and s["filesFromCache"] >= 1
     assert s["notArrived"] == 0 and s["late"] == 0
+    # The sampler outlives the session by up to a round (counted run 55, two busy loops: the test read
+    # the files before its first round had written the sound server's clients).
+    wait_until(lambda: (site.work / "sampled").exists(), 10, "the server's sampler to end",
+               lambda: "\n".join(sorted(os.listdir(site.work))))
     fds = (site.work / "fds.txt").read_text()
     clients = (site.work / "clients.txt").read_text()
     blocks = [b for b in fds.split("== ")[1:] if b.split("\n", 1)[0].endswith(" soundstation")]
