@@ -419,8 +419,9 @@ public final class RemotePlayer: Sendable {
             receivePiece(hash, size: size, offset: offset, data: data)
         case .bye: streams.endAll()
         case .streamOpen(let id, let channels): streams.open(id, channels: channels)
-        case .streamPacket(let id, let sequence, _, let data):
-            streams.receive(id, sequence: sequence, data: data)
+        case .streamPacket(let id, let sequence, let frame, let data):
+            let lag = arrival - Double(frame) / Double(state.withLock { $0.serverRate })
+            streams.receive(id, sequence: sequence, lag: lag, data: data)
         case .streamEnd(let id, let packets): streams.end(id, packets: packets)
         }
     }

@@ -17,6 +17,9 @@ public struct RemoteStreamCounts: Sendable, Equatable {
     public var overflowFrames = 0
     /// Times a stream's voice ran dry after it began.
     public var underruns = 0
+    /// The longest a packet took beyond its stream's quickest, in seconds: how long the link held
+    /// one back. A stream runs dry when that is more than the player's delay and the game's lead.
+    public var jitter = 0.0
 }
 
 /// The player's side of a game's fed streams: each stream's Opus packets decoded into a local
@@ -29,7 +32,8 @@ public struct RemoteStreamCounts: Sendable, Equatable {
 /// link jitters. A packet later than that leaves the voice dry for a moment, heard as silence and
 /// counted as an underrun (``RemoteStreamCounts/underruns``). A packet that never came (its sequence number is
 /// skipped: dropped on the way for a cap) is concealed by libopus. A stream the game closed plays
-/// what was received, then its voice ends; the stop the game's close sends does not cut it short.
+/// what was received, then its voice ends; neither the stop the game's close sends nor the stop-all of
+/// the game's engine shutting down cuts it short, however far a late link put it behind.
 final class RemoteStreamPlayer: Sendable {
     private struct Stream {
         var decoder: OpusPacketDecoder?
@@ -39,6 +43,9 @@ final class RemoteStreamPlayer: Sendable {
         var early: [Float] = []
         var nextSequence: UInt32 = 0
         var ended = false
+        /// The least a packet took from its frame on the game's clock to its arrival (seconds, with
+        /// the clocks' offset).
+        var quickest = Double.infinity
     }
 
     private struct State: @unchecked Sendable {
@@ -110,11 +117,15 @@ final class RemoteStreamPlayer: Sendable {
     }
 
     /// A packet of stream `id`.
-    func receive(_ id: SoundID, sequence: UInt32, data: [UInt8]) {
+    /// - Parameters:
+    ///   - lag: Its arrival on the player's clock less its frame on the game's (seconds).
+    func receive(_ id: SoundID, sequence: UInt32, lag: Double, data: [UInt8]) {
         state.withLock { state in
             guard var stream = state.streams[id.rawValue], let decoder = stream.decoder else { return }
             state.counts.packets += 1
             state.counts.bytes += data.count
+            stream.quickest = min(stream.quickest, lag)
+            state.counts.jitter = max(state.counts.jitter, lag - stream.quickest)
             // An old or repeated packet: nothing to add.
             guard sequence &- stream.nextSequence < 1 << 31 else { return }
             // Packets that never came: a few concealed (a longer gap is silence, as on the game's side).

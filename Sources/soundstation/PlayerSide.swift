@@ -204,7 +204,7 @@ final class PlayerSide: @unchecked Sendable {
                 "streams": {"opened": \(report.streams.opened), "packets": \(report.streams.packets), \
                 "bytes": \(report.streams.bytes), "concealed": \(report.streams.concealed), \
                 "undecodable": \(report.streams.undecodable), "overflowFrames": \(report.streams.overflowFrames), \
-                "underruns": \(report.streams.underruns)}, \
+                "underruns": \(report.streams.underruns), "jitterMs": \(report.streams.jitter * 1000)}, \
                 "firstPlays": [\(report.firstPlays.map { "[\($0.frame), \($0.arrival), \($0.start)]" }.joined(separator: ", "))], \
                 "latePlays": [\(report.latePlays.map { "[\($0.frame), \($0.by)]" }.joined(separator: ", "))]}
 

@@ -188,6 +188,11 @@ public final class AudioEngine: Sendable {
         // station's switch on the next bar), so they are let go of, after the mixer's turn.
         let unrun = mixer.run {
             mixer.drainCommands()
+            // The stop-all spares a player's closed streams while they play out: not after this.
+            mixer.withState { state, events in
+                mixer.stopAllVoices(
+                    on: nil, fade: 0, sparingClosedStreams: false, in: &state, events: &events)
+            }
             return mixer.update { state in
                 defer { state.calls = [] }
                 return state.calls

@@ -44,10 +44,24 @@ extension Mixer {
     }
 
     /// Stops every voice, or those on one bus.
-    func stopAllVoices(on bus: Bus?, fade: Double, in state: inout EngineState, events: inout [SoundEvent]) {
+    ///
+    /// A remote player's stream whose game closed it (a draining ``FeedRing``) is spared unless
+    /// `sparingClosedStreams` is false: its voice ended on the game's side at the close, and the
+    /// stop-all a game's engine sends as it shuts down comes after it. Placed at its time, it would cut
+    /// what the player still has to play of the stream, which a late link put behind the game's
+    /// clock; the stream ends by itself when it has played what was sent.
+    func stopAllVoices(
+        on bus: Bus?, fade: Double, sparingClosedStreams: Bool = true, in state: inout EngineState,
+        events: inout [SoundEvent]
+    ) {
         let now = currentFrame(&state)
         for slot in state.pool.busySlots
         where bus == nil || state.pool.voices[Int(slot)].options.bus == bus {
+            if sparingClosedStreams, case .fed(let ring) = state.pool.voices[Int(slot)].content,
+                ring.draining.load(ordering: .acquiring)
+            {
+                continue
+            }
             stop(slot, fade: fade, in: &state, at: now, events: &events)
         }
     }

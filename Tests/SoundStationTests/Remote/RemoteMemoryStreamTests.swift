@@ -241,12 +241,12 @@ import Testing
 
     // MARK: Fed streams
 
-    @Test func aFedSineTravelsAsOpusAndPlaysOnThePlayerWithoutAGapThenEnds() async throws {
+    /// A server whose game fed two seconds of a 440 Hz sine (amplitude 0.5, volume 0.8) in 10 ms
+    /// pieces, each written and then rendered, as a game feeding just ahead of its device would.
+    static func fedSine() throws -> (Server, PCMFeed) {
         let server = try Server()
         let feed = try server.engine.openFeed(
             channels: 1, sampleRate: 48_000, options: PlayOptions(volume: 0.8))
-        // Two seconds of a 440 Hz sine in 10 ms pieces, each written and then rendered, as a game
-        // feeding just ahead of its device would.
         for piece in 0..<200 {
             let samples = (0..<480).map {
                 Float(0.5 * sin(2 * Double.pi * 440 * Double(piece * 480 + $0) / 48_000))
@@ -254,6 +254,11 @@ import Testing
             #expect(feed.write(samples) == 480)
             _ = try server.engine.render(frames: 480)
         }
+        return (server, feed)
+    }
+
+    @Test func aFedSineTravelsAsOpusAndPlaysOnThePlayerWithoutAGapThenEnds() async throws {
+        let (server, feed) = try Self.fedSine()
         feed.close()
         _ = try server.engine.render(frames: 4_800)
         let messages = try server.messages()
@@ -288,7 +293,7 @@ import Testing
         side.finish()
         #expect(
             report.streams.opened == 1 && report.streams.concealed == 0 && report.streams.overflowFrames == 0)
-        #expect(report.streams.underruns == 0)
+        #expect(report.streams.underruns == 0 && report.streams.jitter == 0)
         let start = try #require(AudioAnalysis.onset(played, threshold: 0.05))
         print("stream: heard from frame \(start) of the player's render (the delay is 4800 frames)")
         // The game's voice began at its first render (frame 0), heard here after the 100 ms delay
@@ -307,6 +312,59 @@ import Testing
         // What was sent played to its end; then the voice ended (the close's stop did not cut it).
         #expect(AudioAnalysis.rms(played, channel: 0, frames: (start + 94_000)..<(start + 95_000)) > 0.1)
         #expect(AudioAnalysis.rms(played, channel: 0, frames: (start + 97_500)..<(start + 120_000)) < 0.001)
+        #expect(side.engine.activeVoiceCount == 0)
+    }
+
+    /// Counted run 60: a link stall left a fed stream's voice dry for 134 ms on the player, as the
+    /// jitter buffer allows, but then the stop-all of the game's engine shutting down, placed at its
+    /// time, cut the stream's last 134 ms. What the game sent is heard whole, the gap only moving it
+    /// later.
+    @Test func aStreamWhosePacketsCameLateIsHeardWholeAfterItsGapDespiteTheGamesClosingStopAll()
+        async throws
+    {
+        let (server, feed) = try Self.fedSine()
+        feed.close()
+        _ = try server.engine.render(frames: 4_800)
+        // The game's engine shuts down, which stops every voice (the stream's ended at its close).
+        server.engine.stopAll()
+        _ = try server.engine.render(frames: 480)
+        let messages = try server.messages()
+        let decoded = Self.decoded(messages)
+        // The link holds everything after the stream's first 0.6 s until the player's 1 s.
+        let held = try #require(
+            decoded.firstIndex { if case .streamPacket(_, 30, _, _) = $0 { true } else { false } })
+        #expect(decoded[held...].contains { if case .command(.stopAll, _) = $0 { true } else { false } })
+
+        let side = try RemoteTestPlayer()
+        defer { side.close() }
+        side.player.receive(Array(messages[..<held]))
+        try await RemoteSessionTests.wait { side.player.report.streams.packets == 30 }
+        let before = try side.engine.render(frames: 48_000)
+        let commands = side.player.report.commands
+        side.player.receive(Array(messages[held...]))
+        try await RemoteSessionTests.wait { side.player.report.streams.packets == 100 }
+        try await RemoteSessionTests.wait { side.player.report.commands >= commands + 2 }
+        let after = try side.engine.render(frames: 48_000 * 3)
+        let played = PCMAudio(sampleRate: 48_000, channels: 2, samples: before.samples + after.samples)
+        let report = side.player.report
+        side.finish()
+        #expect(report.streams.underruns == 1 && report.streams.concealed == 0 && report.late == 0)
+        // Packet 30 came at the player's 1 s, 0.4 s after its frame; packet 29 at 0 s, 0.58 s before.
+        #expect(abs(report.streams.jitter - 0.98) < 0.01, "jitter \(report.streams.jitter)")
+        let start = try #require(AudioAnalysis.onset(played, threshold: 0.05))
+        // 10 ms windows holding the sine: the whole 2 s, before the gap and after it.
+        let windows = stride(from: start, to: played.frameCount - 480, by: 480).map {
+            AudioAnalysis.rms(played, channel: 0, frames: $0..<($0 + 480)) > 0.1
+        }
+        let heard = windows.count { $0 }
+        let resumed = try #require(windows.indices.dropFirst(10).first { !windows[$0 - 1] && windows[$0] })
+        let last = try #require(windows.lastIndex(of: true))
+        print("late stream: from frame \(start), \(heard) windows of 10 ms, again from \(resumed) to \(last)")
+        // The gap: from 0.6 s into the stream until the held packets came at the player's 1 s.
+        #expect((55...62).contains(windows.firstIndex(of: false) ?? 0))
+        #expect(abs(start + resumed * 480 - 48_000) < 960, "resumed at frame \(start + resumed * 480)")
+        #expect((197...200).contains(heard), "\(heard) windows of the 200 sent")
+        #expect(last - resumed >= 137, "the stream's last \(140 - (last - resumed)) windows were cut")
         #expect(side.engine.activeVoiceCount == 0)
     }
 
