@@ -849,11 +849,13 @@ public final class RemotePlayer: Sendable {
             $0.report.commands += 1
             if late { $0.report.late += 1 }
             $0.report.lastPlacedTime = max($0.report.lastPlacedTime, time.inSeconds)
-            if case .play = command, $0.report.firstPlays.count < 16 {
-                $0.report.firstPlays.append((at, arrival, time.inSeconds))
-            }
-            if late, case .play = command, $0.report.latePlays.count < 64 {
-                $0.report.latePlays.append((at, Double(local - mapped) / Double(engine.sampleRate)))
+            if case .play = command {
+                if $0.report.firstPlays.count < 16 {
+                    $0.report.firstPlays.append((at, arrival, time.inSeconds))
+                }
+                if late, $0.report.latePlays.count < 64 {
+                    $0.report.latePlays.append((at, Double(local - mapped) / Double(engine.sampleRate)))
+                }
             }
         }
         switch command {
@@ -879,9 +881,8 @@ public final class RemotePlayer: Sendable {
                 if awaited == nil { remember(voice, as: handle) }
             }
         case .stop(let remote, let fade):
-            // A closed stream's voice plays what was received first, then ends by itself.
-            guard let voice = voice(remote), !streams.isEnding(voice) else { return }
-            submit(.stop(voice, fade: fade), at: local)
+            // A closed stream's voice plays what was received first: the mixer passes its stop over.
+            if let voice = voice(remote) { submit(.stop(voice, fade: fade), at: local) }
         case .pause(let remote): if let voice = voice(remote) { submit(.pause(voice), at: local) }
         case .resume(let remote): if let voice = voice(remote) { submit(.resume(voice), at: local) }
         case .setVoice(let remote, let parameter, let value, let tween):

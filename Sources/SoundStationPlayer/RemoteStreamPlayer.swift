@@ -169,13 +169,6 @@ final class RemoteStreamPlayer: Sendable {
         }
     }
 
-    /// Whether `voice` is a stream's the game closed: its stop waits for what was received to play.
-    func isEnding(_ voice: VoiceHandle) -> Bool {
-        state.withLock { state in
-            state.streams.values.contains { $0.ended && $0.feed?.voice == voice }
-        }
-    }
-
     /// A new session: every stream of the one before stops.
     func reset() {
         state.withLock { state in

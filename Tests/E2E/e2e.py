@@ -194,7 +194,10 @@ class Tmux:
         pid = self.cmd("display-message", "-p", "-t", name, "#{pane_pid}", check=False).stdout.strip()
         if not pid:
             return "no pane"
-        tree = subprocess.run(["ps", "-eo", "pid,ppid,stat,wchan:24,args"], capture_output=True, text=True).stdout
+        # -ww: whole command lines; ps otherwise cuts them at the width of a terminal it finds on any
+        # of its standard streams (stdin, where pytest was started from one), and callers match them.
+        tree = subprocess.run(["ps", "-ww", "-eo", "pid,ppid,stat,wchan:24,args"],
+                              capture_output=True, text=True).stdout
         rows = [line.split(None, 4) for line in tree.splitlines()[1:]]
         keep, found = {pid}, True
         while found:

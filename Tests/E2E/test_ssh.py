@@ -690,11 +690,13 @@ def test_a_fed_440_hz_stream_is_heard_on_the_players_sink_with_no_gap_and_no_und
     streams = s["streams"]
     assert streams["opened"] == 1 and streams["concealed"] == 0 and streams["undecodable"] == 0
     assert streams["overflowFrames"] == 0
-    # A gap only where the link held a packet back about as long as the player's buffer (the delay, and
-    # the game's lead less a packet's filling): two busy loops and the other lanes hold sshd and ssh
-    # back now and then (counted run 60: one gap of 134 ms). What was sent is still heard whole, below.
-    assert streams["underruns"] == 0 or (
-        streams["underruns"] == 1 and streams["jitterMs"] >= s["delayMs"] - 20), streams
+    # A gap only where the link held a packet back longer than the player's buffer covers (the delay
+    # less a packet's filling, at least): two busy loops and the other lanes hold sshd back now and then
+    # (counted run 60: one gap of 134 ms; run 63: a packet held 508 ms, gaps of 75 and 278 ms). What
+    # was sent is still heard whole, and the gaps together are no longer than the link's longest hold
+    # beyond that cover (each gap moves the rest later, so a later hold has more cover), below.
+    cover = s["delayMs"] - 20
+    assert streams["underruns"] == 0 or streams["jitterMs"] >= cover, streams
     # 4 s of 20 ms packets (the last one filled with silence).
     assert 199 <= streams["packets"] <= 202
     print(f"Opus: {streams['bytes'] / 4:.0f} bytes a second of stream")
@@ -705,5 +707,8 @@ def test_a_fed_440_hz_stream_is_heard_on_the_players_sink_with_no_gap_and_no_und
     # closing stop-all instead).
     heard = tone["end"] - tone["start"] - tone["quiet"] * 0.0025
     assert 3.95 <= heard <= 4.05, f"{heard:.3f} s of tone heard, {tone['quiet']} quiet 2.5 ms windows"
-    assert tone["quiet"] == 0 or streams["underruns"], f"{tone['quiet']} quiet 2.5 ms windows inside the tone"
+    # A gap's two edge windows may be half tone.
+    gaps = tone["quiet"] * 2.5
+    assert gaps <= max(streams["jitterMs"] - cover, 0) + 5 * streams["underruns"], (
+        f"{gaps:.1f} ms quiet inside the tone, the link held a packet {streams['jitterMs']:.0f} ms")
     assert tone["at"] > 0.2 and tone["octave"] < tone["at"] / 30 and tone["neighbour"] < tone["at"] / 30

@@ -1,10 +1,23 @@
 extension Mixer {
     /// Carries out a voice's stop (at once or by starting its fade-out).
+    ///
+    /// A remote player's stream whose game closed it is passed over (see ``isClosedStream(_:in:)``).
     func stopVoice(
         _ voice: VoiceHandle, fade: Double, in state: inout EngineState, events: inout [SoundEvent]
     ) {
-        guard let slot = state.pool.slot(of: voice) else { return }
+        guard let slot = state.pool.slot(of: voice), !isClosedStream(slot, in: state) else { return }
         stop(slot, fade: fade, in: &state, at: currentFrame(&state), events: &events)
+    }
+
+    /// Whether the slot plays a remote player's stream whose game closed it: a draining
+    /// ``FeedRing`` the player has not closed. Its voice ended on the game's side at the close, and
+    /// the stops the game sends after it (the voice's own, the stop-all of a game's engine shutting
+    /// down) would, placed at their time, cut what the player still has to play of the stream, which
+    /// a late link put behind the game's clock; it ends by itself when it has played what was sent.
+    /// The player's own end of a session closes the feed (`closed` is set first), which stops it.
+    private func isClosedStream(_ slot: Int32, in state: EngineState) -> Bool {
+        guard case .fed(let ring) = state.pool.voices[Int(slot)].content else { return false }
+        return ring.draining.load(ordering: .acquiring) && !ring.closed.load(ordering: .acquiring)
     }
 
     /// Stops a busy slot at once, or starts the fade-out that ends it.
@@ -45,11 +58,8 @@ extension Mixer {
 
     /// Stops every voice, or those on one bus.
     ///
-    /// A remote player's stream whose game closed it (a draining ``FeedRing``) is spared unless
-    /// `sparingClosedStreams` is false: its voice ended on the game's side at the close, and the
-    /// stop-all a game's engine sends as it shuts down comes after it. Placed at its time, it would cut
-    /// what the player still has to play of the stream, which a late link put behind the game's
-    /// clock; the stream ends by itself when it has played what was sent.
+    /// A remote player's stream whose game closed it is spared (see ``isClosedStream(_:in:)``)
+    /// unless `sparingClosedStreams` is false, as at the engine's own shutdown.
     func stopAllVoices(
         on bus: Bus?, fade: Double, sparingClosedStreams: Bool = true, in state: inout EngineState,
         events: inout [SoundEvent]
@@ -57,11 +67,7 @@ extension Mixer {
         let now = currentFrame(&state)
         for slot in state.pool.busySlots
         where bus == nil || state.pool.voices[Int(slot)].options.bus == bus {
-            if sparingClosedStreams, case .fed(let ring) = state.pool.voices[Int(slot)].content,
-                ring.draining.load(ordering: .acquiring)
-            {
-                continue
-            }
+            if sparingClosedStreams, isClosedStream(slot, in: state) { continue }
             stop(slot, fade: fade, in: &state, at: now, events: &events)
         }
     }
