@@ -608,8 +608,8 @@ class Engine:
         Raises:
             UnknownNameError: for a name the catalogue lacks (nothing is loaded).
             DecodeError: when some files do not decode (the others are loaded).
-            KeyboardInterrupt: Ctrl-C stops the preload within about 20 ms (what it had loaded is let
-                go of) and arrives here.
+            KeyboardInterrupt: Ctrl-C stops the preload (what it had loaded is let go of) and arrives
+                here, about 20 ms later on an idle machine: the decoding stops at its next block.
         """
         if isinstance(names, (str, bytes)):
             raise TypeError(f"names must be a list of catalogue names, not a single {type(names).__name__} "
