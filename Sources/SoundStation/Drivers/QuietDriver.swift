@@ -24,16 +24,40 @@ final class QuietDriver: ThreadedDriver {
     var rendersOnCaller: Bool { false }
     var isDevice: Bool { false }
 
+    /// Whether a round has mixed: until then the clock is the wall clock's.
+    private let mixed = Atomic<Bool>(false)
+
     /// The most one round mixes (a quarter of a second): a later round skips the rest, and the clock
     /// never reads further ahead of what was mixed.
     var catchUp: Int64 { Int64(wallClock.sampleRate / 4) }
+
+    /// The most the first round mixes (ten seconds). Its lateness is the engine's own opening (the
+    /// device, the mixer and the remote link are made before the thread starts), not a stopped
+    /// process: skipped, it would start the clock behind the one the messages sent before it were
+    /// stamped by. Counted run 70: an opening of about 440 ms on a loaded machine skipped 190 ms, and
+    /// a remote player, whose clock was anchored on the session's first messages, heard every
+    /// message after it 190 ms late and moved its whole session by that.
+    var firstCatchUp: Int64 { Int64(wallClock.sampleRate * 10) }
 
     /// The wall clock's frames since opening, less what late rounds skipped.
     var quietWallFrame: Int64 { wallClock.frame - dropped.load(ordering: .relaxed) }
 
     /// Between rounds the clock reads the wall clock, never more than one round's catching up ahead
-    /// of what was mixed.
-    func clockFrame(rendered: Int64) -> Int64 { max(rendered, min(quietWallFrame, rendered + catchUp)) }
+    /// of what was mixed (before the first round, as far as it will mix).
+    func clockFrame(rendered: Int64) -> Int64 {
+        let most = mixed.load(ordering: .acquiring) ? catchUp : firstCatchUp
+        return max(rendered, min(quietWallFrame, rendered + most))
+    }
+
+    /// The frames a round mixes when the mixer has mixed up to `rendered`: up to the wall clock,
+    /// skipping (for good) what lies beyond one round's catching up.
+    func roundFrames(rendered: Int64) -> Int {
+        let most = mixed.exchange(true, ordering: .acquiringAndReleasing) ? catchUp : firstCatchUp
+        let behind = quietWallFrame - rendered
+        let frames = max(min(behind, most), 0)
+        if behind > frames { dropped.add(behind - frames, ordering: .relaxed) }
+        return Int(frames)
+    }
 
     func start(engine: AudioEngine) {
         // Nobody hears a quiet engine, so its commands need no polling to start within a period:
@@ -42,9 +66,7 @@ final class QuietDriver: ThreadedDriver {
             // Mix up to the wall clock and throw it away; a round more than a quarter of a second
             // late mixes a quarter of a second and the clock skips the rest (a stopped process does
             // not come back to minutes of catching up).
-            let behind = quietWallFrame - mixer.engine.renderedFrame.load(ordering: .relaxed)
-            let frames = Int(max(min(behind, catchUp), 0))
-            if behind > Int64(frames) { dropped.add(behind - Int64(frames), ordering: .relaxed) }
+            let frames = roundFrames(rendered: mixer.engine.renderedFrame.load(ordering: .relaxed))
             let channels = mixer.channels
             if scratch.count < max(frames, 1) * channels {
                 scratch = [Float](repeating: 0, count: max(frames, 1) * channels)

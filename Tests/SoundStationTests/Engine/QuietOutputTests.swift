@@ -36,6 +36,26 @@ import Testing
         }
     }
 
+    /// The first round comes after the engine's own opening (device, mixer, remote link): it mixes
+    /// all of it, so the clock keeps the wall clock's time that messages sent before it were stamped
+    /// by. A later round held up as long (a stopped process) mixes a quarter of a second and skips
+    /// the rest.
+    @Test("a quiet engine's first round mixes its whole opening; a later late round skips the rest")
+    func firstRoundKeepsTheOpening() {
+        let opened = WallClock.now() - 400_000_000
+        let driver = QuietDriver(wallClock: WallClock(start: opened, sampleRate: 48_000), realTime: false)
+        #expect(driver.clockFrame(rendered: 0) >= 19_200, "before the first round: the wall clock")
+        let first = driver.roundFrames(rendered: 0)
+        #expect(first >= 19_200, "the first round mixed \(first) frames of the 0.4 s opening")
+        #expect(driver.quietWallFrame >= Int64(first), "the first round skipped nothing")
+        // The hold-up under test, not a wait for something: a round 0.4 s late.
+        Thread.sleep(forTimeInterval: 0.4)
+        let second = driver.roundFrames(rendered: Int64(first))
+        #expect(second == 12_000, "a late round mixes a quarter of a second")
+        let ahead = driver.quietWallFrame - Int64(first) - 12_000
+        #expect(ahead >= 0 && ahead < 4_800, "the rest was skipped: the clock \(ahead) frames past the mix")
+    }
+
     @Test("on silent output a one-shot, a pitched one-shot and a streamed track end when their sounds do")
     func voicesEndOnTime() throws {
         let folder = try DecodingTestDirectory()
