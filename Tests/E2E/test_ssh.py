@@ -264,8 +264,8 @@ def test_three_effects_keep_their_spacing_and_the_server_opens_no_sound_device(s
     for block in blocks:
         for line in block.splitlines():
             if line.startswith("thread "):
-                name = line[line.index("(") + 1:line.rindex(")")]
-                policies.setdefault(name, set()).add(line[line.rindex(")") + 2:].split()[38])
+                name, fields = line[line.index("(") + 1:].rsplit(") ", 1)
+                policies.setdefault(name, set()).add(fields.split()[38])
     print(policies)
     wanted = {"2"} if REALTIME_GRANTED else {"0"}
     assert policies.get("SoundStation dr") == wanted, f"the game's driver thread, in {len(blocks)} samples: {policies}"

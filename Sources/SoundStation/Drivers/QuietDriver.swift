@@ -63,9 +63,9 @@ final class QuietDriver: ThreadedDriver {
         // Nobody hears a quiet engine, so its commands need no polling to start within a period:
         // each wakes the driver, which stamps it with the frame it arrived at.
         let driver = DriverThread(engine: engine, polls: false, realTime: realTime) { [self] mixer, scratch in
-            // Mix up to the wall clock and throw it away; a round more than a quarter of a second
-            // late mixes a quarter of a second and the clock skips the rest (a stopped process does
-            // not come back to minutes of catching up).
+            // Mix up to the wall clock and throw it away; a round after the first that is more than a
+            // quarter of a second late mixes a quarter of a second and the clock skips the rest (a
+            // stopped process does not come back to minutes of catching up): ``roundFrames``.
             let frames = roundFrames(rendered: mixer.engine.renderedFrame.load(ordering: .relaxed))
             let channels = mixer.channels
             if scratch.count < max(frames, 1) * channels {
